@@ -1,0 +1,48 @@
+/*
+ * Disk statistics: which block devices hold a job's files, and their /sys/block counters
+ * at the start and the end of the timed phase. Partitions count as their whole disk; an
+ * md or dm device brings its member devices (slaves) along, as fio reports them.
+ */
+#ifndef OUTPUT_DISKSTATS_H
+#define OUTPUT_DISKSTATS_H
+
+#include <stdint.h>
+
+struct disk_counters {
+	uint64_t ios[2];	/* completed requests, read and write */
+	uint64_t merges[2];
+	uint64_t sectors[2];
+	uint64_t ticks[2];	/* ms spent on requests */
+	uint64_t io_ticks;	/* ms the device was busy */
+	uint64_t in_queue;	/* weighted ms in queue */
+};
+
+struct disk {
+	char name[64];		/* "vda", "md0", "loop3" */
+	int master;		/* index of the md/dm device this is a member of, -1 if none */
+	unsigned nslaves;	/* members listed after this entry when it is md/dm */
+	struct disk_counters start, end;
+};
+
+struct disk_set {
+	struct disk *disks;
+	unsigned n, cap;
+	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC of the two snapshots */
+};
+
+/*
+ * Add the disk that holds path (a file: its file system's device; a block device: the
+ * device itself), mapped from a partition to its disk, plus its slaves if it is md/dm.
+ * Adding a disk twice is a no-op. Returns 0, or -ENOENT when path is on no block device
+ * (tmpfs, a pipe): that is not an error for the caller, there is just nothing to report.
+ */
+int diskset_add_path(struct disk_set *s, const char *path);
+
+/* Read every disk's counters into start (begin) or end (finish) and stamp the time. */
+int diskset_snapshot_start(struct disk_set *s);
+int diskset_snapshot_end(struct disk_set *s);
+
+/* Free the list. */
+void diskset_free(struct disk_set *s);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * Reporters: a run's results rendered as fio renders them, in its normal text layout
+ * and its JSON schema. They read plain data only (struct report), so the same results can
+ * come from this run, a merge across ranks or a stored result file.
+ */
+#ifndef OUTPUT_REPORT_H
+#define OUTPUT_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+
+struct job_stats;
+struct disk_set;
+
+enum report_unified { REPORT_UNIFIED_NONE, REPORT_UNIFIED_MIXED, REPORT_UNIFIED_BOTH };
+
+/* One reporting unit: a job, or the merge of a group's jobs under group_reporting. */
+struct report_unit {
+	const char *name;
+	const char *desc;		/* description=, NULL if none */
+	int groupid;
+	unsigned members;		/* jobs=N */
+	int tid;			/* thread id of the (first) job */
+	int error;			/* errno that stopped it, 0 if it ran to the end */
+	const char *error_msg;		/* what failed, e.g. "read 'f' at offset 0: Invalid argument" */
+	bool has_slat;			/* async engine: slat is measured */
+	bool clat_percentiles, lat_percentiles, slat_percentiles;
+	const double *pct;		/* percentile_list */
+	unsigned npct;
+	unsigned kb_base;		/* 1024 or 1000: which of IEC/SI is printed first */
+	enum report_unified unified;
+	unsigned depth;			/* iodepth, for the "latency" line */
+	bool continue_on_error;		/* print the "errors" line */
+	const struct job_stats *st;
+	const char *const *opt_names;	/* JSON "job options": names and values as set */
+	const char *const *opt_values;
+	unsigned nopts;
+};
+
+struct report {
+	const char *version;		/* "iojob-0.1.0", printed where fio prints "fio-3.33" */
+	time_t time;			/* when the run ended */
+	unsigned long long time_ms;
+	const struct report_unit *units;	/* ordered by groupid */
+	unsigned nunits;
+	const struct disk_set *disks;	/* NULL or empty: no "Disk stats" */
+	const char *const *global_names;	/* JSON "global options" */
+	const char *const *global_values;
+	unsigned nglobal;
+};
+
+/*
+ * The normal text report: per unit the job block, then per group "Run status group",
+ * then "Disk stats". Group bandwidth is the group's bytes over its longest runtime.
+ */
+void report_normal(FILE *f, const struct report *r);
+
+/* The JSON document in fio's schema; plus adds "bins" to each latency object (json+). */
+void report_json(FILE *f, const struct report *r, bool plus);
+
+/*
+ * The line printed for each job before the run, as fio does at parse time:
+ * "NAME: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B,
+ * ioengine=libaio, iodepth=32". bs_min and bs_max are per direction.
+ */
+void report_job_header(FILE *f, const char *name, int groupid, const char *rw,
+		       const unsigned long long bs_min[3], const unsigned long long bs_max[3],
+		       const char *ioengine, unsigned iodepth);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * A job's results as plain data: counters, histograms and exact integer moments. Nothing
+ * here points anywhere, so results merge exactly by adding (across the clones of a group
+ * now, across processes and hosts later). Directions are indexed by enum io_dir
+ * (0 read, 1 write, 2 trim).
+ */
+#ifndef OUTPUT_STATS_H
+#define OUTPUT_STATS_H
+
+#include <stdint.h>
+
+#include "output/hist.h"
+
+#define STATS_NDIR	3
+#define STATS_DEPTH_NR	7	/* IO depths: 1, 2, 4, 8, 16, 32, >=64 */
+#define STATS_BATCH_NR	7	/* submit/complete: 0, 4, 8, 16, 32, 64, >=64 */
+#define STATS_LAT_NR	32	/* lat buckets: 10 nsec, 10 usec, 12 msec (fio's edges) */
+
+__extension__ typedef unsigned __int128 stats_u128;
+
+/* Count, extremes, sum and sum of squares of integer samples: mean and variance exactly. */
+struct moments {
+	uint64_t n;
+	uint64_t min;		/* UINT64_MAX while n == 0 */
+	uint64_t max;
+	uint64_t sum;
+	stats_u128 sumsq;
+};
+
+struct dir_stats {
+	uint64_t ios;		/* completed I/Os (the I/O's whole length done) */
+	uint64_t bytes;
+	uint64_t short_ios;	/* I/Os that needed more than one transfer */
+	uint64_t drop_ios;
+	uint64_t runtime_ns;	/* how long this direction ran, 0 if it did no I/O */
+	struct moments slat, clat, lat;	/* ns */
+	struct moments bw;	/* samples in KiB/s, one per bw window */
+	struct moments iops;	/* samples in I/O per s, one per iops window */
+	struct hist clat_hist;
+	struct hist slat_hist;	/* filled only with slat_percentiles */
+	struct hist lat_hist;	/* filled only with lat_percentiles */
+};
+
+struct job_stats {
+	struct dir_stats dir[STATS_NDIR];
+	uint64_t issued[STATS_NDIR];	/* I/Os started, per direction */
+	uint64_t sync_ios;		/* fsync/fdatasync calls */
+	struct moments sync_lat;
+	struct hist sync_hist;
+	uint64_t depth[STATS_DEPTH_NR];	/* I/Os issued while this many were in flight */
+	uint64_t submit[STATS_BATCH_NR];	/* submit calls, by I/Os carried */
+	uint64_t complete[STATS_BATCH_NR];	/* reap calls, by I/Os returned */
+	uint64_t lat_buckets[STATS_LAT_NR];	/* clat of every direction, fio's edges */
+	uint64_t usr_ns, sys_ns;	/* CPU time of the job's thread */
+	uint64_t ctx, majf, minf;
+	uint64_t runtime_ns;		/* the timed phase */
+	uint64_t total_err;		/* errors skipped by continue_on_error */
+	int first_error;		/* errno of the first error, 0 if none */
+	int error;			/* errno that stopped the job, 0 if none */
+};
+
+static inline void moments_init(struct moments *m)
+{
+	m->n = 0;
+	m->min = UINT64_MAX;
+	m->max = 0;
+	m->sum = 0;
+	m->sumsq = 0;
+}
+
+/* Add n samples of value v. */
+static inline void moments_add(struct moments *m, uint64_t v, uint64_t n)
+{
+	m->n += n;
+	m->sum += v * n;
+	m->sumsq += (stats_u128)v * v * n;
+	if (v < m->min)
+		m->min = v;
+	if (v > m->max)
+		m->max = v;
+}
+
+/* The index into lat_buckets for a completion latency. */
+static inline unsigned stats_lat_bucket(uint64_t ns)
+{
+	static const uint16_t edge[10] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 };
+	uint64_t v;
+	unsigned base, i;
+
+	if (ns < 1000) {
+		v = ns;
+		base = 0;
+	} else if (ns < 1000000) {
+		v = ns / 1000;
+		base = 10;
+	} else {
+		v = ns / 1000000;
+		if (v >= 2000)
+			return 31;
+		if (v >= 1000)
+			return 30;
+		base = 20;
+	}
+	for (i = 0; i < 9 && v >= edge[i]; i++)
+		;
+	return base + i;
+}
+
+/* The index into depth[] for an in-flight count, and into submit[]/complete[] for a batch. */
+static inline unsigned stats_depth_bucket(unsigned depth)
+{
+	unsigned i = 0;
+
+	while (depth > 1 && i < STATS_DEPTH_NR - 1) {
+		depth >>= 1;
+		i++;
+	}
+	return i;
+}
+
+static inline unsigned stats_batch_bucket(unsigned n)
+{
+	if (n == 0)
+		return 0;
+	if (n <= 4)
+		return 1;
+	if (n > 64)
+		return 6;
+	return 1 + (unsigned)(32 - __builtin_clz(n - 1)) - 2;
+}
+
+/* Zero every counter and set every moments' min to "none yet". */
+void stats_init(struct job_stats *st);
+
+/* Add src into dst exactly: counters and histograms summed, extremes kept, runtimes max. */
+void stats_merge(struct job_stats *dst, const struct job_stats *src);
+
+/* Fold write and trim into read (unified_rw_reporting=mixed). */
+void stats_unify(struct job_stats *st);
+
+/* Mean and sample standard deviation (n - 1), 0 when there are too few samples. */
+double moments_mean(const struct moments *m);
+double moments_stddev(const struct moments *m);
+
+/* Merge src into dst. */
+void moments_merge(struct moments *dst, const struct moments *src);
+
+#endif

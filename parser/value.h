@@ -1,0 +1,66 @@
+/*
+ * Value converters: job-file text to sizes, times, booleans, numbers, ranges and lists.
+ * Every function returns 0 on success, -EINVAL if the text is malformed and -ERANGE on
+ * overflow; leading and trailing blanks are ignored; *out is untouched on error.
+ */
+#ifndef PARSER_VALUE_H
+#define PARSER_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Parse a size: decimal or 0x hex digits, an optional suffix and an optional trailing
+ * 'b'/'B' (bytes, never bits). Suffixes are case-insensitive: k, m, g, t, p (also kb, mb,
+ * ...) are powers of kb_base (1024 or 1000); the IEC forms KiB, MiB, GiB, TiB, PiB (and
+ * Ki, Mi, ...) are always powers of 1024. Unlike fio, which reads KiB as 1000 by default.
+ * A fraction is allowed with a suffix ("1.5g") and truncated to whole bytes.
+ */
+int value_parse_size(const char *s, unsigned kb_base, uint64_t *out);
+
+/*
+ * As value_parse_size(), but "N%" (0 < N <= 100, fractions allowed) is also accepted:
+ * then *pct is set to N and *out to 0; otherwise *pct is 0.
+ */
+int value_parse_size_pct(const char *s, unsigned kb_base, uint64_t *out, double *pct);
+
+/*
+ * Parse a size range "4k-64k" or "4k:64k" (reversed bounds are swapped); a single size
+ * sets lo = hi.
+ */
+int value_parse_size_range(const char *s, unsigned kb_base, uint64_t *lo, uint64_t *hi);
+
+/*
+ * Parse a time to nanoseconds. Suffixes (case-insensitive): ns/nsec, us/usec, ms/msec,
+ * s/sec, m/min (minutes), h, d. A number without suffix is in unit_ns (1e9 for seconds,
+ * 1000 for microseconds). Fractions are allowed ("1.5s").
+ */
+int value_parse_time(const char *s, uint64_t unit_ns, uint64_t *out_ns);
+
+/* Parse a boolean: 1/0, true/false, yes/no, on/off (case-insensitive); "" is true. */
+int value_parse_bool(const char *s, bool *out);
+
+/* Parse a signed integer, decimal or 0x hex. */
+int value_parse_int(const char *s, long long *out);
+
+/* Parse a finite floating-point number. */
+int value_parse_double(const char *s, double *out);
+
+/*
+ * Split s at every sep not preceded by a backslash ("a\:b:c" -> "a:b", "c" for ':').
+ * Empty fields are kept ("4k,,8k" has three). Returns the field count (>= 1) and a
+ * malloc'd array of malloc'd strings in *out, or -ENOMEM.
+ */
+int value_split(const char *s, char sep, char ***out);
+
+/* Free what value_split() returned. */
+void value_split_free(char **fields, int n);
+
+/*
+ * The candidate closest to word by edit distance (case-insensitive), or NULL when
+ * none is within a distance of 2 (or 1 for words of 4 characters or fewer).
+ */
+const char *value_closest(const char *word, const char *const *cands, size_t ncands);
+
+#endif
