@@ -1,0 +1,73 @@
+/* Choosing and calibrating the I/O path's clock. */
+#include "engine/clock.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#define CALIBRATE_NS	20000000ULL
+
+/* The kernel only uses the TSC as its clocksource when it found it synchronized. */
+static bool kernel_trusts_tsc(void)
+{
+	char buf[32] = "";
+	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return !strncmp(buf, "tsc", 3);
+}
+
+static bool tsc_invariant(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid(0x80000007, &a, &b, &c, &d))
+		return false;
+	return d & (1u << 8);
+#else
+	return false;
+#endif
+}
+
+static void use_gettime(struct clock_src *c, const char *why)
+{
+	c->tsc = false;
+	c->mult = 0;
+	c->hz = 1000000000ULL;
+	c->name = "clock_gettime";
+	c->why = why;
+}
+
+void clock_init(struct clock_src *c, bool force_gettime)
+{
+	const char *env = getenv("IOJOB_CLOCK");
+	uint64_t t0, t1, c0, c1;
+
+	if (force_gettime || (env && !strcmp(env, "gettime")))
+		return use_gettime(c, "asked for");
+	if (!tsc_invariant())
+		return use_gettime(c, "the CPU has no invariant TSC");
+	if (!kernel_trusts_tsc())
+		return use_gettime(c, "the kernel does not use the TSC as its clock");
+	c->tsc = true;
+	t0 = clock_mono_ns();
+	c0 = clock_ticks(c);
+	do
+		t1 = clock_mono_ns();
+	while (t1 - t0 < CALIBRATE_NS);
+	c1 = clock_ticks(c);
+	c->hz = (uint64_t)((double)(c1 - c0) * 1e9 / (double)(t1 - t0));
+	if (c->hz < 100000000ULL)
+		return use_gettime(c, "the TSC runs too slowly to trust");
+	c->mult = (uint64_t)((1e9 * 4294967296.0) / (double)c->hz);
+	c->name = "tsc";
+	c->why = NULL;
+}

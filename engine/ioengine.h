@@ -1,0 +1,116 @@
+/*
+ * The ioengine interface. An engine turns prepared requests into system calls; the event
+ * loop (loop.c) owns everything else: offsets, timing, statistics, depth and batching.
+ * A synchronous engine fills in queue() only and returns IOQ_DONE; an asynchronous one
+ * returns IOQ_QUEUED and adds submit(), getevents() and event().
+ */
+#ifndef ENGINE_IOENGINE_H
+#define ENGINE_IOENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jobs/jobs.h"
+
+/* Request kinds beyond the data directions of enum io_dir. */
+#define IO_FSYNC	(IO_NDIR + 0)
+#define IO_FDATASYNC	(IO_NDIR + 1)
+
+struct io_file {
+	char *path;
+	int fd;
+	int reg_index;		/* slot among the engine's registered files */
+	bool is_bdev;
+	bool shared;		/* named by filename=: clones use the same file */
+	bool created;		/* this run created it */
+	uint64_t real_size;	/* size of the file or device now */
+	uint64_t want_size;	/* size the job needs (offset + region) */
+	uint64_t io_off;	/* start of the region this job uses */
+	uint64_t io_len;	/* length of that region */
+	unsigned lbs;		/* logical block size of the device below */
+	unsigned open_flags;
+	/* per-job cursor state, owned by the loop */
+	uint64_t seq_pos;	/* next sequential offset, relative to io_off */
+	uint64_t writes_since_sync;
+	struct offgen gen;
+};
+
+struct io_req {
+	struct io_file *file;
+	unsigned char *buf;	/* current transfer */
+	uint64_t off;
+	uint32_t len;
+	uint32_t full_len;	/* the whole I/O, for statistics */
+	int dir;		/* enum io_dir, IO_FSYNC or IO_FDATASYNC */
+	unsigned slot;		/* index in the job's request array */
+	bool resubmit;		/* remainder of a short transfer: keep its times */
+	int64_t res;		/* bytes transferred or -errno */
+	uint64_t t_create;	/* clock ticks */
+	uint64_t t_submit;
+	unsigned char *buf_base;	/* the slot's buffer */
+};
+
+enum ioq_status {
+	IOQ_DONE,	/* completed now; res is set */
+	IOQ_QUEUED,	/* will be submitted by submit() */
+	IOQ_BUSY,	/* no room now: retry after reaping */
+};
+
+#define IOENG_SYNC	(1u << 0)	/* one I/O at a time, completes in queue() */
+#define IOENG_NOFILES	(1u << 1)	/* does no I/O on files (null) */
+#define IOENG_TRIM	(1u << 2)	/* can trim */
+
+struct ioengine;
+
+struct ioengine_ops {
+	const char *name;
+	unsigned flags;
+	const char *help;
+	const struct opt_def *options;	/* engine-only options, or NULL */
+	size_t options_size;
+	/* Set up per-job state (e->priv); requests and files are allocated by then. */
+	int (*init)(struct ioengine *e);
+	void (*cleanup)(struct ioengine *e);
+	/* Called after the loop opened every file (fds valid), before I/O starts. */
+	int (*open_files)(struct ioengine *e);
+	void (*close_files)(struct ioengine *e);
+	/* Prepare r for queue(); optional. */
+	int (*prep)(struct ioengine *e, struct io_req *r);
+	enum ioq_status (*queue)(struct ioengine *e, struct io_req *r);
+	/* Submit what queue() accepted; returns the number submitted or -errno. */
+	int (*submit)(struct ioengine *e);
+	/* Wait for at least min completions (0: poll), return up to max; count or -errno. */
+	int (*getevents)(struct ioengine *e, unsigned min, unsigned max);
+	/* The request of the i-th completion from the last getevents(), with res set. */
+	struct io_req *(*event)(struct ioengine *e, unsigned i);
+};
+
+struct ioengine {
+	const struct ioengine_ops *ops;
+	const struct job_desc *job;
+	const void *opts;		/* the engine's options, in job->engine_opts */
+	struct io_file *files;
+	unsigned nfiles;
+	struct io_req *reqs;
+	unsigned nreqs;			/* = iodepth */
+	unsigned char *bufs;		/* nreqs buffers of buf_size bytes, aligned */
+	size_t buf_size;
+	void *priv;
+};
+
+#define IOENGINE_MAX 16
+
+/* The engine built in under this name, or NULL. */
+const struct ioengine_ops *ioengine_find(const char *name);
+
+/* Fill out[] with the job layer's view of every engine known, built or not; the count. */
+unsigned ioengine_catalog(struct engine_info *out, unsigned max);
+
+/*
+ * Synchronous helpers shared by the sync engines: one read, write, trim or sync of r on
+ * its file, setting r->res. Trim punches a hole in a file and discards on a device.
+ */
+void ioengine_do_sync_io(struct io_req *r, bool positional);
+
+#endif

@@ -1,0 +1,57 @@
+/* One synchronous I/O, shared by the psync and sync engines (and syncs of the others). */
+#include "engine/ioengine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+/* A trim punches a hole in a file and discards the range of a block device. */
+static ssize_t do_trim(const struct io_req *r)
+{
+	if (r->file->is_bdev) {
+		uint64_t range[2] = { r->off, r->len };
+
+		return ioctl(r->file->fd, BLKDISCARD, range) < 0 ? -1 : (ssize_t)r->len;
+	}
+	if (fallocate(r->file->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)r->off,
+		      (off_t)r->len) < 0)
+		return -1;
+	return r->len;
+}
+
+static ssize_t seek_then(const struct io_req *r)
+{
+	if (lseek(r->file->fd, (off_t)r->off, SEEK_SET) < 0)
+		return -1;
+	if (r->dir == IO_READ)
+		return read(r->file->fd, r->buf, r->len);
+	return write(r->file->fd, r->buf, r->len);
+}
+
+void ioengine_do_sync_io(struct io_req *r, bool positional)
+{
+	int fd = r->file->fd;
+	ssize_t n;
+
+	switch (r->dir) {
+	case IO_READ:
+		n = positional ? pread(fd, r->buf, r->len, (off_t)r->off) : seek_then(r);
+		break;
+	case IO_WRITE:
+		n = positional ? pwrite(fd, r->buf, r->len, (off_t)r->off) : seek_then(r);
+		break;
+	case IO_TRIM:
+		n = do_trim(r);
+		break;
+	case IO_FSYNC:
+		n = fsync(fd);
+		break;
+	default:
+		n = fdatasync(fd);
+		break;
+	}
+	r->res = n < 0 ? -errno : n;
+}

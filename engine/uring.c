@@ -1,0 +1,254 @@
+/*
+ * io_uring through liburing. The ring is set up single-issuer with deferred task work
+ * (completions run when we enter the kernel to wait, with no interrupts of the job's
+ * thread), its fd registered; fixedbufs and registerfiles register the request buffers
+ * and files once, so the kernel neither pins pages nor looks up files per I/O.
+ */
+#include "engine/ioengine.h"
+
+#include <errno.h>
+#include <liburing.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+struct uring_opts {
+	bool fixedbufs;
+	bool registerfiles;
+	bool sqthread_poll;
+	bool hipri;
+};
+
+struct uring_state {
+	struct io_uring ring;
+	bool ring_ok;
+	bool files_registered;
+	struct io_req **done;	/* requests of the last getevents() */
+};
+
+static int uring_setup(struct uring_state *st, const struct uring_opts *o, unsigned depth)
+{
+	struct io_uring_params p;
+	int ret;
+
+	memset(&p, 0, sizeof(p));
+	if (o->sqthread_poll) {
+		p.flags = IORING_SETUP_SQPOLL;
+	} else {
+		p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+			  IORING_SETUP_COOP_TASKRUN;
+	}
+	if (o->hipri)
+		p.flags |= IORING_SETUP_IOPOLL;
+	p.flags |= IORING_SETUP_CQSIZE;
+	p.cq_entries = depth * 2;
+	ret = io_uring_queue_init_params(depth, &st->ring, &p);
+	if (ret == -EINVAL && !o->sqthread_poll) {
+		/* Kernels before 6.1 lack deferred task work: fall back to the plain ring. */
+		memset(&p, 0, sizeof(p));
+		p.flags = o->hipri ? IORING_SETUP_IOPOLL : 0;
+		ret = io_uring_queue_init_params(depth, &st->ring, &p);
+	}
+	return ret;
+}
+
+static int uring_register_bufs(struct ioengine *e, struct uring_state *st)
+{
+	struct iovec *iov = calloc(e->nreqs, sizeof(*iov));
+	int ret;
+
+	if (!iov)
+		return -ENOMEM;
+	for (unsigned i = 0; i < e->nreqs; i++) {
+		iov[i].iov_base = e->bufs + (size_t)i * e->buf_size;
+		iov[i].iov_len = e->buf_size;
+	}
+	ret = io_uring_register_buffers(&st->ring, iov, e->nreqs);
+	free(iov);
+	return ret;
+}
+
+static int uring_init(struct ioengine *e)
+{
+	const struct uring_opts *o = e->opts;
+	struct uring_state *st;
+	int ret;
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	st->done = calloc(e->nreqs, sizeof(*st->done));
+	if (!st->done) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	ret = uring_setup(st, o, e->nreqs);
+	if (ret < 0)
+		goto err_free;
+	st->ring_ok = true;
+	io_uring_register_ring_fd(&st->ring);	/* an optimisation: fine if refused */
+	if (o->fixedbufs) {
+		ret = uring_register_bufs(e, st);
+		if (ret < 0)
+			goto err_ring;
+	}
+	e->priv = st;
+	return 0;
+
+err_ring:
+	io_uring_queue_exit(&st->ring);
+err_free:
+	free(st->done);
+	free(st);
+	return ret;
+}
+
+static void uring_cleanup(struct ioengine *e)
+{
+	struct uring_state *st = e->priv;
+
+	if (!st)
+		return;
+	if (st->ring_ok)
+		io_uring_queue_exit(&st->ring);
+	free(st->done);
+	free(st);
+	e->priv = NULL;
+}
+
+static int uring_open_files(struct ioengine *e)
+{
+	const struct uring_opts *o = e->opts;
+	struct uring_state *st = e->priv;
+	int *fds, ret;
+
+	if (!o->registerfiles)
+		return 0;
+	fds = calloc(e->nfiles, sizeof(*fds));
+	if (!fds)
+		return -ENOMEM;
+	for (unsigned i = 0; i < e->nfiles; i++) {
+		fds[i] = e->files[i].fd;
+		e->files[i].reg_index = (int)i;
+	}
+	ret = io_uring_register_files(&st->ring, fds, e->nfiles);
+	free(fds);
+	if (ret == 0)
+		st->files_registered = true;
+	return ret;
+}
+
+static void uring_close_files(struct ioengine *e)
+{
+	struct uring_state *st = e->priv;
+
+	if (st && st->files_registered) {
+		io_uring_unregister_files(&st->ring);
+		st->files_registered = false;
+	}
+}
+
+static void prep_rw(struct ioengine *e, struct io_uring_sqe *sqe, struct io_req *r, int fd)
+{
+	const struct uring_opts *o = e->opts;
+	bool rd = r->dir == IO_READ;
+
+	if (o->fixedbufs) {
+		if (rd)
+			io_uring_prep_read_fixed(sqe, fd, r->buf, r->len, r->off, (int)r->slot);
+		else
+			io_uring_prep_write_fixed(sqe, fd, r->buf, r->len, r->off, (int)r->slot);
+	} else if (rd) {
+		io_uring_prep_read(sqe, fd, r->buf, r->len, r->off);
+	} else {
+		io_uring_prep_write(sqe, fd, r->buf, r->len, r->off);
+	}
+}
+
+static enum ioq_status uring_queue(struct ioengine *e, struct io_req *r)
+{
+	struct uring_state *st = e->priv;
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
+	int fd = st->files_registered ? r->file->reg_index : r->file->fd;
+
+	if (!sqe)
+		return IOQ_BUSY;
+	if (r->dir == IO_READ || r->dir == IO_WRITE)
+		prep_rw(e, sqe, r, fd);
+	else
+		io_uring_prep_fsync(sqe, fd, r->dir == IO_FDATASYNC ? IORING_FSYNC_DATASYNC : 0);
+	if (st->files_registered)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data(sqe, r);
+	return IOQ_QUEUED;
+}
+
+static int uring_submit(struct ioengine *e)
+{
+	struct uring_state *st = e->priv;
+	int ret;
+
+	do
+		ret = io_uring_submit(&st->ring);
+	while (ret == -EINTR);
+	return ret == -EAGAIN || ret == -EBUSY ? 0 : ret;
+}
+
+static int uring_getevents(struct ioengine *e, unsigned min, unsigned max)
+{
+	struct uring_state *st = e->priv;
+	struct io_uring_cqe *cqe;
+	unsigned n = 0, head;
+	int ret;
+
+	if (min)
+		ret = io_uring_wait_cqe_nr(&st->ring, &cqe, min);
+	else
+		ret = io_uring_get_events(&st->ring);	/* runs deferred completions */
+	if (ret < 0 && ret != -EINTR && ret != -ETIME && ret != -EAGAIN)
+		return ret;
+	io_uring_for_each_cqe(&st->ring, head, cqe) {
+		struct io_req *r = io_uring_cqe_get_data(cqe);
+
+		if (n == max)
+			break;
+		r->res = cqe->res;
+		st->done[n++] = r;
+	}
+	io_uring_cq_advance(&st->ring, n);
+	return (int)n;
+}
+
+static struct io_req *uring_event(struct ioengine *e, unsigned i)
+{
+	struct uring_state *st = e->priv;
+
+	return st->done[i];
+}
+
+static const struct opt_def uring_options[] = {
+	ENGINE_BOOL("io_uring", struct uring_opts, "fixedbufs", fixedbufs, "0",
+		    "register the I/O buffers with the kernel once"),
+	ENGINE_BOOL("io_uring", struct uring_opts, "registerfiles", registerfiles, "0",
+		    "register the files with the kernel once"),
+	ENGINE_BOOL("io_uring", struct uring_opts, "sqthread_poll", sqthread_poll, "0",
+		    "a kernel thread polls the submission queue (costs a core)"),
+	ENGINE_BOOL("io_uring", struct uring_opts, "hipri", hipri, "0",
+		    "polled completions (needs a device with poll queues)"),
+	{ NULL },
+};
+
+const struct ioengine_ops uring_engine = {
+	.name		= "io_uring",
+	.help		= "io_uring via liburing (batched submit and reap)",
+	.options	= uring_options,
+	.options_size	= sizeof(struct uring_opts),
+	.init		= uring_init,
+	.cleanup	= uring_cleanup,
+	.open_files	= uring_open_files,
+	.close_files	= uring_close_files,
+	.queue		= uring_queue,
+	.submit		= uring_submit,
+	.getevents	= uring_getevents,
+	.event		= uring_event,
+};

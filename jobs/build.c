@@ -1,0 +1,352 @@
+/*
+ * From sections to jobs: defaults, then [global] sections above the job in the same file,
+ * then the job's own keys, then --set overrides; numjobs clones; phases and groups.
+ */
+#include "jobs/jobs.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobs/arena.h"
+#include "jobs/validate.h"
+#include "parser/diag.h"
+#include "parser/jobfile.h"
+#include "parser/value.h"
+
+#define WHY_LEN 512
+
+/* One key to apply, from a section or from --set. */
+struct key_ref {
+	const char *key;
+	const char *val;
+	const char *file;
+	int line;
+};
+
+struct key_list {
+	struct key_ref *v;
+	size_t n, cap;
+};
+
+static int keys_push(struct key_list *l, const char *key, const char *val, const char *file,
+		     int line)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 32;
+		struct key_ref *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = (struct key_ref){ key, val, file, line };
+	return 0;
+}
+
+static int keys_push_section(struct key_list *l, const struct jf_section *s)
+{
+	for (size_t i = 0; i < s->nkeys; i++) {
+		int ret = keys_push(l, s->keys[i].key, s->keys[i].val, s->keys[i].file,
+				    s->keys[i].line);
+
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static bool is_global(const char *name)
+{
+	/* fio treats every section whose name starts with "global" as one. */
+	return !strncmp(name, "global", 6);
+}
+
+const struct engine_info *jobs_engine(const struct job_input *in, const char *name)
+{
+	for (unsigned i = 0; i < in->nengines; i++)
+		if (!strcmp(in->engines[i].name, name))
+			return &in->engines[i];
+	return NULL;
+}
+
+/* The last key with this name (or alias) wins, as it does when applied in order. */
+static const struct key_ref *last_key(const struct key_list *l, const struct opt_def *o)
+{
+	for (size_t i = l->n; i-- > 0;)
+		if (opt_find(o, l->v[i].key) == o)
+			return &l->v[i];
+	return NULL;
+}
+
+static int apply_defaults(const struct opt_def *table, const struct opt_ctx *ctx, void *base)
+{
+	char why[WHY_LEN];
+
+	for (const struct opt_def *o = table; o && o->name; o++) {
+		/* A default that does not parse is a bug in the table, not in the job file. */
+		if (o->def && opt_apply(o, ctx, base, o->def, why, sizeof(why)) < 0)
+			abort();
+	}
+	return 0;
+}
+
+/* Every option name we know, for "did you mean". */
+static const char *closest_option(const struct job_input *in, const char *key)
+{
+	const char *names[512];
+	size_t n = 0;
+
+	for (const struct opt_def *o = job_options; o->name && n < 510; o++) {
+		names[n++] = o->name;
+		if (o->alias)
+			names[n++] = o->alias;
+	}
+	for (unsigned e = 0; e < in->nengines; e++)
+		for (const struct opt_def *o = in->engines[e].options; o && o->name && n < 512; o++)
+			names[n++] = o->name;
+	return value_closest(key, names, n);
+}
+
+static int unknown_option(const struct job_input *in, const struct job_desc *j,
+			  const struct key_ref *k, struct diag *d)
+{
+	const char *best;
+
+	for (unsigned e = 0; e < in->nengines; e++) {
+		if (opt_find(in->engines[e].options, k->key))
+			return diag_at(d, -EINVAL, k->file, k->line,
+				       "option '%s' belongs to ioengine '%s', but job '%s' uses '%s'",
+				       k->key, in->engines[e].name, j->name, j->ioengine);
+	}
+	best = closest_option(in, k->key);
+	if (best)
+		return diag_at(d, -EINVAL, k->file, k->line,
+			       "unknown option '%s' (did you mean '%s'?)", k->key, best);
+	return diag_at(d, -EINVAL, k->file, k->line, "unknown option '%s'", k->key);
+}
+
+static int record_setting(struct jobs_arena **arena, struct job_desc *j, const char *name,
+			  const struct key_ref *k)
+{
+	struct job_setting *v;
+
+	v = arena_alloc(arena, sizeof(*v) * (j->nsettings + 1));
+	if (!v)
+		return -ENOMEM;
+	if (j->nsettings)
+		memcpy(v, j->settings, sizeof(*v) * j->nsettings);
+	v[j->nsettings] = (struct job_setting){ name, k->val, k->file, k->line };
+	j->settings = v;
+	j->nsettings++;
+	return 0;
+}
+
+static int apply_key(const struct job_input *in, const struct engine_info *eng,
+		     const struct opt_ctx *ctx, struct job_desc *j, const struct key_ref *k,
+		     struct diag *d)
+{
+	const struct opt_def *o = opt_find(job_options, k->key);
+	char why[WHY_LEN];
+	void *base = j;
+	int ret;
+
+	if (!o && eng) {
+		o = opt_find(eng->options, k->key);
+		base = j->engine_opts.bytes;
+	}
+	if (!o)
+		return unknown_option(in, j, k, d);
+	ret = opt_apply(o, ctx, base, k->val, why, sizeof(why));
+	if (ret == -ENOMEM)
+		return diag_set(d, ret, "out of memory");
+	if (ret < 0)
+		return diag_at(d, ret, k->file, k->line, "option '%s': %s", o->name, why);
+	return record_setting(ctx->arena, j, o->name, k);
+}
+
+/* kb_base changes what every size means, and ioengine decides which options exist. */
+static int resolve_first(const struct job_input *in, const struct key_list *keys,
+			 const struct opt_ctx *ctx, struct job_desc *j,
+			 const struct engine_info **eng, struct diag *d)
+{
+	const struct key_ref *k;
+	char why[WHY_LEN];
+
+	k = last_key(keys, opt_find(job_options, "kb_base"));
+	if (k && opt_apply(opt_find(job_options, "kb_base"), ctx, j, k->val, why,
+			   sizeof(why)) < 0)
+		return diag_at(d, -EINVAL, k->file, k->line, "option 'kb_base': %s", why);
+	k = last_key(keys, opt_find(job_options, "ioengine"));
+	if (k)
+		j->ioengine = k->val;
+	*eng = jobs_engine(in, j->ioengine);
+	if (!*eng) {
+		const char *names[32], *best;
+		unsigned n = 0;
+
+		for (unsigned e = 0; e < in->nengines && n < 32; e++)
+			names[n++] = in->engines[e].name;
+		best = value_closest(j->ioengine, names, n);
+		return diag_at(d, -EINVAL, k ? k->file : j->file, k ? k->line : j->line,
+			       "option 'ioengine': unknown engine '%s'%s%s%s (see --enghelp)",
+			       j->ioengine, best ? " (did you mean '" : "", best ? best : "",
+			       best ? "'?)" : "");
+	}
+	if (!(*eng)->available)
+		return diag_at(d, -EINVAL, k ? k->file : j->file, k ? k->line : j->line,
+			       "option 'ioengine': '%s' is not available in this build: %s",
+			       j->ioengine, (*eng)->why_missing);
+	return 0;
+}
+
+static int collect_keys(const struct job_input *in, size_t sec, const size_t *globals,
+			size_t nglobals, struct key_list *keys)
+{
+	const struct jobfile *jf = in->jf;
+	int ret = 0;
+
+	if (in->cli_defaults >= 0)
+		ret = keys_push_section(keys, &jf->secs[in->cli_defaults]);
+	for (size_t g = 0; !ret && g < nglobals; g++)
+		ret = keys_push_section(keys, &jf->secs[globals[g]]);
+	if (!ret)
+		ret = keys_push_section(keys, &jf->secs[sec]);
+	for (unsigned s = 0; !ret && s < in->nsets; s++)
+		ret = keys_push(keys, in->sets[s].key, in->sets[s].value, "--set", 0);
+	return ret;
+}
+
+/* One section to one job descriptor (before cloning). */
+static int build_one(const struct job_input *in, size_t sec, const size_t *globals,
+		     size_t nglobals, struct jobs_arena **arena, struct job_desc *j,
+		     struct diag *d)
+{
+	const struct jf_section *s = &in->jf->secs[sec];
+	struct opt_ctx ctx = { .kb_base = 1024, .arena = arena };
+	struct key_list keys = { 0 };
+	const struct engine_info *eng;
+	int ret;
+
+	memset(j, 0, sizeof(*j));
+	apply_defaults(job_options, &ctx, j);
+	j->name = s->name;
+	j->section = (unsigned)sec;
+	j->file = s->file;
+	j->line = s->line;
+	ret = collect_keys(in, sec, globals, nglobals, &keys);
+	if (ret < 0) {
+		free(keys.v);
+		return diag_set(d, ret, "out of memory");
+	}
+	ret = resolve_first(in, &keys, &ctx, j, &eng, d);
+	ctx.kb_base = j->kb_base;
+	if (!ret)
+		apply_defaults(eng->options, &ctx, j->engine_opts.bytes);
+	for (size_t i = 0; !ret && i < keys.n; i++)
+		ret = apply_key(in, eng, &ctx, j, &keys.v[i], d);
+	free(keys.v);
+	if (!ret)
+		ret = job_validate(j, eng, in->check_paths, d);
+	return ret;
+}
+
+static int append_clones(struct job_list *out, const struct job_desc *tmpl, size_t *cap,
+			 struct diag *d)
+{
+	if (out->njobs + tmpl->numjobs > *cap) {
+		size_t ncap = (*cap ? *cap * 2 : 16) + tmpl->numjobs;
+		struct job_desc *v = realloc(out->jobs, ncap * sizeof(*v));
+
+		if (!v)
+			return diag_set(d, -ENOMEM, "out of memory");
+		out->jobs = v;
+		*cap = ncap;
+	}
+	for (unsigned c = 0; c < tmpl->numjobs; c++) {
+		struct job_desc *j = &out->jobs[out->njobs];
+
+		*j = *tmpl;
+		j->jobnum = c;
+		j->index = out->njobs++;
+	}
+	return 0;
+}
+
+static bool selected(const struct job_input *in, const char *name)
+{
+	if (!in->sections)
+		return true;
+	for (unsigned i = 0; i < in->nsections; i++)
+		if (!strcmp(in->sections[i], name))
+			return true;
+	return false;
+}
+
+/* A new job file, or stonewall, starts a phase; those and new_group start a group. */
+static void place(struct job_list *out, struct job_desc *j, bool new_source, bool *group_used)
+{
+	if (out->njobs && (new_source || j->stonewall))
+		out->nphases++;
+	if (*group_used && (new_source || j->stonewall || j->new_group))
+		out->ngroups++;
+	*group_used = true;
+	j->phase = out->nphases;
+	j->groupid = out->ngroups;
+}
+
+int jobs_build(const struct job_input *in, struct job_list *out, struct diag *d)
+{
+	const struct jobfile *jf = in->jf;
+	size_t *globals, nglobals = 0, cap = 0;
+	bool group_used = false, new_source = false;
+	int source = -1, ret = 0;
+	struct job_desc tmpl;
+
+	memset(out, 0, sizeof(*out));
+	globals = calloc(jf->nsecs + 1, sizeof(*globals));
+	if (!globals)
+		return diag_set(d, -ENOMEM, "out of memory");
+	for (size_t i = 0; !ret && i < jf->nsecs; i++) {
+		const struct jf_section *s = &jf->secs[i];
+
+		if ((long)i == in->cli_defaults)
+			continue;
+		if (s->source != source) {
+			source = s->source;
+			nglobals = 0;
+			new_source = true;
+		}
+		if (is_global(s->name)) {
+			globals[nglobals++] = i;
+			continue;
+		}
+		if (!selected(in, s->name))
+			continue;
+		ret = build_one(in, i, globals, nglobals, &out->arena, &tmpl, d);
+		if (ret)
+			break;
+		place(out, &tmpl, new_source, &group_used);
+		new_source = false;
+		ret = append_clones(out, &tmpl, &cap, d);
+	}
+	free(globals);
+	if (!ret && !out->njobs)
+		ret = diag_set(d, -EINVAL, in->sections ? "no job matches --section" :
+			       "no jobs defined (give a job file or --name=NAME with options)");
+	if (ret) {
+		jobs_free(out);
+		return ret;
+	}
+	out->nphases++;
+	out->ngroups++;
+	return 0;
+}
+
+void jobs_free(struct job_list *l)
+{
+	free(l->jobs);
+	arena_free(&l->arena);
+	memset(l, 0, sizeof(*l));
+}

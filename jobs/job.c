@@ -1,0 +1,55 @@
+/* Facts about access patterns, and lookups in a job's settings. */
+#include "jobs/job.h"
+
+#include <string.h>
+
+bool rw_does(int rw, enum io_dir dir)
+{
+	switch (rw) {
+	case RW_READ:
+	case RW_RANDREAD:
+		return dir == IO_READ;
+	case RW_WRITE:
+	case RW_RANDWRITE:
+		return dir == IO_WRITE;
+	case RW_RW:
+	case RW_RANDRW:
+		return dir == IO_READ || dir == IO_WRITE;
+	case RW_TRIM:
+	case RW_RANDTRIM:
+		return dir == IO_TRIM;
+	default:		/* trimwrite */
+		return dir == IO_TRIM || dir == IO_WRITE;
+	}
+}
+
+bool rw_is_random(int rw)
+{
+	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW ||
+	       rw == RW_RANDTRIM || rw == RW_RANDTRIMWRITE;
+}
+
+bool rw_is_mixed(int rw)
+{
+	return rw == RW_RW || rw == RW_RANDRW;
+}
+
+const char *rw_name(int rw)
+{
+	static const char *const names[] = {
+		"read", "write", "randread", "randwrite", "rw", "randrw",
+		"trim", "randtrim", "trimwrite", "randtrimwrite",
+	};
+
+	return rw >= 0 && rw <= RW_RANDTRIMWRITE ? names[rw] : "?";
+}
+
+const char *job_setting(const struct job_desc *j, const char *name)
+{
+	const char *v = NULL;
+
+	for (unsigned i = 0; i < j->nsettings; i++)
+		if (!strcmp(j->settings[i].name, name))
+			v = j->settings[i].value;
+	return v;
+}

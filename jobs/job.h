@@ -1,0 +1,182 @@
+/*
+ * Workload descriptors: one struct job_desc per job instance (a section times numjobs),
+ * filled from the option table and checked by validate.c. The engine only reads it.
+ */
+#ifndef JOBS_JOB_H
+#define JOBS_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum io_dir { IO_READ, IO_WRITE, IO_TRIM, IO_NDIR };
+
+enum rw_mode {
+	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW,
+	RW_TRIM, RW_RANDTRIM, RW_TRIMWRITE, RW_RANDTRIMWRITE,
+};
+
+enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
+enum fallocate_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FALLOC_TRUNCATE };
+enum rand_dist { DIST_RANDOM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL };
+enum file_service { FSRV_ROUNDROBIN, FSRV_SEQUENTIAL, FSRV_RANDOM };
+enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
+enum error_class { ERRC_NONE = 0, ERRC_READ = 1, ERRC_WRITE = 2, ERRC_IO = 3,
+		   ERRC_VERIFY = 4, ERRC_ALL = 7 };
+
+#define JOB_MAX_BSSPLIT	64
+#define JOB_MAX_PCT	20
+#define JOB_ENGINE_OPTS	128	/* bytes for the selected engine's options */
+
+struct bs_split {
+	uint32_t bs;
+	uint32_t pct;
+};
+
+/* Block sizes of one direction: a fixed size, a range, or a weighted split. */
+struct dir_bs {
+	uint64_t min, max;
+	struct bs_split split[JOB_MAX_BSSPLIT];
+	unsigned nsplit;	/* 0: use min..max */
+};
+
+/* A size given in bytes or as a percentage of the file or device. */
+struct size_pct {
+	uint64_t bytes;
+	double pct;		/* 0 when given in bytes */
+};
+
+struct size_range {
+	uint64_t lo, hi;
+};
+
+/* A ':'-separated list option; a repeated key appends (filename=, directory=). */
+struct str_list {
+	char **v;
+	unsigned n;
+};
+
+/* One option as the job file set it: for "job options" in JSON and for messages. */
+struct job_setting {
+	const char *name;	/* the option's canonical name */
+	const char *value;	/* as written */
+	const char *file;
+	int line;
+};
+
+struct job_desc {
+	/* identity */
+	const char *name;
+	const char *description;
+	unsigned jobnum;	/* clone index within its section, 0..numjobs-1 */
+	unsigned index;		/* position among all jobs of the run */
+	unsigned section;	/* index of the section it came from */
+	int groupid;		/* reporting group */
+	unsigned phase;		/* jobs of one phase start together; stonewall starts a new one */
+	const char *file;	/* where the section is, for messages */
+	int line;
+
+	/* files */
+	struct str_list filenames;	/* explicit filename= entries */
+	struct str_list directories;
+	const char *filename_format;
+	unsigned nrfiles;
+	struct size_range filesize;
+	struct size_pct size;
+	uint64_t io_size;
+	struct size_pct offset;
+	struct size_pct offset_increment;
+	uint64_t number_ios;
+	bool unlink;
+	bool create_on_open;
+	bool overwrite;
+	int fallocate;		/* enum fallocate_mode */
+	bool allow_mounted_write;
+
+	/* pattern */
+	int rw;			/* enum rw_mode */
+	uint64_t rw_nr;		/* ":N": I/Os per random offset, or bytes skipped when sequential */
+	unsigned rwmixread;	/* percent of reads in mixed modes */
+	struct dir_bs bs[IO_NDIR];
+	uint64_t blockalign[IO_NDIR];	/* 0: the direction's minimum block size */
+	int random_distribution;	/* enum rand_dist */
+	double dist_param;
+	int file_service;		/* enum file_service */
+	unsigned file_service_nr;	/* I/Os before switching files */
+	bool randrepeat;
+	uint64_t randseed;
+	bool norandommap;
+
+	/* engine */
+	const char *ioengine;
+	unsigned iodepth;
+	unsigned iodepth_batch_submit;
+	unsigned iodepth_batch_complete_min;
+	unsigned iodepth_batch_complete_max;
+	unsigned iodepth_low;
+	bool direct;
+	bool invalidate;
+	int sync;		/* enum sync_mode */
+	unsigned fsync_every;
+	unsigned fdatasync_every;
+	bool end_fsync;
+	bool fsync_on_close;
+	union {			/* the selected engine's own options, laid out by that engine */
+		uint64_t align;
+		unsigned char bytes[JOB_ENGINE_OPTS];
+	} engine_opts;
+
+	/* time */
+	uint64_t runtime_ns;	/* 0: until the I/O is done */
+	bool time_based;
+	uint64_t ramp_time_ns;
+	struct size_range startdelay_ns;
+	unsigned loops;
+	uint64_t rate[IO_NDIR];		/* bytes per second, 0 = unlimited */
+	uint64_t rate_iops[IO_NDIR];
+	uint64_t thinktime_ns;
+	unsigned thinktime_blocks;
+
+	/* jobs and groups */
+	unsigned numjobs;
+	bool thread;
+	bool group_reporting;
+	bool stonewall;
+	bool new_group;
+
+	/* buffers */
+	bool zero_buffers;
+	bool refill_buffers;
+	bool scramble_buffers;
+	unsigned char *buffer_pattern;
+	unsigned buffer_pattern_len;
+
+	/* reporting */
+	unsigned kb_base;
+	double percentile_list[JOB_MAX_PCT];
+	unsigned npercentiles;
+	bool clat_percentiles;
+	bool lat_percentiles;
+	bool slat_percentiles;
+	int unified_rw_reporting;	/* enum unified_rw */
+	int continue_on_error;		/* enum error_class mask */
+	uint64_t bw_avg_ns;		/* bwavgtime */
+	uint64_t iops_avg_ns;		/* iopsavgtime */
+
+	/* what was set, in order, for JSON "job options" */
+	struct job_setting *settings;
+	unsigned nsettings;
+};
+
+/* Whether the mode reads, writes, trims, and whether its offsets are random. */
+bool rw_does(int rw, enum io_dir dir);
+bool rw_is_random(int rw);
+bool rw_is_mixed(int rw);
+
+/* The canonical name of a mode ("randread"). */
+const char *rw_name(int rw);
+
+/* The value the job file gave for an option, or NULL when it was left at its default. */
+const char *job_setting(const struct job_desc *j, const char *name);
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * The jobs module: sections of job files (and the command line) to job descriptors.
+ * [global] sections give defaults to the jobs below them in the same file, numjobs
+ * clones a job, stonewall and new job files start new phases and groups.
+ */
+#ifndef JOBS_JOBS_H
+#define JOBS_JOBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "jobs/job.h"
+#include "jobs/offsets.h"
+#include "jobs/options.h"
+
+struct diag;
+struct jobfile;
+struct jobs_arena;
+
+struct job_override {		/* --set KEY=VALUE */
+	const char *key;
+	const char *value;
+};
+
+struct job_input {
+	const struct jobfile *jf;
+	long cli_defaults;		/* section with options before the first --name, or -1 */
+	const struct job_override *sets;
+	unsigned nsets;
+	const char *const *sections;	/* --section: run only these, NULL = all */
+	unsigned nsections;
+	const struct engine_info *engines;
+	unsigned nengines;
+	bool check_paths;		/* check that directory= exists (not with --parse-only) */
+};
+
+struct job_list {
+	struct jobs_arena *arena;	/* owns what the descriptors point to */
+	struct job_desc *jobs;
+	unsigned njobs;
+	unsigned nphases;
+	int ngroups;
+};
+
+/*
+ * Build every job of the input. Returns 0, or -EINVAL with d naming the file, line,
+ * option and what was expected. Notes (warnings) are appended to d.
+ */
+int jobs_build(const struct job_input *in, struct job_list *out, struct diag *d);
+
+/* Free what jobs_build() made. */
+void jobs_free(struct job_list *l);
+
+/* The engine_info for a name, or NULL. */
+const struct engine_info *jobs_engine(const struct job_input *in, const char *name);
+
+#endif

@@ -1,0 +1,274 @@
+/* Applying one option's text to a job by the option's type, and describing what it takes. */
+#include "jobs/options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "jobs/arena.h"
+#include "parser/value.h"
+
+const struct opt_def *opt_find(const struct opt_def *table, const char *name)
+{
+	for (; table && table->name; table++)
+		if (!strcmp(table->name, name) || (table->alias && !strcmp(table->alias, name)))
+			return table;
+	return NULL;
+}
+
+/* "4q" -> "4k": a number with a suffix we do not know, for the "did you mean" hint. */
+static void size_hint(const char *val, char *hint, size_t len)
+{
+	static const char *const suffixes[] = {
+		"k", "m", "g", "t", "p", "kb", "mb", "gb", "tb", "pb",
+		"KiB", "MiB", "GiB", "TiB", "PiB",
+	};
+	const char *p = val, *best;
+	size_t digits;
+
+	hint[0] = '\0';
+	while (isdigit((unsigned char)*p) || *p == '.')
+		p++;
+	digits = (size_t)(p - val);
+	if (!digits || !*p || !isalpha((unsigned char)*p))
+		return;
+	best = value_closest(p, suffixes, sizeof(suffixes) / sizeof(suffixes[0]));
+	if (!best && strlen(p) == 1)
+		best = "k";
+	if (best)
+		snprintf(hint, len, " (did you mean '%.*s%s'?)", (int)digits, val, best);
+}
+
+static int apply_uint(const struct opt_def *o, void *field, const char *val, char *why,
+		      size_t whylen)
+{
+	long long v;
+
+	if (value_parse_int(val, &v) < 0) {
+		snprintf(why, whylen, "'%s' is not a number", val);
+		return -EINVAL;
+	}
+	if (v < o->min || (o->max && v > o->max)) {
+		snprintf(why, whylen, "%s is out of range (%lld to %lld)", val, o->min, o->max);
+		return -ERANGE;
+	}
+	*(unsigned *)field = (unsigned)v;
+	return 0;
+}
+
+static int apply_size(const struct opt_def *o, const struct opt_ctx *ctx, void *field,
+		      const char *val, char *why, size_t whylen)
+{
+	char hint[48];
+	uint64_t v;
+	int ret;
+
+	ret = value_parse_size(val, ctx->kb_base, &v);
+	if (ret == -ERANGE) {
+		snprintf(why, whylen, "'%s' is too large", val);
+		return ret;
+	}
+	if (ret < 0) {
+		size_hint(val, hint, sizeof(hint));
+		snprintf(why, whylen, "'%s' is not a size%s", val, hint);
+		return ret;
+	}
+	if ((long long)v < o->min || (o->max && v > (uint64_t)o->max)) {
+		snprintf(why, whylen, "%s is out of range (%lld to %lld)", val, o->min, o->max);
+		return -ERANGE;
+	}
+	*(uint64_t *)field = v;
+	return 0;
+}
+
+static int apply_size_pct(const struct opt_ctx *ctx, void *field, const char *val, char *why,
+			  size_t whylen)
+{
+	struct size_pct *sp = field;
+	char hint[48];
+	int ret;
+
+	ret = value_parse_size_pct(val, ctx->kb_base, &sp->bytes, &sp->pct);
+	if (ret < 0) {
+		size_hint(val, hint, sizeof(hint));
+		snprintf(why, whylen, "'%s' is not a size or a percentage%s", val, hint);
+	}
+	return ret;
+}
+
+static int apply_list(const struct opt_ctx *ctx, void *field, const char *val, char *why,
+		      size_t whylen)
+{
+	struct str_list *l = field;
+	char **f, **v;
+	int n, i;
+
+	if (!*val) {
+		snprintf(why, whylen, "an empty name");
+		return -EINVAL;
+	}
+	n = value_split(val, ':', &f);
+	if (n < 0)
+		return n;
+	v = arena_alloc(ctx->arena, sizeof(*v) * (l->n + (unsigned)n + 1));
+	if (!v) {
+		value_split_free(f, n);
+		return -ENOMEM;
+	}
+	if (l->n)
+		memcpy(v, l->v, sizeof(*v) * l->n);
+	for (i = 0; i < n; i++) {
+		if (!*f[i] || !(v[l->n + i] = arena_strdup(ctx->arena, f[i]))) {
+			value_split_free(f, n);
+			snprintf(why, whylen, "'%s' has an empty name", val);
+			return *f[i] ? -ENOMEM : -EINVAL;
+		}
+	}
+	value_split_free(f, n);
+	l->v = v;
+	l->n += (unsigned)n;
+	return 0;
+}
+
+static int apply_enum(const struct opt_def *o, void *field, const char *val, char *why,
+		      size_t whylen)
+{
+	const char *names[64];
+	const char *best;
+	size_t n = 0, used = 0;
+	int len;
+
+	for (const struct opt_enum *e = o->vals; e->name; e++) {
+		if (!strcasecmp(e->name, val)) {
+			*(int *)field = e->value;
+			return 0;
+		}
+		if (n < 64)
+			names[n++] = e->name;
+	}
+	len = snprintf(why, whylen, "'%s' is not one of ", val);
+	for (size_t i = 0; len > 0 && (size_t)len + used < whylen && i < n; i++)
+		used += (size_t)snprintf(why + len + used, whylen - len - used, "%s%s",
+					 i ? ", " : "", names[i]);
+	best = value_closest(val, names, n);
+	if (best && (size_t)len + used < whylen)
+		snprintf(why + len + used, whylen - len - used, " (did you mean '%s'?)", best);
+	return -EINVAL;
+}
+
+static int apply_time(const struct opt_def *o, void *field, const char *val, char *why,
+		      size_t whylen)
+{
+	int ret = value_parse_time(val, o->unit_ns, field);
+
+	if (ret < 0)
+		snprintf(why, whylen, "'%s' is not a time (such as 30, 500ms, 2m)", val);
+	return ret;
+}
+
+static int apply_time_range(const struct opt_def *o, void *field, const char *val, char *why,
+			    size_t whylen)
+{
+	struct size_range *r = field;
+	const char *dash = strchr(val, '-');
+	uint64_t lo, hi;
+	char buf[64];
+
+	if (!dash && value_parse_time(val, o->unit_ns, &lo) == 0) {
+		r->lo = r->hi = lo;
+		return 0;
+	}
+	if (dash && (size_t)(dash - val) < sizeof(buf)) {
+		snprintf(buf, sizeof(buf), "%.*s", (int)(dash - val), val);
+		if (value_parse_time(buf, o->unit_ns, &lo) == 0 &&
+		    value_parse_time(dash + 1, o->unit_ns, &hi) == 0 && lo <= hi) {
+			r->lo = lo;
+			r->hi = hi;
+			return 0;
+		}
+	}
+	snprintf(why, whylen, "'%s' is not a time or a range such as 1s-5s", val);
+	return -EINVAL;
+}
+
+int opt_apply(const struct opt_def *o, const struct opt_ctx *ctx, void *base, const char *val,
+	      char *why, size_t whylen)
+{
+	void *field = (char *)base + o->off;
+	struct size_range *r = field;
+	long long ll;
+	bool b;
+	int ret;
+
+	switch (o->type) {
+	case OPT_STR:
+		*(const char **)field = arena_strdup(ctx->arena, val);
+		return *(const char **)field ? 0 : -ENOMEM;
+	case OPT_STR_LIST:
+		return apply_list(ctx, field, val, why, whylen);
+	case OPT_UINT:
+		return apply_uint(o, field, val, why, whylen);
+	case OPT_U64:
+		if (value_parse_int(val, &ll) < 0 || ll < 0) {
+			snprintf(why, whylen, "'%s' is not a non-negative number", val);
+			return -EINVAL;
+		}
+		*(uint64_t *)field = (uint64_t)ll;
+		return 0;
+	case OPT_SIZE:
+		return apply_size(o, ctx, field, val, why, whylen);
+	case OPT_SIZE_PCT:
+		return apply_size_pct(ctx, field, val, why, whylen);
+	case OPT_RANGE:
+		ret = value_parse_size_range(val, ctx->kb_base, &r->lo, &r->hi);
+		if (ret < 0)
+			snprintf(why, whylen, "'%s' is not a size or a range such as 1m-4m", val);
+		return ret;
+	case OPT_TIME:
+		return apply_time(o, field, val, why, whylen);
+	case OPT_TIME_RANGE:
+		return apply_time_range(o, field, val, why, whylen);
+	case OPT_BOOL:
+	case OPT_BOOL_INV:
+		if (value_parse_bool(val, &b) < 0) {
+			snprintf(why, whylen, "'%s' is not a boolean (0 or 1)", val);
+			return -EINVAL;
+		}
+		*(bool *)field = o->type == OPT_BOOL ? b : !b;
+		return 0;
+	case OPT_ENUM:
+		return apply_enum(o, field, val, why, whylen);
+	case OPT_CUSTOM:
+		return o->parse(ctx, val, base, why, whylen);
+	}
+	return -EINVAL;
+}
+
+void opt_describe(const struct opt_def *o, char *buf, size_t len)
+{
+	static const char *const kinds[] = {
+		[OPT_STR] = "text", [OPT_STR_LIST] = "list of names, ':'-separated",
+		[OPT_UINT] = "integer", [OPT_U64] = "integer", [OPT_SIZE] = "size",
+		[OPT_SIZE_PCT] = "size or percentage", [OPT_RANGE] = "size or size range",
+		[OPT_TIME] = "time", [OPT_TIME_RANGE] = "time or time range",
+		[OPT_BOOL] = "boolean", [OPT_BOOL_INV] = "boolean", [OPT_ENUM] = "one of",
+		[OPT_CUSTOM] = "text",
+	};
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "%s", kinds[o->type]);
+	if ((o->type == OPT_UINT || o->type == OPT_SIZE) && o->max && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ", %lld to %lld", o->min, o->max);
+	if (o->type == OPT_TIME && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ", plain numbers in %s",
+				      o->unit_ns == 1000000000ULL ? "seconds" :
+				      o->unit_ns == 1000000ULL ? "milliseconds" : "microseconds");
+	if (o->vals) {
+		for (const struct opt_enum *e = o->vals; e->name && n < len; e++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", e == o->vals ? " " : "|",
+					      e->name);
+	}
+}

@@ -1,0 +1,133 @@
+/*
+ * The option table: one line per option, with its name, alias, type, field, default
+ * (written as job-file text), limits and help. Parsing, defaults, --cmdhelp and the
+ * engines' own options all read these tables.
+ */
+#ifndef JOBS_OPTIONS_H
+#define JOBS_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jobs/job.h"
+
+struct diag;
+
+enum opt_type {
+	OPT_STR,	/* const char *, the text as written */
+	OPT_STR_LIST,	/* char ** + count; ':'-separated; a repeated key appends */
+	OPT_UINT,	/* unsigned, min..max */
+	OPT_U64,	/* uint64_t, decimal or 0x hex */
+	OPT_SIZE,	/* uint64_t bytes, min..max */
+	OPT_SIZE_PCT,	/* struct size_pct */
+	OPT_RANGE,	/* struct size_range of sizes */
+	OPT_TIME,	/* uint64_t ns; a bare number is in unit_ns */
+	OPT_TIME_RANGE,	/* struct size_range of times */
+	OPT_BOOL,
+	OPT_BOOL_INV,	/* bool stored inverted (buffered= sets !direct) */
+	OPT_ENUM,	/* int, one of vals[] */
+	OPT_CUSTOM,	/* parsed by parse() */
+};
+
+struct opt_enum {
+	const char *name;
+	int value;
+	const char *help;
+};
+
+/* What a parse callback needs besides the text. */
+struct jobs_arena;
+
+struct opt_ctx {
+	unsigned kb_base;
+	struct jobs_arena **arena;	/* where strings and lists are kept */
+};
+
+struct opt_def {
+	const char *name;
+	const char *alias;		/* another name for the same option, or NULL */
+	enum opt_type type;
+	size_t off;			/* field offset in struct job_desc, or in the engine's options */
+	const char *def;		/* default as job-file text, NULL = none */
+	long long min, max;		/* limits for UINT and SIZE (max 0 = none) */
+	uint64_t unit_ns;		/* unit of a bare number for TIME */
+	const struct opt_enum *vals;	/* ENUM values, ended by { NULL } */
+	/* CUSTOM: parse val into the whole struct at dst (off only names the field it sets);
+	 * return 0, or -EINVAL/-ERANGE with why[] saying what was expected. */
+	int (*parse)(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+		     size_t whylen);
+	const char *help;
+	const char *engine;		/* set for an engine's own options */
+};
+
+#define OPT_FIELD(f)	offsetof(struct job_desc, f)
+
+#define JOB_STR(n, f, d, h, ...) \
+	{ .name = n, .type = OPT_STR, .off = OPT_FIELD(f), .def = d, .help = h, __VA_ARGS__ }
+#define JOB_LIST(n, f, h, ...) \
+	{ .name = n, .type = OPT_STR_LIST, .off = OPT_FIELD(f), .help = h, __VA_ARGS__ }
+#define JOB_UINT(n, f, d, lo, hi, h, ...) \
+	{ .name = n, .type = OPT_UINT, .off = OPT_FIELD(f), .def = d, .min = lo, .max = hi, \
+	  .help = h, __VA_ARGS__ }
+#define JOB_U64(n, f, d, h, ...) \
+	{ .name = n, .type = OPT_U64, .off = OPT_FIELD(f), .def = d, .help = h, __VA_ARGS__ }
+#define JOB_SIZE(n, f, d, lo, hi, h, ...) \
+	{ .name = n, .type = OPT_SIZE, .off = OPT_FIELD(f), .def = d, .min = lo, .max = hi, \
+	  .help = h, __VA_ARGS__ }
+#define JOB_SIZE_PCT(n, f, d, h, ...) \
+	{ .name = n, .type = OPT_SIZE_PCT, .off = OPT_FIELD(f), .def = d, .help = h, __VA_ARGS__ }
+#define JOB_RANGE(n, f, d, h, ...) \
+	{ .name = n, .type = OPT_RANGE, .off = OPT_FIELD(f), .def = d, .help = h, __VA_ARGS__ }
+#define JOB_TIME(n, f, d, unit, h, ...) \
+	{ .name = n, .type = OPT_TIME, .off = OPT_FIELD(f), .def = d, .unit_ns = unit, \
+	  .help = h, __VA_ARGS__ }
+#define JOB_TIME_RANGE(n, f, d, unit, h, ...) \
+	{ .name = n, .type = OPT_TIME_RANGE, .off = OPT_FIELD(f), .def = d, .unit_ns = unit, \
+	  .help = h, __VA_ARGS__ }
+#define JOB_BOOL(n, f, d, h, ...) \
+	{ .name = n, .type = OPT_BOOL, .off = OPT_FIELD(f), .def = d, .help = h, __VA_ARGS__ }
+#define JOB_BOOL_INV(n, f, h, ...) \
+	{ .name = n, .type = OPT_BOOL_INV, .off = OPT_FIELD(f), .help = h, __VA_ARGS__ }
+#define JOB_ENUM(n, f, d, v, h, ...) \
+	{ .name = n, .type = OPT_ENUM, .off = OPT_FIELD(f), .def = d, .vals = v, .help = h, \
+	  __VA_ARGS__ }
+#define JOB_CUSTOM(n, f, d, fn, h, ...) \
+	{ .name = n, .type = OPT_CUSTOM, .off = OPT_FIELD(f), .def = d, .parse = fn, .help = h, \
+	  __VA_ARGS__ }
+
+/* An engine's option lives in job_desc.engine_opts, at an offset into the engine's struct. */
+#define ENGINE_BOOL(eng, st, n, f, d, h) \
+	{ .name = n, .type = OPT_BOOL, .off = offsetof(st, f), .def = d, .help = h, .engine = eng }
+#define ENGINE_UINT(eng, st, n, f, d, lo, hi, h) \
+	{ .name = n, .type = OPT_UINT, .off = offsetof(st, f), .def = d, .min = lo, .max = hi, \
+	  .help = h, .engine = eng }
+
+/* The job options, ended by { NULL }. */
+extern const struct opt_def job_options[];
+
+/* An ioengine as the job layer knows it: its name, whether it was built, its options. */
+struct engine_info {
+	const char *name;
+	bool available;		/* false: known but not in this build (say why) */
+	const char *why_missing;
+	bool sync;		/* one I/O at a time: iodepth is capped at 1 */
+	bool can_trim;
+	const struct opt_def *options;	/* ended by { NULL }, or NULL */
+	size_t options_size;
+};
+
+/* Find an option by name or alias in a table ended by { NULL }. */
+const struct opt_def *opt_find(const struct opt_def *table, const char *name);
+
+/*
+ * Parse val for option o into base (a struct job_desc, or engine_opts for an engine's
+ * option). On error returns -EINVAL/-ERANGE with why[] saying what was expected.
+ */
+int opt_apply(const struct opt_def *o, const struct opt_ctx *ctx, void *base, const char *val,
+	      char *why, size_t whylen);
+
+/* A one-line description of what o accepts ("size, 1 to 64MiB", "read|write|..."). */
+void opt_describe(const struct opt_def *o, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,116 @@
+/* Rules that involve two or more options; each message names the options involved. */
+#include "jobs/validate.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "jobs/job.h"
+#include "jobs/options.h"
+#include "parser/diag.h"
+
+/* Where an option was set, or the job's section when it was left at its default. */
+static void where(const struct job_desc *j, const char *name, const char **file, int *line)
+{
+	*file = j->file;
+	*line = j->line;
+	for (unsigned i = 0; i < j->nsettings; i++) {
+		if (!strcmp(j->settings[i].name, name)) {
+			*file = j->settings[i].file;
+			*line = j->settings[i].line;
+		}
+	}
+}
+
+static int fail(const struct job_desc *j, const char *opt, struct diag *d, const char *why)
+{
+	const char *file;
+	int line;
+
+	where(j, opt, &file, &line);
+	return diag_at(d, -EINVAL, file, line, "job '%s': %s", j->name, why);
+}
+
+static void depth_defaults(struct job_desc *j, const struct engine_info *eng, struct diag *d)
+{
+	if (eng->sync && j->iodepth > 1) {
+		diag_note(d, "job '%s': ioengine %s is synchronous, so iodepth=%u is capped at 1",
+			  j->name, eng->name, j->iodepth);
+		j->iodepth = 1;
+	}
+	if (!strcmp(eng->name, "libaio") && !j->direct && j->iodepth > 1)
+		diag_note(d, "job '%s': libaio without direct=1 completes most I/O inside "
+			  "io_submit, so iodepth=%u will not be reached", j->name, j->iodepth);
+	if (!j->iodepth_batch_submit || j->iodepth_batch_submit > j->iodepth)
+		j->iodepth_batch_submit = j->iodepth;
+	if (!j->iodepth_batch_complete_max || j->iodepth_batch_complete_max > j->iodepth)
+		j->iodepth_batch_complete_max = j->iodepth;
+	if (j->iodepth_batch_complete_min > j->iodepth_batch_complete_max)
+		j->iodepth_batch_complete_min = j->iodepth_batch_complete_max;
+	if (!j->iodepth_low || j->iodepth_low > j->iodepth)
+		j->iodepth_low = j->iodepth;
+}
+
+static int check_block_sizes(struct job_desc *j, struct diag *d)
+{
+	for (int dir = 0; dir < IO_NDIR; dir++) {
+		if (j->bs[dir].min > j->bs[dir].max)
+			return fail(j, "bsrange", d, "option 'bsrange': the minimum is above the maximum");
+		if (!j->blockalign[dir])
+			j->blockalign[dir] = j->bs[dir].min;
+	}
+	return 0;
+}
+
+static int check_paths(const struct job_desc *j, struct diag *d)
+{
+	struct stat st;
+	const char *file;
+	int line;
+
+	for (unsigned i = 0; i < j->directories.n; i++) {
+		if (stat(j->directories.v[i], &st) < 0 || !S_ISDIR(st.st_mode)) {
+			where(j, "directory", &file, &line);
+			return diag_at(d, -EINVAL, file, line,
+				       "option 'directory': '%s' is not a directory",
+				       j->directories.v[i]);
+		}
+	}
+	return 0;
+}
+
+static int check_timing(struct job_desc *j, struct diag *d)
+{
+	if (j->time_based && !j->runtime_ns) {
+		diag_note(d, "job '%s': time_based needs runtime; the workload runs once", j->name);
+		j->time_based = false;
+	}
+	if (!j->thread && job_setting(j, "thread"))
+		diag_note(d, "job '%s': iojob runs every job as a thread; thread=0 has no effect",
+			  j->name);
+	if (j->rate[IO_READ] + j->rate[IO_WRITE] + j->rate[IO_TRIM] &&
+	    j->rate_iops[IO_READ] + j->rate_iops[IO_WRITE] + j->rate_iops[IO_TRIM])
+		return fail(j, "rate_iops", d, "options 'rate' and 'rate_iops' exclude each other");
+	return 0;
+}
+
+int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
+		 struct diag *d)
+{
+	int ret;
+
+	depth_defaults(j, eng, d);
+	ret = check_block_sizes(j, d);
+	if (!ret && paths)
+		ret = check_paths(j, d);
+	if (!ret)
+		ret = check_timing(j, d);
+	if (ret)
+		return ret;
+	if ((rw_does(j->rw, IO_TRIM)) && !eng->can_trim)
+		return fail(j, "ioengine", d, "option 'rw': this ioengine cannot trim "
+			    "(use psync, sync or null)");
+	if (j->filesize.lo > j->filesize.hi)
+		return fail(j, "filesize", d, "option 'filesize': the minimum is above the maximum");
+	return 0;
+}

@@ -1,0 +1,19 @@
+/* Rules that involve more than one option, and defaults that follow other options. */
+#ifndef JOBS_VALIDATE_H
+#define JOBS_VALIDATE_H
+
+#include <stdbool.h>
+
+struct diag;
+struct engine_info;
+struct job_desc;
+
+/*
+ * Fill the defaults that depend on other options (batch sizes, alignment, io_size),
+ * cap what the engine cannot do (with a note), and reject contradictions. With
+ * check_paths, directories must exist. Returns 0 or -EINVAL with d set.
+ */
+int job_validate(struct job_desc *j, const struct engine_info *eng, bool check_paths,
+		 struct diag *d);
+
+#endif
