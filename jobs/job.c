@@ -53,3 +53,15 @@ const char *job_setting(const struct job_desc *j, const char *name)
 			v = j->settings[i].value;
 	return v;
 }
+
+void job_where(const struct job_desc *j, const char *name, const char **file, int *line)
+{
+	*file = j->file;
+	*line = j->line;
+	for (unsigned i = 0; i < j->nsettings; i++) {
+		if (!strcmp(j->settings[i].name, name)) {
+			*file = j->settings[i].file;
+			*line = j->settings[i].line;
+		}
+	}
+}

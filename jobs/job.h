@@ -179,4 +179,7 @@ const char *rw_name(int rw);
 /* The value the job file gave for an option, or NULL when it was left at its default. */
 const char *job_setting(const struct job_desc *j, const char *name);
 
+/* Where an option was set (file and line), or the job's section when it was not. */
+void job_where(const struct job_desc *j, const char *name, const char **file, int *line);
+
 #endif

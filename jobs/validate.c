@@ -9,25 +9,12 @@
 #include "jobs/options.h"
 #include "parser/diag.h"
 
-/* Where an option was set, or the job's section when it was left at its default. */
-static void where(const struct job_desc *j, const char *name, const char **file, int *line)
-{
-	*file = j->file;
-	*line = j->line;
-	for (unsigned i = 0; i < j->nsettings; i++) {
-		if (!strcmp(j->settings[i].name, name)) {
-			*file = j->settings[i].file;
-			*line = j->settings[i].line;
-		}
-	}
-}
-
 static int fail(const struct job_desc *j, const char *opt, struct diag *d, const char *why)
 {
 	const char *file;
 	int line;
 
-	where(j, opt, &file, &line);
+	job_where(j, opt, &file, &line);
 	return diag_at(d, -EINVAL, file, line, "job '%s': %s", j->name, why);
 }
 
@@ -70,7 +57,7 @@ static int check_paths(const struct job_desc *j, struct diag *d)
 
 	for (unsigned i = 0; i < j->directories.n; i++) {
 		if (stat(j->directories.v[i], &st) < 0 || !S_ISDIR(st.st_mode)) {
-			where(j, "directory", &file, &line);
+			job_where(j, "directory", &file, &line);
 			return diag_at(d, -EINVAL, file, line,
 				       "option 'directory': '%s' is not a directory",
 				       j->directories.v[i]);
