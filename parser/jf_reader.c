@@ -1,0 +1,303 @@
+/*
+ * The job-file line reader: physical lines of any length, `include` splicing, comments,
+ * and the grammar errors that inih could only report as a bare line number.
+ */
+#include "parser/jf_reader.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "parser/diag.h"
+#include "parser/jobfile.h"
+
+#define UTF8_BOM	"\xef\xbb\xbf"
+
+static char *skip_blanks(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+static char *trim_end(char *s, char *end)
+{
+	while (end > s && isspace((unsigned char)end[-1]))
+		end--;
+	return end;
+}
+
+/* Record which file fp is, for loop detection; a directory only fails later, so refuse it now. */
+static int identify(struct jfr_input *in)
+{
+	struct stat st;
+
+	if (fstat(fileno(in->fp), &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	in->has_id = true;
+	in->dev = st.st_dev;
+	in->ino = st.st_ino;
+	return 0;
+}
+
+/* Open path as the next input; -ELOOP if that file is already being read. */
+static int push_file(struct jfr *r, const char *path)
+{
+	struct jfr_input *in = &r->stack[r->depth];
+	int ret, i;
+
+	memset(in, 0, sizeof(*in));
+	in->name = jobfile_strdup(r->jf, path);
+	if (!in->name)
+		return -ENOMEM;
+	in->fp = fopen(path, "r");
+	if (!in->fp)
+		return -errno;
+	in->close_fp = true;
+	ret = identify(in);
+	for (i = 0; ret == 0 && i < r->depth; i++) {
+		if (r->stack[i].has_id && r->stack[i].dev == in->dev &&
+		    r->stack[i].ino == in->ino)
+			ret = -ELOOP;
+	}
+	if (ret < 0) {
+		fclose(in->fp);
+		return ret;
+	}
+	r->depth++;
+	return 0;
+}
+
+static void pop_input(struct jfr *r)
+{
+	struct jfr_input *in = &r->stack[--r->depth];
+
+	if (in->close_fp)
+		fclose(in->fp);
+	in->fp = NULL;
+}
+
+int jfr_open_file(struct jfr *r, struct jobfile *jf, const char *path, struct diag *d)
+{
+	struct jfr_input *in = &r->stack[0];
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->jf = jf;
+	r->d = d;
+	if (strcmp(path, "-") != 0) {
+		ret = push_file(r, path);
+		return ret < 0 ? diag_at(d, ret, path, 0, "%s", strerror(-ret)) : 0;
+	}
+	in->name = jobfile_strdup(jf, "<stdin>");
+	if (!in->name)
+		return diag_set(d, -ENOMEM, "<stdin>: out of memory");
+	in->fp = stdin;
+	ret = identify(in);
+	if (ret < 0)
+		return diag_at(d, ret, in->name, 0, "%s", strerror(-ret));
+	r->depth = 1;
+	return 0;
+}
+
+int jfr_open_string(struct jfr *r, struct jobfile *jf, const char *name, const char *text,
+		    struct diag *d)
+{
+	struct jfr_input *in = &r->stack[0];
+
+	memset(r, 0, sizeof(*r));
+	r->jf = jf;
+	r->d = d;
+	in->text = text;
+	in->name = jobfile_strdup(jf, name);
+	if (!in->name)
+		return diag_set(d, -ENOMEM, "%s: out of memory", name);
+	r->depth = 1;
+	return 0;
+}
+
+void jfr_close(struct jfr *r)
+{
+	while (r->depth > 0)
+		pop_input(r);
+	free(r->buf);
+	r->buf = NULL;
+	r->cap = 0;
+}
+
+/* Read the next physical line of in into r->buf: 1, 0 at the end, or -errno. */
+static int read_line(struct jfr *r, struct jfr_input *in)
+{
+	const char *nl;
+	size_t len;
+	char *buf;
+
+	if (in->fp) {
+		errno = 0;
+		if (getline(&r->buf, &r->cap, in->fp) < 0) {
+			if (ferror(in->fp) || errno == ENOMEM)
+				return errno ? -errno : -EIO;
+			return 0;
+		}
+	} else {
+		if (!*in->text)
+			return 0;
+		nl = strchrnul(in->text, '\n');
+		len = nl - in->text;
+		if (len + 1 > r->cap) {
+			buf = realloc(r->buf, len + 1);
+			if (!buf)
+				return -ENOMEM;
+			r->buf = buf;
+			r->cap = len + 1;
+		}
+		memcpy(r->buf, in->text, len);
+		r->buf[len] = '\0';
+		in->text = *nl ? nl + 1 : nl;
+	}
+	in->line++;
+	return 1;
+}
+
+/* Cut the comment (fio cuts at the first ';' or '#' anywhere) and the blanks around the rest. */
+static char *strip_line(char *s, bool first_line)
+{
+	if (first_line && strncmp(s, UTF8_BOM, strlen(UTF8_BOM)) == 0)
+		s += strlen(UTF8_BOM);
+	s[strcspn(s, ";#")] = '\0';
+	s = skip_blanks(s);
+	*trim_end(s, s + strlen(s)) = '\0';
+	return s;
+}
+
+static int parse_header(struct jfr *r, char *s, struct jfr_line *l)
+{
+	size_t len = strlen(s);
+	char *name;
+
+	if (len < 2 || s[len - 1] != ']')
+		return diag_at(r->d, -EINVAL, l->file, l->line,
+			       "malformed section header '%s' (expected '[name]')", s);
+	if (r->depth > 1)
+		return diag_at(r->d, -EINVAL, l->file, l->line,
+			       "section header '%s' is not allowed in an included file", s);
+	s[len - 1] = '\0';
+	name = skip_blanks(s + 1);
+	*trim_end(name, name + strlen(name)) = '\0';
+	if (!*name)
+		return diag_at(r->d, -EINVAL, l->file, l->line, "empty section name '[]'");
+	r->in_section = true;
+	l->kind = JFR_SECTION;
+	l->name = name;
+	l->val = NULL;
+	return 1;
+}
+
+/* "a/job.fio" + "x.inc" -> "a/x.inc"; absolute names and names next to "job.fio" stay. */
+static char *resolve_include(const char *includer, const char *file)
+{
+	const char *slash = strrchr(includer, '/');
+	char *path;
+
+	if (file[0] == '/' || !slash)
+		return strdup(file);
+	if (asprintf(&path, "%.*s/%s", (int)(slash - includer), includer, file) < 0)
+		return NULL;
+	return path;
+}
+
+static int include_file(struct jfr *r, const char *file, const struct jfr_line *at)
+{
+	char *path;
+	int ret;
+
+	if (!r->in_section)
+		return diag_at(r->d, -EINVAL, at->file, at->line,
+			       "include '%s' is outside of any [section]", file);
+	if (r->depth > JFR_MAX_INCLUDE_DEPTH)
+		return diag_at(r->d, -ELOOP, at->file, at->line,
+			       "include '%s': nested too deeply (more than %d levels)", file,
+			       JFR_MAX_INCLUDE_DEPTH);
+	path = resolve_include(at->file, file);
+	if (!path)
+		return diag_at(r->d, -ENOMEM, at->file, at->line, "include '%s': %s", file,
+			       strerror(ENOMEM));
+	ret = push_file(r, path);
+	if (ret == -ELOOP)
+		diag_at(r->d, ret, at->file, at->line,
+			"include '%s': include loop ('%s' is already being read)", file, path);
+	else if (ret < 0)
+		diag_at(r->d, ret, at->file, at->line, "include '%s': %s", file, strerror(-ret));
+	free(path);
+	return ret;
+}
+
+/* "key=value" or a bare "key" (meaning key=1); a key may not contain blanks. */
+static int parse_key(struct jfr *r, char *s, struct jfr_line *l)
+{
+	char *eq = strchr(s, '='), *key_end, *p;
+
+	key_end = trim_end(s, eq ? eq : s + strlen(s));
+	if (key_end == s)
+		return diag_at(r->d, -EINVAL, l->file, l->line,
+			       "malformed line '%s' (no option name before '=')", s);
+	for (p = s; p < key_end; p++) {
+		if (isspace((unsigned char)*p))
+			return diag_at(r->d, -EINVAL, l->file, l->line, "malformed line '%s' "
+				       "(an option name cannot contain blanks)", s);
+	}
+	if (!r->in_section)
+		return diag_at(r->d, -EINVAL, l->file, l->line,
+			       "option '%.*s' is outside of any [section]", (int)(key_end - s), s);
+	l->kind = JFR_KEY;
+	l->val = eq ? skip_blanks(eq + 1) : "1";
+	*key_end = '\0';
+	l->name = s;
+	return 1;
+}
+
+/* "include FILE": the word, then blanks, then the file name. */
+static bool is_include(const char *s)
+{
+	return strncmp(s, "include", 7) == 0 && (s[7] == '\0' || isspace((unsigned char)s[7]));
+}
+
+int jfr_next(struct jfr *r, struct jfr_line *l)
+{
+	struct jfr_input *in;
+	char *s;
+	int ret;
+
+	while (r->depth > 0) {
+		in = &r->stack[r->depth - 1];
+		ret = read_line(r, in);
+		if (ret < 0)
+			return diag_at(r->d, ret, in->name, 0, "%s", strerror(-ret));
+		if (ret == 0 && r->depth == 1)
+			return 0;
+		if (ret == 0) {
+			pop_input(r);
+			continue;
+		}
+		s = strip_line(r->buf, in->line == 1);
+		if (!*s)
+			continue;
+		l->file = in->name;
+		l->line = in->line;
+		if (*s == '[')
+			return parse_header(r, s, l);
+		if (!is_include(s))
+			return parse_key(r, s, l);
+		if (!s[7])
+			return diag_at(r->d, -EINVAL, l->file, l->line,
+				       "include without a file name");
+		ret = include_file(r, skip_blanks(s + 7), l);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}

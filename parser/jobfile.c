@@ -1,0 +1,352 @@
+/*
+ * Job files: sections of key=value pairs from files, stdin or strings. jf_reader.c reads
+ * the lines; inih splits each key=value it hands on; this file stores the result.
+ */
+#include "parser/jobfile.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ini.h>
+
+#include "parser/diag.h"
+#include "parser/jf_reader.h"
+
+#define ARENA_CHUNK	4096
+
+/* Handed to inih instead of a line it would cut (over its INI_MAX_LINE) or split at ':'. */
+#define INIH_STUB	"-=-\n"
+
+struct jf_arena {
+	struct jf_arena *next;	/* older chunks */
+	size_t used;
+	size_t size;
+	char data[];
+};
+
+struct parse_state {
+	struct jobfile *jf;
+	struct diag *d;
+	struct jfr rd;
+	struct jfr_line cur;	/* the line inih is handling */
+	bool stub;		/* inih got INIH_STUB: the key and value are in cur */
+	size_t sec;		/* index of the section keys go to */
+	int source;
+	int err;		/* first error; stops the reader */
+};
+
+static char *arena_alloc(struct jobfile *jf, size_t n)
+{
+	struct jf_arena *a = jf->arena;
+	size_t size;
+
+	if (!a || a->size - a->used < n) {
+		size = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+		a = malloc(sizeof(*a) + size);
+		if (!a)
+			return NULL;
+		a->next = jf->arena;
+		a->used = 0;
+		a->size = size;
+		jf->arena = a;
+	}
+	a->used += n;
+	return a->data + a->used - n;
+}
+
+const char *jobfile_strdup(struct jobfile *jf, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	char *p;
+
+	p = arena_alloc(jf, len);
+	if (!p)
+		return NULL;
+	return memcpy(p, s, len);
+}
+
+static int add_section(struct jobfile *jf, const char *name, const char *file, int line,
+		       int source)
+{
+	struct jf_section *secs, *s;
+	size_t cap;
+
+	if (jf->nsecs == jf->cap) {
+		cap = jf->cap ? 2 * jf->cap : 8;
+		secs = realloc(jf->secs, cap * sizeof(*secs));
+		if (!secs)
+			return -ENOMEM;
+		jf->secs = secs;
+		jf->cap = cap;
+	}
+	s = &jf->secs[jf->nsecs++];
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	s->file = file;
+	s->line = line;
+	s->source = source;
+	return 0;
+}
+
+static int append_key(struct jf_section *s, const char *key, const char *val, const char *file,
+		      int line)
+{
+	struct jf_key *keys;
+	size_t cap;
+
+	if (s->nkeys == s->cap) {
+		cap = s->cap ? 2 * s->cap : 8;
+		keys = realloc(s->keys, cap * sizeof(*keys));
+		if (!keys)
+			return -ENOMEM;
+		s->keys = keys;
+		s->cap = cap;
+	}
+	s->keys[s->nkeys++] = (struct jf_key){
+		.key = key, .val = val, .file = file, .line = line,
+	};
+	return 0;
+}
+
+/* Forget the sections a failed parse added; their strings stay in the arena until the end. */
+static void drop_sections(struct jobfile *jf, size_t from)
+{
+	while (jf->nsecs > from)
+		free(jf->secs[--jf->nsecs].keys);
+}
+
+/* The value of the environment variable named [name, name + len), or NULL if unset. */
+static const char *env_lookup(const char *name, size_t len)
+{
+	char **e;
+
+	for (e = environ; e && *e; e++) {
+		if (strncmp(*e, name, len) == 0 && (*e)[len] == '=')
+			return *e + len + 1;
+	}
+	return NULL;
+}
+
+/*
+ * Copy val to out (when not NULL) with each ${VAR} replaced and set *len. A '$' not
+ * followed by '{' is kept, so fio's $jobname reaches filename_format untouched.
+ * Returns -ENOENT for an unset variable and -EINVAL for a '${' without '}', with *var
+ * and *var_len naming the culprit.
+ */
+static int expand_vars(const char *val, char *out, size_t *len, const char **var, int *var_len)
+{
+	const char *p, *close, *sub;
+	size_t n = 0, sublen;
+
+	for (p = val; *p; p++) {
+		if (p[0] != '$' || p[1] != '{') {
+			if (out)
+				out[n] = *p;
+			n++;
+			continue;
+		}
+		*var = p + 2;
+		close = strchr(*var, '}');
+		*var_len = close ? (int)(close - *var) : (int)strlen(*var);
+		if (!close)
+			return -EINVAL;
+		sub = env_lookup(*var, *var_len);
+		if (!sub)
+			return -ENOENT;
+		sublen = strlen(sub);
+		if (out)
+			memcpy(out + n, sub, sublen);
+		n += sublen;
+		p = close;
+	}
+	if (out)
+		out[n] = '\0';
+	*len = n;
+	return 0;
+}
+
+/* The value with ${VAR} expanded, in the arena; NULL with st->err set on failure. */
+static const char *expand_value(struct parse_state *st, const char *key, const char *val)
+{
+	const struct jfr_line *at = &st->cur;
+	const char *var = NULL;
+	int var_len = 0, ret;
+	size_t len;
+	char *out;
+
+	ret = expand_vars(val, NULL, &len, &var, &var_len);
+	if (ret == -ENOENT)
+		st->err = diag_at(st->d, ret, at->file, at->line,
+				  "option '%s': environment variable '%.*s' is not set", key,
+				  var_len, var);
+	else if (ret < 0)
+		st->err = diag_at(st->d, ret, at->file, at->line,
+				  "option '%s': '${%.*s' has no closing '}'", key, var_len, var);
+	if (ret < 0)
+		return NULL;
+	out = arena_alloc(st->jf, len + 1);
+	if (!out) {
+		st->err = diag_at(st->d, -ENOMEM, at->file, at->line, "%s", strerror(ENOMEM));
+		return NULL;
+	}
+	expand_vars(val, out, &len, &var, &var_len);
+	return out;
+}
+
+static int open_section(struct parse_state *st, const struct jfr_line *l)
+{
+	const char *name;
+	int ret;
+
+	name = jobfile_strdup(st->jf, l->name);
+	ret = name ? add_section(st->jf, name, l->file, l->line, st->source) : -ENOMEM;
+	if (ret < 0)
+		return diag_at(st->d, ret, l->file, l->line, "%s", strerror(-ret));
+	st->sec = st->jf->nsecs - 1;
+	return 0;
+}
+
+/*
+ * inih's reader. Section headers stop here: this inih build never tells the handler
+ * about a section, and a section without keys (all from [global]) is still a job.
+ */
+static char *feed_inih(char *buf, int num, void *stream)
+{
+	struct parse_state *st = stream;
+	struct jfr_line *l = &st->cur;
+	int ret;
+
+	for (;;) {
+		if (st->err)
+			return NULL;
+		ret = jfr_next(&st->rd, l);
+		if (ret <= 0) {
+			st->err = ret;
+			return NULL;
+		}
+		if (l->kind == JFR_KEY)
+			break;
+		st->err = open_section(st, l);
+	}
+	/* inih splits at the first '=' or ':'; the line, its '\n' and NUL must fit in num. */
+	st->stub = strlen(l->name) + strlen(l->val) + 3 > (size_t)num || strchr(l->name, ':');
+	if (st->stub)
+		snprintf(buf, num, "%s", INIH_STUB);
+	else
+		snprintf(buf, num, "%s=%s\n", l->name, l->val);
+	return buf;
+}
+
+static int on_key(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse_state *st = user;
+	const char *key, *val;
+	int ret;
+
+	(void)section;
+	if (st->stub) {
+		name = st->cur.name;
+		value = st->cur.val;
+	}
+	key = jobfile_strdup(st->jf, name);
+	if (!key) {
+		st->err = diag_at(st->d, -ENOMEM, st->cur.file, st->cur.line, "%s",
+				  strerror(ENOMEM));
+		return 0;
+	}
+	val = expand_value(st, key, value);
+	if (!val)
+		return 0;
+	ret = append_key(&st->jf->secs[st->sec], key, val, st->cur.file, st->cur.line);
+	if (ret < 0) {
+		st->err = diag_at(st->d, ret, st->cur.file, st->cur.line, "%s", strerror(-ret));
+		return 0;
+	}
+	return 1;
+}
+
+/* Run inih over the opened reader; on failure jf keeps only what it had before. */
+static int parse_source(struct parse_state *st)
+{
+	struct jobfile *jf = st->jf;
+	size_t nsecs = jf->nsecs;
+	int ret;
+
+	ret = ini_parse_stream(feed_inih, st, on_key, st);
+	jfr_close(&st->rd);
+	/* Every line inih sees was checked by the reader, so inih has nothing left to reject. */
+	if (!st->err && ret != 0)
+		st->err = diag_at(st->d, -EINVAL, st->cur.file, st->cur.line,
+				  "line not understood by inih (error %d)", ret);
+	if (st->err < 0) {
+		drop_sections(jf, nsecs);
+		return st->err;
+	}
+	jf->nsources++;
+	return 0;
+}
+
+int jobfile_parse(struct jobfile *jf, const char *path, struct diag *d)
+{
+	struct parse_state st = { .jf = jf, .d = d, .source = jf->nsources };
+	int ret;
+
+	ret = jfr_open_file(&st.rd, jf, path, d);
+	if (ret < 0)
+		return ret;
+	return parse_source(&st);
+}
+
+int jobfile_parse_string(struct jobfile *jf, const char *name, const char *text,
+			 struct diag *d)
+{
+	struct parse_state st = { .jf = jf, .d = d, .source = jf->nsources };
+	int ret;
+
+	ret = jfr_open_string(&st.rd, jf, name, text, d);
+	if (ret < 0)
+		return ret;
+	return parse_source(&st);
+}
+
+/* A section made here comes from no parsed source: its source is -1. */
+int jobfile_add_key(struct jobfile *jf, size_t sec_index, const char *sec_name,
+		    const char *key, const char *val, const char *file, int line)
+{
+	const char *k, *v, *f = NULL, *name;
+	int ret;
+
+	if (sec_index > jf->nsecs || (sec_index == jf->nsecs && !sec_name))
+		return -EINVAL;
+	k = jobfile_strdup(jf, key);
+	v = jobfile_strdup(jf, val);
+	if (file)
+		f = jobfile_strdup(jf, file);
+	if (!k || !v || (file && !f))
+		return -ENOMEM;
+	if (sec_index == jf->nsecs) {
+		name = jobfile_strdup(jf, sec_name);
+		if (!name)
+			return -ENOMEM;
+		ret = add_section(jf, name, f, line, -1);
+		if (ret < 0)
+			return ret;
+	}
+	return append_key(&jf->secs[sec_index], k, v, f, line);
+}
+
+void jobfile_free(struct jobfile *jf)
+{
+	struct jf_arena *a, *next;
+
+	drop_sections(jf, 0);
+	free(jf->secs);
+	for (a = jf->arena; a; a = next) {
+		next = a->next;
+		free(a);
+	}
+	memset(jf, 0, sizeof(*jf));
+}
