@@ -1,0 +1,283 @@
+/*
+ * Disk statistics: map a job's files to their whole disks under /sys/block (md/dm members
+ * included) and read the disks' counters at the start and the end of the timed phase.
+ */
+#include "output/diskstats.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DISK_NAME_LEN	sizeof(((struct disk *)0)->name)
+
+/* Read a small sysfs file into buf as a string. Returns its length or -errno. */
+static int read_small(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	err = errno;
+	close(fd);
+	if (n < 0)
+		return -err;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+/*
+ * Name of the whole disk that holds device maj:min, from the /sys/dev/block link: a
+ * partition's sysfs directory (it has a "partition" file) sits inside its disk's one.
+ */
+static int disk_of_dev(unsigned maj, unsigned min, char *name)
+{
+	char path[64], link[PATH_MAX];
+	const char *base;
+	char *slash;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", maj, min);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n < 0)
+		return -errno;
+	link[n] = '\0';
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition", maj, min);
+	if (access(path, F_OK) == 0) {
+		slash = strrchr(link, '/');
+		if (!slash)
+			return -ENOENT;
+		*slash = '\0';
+	}
+	slash = strrchr(link, '/');
+	base = slash ? slash + 1 : link;
+	if (!*base)
+		return -ENOENT;
+	if (strlen(base) >= DISK_NAME_LEN)
+		return -ENAMETOOLONG;
+	strcpy(name, base);
+	return 0;
+}
+
+static int find_disk(const struct disk_set *s, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->disks[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Append an entry and return its index, or -ENOMEM. */
+static int append_disk(struct disk_set *s, const char *name, int master)
+{
+	struct disk *d;
+	unsigned cap;
+
+	if (s->n == s->cap) {
+		cap = s->cap ? 2 * s->cap : 4;
+		d = realloc(s->disks, cap * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		s->disks = d;
+		s->cap = cap;
+	}
+	d = &s->disks[s->n];
+	memset(d, 0, sizeof(*d));
+	strcpy(d->name, name);
+	d->master = master;
+	return (int)s->n++;
+}
+
+/* Drop entry i, which no other entry points to, and renumber the masters after it. */
+static void remove_disk(struct disk_set *s, unsigned i)
+{
+	unsigned j;
+
+	memmove(&s->disks[i], &s->disks[i + 1], (s->n - i - 1) * sizeof(s->disks[0]));
+	s->n--;
+	for (j = i; j < s->n; j++)
+		if (s->disks[j].master > (int)i)
+			s->disks[j].master--;
+}
+
+/*
+ * Add the member behind slave link dir/entry to master m, which is the last top-level
+ * entry, so every entry after it is one of its members. A disk already listed on its own
+ * moves under the master; one that belongs to another stacked device is listed twice.
+ * Returns the master's index, which the move may have lowered, or -errno.
+ */
+static int add_slave(struct disk_set *s, int m, const char *dir, const char *entry)
+{
+	char path[PATH_MAX], buf[32], name[DISK_NAME_LEN];
+	unsigned maj, min;
+	int ret, j;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s/dev", dir, entry) >= sizeof(path))
+		return -ENAMETOOLONG;
+	ret = read_small(path, buf, sizeof(buf));
+	if (ret < 0)
+		return ret;
+	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
+		return -EINVAL;
+	ret = disk_of_dev(maj, min, name);
+	if (ret < 0)
+		return ret;
+	j = find_disk(s, name);
+	if (j > m)	/* two partitions of one disk are one member */
+		return m;
+	if (j >= 0 && s->disks[j].master < 0 && !s->disks[j].nslaves) {
+		remove_disk(s, (unsigned)j);
+		m--;
+	}
+	ret = append_disk(s, name, m);
+	if (ret < 0)
+		return ret;
+	s->disks[m].nslaves++;
+	return m;
+}
+
+/* md and dm devices list their members in /sys/block/<dev>/slaves; others have none. */
+static int add_slaves(struct disk_set *s, int m)
+{
+	char dir[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+	int ret = 0;
+
+	snprintf(dir, sizeof(dir), "/sys/block/%s/slaves", s->disks[m].name);
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		ret = add_slave(s, m, dir, e->d_name);
+		/* a member that vanished while we looked has nothing to report */
+		if (ret == -ENOENT)
+			ret = 0;
+		else if (ret < 0)
+			break;
+		else
+			m = ret;
+	}
+	closedir(d);
+	return ret < 0 ? ret : 0;
+}
+
+int diskset_add_path(struct disk_set *s, const char *path)
+{
+	char name[DISK_NAME_LEN];
+	struct stat st;
+	dev_t dev;
+	int ret;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+	/* major 0: an anonymous device (tmpfs, overlay, proc), no disk behind it */
+	if (!major(dev))
+		return -ENOENT;
+	ret = disk_of_dev(major(dev), minor(dev), name);
+	if (ret < 0)
+		return ret;
+	if (find_disk(s, name) >= 0)
+		return 0;
+	ret = append_disk(s, name, -1);
+	if (ret < 0)
+		return ret;
+	return add_slaves(s, ret);
+}
+
+/*
+ * Parse /sys/block/<name>/stat: read ios, merges, sectors, ticks, then the same for
+ * writes, in_flight, io_ticks, time_in_queue (newer kernels append discard and flush
+ * fields, which we ignore).
+ */
+static int read_counters(const char *name, struct disk_counters *c)
+{
+	char path[PATH_MAX], buf[512], *p, *end;
+	uint64_t v[11];
+	unsigned i;
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/stat", name);
+	ret = read_small(path, buf, sizeof(buf));
+	if (ret < 0)
+		return ret;
+	p = buf;
+	for (i = 0; i < 11; i++) {
+		errno = 0;
+		v[i] = strtoull(p, &end, 10);
+		if (end == p || errno)
+			return -EINVAL;
+		p = end;
+	}
+	for (i = 0; i < 2; i++) {
+		c->ios[i] = v[4 * i];
+		c->merges[i] = v[4 * i + 1];
+		c->sectors[i] = v[4 * i + 2];
+		c->ticks[i] = v[4 * i + 3];
+	}
+	c->io_ticks = v[9];
+	c->in_queue = v[10];
+	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Read every disk; a disk that cannot be read gets zeros, and the first error is returned. */
+static int snapshot(struct disk_set *s, int at_end)
+{
+	struct disk_counters *c;
+	int ret = 0, err;
+	unsigned i;
+
+	for (i = 0; i < s->n; i++) {
+		c = at_end ? &s->disks[i].end : &s->disks[i].start;
+		err = read_counters(s->disks[i].name, c);
+		if (err < 0) {
+			memset(c, 0, sizeof(*c));
+			if (!ret)
+				ret = err;
+		}
+	}
+	if (at_end)
+		s->end_ns = now_ns();
+	else
+		s->start_ns = now_ns();
+	return ret;
+}
+
+int diskset_snapshot_start(struct disk_set *s)
+{
+	return snapshot(s, 0);
+}
+
+int diskset_snapshot_end(struct disk_set *s)
+{
+	return snapshot(s, 1);
+}
+
+void diskset_free(struct disk_set *s)
+{
+	free(s->disks);
+	memset(s, 0, sizeof(*s));
+}

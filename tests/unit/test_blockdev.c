@@ -1,0 +1,823 @@
+/*
+ * Tests for engine/blockdev: size, block size and flush ioctls and the in-use check, on loop
+ * devices over files in a temporary directory. Needs root and loop devices (else SKIP).
+ */
+#include "engine/blockdev.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/loop.h>
+
+#include <check.h>
+
+#define SKIP		77
+#define IMG_BYTES	(16u << 20)
+
+/*
+ * What the fixtures made. Unchecked fixtures run in the parent process, so a test that
+ * fails or crashes in its forked child cannot skip the teardown; exit and SIGINT/SIGTERM
+ * undo the rest.
+ */
+static struct {
+	pid_t owner;			/* only the process that made them undoes them */
+	char dir[256];			/* mkdtemp directory, "" if none */
+	char loop[32], loop2[32];	/* attached loop devices, "" if none */
+	char mnt[PATH_MAX];		/* mounted file system, "" if none */
+	char swap[32];			/* device swapped on, "" if none */
+	char err[512];			/* first setup failure, reported by every test */
+} fx;
+
+static void setup_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fx.err[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(fx.err, sizeof(fx.err), fmt, ap);
+	va_end(ap);
+}
+
+#define REQUIRE_FIXTURE() ck_assert_msg(!fx.err[0], "fixture: %s", fx.err)
+
+/*
+ * Run argv[0] (found in PATH) with stdin from in (or /dev/null), stdout in out (or
+ * discarded) and stderr discarded if quiet. Returns its exit status, or -errno.
+ */
+static int run_cmd(const char *const argv[], const char *in, char *out, size_t len, bool quiet)
+{
+	char scratch[256];
+	size_t got = 0;
+	int pfd[2], status, fd;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -ECHILD;
+	}
+	if (pid == 0) {
+		fd = open(in ? in : "/dev/null", O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0 || dup2(pfd[1], STDOUT_FILENO) < 0)
+			_exit(126);
+		if (quiet) {
+			fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+			if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+				_exit(126);
+		}
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while ((n = read(pfd[0], scratch, sizeof(scratch))) > 0) {
+		if (out && got + 1 < len) {
+			if ((size_t)n > len - 1 - got)
+				n = (ssize_t)(len - 1 - got);
+			memcpy(out + got, scratch, (size_t)n);
+			got += (size_t)n;
+		}
+	}
+	close(pfd[0]);
+	if (out && len)
+		out[got] = '\0';
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int run(const char *const argv[], const char *in, char *out, size_t len)
+{
+	return run_cmd(argv, in, out, len, false);
+}
+
+static bool have_tool(const char *name)
+{
+	char path[PATH_MAX], *dirs, *dir, *save;
+	const char *env = getenv("PATH");
+	bool found = false;
+
+	dirs = strdup(env ? env : "/usr/bin:/bin");
+	if (!dirs)
+		return false;
+	for (dir = strtok_r(dirs, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		found = access(path, X_OK) == 0;
+	}
+	free(dirs);
+	return found;
+}
+
+/* losetup and friends live in sbin, which a non-login PATH may lack. */
+static void path_add_sbin(void)
+{
+	const char *env = getenv("PATH");
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s:/usr/sbin:/sbin", env ? env : "/usr/bin:/bin");
+	setenv("PATH", path, 1);
+}
+
+static int make_image(const char *name, off_t bytes, char *path, size_t len)
+{
+	int fd, ret = 0;
+
+	snprintf(path, len, "%s/%s", fx.dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, bytes) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Attach file to a free loop device, with one extra losetup option or none. */
+static int loop_attach(const char *file, const char *opt, char *dev, size_t len)
+{
+	const char *argv[6] = { "losetup", "--find", "--show" };
+	unsigned i = 3;
+	int ret;
+
+	if (opt)
+		argv[i++] = opt;
+	argv[i] = file;
+	ret = run(argv, NULL, dev, len);
+	dev[strcspn(dev, "\n")] = '\0';
+	if (ret != 0 || strncmp(dev, "/dev/loop", 9)) {
+		dev[0] = '\0';
+		return ret < 0 ? ret : -EIO;
+	}
+	return 0;
+}
+
+/* LOOP_CLR_FD directly: no fork, so it also works from a signal handler. */
+static void loop_detach(char *dev)
+{
+	int fd;
+
+	if (!dev[0])
+		return;
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		/* a loop still held (lazy unmount) is set to clear itself when released */
+		ioctl(fd, LOOP_CLR_FD, 0);
+		close(fd);
+	}
+	dev[0] = '\0';
+}
+
+/* Undo what the fixtures attached, mounted and swapped on, newest first. */
+static void undo_devices(void)
+{
+	if (getpid() != fx.owner)
+		return;
+	if (fx.swap[0])
+		swapoff(fx.swap);
+	fx.swap[0] = '\0';
+	if (fx.mnt[0] && umount(fx.mnt) < 0)
+		umount2(fx.mnt, MNT_DETACH);
+	fx.mnt[0] = '\0';
+	loop_detach(fx.loop2);
+	loop_detach(fx.loop);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+static void teardown(void)
+{
+	undo_devices();
+	if (getpid() == fx.owner && fx.dir[0])
+		nftw(fx.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	fx.dir[0] = '\0';
+	fx.err[0] = '\0';
+}
+
+static void on_signal(int sig)
+{
+	undo_devices();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_cleanup(void)
+{
+	fx.owner = getpid();
+	atexit(teardown);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+}
+
+static bool make_dir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	int n;
+
+	if (!tmp)
+		tmp = "/tmp";
+	n = snprintf(fx.dir, sizeof(fx.dir), "%s/iojob-blockdev-XXXXXX", tmp);
+	if (n < 0 || (size_t)n >= sizeof(fx.dir)) {
+		setup_fail("TMPDIR '%s' is too long", tmp);
+		fx.dir[0] = '\0';
+		return false;
+	}
+	if (!mkdtemp(fx.dir)) {
+		setup_fail("mkdtemp '%s': %s", fx.dir, strerror(errno));
+		fx.dir[0] = '\0';
+		return false;
+	}
+	return true;
+}
+
+/* A loop device over a fresh image, with one extra losetup option or none. */
+static bool make_loop(const char *name, const char *opt, char *dev, size_t len)
+{
+	char img[PATH_MAX];
+	int ret;
+
+	ret = make_image(name, IMG_BYTES, img, sizeof(img));
+	if (ret == 0)
+		ret = loop_attach(img, opt, dev, len);
+	if (ret < 0)
+		setup_fail("loop device over '%s': %s", img, strerror(-ret));
+	return ret == 0;
+}
+
+static bool mount_ext4(const char *dev)
+{
+	const char *mkfs[] = { "mkfs.ext4", "-q", "-F", dev, NULL };
+	char mnt[PATH_MAX];
+
+	if (run(mkfs, NULL, NULL, 0) != 0) {
+		setup_fail("mkfs.ext4 '%s' failed", dev);
+		return false;
+	}
+	snprintf(mnt, sizeof(mnt), "%s/mnt", fx.dir);
+	if (mkdir(mnt, 0700) < 0 || mount(dev, mnt, "ext4", 0, NULL) < 0) {
+		setup_fail("mount '%s' on '%s': %s", dev, mnt, strerror(errno));
+		return false;
+	}
+	strcpy(fx.mnt, mnt);
+	return true;
+}
+
+static dev_t rdev(const char *path)
+{
+	struct stat st;
+
+	ck_assert_msg(stat(path, &st) == 0, "stat '%s': %s", path, strerror(errno));
+	return st.st_rdev;
+}
+
+static const char *base(const char *path)
+{
+	return strrchr(path, '/') + 1;
+}
+
+/* --- ioctls --------------------------------------------------------------------------- */
+
+static void sizes_setup(void)
+{
+	if (make_dir() && make_loop("img512", NULL, fx.loop, sizeof(fx.loop)))
+		make_loop("img4k", "--sector-size=4096", fx.loop2, sizeof(fx.loop2));
+}
+
+static int open_dev(const char *dev, int flags)
+{
+	int fd = open(dev, flags | O_CLOEXEC);
+
+	ck_assert_msg(fd >= 0, "open '%s': %s", dev, strerror(errno));
+	return fd;
+}
+
+START_TEST(size_is_backing_file_size)
+{
+	uint64_t bytes = 0;
+	int fd;
+
+	REQUIRE_FIXTURE();
+	fd = open_dev(fx.loop, O_RDONLY);
+	ck_assert_int_eq(blockdev_size(fd, &bytes), 0);
+	ck_assert_uint_eq(bytes, IMG_BYTES);
+	close(fd);
+}
+END_TEST
+
+START_TEST(logical_block_size_defaults_to_512)
+{
+	unsigned bytes = 0;
+	int fd;
+
+	REQUIRE_FIXTURE();
+	fd = open_dev(fx.loop, O_RDONLY);
+	ck_assert_int_eq(blockdev_logical_block_size(fd, &bytes), 0);
+	ck_assert_uint_eq(bytes, 512);
+	close(fd);
+}
+END_TEST
+
+START_TEST(logical_block_size_follows_sector_size)
+{
+	unsigned bytes = 0;
+	uint64_t size = 0;
+	int fd;
+
+	REQUIRE_FIXTURE();
+	fd = open_dev(fx.loop2, O_RDONLY);
+	ck_assert_int_eq(blockdev_logical_block_size(fd, &bytes), 0);
+	ck_assert_uint_eq(bytes, 4096);
+	ck_assert_int_eq(blockdev_size(fd, &size), 0);
+	ck_assert_uint_eq(size, IMG_BYTES);
+	close(fd);
+}
+END_TEST
+
+START_TEST(flush_succeeds_on_block_device)
+{
+	int fd;
+
+	REQUIRE_FIXTURE();
+	fd = open_dev(fx.loop, O_RDWR);
+	ck_assert_int_eq(blockdev_flush(fd), 0);
+	close(fd);
+}
+END_TEST
+
+START_TEST(ioctls_on_non_block_fd_fail_with_enotty)
+{
+	unsigned ssz = 0;
+	uint64_t size = 0;
+	int fd;
+
+	fd = open_dev("/dev/null", O_RDONLY);
+	ck_assert_int_eq(blockdev_size(fd, &size), -ENOTTY);
+	ck_assert_int_eq(blockdev_logical_block_size(fd, &ssz), -ENOTTY);
+	ck_assert_int_eq(blockdev_flush(fd), -ENOTTY);
+	close(fd);
+	ck_assert_int_eq(blockdev_size(-1, &size), -EBADF);
+}
+END_TEST
+
+/* --- in use: mounted --------------------------------------------------------------------- */
+
+/* loop: bare; loop2: ext4, mounted on fx.mnt. */
+static void mounted_setup(void)
+{
+	if (make_dir() && make_loop("bare", NULL, fx.loop, sizeof(fx.loop))
+	    && make_loop("ext4", NULL, fx.loop2, sizeof(fx.loop2)))
+		mount_ext4(fx.loop2);
+}
+
+START_TEST(bare_loop_is_not_in_use)
+{
+	char where[128] = "untouched";
+
+	REQUIRE_FIXTURE();
+	ck_assert_int_eq(blockdev_in_use(rdev(fx.loop), where, sizeof(where)), 0);
+	ck_assert_str_eq(where, "untouched");
+}
+END_TEST
+
+START_TEST(mounted_loop_is_in_use)
+{
+	char where[PATH_MAX + 64], want[PATH_MAX + 64];
+
+	REQUIRE_FIXTURE();
+	ck_assert_int_eq(blockdev_in_use(rdev(fx.loop2), where, sizeof(where)), 1);
+	snprintf(want, sizeof(want), "%s on %s", base(fx.loop2), fx.mnt);
+	ck_assert_str_eq(where, want);
+}
+END_TEST
+
+START_TEST(where_is_cut_to_its_length)
+{
+	char where[8];
+
+	REQUIRE_FIXTURE();
+	memset(where, 'x', sizeof(where));
+	ck_assert_int_eq(blockdev_in_use(rdev(fx.loop2), where, 5), 1);
+	ck_assert_str_eq(where, "loop");
+	ck_assert_int_eq(where[5], 'x');
+	ck_assert_int_eq(blockdev_in_use(rdev(fx.loop2), NULL, 0), 1);
+}
+END_TEST
+
+START_TEST(unknown_device_is_an_error)
+{
+	char where[64];
+
+	ck_assert_int_eq(blockdev_in_use(makedev(0, 0), where, sizeof(where)), -ENOENT);
+}
+END_TEST
+
+/* --- in use: swap ------------------------------------------------------------------------ */
+
+static void swap_setup(void)
+{
+	const char *argv[] = { "mkswap", "-q", NULL, NULL };
+
+	if (!make_dir() || !make_loop("swap", NULL, fx.loop, sizeof(fx.loop)))
+		return;
+	argv[2] = fx.loop;
+	if (run(argv, NULL, NULL, 0) != 0)
+		setup_fail("mkswap '%s' failed", fx.loop);
+	else if (swapon(fx.loop, 0) < 0)
+		setup_fail("swapon '%s': %s", fx.loop, strerror(errno));
+	else
+		strcpy(fx.swap, fx.loop);
+}
+
+START_TEST(swap_device_is_in_use)
+{
+	char where[128], want[128];
+
+	REQUIRE_FIXTURE();
+	ck_assert_int_eq(blockdev_in_use(rdev(fx.loop), where, sizeof(where)), 1);
+	snprintf(want, sizeof(want), "%s on [SWAP]", base(fx.loop));
+	ck_assert_str_eq(where, want);
+}
+END_TEST
+
+/* --- in use: partitions of a real partitioned loop ---------------------------------------- */
+
+/* A loop over an image with two DOS partitions, scanned by the kernel (losetup -P). */
+static bool make_partitioned_loop(void)
+{
+	const char *sfdisk[] = { "sfdisk", "-q", NULL, NULL };
+	const char *table = "label: dos\nsize=8MiB, type=83\ntype=83\n";
+	char img[PATH_MAX], script[PATH_MAX], part[64];
+	struct timespec pause = { 0, 20 * 1000 * 1000 };
+	FILE *f;
+	int i, ret;
+
+	snprintf(script, sizeof(script), "%s/table", fx.dir);
+	f = fopen(script, "we");
+	if (!f || fputs(table, f) < 0 || fclose(f) != 0) {
+		setup_fail("write '%s' failed", script);
+		return false;
+	}
+	ret = make_image("parted", IMG_BYTES, img, sizeof(img));
+	if (ret < 0) {
+		setup_fail("create '%s': %s", img, strerror(-ret));
+		return false;
+	}
+	sfdisk[2] = img;
+	if (run(sfdisk, script, NULL, 0) != 0) {
+		setup_fail("sfdisk '%s' failed", img);
+		return false;
+	}
+	if (loop_attach(img, "--partscan", fx.loop, sizeof(fx.loop)) < 0) {
+		setup_fail("losetup --partscan '%s' failed", img);
+		return false;
+	}
+	/* the kernel scans the table on attach; devtmpfs may lag behind a little */
+	snprintf(part, sizeof(part), "%sp2", fx.loop);
+	for (i = 0; i < 50 && access(part, F_OK) < 0; i++)
+		nanosleep(&pause, NULL);
+	if (access(part, F_OK) < 0) {
+		setup_fail("no '%s': the kernel found no partitions", part);
+		return false;
+	}
+	return true;
+}
+
+static void partitions_setup(void)
+{
+	char part[64];
+
+	if (!make_dir() || !make_partitioned_loop())
+		return;
+	snprintf(part, sizeof(part), "%sp1", fx.loop);
+	mount_ext4(part);
+}
+
+START_TEST(disk_is_in_use_when_a_partition_is_mounted)
+{
+	char where[PATH_MAX + 64], want[PATH_MAX + 64];
+
+	REQUIRE_FIXTURE();
+	ck_assert_int_eq(blockdev_in_use(rdev(fx.loop), where, sizeof(where)), 1);
+	snprintf(want, sizeof(want), "%sp1 on %s", base(fx.loop), fx.mnt);
+	ck_assert_str_eq(where, want);
+}
+END_TEST
+
+START_TEST(mounted_partition_is_in_use)
+{
+	char where[PATH_MAX + 64], part[64];
+
+	REQUIRE_FIXTURE();
+	snprintf(part, sizeof(part), "%sp1", fx.loop);
+	ck_assert_int_eq(blockdev_in_use(rdev(part), where, sizeof(where)), 1);
+}
+END_TEST
+
+START_TEST(sibling_of_mounted_partition_is_free)
+{
+	char where[PATH_MAX + 64], part[64];
+
+	REQUIRE_FIXTURE();
+	snprintf(part, sizeof(part), "%sp2", fx.loop);
+	ck_assert_int_eq(blockdev_in_use(rdev(part), where, sizeof(where)), 0);
+}
+END_TEST
+
+/* --- in use: partitions, on a fake sysfs around the mounted loop --------------------------- */
+
+struct fake_node {
+	const char *path;	/* absolute, under /sys */
+	const char *link;	/* symlink target, or NULL */
+	const char *text;	/* file content; NULL with no link: a directory */
+};
+
+static int mkdir_parents(const char *path)
+{
+	char buf[PATH_MAX], *p;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = strchr(buf + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return 0;
+}
+
+static int fake_node_make(const struct fake_node *n)
+{
+	int fd, ret = mkdir_parents(n->path);
+
+	if (ret < 0)
+		return ret;
+	if (n->link)
+		return symlink(n->link, n->path) < 0 ? -errno : 0;
+	if (!n->text)
+		return mkdir(n->path, 0755) < 0 && errno != EEXIST ? -errno : 0;
+	fd = open(n->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, n->text, strlen(n->text)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Give this forked test process its own mount namespace with a tmpfs over /sys holding
+ * only nodes. The namespace dies with the process: nothing to undo, nothing leaks out.
+ */
+static void fake_sysfs(const struct fake_node *nodes, unsigned n)
+{
+	unsigned i;
+
+	ck_assert_msg(unshare(CLONE_NEWNS) == 0, "unshare: %s", strerror(errno));
+	/* private first, or the tmpfs would propagate to the host's /sys */
+	ck_assert_msg(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0,
+		      "make / private: %s", strerror(errno));
+	ck_assert_msg(mount("iojob-fake", "/sys", "tmpfs", 0, NULL) == 0,
+		      "mount tmpfs on /sys: %s", strerror(errno));
+	for (i = 0; i < n; i++)
+		ck_assert_msg(fake_node_make(&nodes[i]) == 0, "fake '%s'", nodes[i].path);
+}
+
+/* A fake disk vfake (240:0) whose partition vfake1 is the mounted loop, and vfake2. */
+static void fake_disk_over_mounted_loop(void)
+{
+	char part_dev[32];
+	dev_t d = rdev(fx.loop2);
+	const struct fake_node nodes[] = {
+		{ "/sys/devices/virtual/block/vfake/dev", NULL, "240:0\n" },
+		{ "/sys/devices/virtual/block/vfake/vfake1/dev", NULL, part_dev },
+		{ "/sys/devices/virtual/block/vfake/vfake1/partition", NULL, "1\n" },
+		{ "/sys/devices/virtual/block/vfake/vfake2/dev", NULL, "240:2\n" },
+		{ "/sys/devices/virtual/block/vfake/vfake2/partition", NULL, "2\n" },
+		{ "/sys/devices/virtual/block/vfake/queue", NULL, NULL },
+		{ "/sys/class/block/vfake", "/sys/devices/virtual/block/vfake", NULL },
+		{ "/sys/dev/block/240:0", "/sys/devices/virtual/block/vfake", NULL },
+		{ "/sys/dev/block/240:2", "/sys/devices/virtual/block/vfake/vfake2", NULL },
+	};
+
+	snprintf(part_dev, sizeof(part_dev), "%u:%u\n", major(d), minor(d));
+	fake_sysfs(nodes, sizeof(nodes) / sizeof(nodes[0]));
+}
+
+START_TEST(disk_is_in_use_when_its_partition_is)
+{
+	char where[PATH_MAX + 64], want[PATH_MAX + 64];
+
+	REQUIRE_FIXTURE();
+	fake_disk_over_mounted_loop();
+	ck_assert_int_eq(blockdev_in_use(makedev(240, 0), where, sizeof(where)), 1);
+	snprintf(want, sizeof(want), "vfake1 on %s", fx.mnt);
+	ck_assert_str_eq(where, want);
+}
+END_TEST
+
+START_TEST(partition_is_free_when_only_its_sibling_is_in_use)
+{
+	char where[PATH_MAX + 64];
+
+	REQUIRE_FIXTURE();
+	fake_disk_over_mounted_loop();
+	ck_assert_int_eq(blockdev_in_use(makedev(240, 2), where, sizeof(where)), 0);
+}
+END_TEST
+
+START_TEST(partition_is_in_use_when_its_disk_is)
+{
+	char where[PATH_MAX + 64], want[PATH_MAX + 64], dir[96], disk_dev[32], part[128];
+	const char *name = base(fx.loop2);
+	dev_t d = rdev(fx.loop2);
+	char paths[3][160];
+	const struct fake_node nodes[] = {
+		{ paths[0], NULL, disk_dev },
+		{ paths[1], NULL, "9\n" },
+		{ "/sys/dev/block/240:9", part, NULL },
+		{ paths[2], dir, NULL },
+	};
+
+	REQUIRE_FIXTURE();
+	snprintf(dir, sizeof(dir), "/sys/devices/virtual/block/%s", name);
+	snprintf(part, sizeof(part), "%s/%sp9", dir, name);
+	snprintf(disk_dev, sizeof(disk_dev), "%u:%u\n", major(d), minor(d));
+	snprintf(paths[0], sizeof(paths[0]), "%s/dev", dir);
+	snprintf(paths[1], sizeof(paths[1]), "%s/partition", part);
+	snprintf(paths[2], sizeof(paths[2]), "/sys/class/block/%s", name);
+	fake_sysfs(nodes, sizeof(nodes) / sizeof(nodes[0]));
+	ck_assert_int_eq(blockdev_in_use(makedev(240, 9), where, sizeof(where)), 1);
+	snprintf(want, sizeof(want), "%s on %s", name, fx.mnt);
+	ck_assert_str_eq(where, want);
+}
+END_TEST
+
+/* --- what this machine can do -------------------------------------------------------------- */
+
+static void skipping(const char *what, const char *why)
+{
+	printf("test_blockdev: skipping %s: %s\n", what, why);
+}
+
+static bool probe_loop(void)
+{
+	bool ok = make_dir() && make_loop("probe", NULL, fx.loop, sizeof(fx.loop));
+
+	if (!ok)
+		printf("test_blockdev: skipped: no loop device: %s\n", fx.err);
+	teardown();
+	return ok;
+}
+
+static bool probe_partitions(void)
+{
+	bool ok;
+
+	if (!have_tool("sfdisk")) {
+		skipping("partition tests", "sfdisk not found (package fdisk)");
+		return false;
+	}
+	ok = make_dir() && make_partitioned_loop();
+	if (!ok)
+		skipping("partition tests", fx.err);
+	teardown();
+	return ok;
+}
+
+/* Private mount namespaces need fork mode (each test in its own process) and the kernel's. */
+static bool probe_fake_sysfs(SRunner *sr)
+{
+	int status;
+	pid_t pid;
+
+	if (srunner_fork_status(sr) == CK_NOFORK) {
+		skipping("fake sysfs tests", "they need CK_FORK");
+		return false;
+	}
+	pid = fork();
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWNS) == 0
+		      && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0
+		      && mount("iojob-fake", "/sys", "tmpfs", 0, NULL) == 0 ? 0 : 1);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)
+	    || WEXITSTATUS(status)) {
+		skipping("fake sysfs tests", "no private mount namespace");
+		return false;
+	}
+	return true;
+}
+
+static TCase *tcase(Suite *s, const char *name, void (*setup)(void))
+{
+	TCase *tc = tcase_create(name);
+
+	if (setup)
+		tcase_add_unchecked_fixture(tc, setup, teardown);
+	suite_add_tcase(s, tc);
+	return tc;
+}
+
+static void add_mount_tests(Suite *s, SRunner *sr)
+{
+	TCase *tc;
+
+	if (!have_tool("mkfs.ext4")) {
+		skipping("mount tests", "mkfs.ext4 not found (package e2fsprogs)");
+		return;
+	}
+	tc = tcase(s, "in_use_mounted", mounted_setup);
+	tcase_add_test(tc, bare_loop_is_not_in_use);
+	tcase_add_test(tc, mounted_loop_is_in_use);
+	tcase_add_test(tc, where_is_cut_to_its_length);
+	if (probe_fake_sysfs(sr)) {
+		tc = tcase(s, "in_use_partitions_fake", mounted_setup);
+		tcase_add_test(tc, disk_is_in_use_when_its_partition_is);
+		tcase_add_test(tc, partition_is_free_when_only_its_sibling_is_in_use);
+		tcase_add_test(tc, partition_is_in_use_when_its_disk_is);
+	}
+	if (probe_partitions()) {
+		tc = tcase(s, "in_use_partitions", partitions_setup);
+		tcase_add_test(tc, disk_is_in_use_when_a_partition_is_mounted);
+		tcase_add_test(tc, mounted_partition_is_in_use);
+		tcase_add_test(tc, sibling_of_mounted_partition_is_free);
+	}
+}
+
+static void add_tests(Suite *s, SRunner *sr)
+{
+	TCase *tc;
+
+	tc = tcase(s, "ioctls", sizes_setup);
+	tcase_add_test(tc, size_is_backing_file_size);
+	tcase_add_test(tc, logical_block_size_defaults_to_512);
+	tcase_add_test(tc, logical_block_size_follows_sector_size);
+	tcase_add_test(tc, flush_succeeds_on_block_device);
+	tc = tcase(s, "errors", NULL);
+	tcase_add_test(tc, ioctls_on_non_block_fd_fail_with_enotty);
+	tcase_add_test(tc, unknown_device_is_an_error);
+	add_mount_tests(s, sr);
+	if (!have_tool("mkswap")) {
+		skipping("swap tests", "mkswap not found (package util-linux)");
+		return;
+	}
+	tc = tcase(s, "in_use_swap", swap_setup);
+	tcase_add_test(tc, swap_device_is_in_use);
+}
+
+int main(void)
+{
+	Suite *s;
+	SRunner *sr;
+	int failed;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	path_add_sbin();
+	if (geteuid() != 0) {
+		printf("test_blockdev: skipped: needs root for loop devices\n");
+		return SKIP;
+	}
+	if (!have_tool("losetup")) {
+		printf("test_blockdev: skipped: losetup not found (package mount)\n");
+		return SKIP;
+	}
+	install_cleanup();
+	if (!probe_loop())
+		return SKIP;
+	s = suite_create("blockdev");
+	sr = srunner_create(s);
+	add_tests(s, sr);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
