@@ -26,8 +26,9 @@ struct report_unit {
 	const char *error_msg;		/* what failed, e.g. "read 'f' at offset 0: Invalid argument" */
 	bool has_slat;			/* async engine: slat is measured */
 	bool clat_percentiles, lat_percentiles, slat_percentiles;
-	const double *pct;		/* percentile_list */
+	const double *pct;		/* percentile_list, NULL or empty: fio's default list */
 	unsigned npct;
+	unsigned pct_decimals;		/* decimals as typed in it ("99.90": 2), 0: as needed */
 	unsigned kb_base;		/* 1024 or 1000: which of IEC/SI is printed first */
 	enum report_unified unified;
 	unsigned depth;			/* iodepth, for the "latency" line */

@@ -27,6 +27,19 @@ struct moments {
 	stats_u128 sumsq;
 };
 
+/*
+ * Bandwidth or IOPS samples as fio reports them for a group or a unified direction: the
+ * parts' sample counts, minimums, maximums, means and squared deviations each added up
+ * ("pure summed"), so jobs running side by side read as one job doing their combined rate.
+ * parts == 0: nothing has been summed, the moments alone describe the samples.
+ */
+struct sample_sum {
+	uint64_t parts;
+	uint64_t n, min, max;
+	double mean;
+	double m2;		/* sum of squared deviations from the mean */
+};
+
 struct dir_stats {
 	uint64_t ios;		/* completed I/Os (the I/O's whole length done) */
 	uint64_t bytes;
@@ -36,6 +49,7 @@ struct dir_stats {
 	struct moments slat, clat, lat;	/* ns */
 	struct moments bw;	/* samples in KiB/s, one per bw window */
 	struct moments iops;	/* samples in I/O per s, one per iops window */
+	struct sample_sum bw_sum, iops_sum;	/* kept by stats_merge and stats_unify */
 	struct hist clat_hist;
 	struct hist slat_hist;	/* filled only with slat_percentiles */
 	struct hist lat_hist;	/* filled only with lat_percentiles */
@@ -132,7 +146,11 @@ static inline unsigned stats_batch_bucket(unsigned n)
 /* Zero every counter and set every moments' min to "none yet". */
 void stats_init(struct job_stats *st);
 
-/* Add src into dst exactly: counters and histograms summed, extremes kept, runtimes max. */
+/*
+ * Add src into dst exactly: counters and histograms summed, extremes kept, each direction's
+ * runtime the max. The job's runtime_ns is summed, as fio sums it, so that CPU use stays an
+ * average; bw and iops samples are also pure summed into bw_sum and iops_sum.
+ */
 void stats_merge(struct job_stats *dst, const struct job_stats *src);
 
 /* Fold write and trim into read (unified_rw_reporting=mixed). */
@@ -144,5 +162,16 @@ double moments_stddev(const struct moments *m);
 
 /* Merge src into dst. */
 void moments_merge(struct moments *dst, const struct moments *src);
+
+/*
+ * The bw or iops samples of a direction as fio shows them: the summed view once stats_merge
+ * or stats_unify has added parts up, else the direction's own samples. min and max are 0
+ * when n == 0.
+ */
+void stats_samples(const struct moments *m, const struct sample_sum *sum,
+		   struct sample_sum *out);
+
+/* Sample standard deviation (n - 1) of a summed view, 0 when n < 2. */
+double stats_samples_stddev(const struct sample_sum *s);
 
 #endif

@@ -1,0 +1,22 @@
+/*
+ * The line fio prints for each job when it parses the job file, before anything runs.
+ */
+#include "output/report.h"
+
+#include "output/num2str.h"
+
+void report_job_header(FILE *f, const char *name, int groupid, const char *rw,
+		       const unsigned long long bs_min[3], const unsigned long long bs_max[3],
+		       const char *ioengine, unsigned iodepth)
+{
+	char lo[3][32], hi[3][32];
+	unsigned i;
+
+	for (i = 0; i < 3; i++) {
+		num2str(bs_min[i], 4, 1, N2S_BYTE, lo[i], sizeof(lo[i]));
+		num2str(bs_max[i], 4, 1, N2S_BYTE, hi[i], sizeof(hi[i]));
+	}
+	fprintf(f, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, "
+		"iodepth=%u\n", name, groupid, rw, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2],
+		ioengine, iodepth);
+}

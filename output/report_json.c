@@ -1,0 +1,253 @@
+/*
+ * The JSON report in fio's schema and key order (--output-format=json), plus the
+ * histogram "bins" of json+.
+ */
+#include "output/report.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "output/diskstats.h"
+#include "output/json_writer.h"
+#include "output/report_util.h"
+#include "output/stats.h"
+
+/* min, max, mean, stddev, N, then the percentiles and json+ bins when asked for. */
+static void json_lat(struct json_out *j, const char *key, const struct moments *m,
+		     const struct hist *h, const struct report_unit *u, bool pct_on, bool plus)
+{
+	double pct[RU_PCT_MAX];
+	uint64_t val[RU_PCT_MAX];
+	char name[32];
+	unsigned n, i;
+
+	json_open(j, key, '{');
+	json_uint(j, "min", m->n ? m->min : 0);
+	json_uint(j, "max", m->max);
+	json_float(j, "mean", moments_mean(m));
+	json_float(j, "stddev", moments_stddev(m));
+	json_uint(j, "N", m->n);
+	if (pct_on && hist_total(h)) {
+		n = pct_list(u, pct);
+		hist_percentiles(h, pct, n, val);
+		json_open(j, "percentile", '{');
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof(name), "%f", pct[i]);
+			json_uint(j, name, val[i]);
+		}
+		json_close(j, '}');
+		if (plus) {
+			json_open(j, "bins", '{');
+			for (i = 0; i < HIST_BUCKETS; i++) {
+				if (!h->count[i])
+					continue;
+				snprintf(name, sizeof(name), "%llu",
+					 (unsigned long long)hist_bucket_value(i));
+				json_uint(j, name, h->count[i]);
+			}
+			json_close(j, '}');
+		}
+	}
+	json_close(j, '}');
+}
+
+/* bw_* or iops_* sample keys; bw also carries its share of the group ("bw_agg"). */
+static void json_samples(struct json_out *j, const struct dir_stats *d, uint64_t agg_bw)
+{
+	struct sample_sum s;
+
+	stats_samples(&d->bw, &d->bw_sum, &s);
+	json_uint(j, "bw_min", s.min);
+	json_uint(j, "bw_max", s.max);
+	json_float(j, "bw_agg", s.n ? bw_share(s.mean, agg_bw) : 0.0);
+	json_float(j, "bw_mean", s.mean);
+	json_float(j, "bw_dev", stats_samples_stddev(&s));
+	json_uint(j, "bw_samples", s.n);
+	stats_samples(&d->iops, &d->iops_sum, &s);
+	json_uint(j, "iops_min", s.min);
+	json_uint(j, "iops_max", s.max);
+	json_float(j, "iops_mean", s.mean);
+	json_float(j, "iops_stddev", stats_samples_stddev(&s));
+	json_uint(j, "iops_samples", s.n);
+}
+
+static void json_dir(struct json_out *j, const struct report_unit *u, const struct shown_dir *s,
+		     const struct group_run *g, bool plus)
+{
+	const struct dir_stats *d = s->d;
+	uint64_t ms = dir_runtime_ms(d), bw = dir_bw(d);
+
+	json_open(j, s->name, '{');
+	json_uint(j, "io_bytes", d->bytes);
+	json_uint(j, "io_kbytes", d->bytes >> 10);
+	json_uint(j, "bw_bytes", bw);
+	json_uint(j, "bw", bw / 1024);
+	json_float(j, "iops", ms ? 1000.0 * (double)s->issued / (double)ms : 0.0);
+	json_uint(j, "runtime", ms);
+	json_uint(j, "total_ios", s->issued);
+	json_uint(j, "short_ios", d->short_ios);
+	json_uint(j, "drop_ios", d->drop_ios);
+	json_lat(j, "slat_ns", &d->slat, &d->slat_hist, u, u->slat_percentiles, plus);
+	json_lat(j, "clat_ns", &d->clat, &d->clat_hist, u, u->clat_percentiles, plus);
+	json_lat(j, "lat_ns", &d->lat, &d->lat_hist, u, u->lat_percentiles, plus);
+	json_samples(j, d, g ? g->dir[s->slot].agg_bw : 0);
+	json_close(j, '}');
+}
+
+static void json_dist(struct json_out *j, const char *key, const char *const *label,
+		      const uint64_t *v, unsigned n, uint64_t total, double floor)
+{
+	unsigned i;
+
+	json_open(j, key, '{');
+	for (i = 0; i < n; i++)
+		json_float(j, label[i], dist_pct(v[i], total, floor));
+	json_close(j, '}');
+}
+
+/* iodepth_level, iodepth_submit, iodepth_complete and the latency_ns/us/ms buckets. */
+static void json_dists(struct json_out *j, const struct job_stats *st)
+{
+	static const char *const depth_label[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	static const char *const batch_label[] = { "0", "4", "8", "16", "32", "64", ">=64" };
+	uint64_t issued = sum_counts(st->issued, STATS_NDIR);
+
+	json_dist(j, "iodepth_level", depth_label, st->depth, STATS_DEPTH_NR, issued, 0.1);
+	json_dist(j, "iodepth_submit", batch_label, st->submit, STATS_BATCH_NR,
+		  sum_counts(st->submit, STATS_BATCH_NR), 0.1);
+	json_dist(j, "iodepth_complete", batch_label, st->complete, STATS_BATCH_NR,
+		  sum_counts(st->complete, STATS_BATCH_NR), 0.1);
+	json_dist(j, "latency_ns", lat_bucket_label, st->lat_buckets, 10, issued, 0.01);
+	json_dist(j, "latency_us", lat_bucket_label + 10, st->lat_buckets + 10, 10, issued, 0.01);
+	json_dist(j, "latency_ms", lat_bucket_label + 20, st->lat_buckets + 20, 12, issued, 0.01);
+}
+
+/* fio's "elapsed": whole seconds the job ran, counted from 1. */
+static uint64_t elapsed_s(const struct job_stats *st)
+{
+	uint64_t ns = 0;
+	unsigned i;
+
+	for (i = 0; i < STATS_NDIR; i++)
+		if (st->dir[i].runtime_ns > ns)
+			ns = st->dir[i].runtime_ns;
+	if (!ns)
+		ns = st->runtime_ns;
+	return ns / 1000000000 + 1;
+}
+
+static void json_unit(struct json_out *j, const struct report_ctx *c, const struct unit_view *v,
+		      bool plus)
+{
+	const struct report_unit *u = v->u;
+	const struct job_stats *st = v->st;
+	const struct group_run *g = report_group(c, u->groupid);
+	double rt = (double)st->runtime_ns;
+	unsigned i;
+
+	json_open(j, NULL, '{');
+	json_str(j, "jobname", u->name);
+	json_int(j, "groupid", u->groupid);
+	json_int(j, "error", u->error);
+	json_int(j, "eta", 0);
+	json_uint(j, "elapsed", elapsed_s(st));
+	json_open(j, "job options", '{');
+	for (i = 0; i < u->nopts; i++)
+		json_str(j, u->opt_names[i], u->opt_values[i]);
+	json_close(j, '}');
+	/* With unified=mixed fio writes "mixed" alone, without read/write/trim and sync. */
+	for (i = 0; i < v->ndirs; i++) {
+		json_dir(j, u, &v->dirs[i], g, plus);
+		if (v->dirs[i].slot != STATS_NDIR - 1)
+			continue;
+		json_open(j, "sync", '{');
+		json_uint(j, "total_ios", st->sync_ios);
+		json_lat(j, "lat_ns", &st->sync_lat, &st->sync_hist, u,
+			 u->clat_percentiles || u->lat_percentiles, plus);
+		json_close(j, '}');
+	}
+	json_uint(j, "job_runtime", st->runtime_ns / 1000000);
+	json_float(j, "usr_cpu", rt > 0 ? 100.0 * (double)st->usr_ns / rt : 0.0);
+	json_float(j, "sys_cpu", rt > 0 ? 100.0 * (double)st->sys_ns / rt : 0.0);
+	json_uint(j, "ctx", st->ctx);
+	json_uint(j, "majf", st->majf);
+	json_uint(j, "minf", st->minf);
+	json_dists(j, st);
+	if (u->continue_on_error) {
+		json_uint(j, "total_err", st->total_err);
+		json_int(j, "first_error", st->first_error);
+	}
+	if (u->depth) {
+		json_uint(j, "latency_depth", u->depth);
+		json_uint(j, "latency_target", 0);
+		json_float(j, "latency_percentile", 100.0);
+		json_uint(j, "latency_window", 0);
+	}
+	if (u->desc)
+		json_str(j, "desc", u->desc);
+	json_close(j, '}');
+}
+
+static void json_disks(struct json_out *j, const struct disk_set *s)
+{
+	struct disk_view d, a;
+	unsigned i;
+
+	json_open(j, "disk_util", '[');
+	for (i = 0; i < s->n; i++) {
+		disk_delta(s, i, &d);
+		json_open(j, NULL, '{');
+		json_str(j, "name", s->disks[i].name);
+		json_uint(j, "read_ios", d.ios[0]);
+		json_uint(j, "write_ios", d.ios[1]);
+		json_uint(j, "read_merges", d.merges[0]);
+		json_uint(j, "write_merges", d.merges[1]);
+		json_uint(j, "read_ticks", d.ticks[0]);
+		json_uint(j, "write_ticks", d.ticks[1]);
+		json_uint(j, "in_queue", d.in_queue);
+		json_float(j, "util", d.util);
+		if (disk_aggr(s, i, &a)) {
+			json_uint(j, "aggr_read_ios", a.ios[0]);
+			json_uint(j, "aggr_write_ios", a.ios[1]);
+			json_uint(j, "aggr_read_merges", a.merges[0]);
+			json_uint(j, "aggr_write_merge", a.merges[1]);	/* fio's spelling */
+			json_uint(j, "aggr_read_ticks", a.ticks[0]);
+			json_uint(j, "aggr_write_ticks", a.ticks[1]);
+			json_uint(j, "aggr_in_queue", a.in_queue);
+			json_float(j, "aggr_util", a.util);
+		}
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+}
+
+void report_json(FILE *f, const struct report *r, bool plus)
+{
+	struct report_ctx c;
+	struct json_out j;
+	char when[64];
+	unsigned i;
+
+	if (report_ctx_init(&c, r))
+		return;
+	report_ctime(r->time, when, sizeof(when));
+	json_begin(&j, f);
+	json_str(&j, "fio version", r->version);
+	json_uint(&j, "timestamp", (uint64_t)r->time);
+	json_uint(&j, "timestamp_ms", r->time_ms);
+	json_str(&j, "time", when);
+	if (r->nglobal) {
+		json_open(&j, "global options", '{');
+		for (i = 0; i < r->nglobal; i++)
+			json_str(&j, r->global_names[i], r->global_values[i]);
+		json_close(&j, '}');
+	}
+	json_open(&j, "jobs", '[');
+	for (i = 0; i < r->nunits; i++)
+		json_unit(&j, &c, &c.views[i], plus);
+	json_close(&j, ']');
+	if (r->disks && r->disks->n)
+		json_disks(&j, r->disks);
+	json_end(&j);
+	report_ctx_free(&c);
+}

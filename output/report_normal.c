@@ -1,0 +1,315 @@
+/*
+ * The normal text report, laid out line for line as fio 3.33 prints it: job blocks, then
+ * "Run status group" totals, then "Disk stats".
+ */
+#include "output/report.h"
+
+#include <string.h>
+
+#include "output/diskstats.h"
+#include "output/num2str.h"
+#include "output/report_util.h"
+#include "output/stats.h"
+
+/* "    clat (usec): min=..., max=..., avg=..., stdev=..." in the unit fio would pick. */
+static void print_lat(FILE *f, const char *name, const struct moments *m)
+{
+	char minp[32], maxp[32];
+	const char *unit;
+	double mean, dev;
+	uint64_t div;
+
+	if (!m->n)
+		return;
+	mean = moments_mean(m);
+	dev = moments_stddev(m);
+	div = lat_scale(m->min, m->max, dev, &unit);
+	num2str(m->min / div, 6, 0, N2S_NONE, minp, sizeof(minp));
+	num2str(m->max / div, 6, 0, N2S_NONE, maxp, sizeof(maxp));
+	fprintf(f, "    %s (%s): min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", name, unit, minp,
+		maxp, mean / (double)div, dev / (double)div);
+}
+
+static unsigned ndigits(uint64_t v)
+{
+	unsigned n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* A percentile block: its unit from the values, values rounded up, as many as fit a row. */
+static void print_pct(FILE *f, const struct report_unit *u, const struct hist *h,
+		      const char *pre)
+{
+	double pct[RU_PCT_MAX];
+	uint64_t val[RU_PCT_MAX], minv, maxv, div, step, v;
+	unsigned n, j, prec, width, per_line;
+	const char *unit;
+
+	if (!hist_total(h))
+		return;
+	n = pct_list(u, pct);
+	hist_percentiles(h, pct, n, val);
+	minv = maxv = val[0];
+	for (j = 1; j < n; j++) {
+		minv = val[j] < minv ? val[j] : minv;
+		maxv = val[j] > maxv ? val[j] : maxv;
+	}
+	div = pct_scale(minv, maxv, &unit);
+	prec = pct_precision(u, pct, n);
+	width = ndigits(maxv / div);
+	width = width < 5 ? 5 : width;
+	per_line = 73 / (prec + 10 + width);
+	fprintf(f, "    %s percentiles (%s):\n     |", pre, unit);
+	for (j = 0; j < n; j++) {
+		if (j && j % per_line == 0)
+			fputs("     |", f);
+		v = val[j];
+		for (step = div; step > 1; step /= 1000)
+			v = (v + 999) / 1000;
+		fprintf(f, " %*.*fth=[%*llu]%c", (int)prec + 3, (int)prec, pct[j], (int)width,
+			(unsigned long long)v, j == n - 1 ? '\n' : ',');
+		if (j != n - 1 && j % per_line == per_line - 1)
+			fputc('\n', f);
+	}
+}
+
+/* The bw and iops sample lines; absent without samples. */
+static void print_samples(FILE *f, const struct report_unit *u, const struct dir_stats *d,
+			  uint64_t agg_bw)
+{
+	double kb = u->kb_base == 1000 ? 1000.0 : 1024.0, mean, dev, per;
+	const char *unit = u->kb_base == 1000 ? "kB" : "KiB";
+	struct sample_sum s;
+	uint64_t min, max;
+
+	stats_samples(&d->bw, &d->bw_sum, &s);
+	if (s.n) {
+		mean = s.mean;
+		dev = stats_samples_stddev(&s);
+		min = s.min;
+		max = s.max;
+		per = bw_share(mean, agg_bw);
+		if (mean > kb * kb) {
+			min = (uint64_t)((double)min / kb);
+			max = (uint64_t)((double)max / kb);
+			mean /= kb;
+			dev /= kb;
+			unit = "MiB";
+		}
+		fprintf(f, "   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, "
+			"stdev=%5.02f, samples=%llu\n", unit, (unsigned long long)min,
+			(unsigned long long)max, per, mean, dev, (unsigned long long)s.n);
+	}
+	stats_samples(&d->iops, &d->iops_sum, &s);
+	if (s.n)
+		fprintf(f, "   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, "
+			"samples=%llu\n", (unsigned long long)s.min, (unsigned long long)s.max,
+			s.mean, stats_samples_stddev(&s), (unsigned long long)s.n);
+}
+
+static void print_dir(FILE *f, const struct report_unit *u, const struct shown_dir *s,
+		      const struct group_run *g)
+{
+	const struct dir_stats *d = s->d;
+	char iops[32], bw[80], io[32];
+	uint64_t ms = dir_runtime_ms(d);
+
+	if (!ms)
+		return;
+	num2str(dir_iops(s), 4, 0, N2S_NONE, iops, sizeof(iops));
+	num2str_pair(dir_bw(d), u->kb_base, N2S_BYTEPERSEC, bw, sizeof(bw));
+	num2str(d->bytes, 4, u->kb_base != 1000, N2S_BYTE, io, sizeof(io));
+	fprintf(f, "  %s: IOPS=%s, BW=%s(%s/%llumsec)\n", s->name, iops, bw, io,
+		(unsigned long long)ms);
+	if (u->has_slat)
+		print_lat(f, "slat", &d->slat);
+	print_lat(f, "clat", &d->clat);
+	print_lat(f, " lat", &d->lat);
+	if (u->slat_percentiles)
+		print_pct(f, u, &d->slat_hist, "slat");
+	if (u->clat_percentiles)
+		print_pct(f, u, &d->clat_hist, "clat");
+	if (u->lat_percentiles)
+		print_pct(f, u, &d->lat_hist, "lat");
+	print_samples(f, u, d, g ? g->dir[s->slot].agg_bw : 0);
+}
+
+/* "  lat (usec)   : 50=1.77%, ..." rows of at most five non-empty buckets. */
+static void print_lat_rows(FILE *f, const char *unit, const uint64_t *b, unsigned from,
+			   unsigned to, uint64_t total)
+{
+	unsigned i, col = 0;
+	double p;
+
+	for (i = from; i < to; i++) {
+		p = dist_pct(b[i], total, 0.01);
+		if (p <= 0.0)
+			continue;
+		if (!col)
+			fprintf(f, "  lat (%s)   : ", unit);
+		else
+			fputs(", ", f);
+		fprintf(f, "%s=%3.2f%%", lat_bucket_label[i], p);
+		if (++col == 5) {
+			fputc('\n', f);
+			col = 0;
+		}
+	}
+	if (col)
+		fputc('\n', f);
+}
+
+static void print_dist(FILE *f, const char *title, const char *const *label,
+		       const uint64_t *v, unsigned n, uint64_t total)
+{
+	unsigned i;
+
+	fputs(title, f);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%s=%3.1f%%", i ? ", " : "", label[i], dist_pct(v[i], total, 0.1));
+	fputc('\n', f);
+}
+
+/* cpu, IO depths, submit/complete, issued, errors and latency lines. */
+static void print_job_tail(FILE *f, const struct report_unit *u, const struct job_stats *st)
+{
+	static const char *const depth_label[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	static const char *const batch_label[] = { "0", "4", "8", "16", "32", "64", ">=64" };
+	uint64_t issued = sum_counts(st->issued, STATS_NDIR);
+	double rt = (double)st->runtime_ns;
+
+	fprintf(f, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
+		rt > 0 ? 100.0 * (double)st->usr_ns / rt : 0.0,
+		rt > 0 ? 100.0 * (double)st->sys_ns / rt : 0.0, (unsigned long long)st->ctx,
+		(unsigned long long)st->majf, (unsigned long long)st->minf);
+	/* Depths count syncs too but are shares of read/write/trim I/Os: fio's 1=125.0%. */
+	print_dist(f, "  IO depths    : ", depth_label, st->depth, STATS_DEPTH_NR, issued);
+	print_dist(f, "     submit    : ", batch_label, st->submit, STATS_BATCH_NR,
+		   sum_counts(st->submit, STATS_BATCH_NR));
+	print_dist(f, "     complete  : ", batch_label, st->complete, STATS_BATCH_NR,
+		   sum_counts(st->complete, STATS_BATCH_NR));
+	fprintf(f, "     issued rwts: total=%llu,%llu,%llu,%llu short=%llu,%llu,%llu,0 "
+		"dropped=%llu,%llu,%llu,0\n", (unsigned long long)st->issued[0],
+		(unsigned long long)st->issued[1], (unsigned long long)st->issued[2],
+		(unsigned long long)st->sync_ios, (unsigned long long)st->dir[0].short_ios,
+		(unsigned long long)st->dir[1].short_ios, (unsigned long long)st->dir[2].short_ios,
+		(unsigned long long)st->dir[0].drop_ios, (unsigned long long)st->dir[1].drop_ios,
+		(unsigned long long)st->dir[2].drop_ios);
+	if (u->continue_on_error)
+		fprintf(f, "     errors    : total=%llu, first_error=%d/<%s>\n",
+			(unsigned long long)st->total_err, st->first_error,
+			strerror(st->first_error));
+	if (u->depth)
+		fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
+			u->depth);
+}
+
+static void print_unit(FILE *f, const struct report_ctx *c, const struct unit_view *v)
+{
+	const struct report_unit *u = v->u;
+	const struct job_stats *st = v->st;
+	uint64_t total = sum_counts(u->st->issued, STATS_NDIR);
+	char when[64];
+	unsigned i;
+
+	for (i = 0; i < STATS_NDIR; i++)
+		total += u->st->dir[i].bytes;
+	if (!total)
+		return;		/* fio skips jobs that did no I/O at all */
+	report_ctime(c->r->time, when, sizeof(when));
+	fprintf(f, "%s: (groupid=%d, jobs=%u): err=%2d", u->name, u->groupid, u->members,
+		u->error);
+	if (u->error)
+		fprintf(f, " (%s)", u->error_msg ? u->error_msg : strerror(u->error));
+	fprintf(f, ": pid=%d: %s\n", u->tid, when);
+	if (u->desc)
+		fprintf(f, "  Description  : [%s]\n", u->desc);
+	for (i = 0; i < v->ndirs; i++)
+		print_dir(f, u, &v->dirs[i], report_group(c, u->groupid));
+	total = sum_counts(st->issued, STATS_NDIR);
+	print_lat_rows(f, "nsec", st->lat_buckets, 0, 10, total);
+	print_lat_rows(f, "usec", st->lat_buckets, 10, 20, total);
+	print_lat_rows(f, "msec", st->lat_buckets, 20, STATS_LAT_NR, total);
+	if (st->sync_lat.n) {
+		/* fio prints sync percentiles whatever clat_percentiles says */
+		fputs("  fsync/fdatasync/sync_file_range:\n", f);
+		print_lat(f, "sync", &st->sync_lat);
+		print_pct(f, u, &st->sync_hist, "sync");
+	}
+	print_job_tail(f, u, st);
+}
+
+static void print_group(FILE *f, const struct group_run *g)
+{
+	static const char *const label[RU_SLOTS] = { "   READ", "  WRITE", "   TRIM", "  MIXED" };
+	char agg[80], io[80], min[32], max[32], min_alt[32], max_alt[32];
+	int pow2 = g->kb_base != 1000;
+	const struct group_dir *gd;
+	unsigned i;
+
+	fprintf(f, "\nRun status group %d (all jobs):\n", g->groupid);
+	for (i = 0; i < RU_SLOTS; i++) {
+		gd = &g->dir[i];
+		if (!gd->max_run_ms)
+			continue;
+		num2str_pair(gd->agg_bw, g->kb_base, N2S_BYTEPERSEC, agg, sizeof(agg));
+		num2str_pair(gd->bytes, g->kb_base, N2S_BYTE, io, sizeof(io));
+		num2str(gd->min_bw, 4, pow2, N2S_BYTEPERSEC, min, sizeof(min));
+		num2str(gd->max_bw, 4, pow2, N2S_BYTEPERSEC, max, sizeof(max));
+		num2str(gd->min_bw, 4, !pow2, N2S_BYTEPERSEC, min_alt, sizeof(min_alt));
+		num2str(gd->max_bw, 4, !pow2, N2S_BYTEPERSEC, max_alt, sizeof(max_alt));
+		fprintf(f, "%s: bw=%s, %s-%s (%s-%s), io=%s, run=%llu-%llumsec\n", label[i], agg,
+			min, max, min_alt, max_alt, io, (unsigned long long)gd->min_run_ms,
+			(unsigned long long)gd->max_run_ms);
+	}
+}
+
+/* Members print their own line; an md/dm master is indented and adds its members' average. */
+static void print_disks(FILE *f, const struct disk_set *s)
+{
+	struct disk_view d, a;
+	unsigned i, members;
+
+	fputs("\nDisk stats (read/write):\n", f);
+	for (i = 0; i < s->n; i++) {
+		disk_delta(s, i, &d);
+		members = disk_aggr(s, i, &a);
+		fprintf(f, "%s  %s: ios=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, in_queue=%llu, "
+			"util=%3.2f%%", members ? "  " : "", s->disks[i].name,
+			(unsigned long long)d.ios[0], (unsigned long long)d.ios[1],
+			(unsigned long long)d.merges[0], (unsigned long long)d.merges[1],
+			(unsigned long long)d.ticks[0], (unsigned long long)d.ticks[1],
+			(unsigned long long)d.in_queue, d.util);
+		if (members)
+			fprintf(f, ", aggrios=%llu/%llu, aggrmerge=%llu/%llu, aggrticks=%llu/%llu, "
+				"aggrin_queue=%llu, aggrutil=%3.2f%%", (unsigned long long)a.ios[0],
+				(unsigned long long)a.ios[1], (unsigned long long)a.merges[0],
+				(unsigned long long)a.merges[1], (unsigned long long)a.ticks[0],
+				(unsigned long long)a.ticks[1], (unsigned long long)a.in_queue,
+				a.util);
+		fputc('\n', f);
+	}
+}
+
+void report_normal(FILE *f, const struct report *r)
+{
+	struct report_ctx c;
+	unsigned i;
+
+	if (report_ctx_init(&c, r))
+		return;
+	/* fio opens its report with an empty line */
+	fputc('\n', f);
+	for (i = 0; i < r->nunits; i++)
+		print_unit(f, &c, &c.views[i]);
+	for (i = 0; i < c.ngroups; i++)
+		print_group(f, &c.groups[i]);
+	if (r->disks && r->disks->n)
+		print_disks(f, r->disks);
+	report_ctx_free(&c);
+}

@@ -1,0 +1,333 @@
+/*
+ * Helpers shared by the reporters: unit views, group totals, fio's scaling and rounding
+ * rules, and disk deltas.
+ */
+#include "output/report_util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/diskstats.h"
+
+const char *const lat_bucket_label[STATS_LAT_NR] = {
+	"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
+	"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
+	"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000",
+};
+
+static const double default_pct[] = {
+	1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5,
+	99.9, 99.95, 99.99,
+};
+
+uint64_t dir_runtime_ms(const struct dir_stats *d)
+{
+	uint64_t us;
+
+	if (!d->runtime_ns)
+		return 0;
+	/* fio keeps runtimes in whole microseconds and rounds them up to milliseconds. */
+	us = d->runtime_ns / 1000;
+	return us < 1000 ? 1 : (us + 999) / 1000;
+}
+
+uint64_t dir_bw(const struct dir_stats *d)
+{
+	uint64_t ms = dir_runtime_ms(d);
+
+	return ms ? d->bytes * 1000 / ms : 0;
+}
+
+uint64_t dir_iops(const struct shown_dir *s)
+{
+	uint64_t ms = dir_runtime_ms(s->d);
+
+	return ms ? s->issued * 1000 / ms : 0;
+}
+
+double bw_share(double mean_kib, uint64_t agg_bw)
+{
+	double p;
+
+	if (agg_bw / 1024 == 0)
+		return 100.0;
+	p = mean_kib * 100.0 / (double)(agg_bw / 1024);
+	return p > 100.0 ? 100.0 : p;
+}
+
+uint64_t lat_scale(uint64_t min, uint64_t max, double dev, const char **unit)
+{
+	if (min > 2000000 && max > 99999999ULL && dev > 1000000.0) {
+		*unit = "msec";
+		return 1000000;
+	}
+	if (min > 2000 && max > 99999 && dev > 1000.0) {
+		*unit = "usec";
+		return 1000;
+	}
+	*unit = "nsec";
+	return 1;
+}
+
+uint64_t pct_scale(uint64_t minv, uint64_t maxv, const char **unit)
+{
+	if (minv > 2000000 && maxv > 99999999ULL) {
+		*unit = "msec";
+		return 1000000;
+	}
+	if (minv > 2000 && maxv > 99999) {
+		*unit = "usec";
+		return 1000;
+	}
+	*unit = "nsec";
+	return 1;
+}
+
+unsigned pct_list(const struct report_unit *u, double *out)
+{
+	const double *src = u->pct;
+	unsigned n = u->npct, i, j;
+	double v;
+
+	if (!src || !n) {
+		src = default_pct;
+		n = sizeof(default_pct) / sizeof(default_pct[0]);
+	}
+	if (n > RU_PCT_MAX)
+		n = RU_PCT_MAX;
+	for (i = 0; i < n; i++) {
+		v = src[i];
+		for (j = i; j > 0 && out[j - 1] > v; j--)
+			out[j] = out[j - 1];
+		out[j] = v;
+	}
+	return n;
+}
+
+unsigned pct_precision(const struct report_unit *u, const double *pct, unsigned n)
+{
+	unsigned i, d, best = u->pct_decimals > 6 ? 6 : u->pct_decimals;
+	double x;
+
+	for (i = 0; i < n; i++) {
+		x = pct[i];
+		for (d = 0; d < 6; d++, x *= 10.0)
+			if (fabs(x - nearbyint(x)) < 1e-6)
+				break;
+		if (d > best)
+			best = d;
+	}
+	return best;
+}
+
+double dist_pct(uint64_t part, uint64_t total, double floor)
+{
+	double v;
+
+	if (!total)
+		return 0.0;
+	v = 100.0 * (double)part / (double)total;
+	return part && v < floor ? floor : v;
+}
+
+uint64_t sum_counts(const uint64_t *v, unsigned n)
+{
+	uint64_t s = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		s += v[i];
+	return s;
+}
+
+void report_ctime(time_t t, char *buf, size_t len)
+{
+	char tmp[64];
+	size_t n;
+
+	if (!ctime_r(&t, tmp))
+		tmp[0] = '\0';
+	n = strcspn(tmp, "\n");
+	tmp[n] = '\0';
+	snprintf(buf, len, "%s", tmp);
+}
+
+static void view_init(struct unit_view *v, const struct report_unit *u)
+{
+	static const char *const names[STATS_NDIR] = { "read", "write", "trim" };
+	const struct job_stats *st = u->st;
+	unsigned i;
+
+	v->u = u;
+	v->st = st;
+	v->ndirs = 0;
+	if (u->unified != REPORT_UNIFIED_MIXED) {
+		for (i = 0; i < STATS_NDIR; i++)
+			v->dirs[v->ndirs++] = (struct shown_dir){ names[i], i, &st->dir[i],
+								  st->issued[i] };
+	}
+	if (v->mixed) {
+		v->dirs[v->ndirs++] = (struct shown_dir){ "mixed", RU_SLOT_MIXED,
+							  &v->mixed->dir[0], v->mixed->issued[0] };
+		if (u->unified == REPORT_UNIFIED_MIXED)
+			v->st = v->mixed;
+	}
+}
+
+static struct group_run *group_get(struct report_ctx *c, const struct report_unit *u)
+{
+	struct group_run *g;
+	unsigned i;
+
+	for (i = 0; i < c->ngroups; i++)
+		if (c->groups[i].groupid == u->groupid)
+			return &c->groups[i];
+	g = &c->groups[c->ngroups++];
+	g->groupid = u->groupid;
+	g->kb_base = u->kb_base;
+	for (i = 0; i < RU_SLOTS; i++)
+		g->dir[i].min_bw = UINT64_MAX;
+	return g;
+}
+
+/* Add a unit's directions to its group: bytes summed, bandwidth and runtime extremes. */
+static void group_add(struct group_run *g, const struct unit_view *v)
+{
+	struct group_dir *gd;
+	uint64_t ms, bw;
+	unsigned i;
+
+	for (i = 0; i < v->ndirs; i++) {
+		ms = dir_runtime_ms(v->dirs[i].d);
+		if (!ms)
+			continue;
+		gd = &g->dir[v->dirs[i].slot];
+		bw = dir_bw(v->dirs[i].d);
+		if (!gd->min_run_ms || ms < gd->min_run_ms)
+			gd->min_run_ms = ms;
+		if (ms > gd->max_run_ms)
+			gd->max_run_ms = ms;
+		if (bw < gd->min_bw)
+			gd->min_bw = bw;
+		if (bw > gd->max_bw)
+			gd->max_bw = bw;
+		gd->bytes += v->dirs[i].d->bytes;
+		gd->agg_bw = gd->bytes * 1000 / gd->max_run_ms;
+	}
+}
+
+int report_ctx_init(struct report_ctx *c, const struct report *r)
+{
+	const struct report_unit *u;
+	unsigned i;
+
+	memset(c, 0, sizeof(*c));
+	c->r = r;
+	c->views = calloc(r->nunits ? r->nunits : 1, sizeof(*c->views));
+	c->groups = calloc(r->nunits ? r->nunits : 1, sizeof(*c->groups));
+	if (!c->views || !c->groups)
+		goto err_free;
+	for (i = 0; i < r->nunits; i++) {
+		u = &r->units[i];
+		if (u->unified != REPORT_UNIFIED_NONE) {
+			c->views[i].mixed = malloc(sizeof(*c->views[i].mixed));
+			if (!c->views[i].mixed)
+				goto err_free;
+			*c->views[i].mixed = *u->st;
+			stats_unify(c->views[i].mixed);
+		}
+		view_init(&c->views[i], u);
+		group_add(group_get(c, u), &c->views[i]);
+	}
+	return 0;
+
+err_free:
+	report_ctx_free(c);
+	return -ENOMEM;
+}
+
+void report_ctx_free(struct report_ctx *c)
+{
+	unsigned i;
+
+	if (c->views)
+		for (i = 0; i < c->r->nunits; i++)
+			free(c->views[i].mixed);
+	free(c->views);
+	free(c->groups);
+	c->views = NULL;
+	c->groups = NULL;
+	c->ngroups = 0;
+}
+
+const struct group_run *report_group(const struct report_ctx *c, int groupid)
+{
+	unsigned i;
+
+	for (i = 0; i < c->ngroups; i++)
+		if (c->groups[i].groupid == groupid)
+			return &c->groups[i];
+	return NULL;
+}
+
+/* A counter's change over the run; a smaller end value is a 32-bit kernel counter wrapping. */
+static uint64_t counter_delta(uint64_t start, uint64_t end)
+{
+	if (end >= start)
+		return end - start;
+	if (start <= UINT32_MAX)
+		return end + ((uint64_t)1 << 32) - start;
+	return 0;
+}
+
+void disk_delta(const struct disk_set *s, unsigned i, struct disk_view *out)
+{
+	const struct disk_counters *a = &s->disks[i].start, *b = &s->disks[i].end;
+	uint64_t ms;
+	unsigned k;
+
+	for (k = 0; k < 2; k++) {
+		out->ios[k] = counter_delta(a->ios[k], b->ios[k]);
+		out->merges[k] = counter_delta(a->merges[k], b->merges[k]);
+		out->ticks[k] = counter_delta(a->ticks[k], b->ticks[k]);
+	}
+	out->in_queue = counter_delta(a->in_queue, b->in_queue);
+	ms = s->end_ns > s->start_ns ? (s->end_ns - s->start_ns) / 1000000 : 0;
+	out->util = ms ? 100.0 * (double)counter_delta(a->io_ticks, b->io_ticks) / (double)ms : 0.0;
+	if (out->util > 100.0)
+		out->util = 100.0;
+}
+
+unsigned disk_aggr(const struct disk_set *s, unsigned i, struct disk_view *out)
+{
+	struct disk_view m;
+	unsigned j, k, n = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (j = 0; j < s->n; j++) {
+		if (s->disks[j].master != (int)i)
+			continue;
+		disk_delta(s, j, &m);
+		for (k = 0; k < 2; k++) {
+			out->ios[k] += m.ios[k];
+			out->merges[k] += m.merges[k];
+			out->ticks[k] += m.ticks[k];
+		}
+		out->in_queue += m.in_queue;
+		if (m.util > out->util)
+			out->util = m.util;
+		n++;
+	}
+	if (!n)
+		return 0;
+	for (k = 0; k < 2; k++) {
+		out->ios[k] /= n;
+		out->merges[k] /= n;
+		out->ticks[k] /= n;
+	}
+	out->in_queue /= n;
+	return n;
+}

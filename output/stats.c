@@ -1,0 +1,203 @@
+/*
+ * Job statistics: exact merging of counters, histograms and integer moments, and the
+ * mean and standard deviation of those moments without cancellation.
+ */
+#include "output/stats.h"
+
+#include <math.h>
+#include <string.h>
+
+static void dir_init(struct dir_stats *d)
+{
+	memset(d, 0, sizeof(*d));
+	moments_init(&d->slat);
+	moments_init(&d->clat);
+	moments_init(&d->lat);
+	moments_init(&d->bw);
+	moments_init(&d->iops);
+}
+
+void stats_init(struct job_stats *st)
+{
+	unsigned i;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < STATS_NDIR; i++)
+		dir_init(&st->dir[i]);
+	moments_init(&st->sync_lat);
+}
+
+void moments_merge(struct moments *dst, const struct moments *src)
+{
+	if (!src->n)
+		return;
+	dst->n += src->n;
+	dst->sum += src->sum;
+	dst->sumsq += src->sumsq;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
+double moments_mean(const struct moments *m)
+{
+	if (!m->n)
+		return 0.0;
+	return (double)((long double)m->sum / (long double)m->n);
+}
+
+/*
+ * The sum of squared deviations, sumsq - sum^2 / n. sum^2 fits in 128 bits and sumsq is
+ * at least sum^2 / n, so the integer part of the difference is exact; only the remainder
+ * of the division is a fraction.
+ */
+static long double moments_m2(const struct moments *m)
+{
+	stats_u128 sq, q;
+	uint64_t r;
+
+	if (!m->n)
+		return 0.0L;
+	sq = (stats_u128)m->sum * m->sum;
+	q = sq / m->n;
+	r = (uint64_t)(sq % m->n);
+	if (m->sumsq < q)	/* impossible for real samples; keep the result sane */
+		return 0.0L;
+	return (long double)(m->sumsq - q) - (long double)r / (long double)m->n;
+}
+
+double moments_stddev(const struct moments *m)
+{
+	long double m2;
+
+	if (m->n < 2)
+		return 0.0;
+	m2 = moments_m2(m);
+	if (m2 <= 0.0L)
+		return 0.0;
+	return (double)sqrtl(m2 / (long double)(m->n - 1));
+}
+
+void stats_samples(const struct moments *m, const struct sample_sum *sum,
+		   struct sample_sum *out)
+{
+	if (sum->parts) {
+		*out = *sum;
+		return;
+	}
+	memset(out, 0, sizeof(*out));
+	if (!m->n)
+		return;
+	out->parts = 1;
+	out->n = m->n;
+	out->min = m->min;
+	out->max = m->max;
+	out->mean = moments_mean(m);
+	out->m2 = (double)moments_m2(m);
+}
+
+double stats_samples_stddev(const struct sample_sum *s)
+{
+	if (s->n < 2 || s->m2 <= 0.0)
+		return 0.0;
+	return sqrt(s->m2 / (double)(s->n - 1));
+}
+
+/* Pure sum of two views, as fio adds bw/iops samples of parts that ran side by side. */
+static void samples_add(struct sample_sum *dst, const struct sample_sum *src)
+{
+	if (!src->n)
+		return;
+	if (!dst->n) {
+		*dst = *src;
+		return;
+	}
+	dst->parts += src->parts;
+	dst->n += src->n;
+	dst->min += src->min;
+	dst->max += src->max;
+	dst->mean += src->mean;
+	dst->m2 += src->m2;
+}
+
+/* dst's bw and iops summed views with src's added, taken before dst's moments change. */
+static void dir_sum_samples(struct dir_stats *dst, const struct dir_stats *src)
+{
+	struct sample_sum a, b;
+
+	stats_samples(&dst->bw, &dst->bw_sum, &a);
+	stats_samples(&src->bw, &src->bw_sum, &b);
+	samples_add(&a, &b);
+	dst->bw_sum = a;
+	stats_samples(&dst->iops, &dst->iops_sum, &a);
+	stats_samples(&src->iops, &src->iops_sum, &b);
+	samples_add(&a, &b);
+	dst->iops_sum = a;
+}
+
+static void dir_merge(struct dir_stats *dst, const struct dir_stats *src)
+{
+	dir_sum_samples(dst, src);
+	dst->ios += src->ios;
+	dst->bytes += src->bytes;
+	dst->short_ios += src->short_ios;
+	dst->drop_ios += src->drop_ios;
+	if (src->runtime_ns > dst->runtime_ns)
+		dst->runtime_ns = src->runtime_ns;
+	moments_merge(&dst->slat, &src->slat);
+	moments_merge(&dst->clat, &src->clat);
+	moments_merge(&dst->lat, &src->lat);
+	moments_merge(&dst->bw, &src->bw);
+	moments_merge(&dst->iops, &src->iops);
+	hist_merge(&dst->clat_hist, &src->clat_hist);
+	hist_merge(&dst->slat_hist, &src->slat_hist);
+	hist_merge(&dst->lat_hist, &src->lat_hist);
+}
+
+static void add_counts(uint64_t *dst, const uint64_t *src, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		dst[i] += src[i];
+}
+
+void stats_merge(struct job_stats *dst, const struct job_stats *src)
+{
+	unsigned i;
+
+	for (i = 0; i < STATS_NDIR; i++)
+		dir_merge(&dst->dir[i], &src->dir[i]);
+	add_counts(dst->issued, src->issued, STATS_NDIR);
+	dst->sync_ios += src->sync_ios;
+	moments_merge(&dst->sync_lat, &src->sync_lat);
+	hist_merge(&dst->sync_hist, &src->sync_hist);
+	add_counts(dst->depth, src->depth, STATS_DEPTH_NR);
+	add_counts(dst->submit, src->submit, STATS_BATCH_NR);
+	add_counts(dst->complete, src->complete, STATS_BATCH_NR);
+	add_counts(dst->lat_buckets, src->lat_buckets, STATS_LAT_NR);
+	dst->usr_ns += src->usr_ns;
+	dst->sys_ns += src->sys_ns;
+	dst->ctx += src->ctx;
+	dst->majf += src->majf;
+	dst->minf += src->minf;
+	dst->runtime_ns += src->runtime_ns;
+	dst->total_err += src->total_err;
+	if (!dst->first_error)
+		dst->first_error = src->first_error;
+	if (!dst->error)
+		dst->error = src->error;
+}
+
+void stats_unify(struct job_stats *st)
+{
+	unsigned i;
+
+	for (i = 1; i < STATS_NDIR; i++) {
+		dir_merge(&st->dir[0], &st->dir[i]);
+		dir_init(&st->dir[i]);
+		st->issued[0] += st->issued[i];
+		st->issued[i] = 0;
+	}
+}
