@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/engine.h"
 #include "jobs/jobs.h"
 
 /* Request kinds beyond the data directions of enum io_dir. */
@@ -32,6 +33,7 @@ struct io_file {
 	unsigned open_flags;
 	/* per-job cursor state, owned by the loop */
 	uint64_t seq_pos;	/* next sequential offset, relative to io_off */
+	uint64_t served;	/* bytes issued in this turn of file_service_type=sequential */
 	uint64_t writes_since_sync;
 	struct offgen gen;
 };
@@ -45,6 +47,7 @@ struct io_req {
 	int dir;		/* enum io_dir, IO_FSYNC or IO_FDATASYNC */
 	unsigned slot;		/* index in the job's request array */
 	bool resubmit;		/* remainder of a short transfer: keep its times */
+	bool busy;		/* taken from the free list */
 	int64_t res;		/* bytes transferred or -errno */
 	uint64_t t_create;	/* clock ticks */
 	uint64_t t_submit;
@@ -60,6 +63,7 @@ enum ioq_status {
 #define IOENG_SYNC	(1u << 0)	/* one I/O at a time, completes in queue() */
 #define IOENG_NOFILES	(1u << 1)	/* does no I/O on files (null) */
 #define IOENG_TRIM	(1u << 2)	/* can trim */
+#define IOENG_INLINE_QD1 (1u << 3)	/* at iodepth 1 completes in queue(), like a sync engine */
 
 struct ioengine;
 
@@ -98,8 +102,6 @@ struct ioengine {
 	size_t buf_size;
 	void *priv;
 };
-
-#define IOENGINE_MAX 16
 
 /* The engine built in under this name, or NULL. */
 const struct ioengine_ops *ioengine_find(const char *name);

@@ -59,6 +59,7 @@ unsigned ioengine_catalog(struct engine_info *out, unsigned max)
 
 		out[n] = (struct engine_info){
 			.name = o->name,
+			.help = o->help,
 			.available = true,
 			.sync = o->flags & IOENG_SYNC,
 			.can_trim = o->flags & IOENG_TRIM,

@@ -226,7 +226,7 @@ static int build_one(const struct job_input *in, size_t sec, const size_t *globa
 	const struct jf_section *s = &in->jf->secs[sec];
 	struct opt_ctx ctx = { .kb_base = 1024, .arena = arena };
 	struct key_list keys = { 0 };
-	const struct engine_info *eng;
+	const struct engine_info *eng = NULL;
 	int ret;
 
 	memset(j, 0, sizeof(*j));

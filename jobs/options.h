@@ -109,6 +109,7 @@ extern const struct opt_def job_options[];
 /* An ioengine as the job layer knows it: its name, whether it was built, its options. */
 struct engine_info {
 	const char *name;
+	const char *help;
 	bool available;		/* false: known but not in this build (say why) */
 	const char *why_missing;
 	bool sync;		/* one I/O at a time: iodepth is capped at 1 */

@@ -1,0 +1,74 @@
+/*
+ * The engine module: runs the jobs of a job list, each on its own thread, phase by phase,
+ * and hands back their results as plain data for the reporters.
+ */
+#ifndef ENGINE_ENGINE_H
+#define ENGINE_ENGINE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "engine/clock.h"
+#include "jobs/jobs.h"
+#include "output/output.h"
+
+struct diag;
+struct run_files;
+
+struct job_result {
+	struct job_stats *st;
+	int tid;
+	int error;		/* errno that stopped the job, 0 if it ran to the end */
+	char error_msg[512];	/* what failed, naming job, file, offset */
+	bool has_slat;		/* asynchronous engine: slat was measured */
+};
+
+struct run {
+	const struct job_list *jobs;
+	struct clock_src clock;
+	struct job_result *results;	/* one per job */
+	struct disk_set disks;
+	atomic_bool stop;		/* set to end every job early */
+	void (*note)(void *ctx, const char *msg);	/* "Laying out IO file" lines */
+	void *note_ctx;
+	struct run_files *files;
+	time_t end_time;
+	unsigned long long end_ms;
+};
+
+#define IOENGINE_MAX 16
+
+/* Fill out[] with every ioengine the job layer should know, built or not; the count. */
+unsigned engine_catalog(struct engine_info *out, unsigned max);
+
+/*
+ * Everything that can fail before I/O: the clock, each job's files, sizes, regions and
+ * safety checks, the disks to watch. Returns 0, -EINVAL for a job-file problem, another
+ * -errno otherwise; d says what. run_free() is needed either way.
+ */
+int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d);
+
+/*
+ * Run every phase: lay out the phase's files, start its jobs together, wait for them.
+ * Returns 0 when every job ran to its end, 1 when one failed (its result says why), or
+ * -errno when the run could not go on (d says why).
+ */
+int run_execute(struct run *r, struct diag *d);
+
+/* The report of a finished run: one unit per job, or per group with group_reporting. */
+struct run_report {
+	struct report rep;
+	struct report_unit *units;
+	struct job_stats **merged;	/* stats built for group units */
+	const char **names;		/* "job options" of every unit, back to back */
+	const char **values;
+	char (*scratch)[4][32];		/* effective values of rw, bs, iodepth, numjobs */
+};
+
+int run_build_report(const struct run *r, struct run_report *out);
+void run_report_free(struct run_report *out);
+
+void run_free(struct run *r);
+
+#endif

@@ -1,0 +1,294 @@
+/* What a job issues next: direction, file, block size, offset and write data. */
+#include "engine/io_plan.h"
+
+#include <string.h>
+#include <sys/random.h>
+
+#include "engine/worker.h"
+
+static uint64_t seed_of(const struct job_desc *j)
+{
+	uint64_t seed;
+
+	if (!j->randrepeat && getrandom(&seed, sizeof(seed), 0) == sizeof(seed))
+		return seed;
+	/* Clones and sections get different, but repeatable, sequences. */
+	return j->randseed * 0x9e3779b97f4a7c15ULL + (uint64_t)j->jobnum * 0xbf58476d1ce4e5b9ULL +
+	       (uint64_t)j->section * 0x94d049bb133111ebULL;
+}
+
+static enum offgen_mode gen_mode(const struct job_desc *j)
+{
+	switch (j->random_distribution) {
+	case DIST_ZIPF:
+		return OFFGEN_ZIPF;
+	case DIST_PARETO:
+		return OFFGEN_PARETO;
+	case DIST_NORMAL:
+		return OFFGEN_NORMAL;
+	default:
+		return j->norandommap ? OFFGEN_UNIFORM : OFFGEN_PERM;
+	}
+}
+
+void plan_init(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	uint64_t seed = seed_of(j), maxlen = 0, io_size = 0;
+
+	w->random = rw_is_random(j->rw);
+	w->align = UINT64_MAX;
+	for (int d = 0; d < IO_NDIR; d++) {
+		if (!rw_does(j->rw, d))
+			continue;
+		if (j->blockalign[d] < w->align)
+			w->align = j->blockalign[d];
+		if (j->bs[d].max > maxlen)
+			maxlen = j->bs[d].max;
+	}
+	rng_seed(&w->rng, seed);
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		struct io_file *f = &w->files[i];
+		uint64_t nblocks = (f->io_len - maxlen) / w->align + 1;
+
+		io_size += f->io_len;
+		f->seq_pos = 0;
+		f->served = 0;
+		f->writes_since_sync = 0;
+		if (w->random)
+			offgen_init(&f->gen, gen_mode(j), nblocks, j->dist_param,
+				    seed ^ ((uint64_t)(i + 1) * 0xd1b54a32d192ed03ULL));
+	}
+	if (j->io_size)
+		io_size = j->io_size;
+	w->bytes_left = j->time_based ? UINT64_MAX : io_size * j->loops;
+	w->ios_left = j->number_ios ? j->number_ios : UINT64_MAX;
+	w->next_dir = -1;
+	w->cur_file = 0;
+	w->file_left = j->file_service_nr;
+	w->think_left = j->thinktime_blocks;
+	w->rated = false;
+	for (int d = 0; d < IO_NDIR; d++)
+		w->rated |= j->rate[d] || j->rate_iops[d];
+	w->issuing = true;
+	w->filling = true;
+}
+
+int plan_dir(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+
+	switch (j->rw) {
+	case RW_RW:
+	case RW_RANDRW:
+		return rng_below(&w->rng, 100) < j->rwmixread ? IO_READ : IO_WRITE;
+	case RW_READ:
+	case RW_RANDREAD:
+		return IO_READ;
+	case RW_WRITE:
+	case RW_RANDWRITE:
+		return IO_WRITE;
+	case RW_TRIM:
+	case RW_RANDTRIM:
+		return IO_TRIM;
+	default:		/* trimwrite: a trim, then a write of the same block */
+		return w->trim_done ? IO_WRITE : IO_TRIM;
+	}
+}
+
+static uint32_t plan_len(struct worker *w, int d)
+{
+	const struct dir_bs *b = &w->job->bs[d];
+	uint64_t p, acc = 0;
+
+	if (!b->nsplit) {
+		if (b->min == b->max)
+			return (uint32_t)b->min;
+		/* bsrange: a multiple of the minimum, up to the maximum. */
+		return (uint32_t)(b->min * (1 + rng_below(&w->rng, b->max / b->min)));
+	}
+	p = rng_below(&w->rng, 100);
+	for (unsigned i = 0; i < b->nsplit; i++) {
+		acc += b->split[i].pct;
+		if (p < acc)
+			return b->split[i].bs;
+	}
+	return b->split[b->nsplit - 1].bs;
+}
+
+static struct io_file *plan_file(struct worker *w, uint32_t len)
+{
+	const struct job_desc *j = w->job;
+	struct io_file *f = &w->files[w->cur_file];
+
+	if (w->nfiles == 1)
+		return f;
+	switch (j->file_service) {
+	case FSRV_SEQUENTIAL:
+		/* Stay on a file for a whole pass over its region. */
+		f->served += len;
+		if (f->served >= f->io_len) {
+			f->served = 0;
+			w->cur_file = (w->cur_file + 1) % w->nfiles;
+		}
+		break;
+	case FSRV_RANDOM:
+		if (--w->file_left == 0) {
+			w->file_left = j->file_service_nr;
+			w->cur_file = (unsigned)rng_below(&w->rng, w->nfiles);
+		}
+		break;
+	default:
+		if (--w->file_left == 0) {
+			w->file_left = j->file_service_nr;
+			w->cur_file = (w->cur_file + 1) % w->nfiles;
+		}
+		break;
+	}
+	return f;
+}
+
+static uint64_t plan_offset(struct worker *w, struct io_file *f, uint32_t len)
+{
+	const struct job_desc *j = w->job;
+	uint64_t off;
+
+	if (!w->random || w->rand_run_left) {
+		off = f->seq_pos;
+		if (off + len > f->io_len)
+			off = 0;	/* wrap: time_based, loops, or io_size beyond size */
+		f->seq_pos = off + len + (w->random ? 0 : j->rw_nr);
+		if (w->rand_run_left)
+			w->rand_run_left--;
+		return off;
+	}
+	off = offgen_next(&f->gen) * w->align;
+	f->seq_pos = off + len;
+	if (j->rw_nr > 1)
+		w->rand_run_left = (unsigned)j->rw_nr - 1;
+	return off;
+}
+
+/*
+ * Make each write's data differ a little (scramble_buffers, fio's default) so that a
+ * deduplicating device cannot skip it: one word per 512 bytes, not a whole refill.
+ */
+static void prepare_write(struct worker *w, struct io_req *r)
+{
+	const struct job_desc *j = w->job;
+
+	if (j->zero_buffers || j->buffer_pattern_len)
+		return;
+	if (j->refill_buffers) {
+		for (uint32_t i = 0; i + 8 <= r->len; i += 8) {
+			uint64_t v = rng_next(&w->rng);
+
+			memcpy(r->buf + i, &v, 8);
+		}
+	} else if (j->scramble_buffers) {
+		uint64_t v = r->off ^ w->now;
+
+		for (uint32_t i = 0; i + 8 <= r->len; i += 512)
+			memcpy(r->buf + i, &v, 8);
+	}
+}
+
+static void schedule_sync(struct worker *w, struct io_file *f)
+{
+	const struct job_desc *j = w->job;
+
+	f->writes_since_sync++;
+	if (j->fsync_every && f->writes_since_sync >= j->fsync_every) {
+		w->sync_due = f;
+		w->sync_kind = IO_FSYNC;
+		f->writes_since_sync = 0;
+	} else if (j->fdatasync_every && f->writes_since_sync >= j->fdatasync_every) {
+		w->sync_due = f;
+		w->sync_kind = IO_FDATASYNC;
+		f->writes_since_sync = 0;
+	}
+}
+
+bool plan_io(struct worker *w, struct io_req *r)
+{
+	const struct job_desc *j = w->job;
+	int d = w->next_dir >= 0 ? w->next_dir : plan_dir(w);
+	struct io_file *f;
+	uint64_t off;
+	uint32_t len;
+
+	w->next_dir = -1;
+	if (!w->ios_left)
+		return false;
+	if (d == IO_WRITE && w->trim_done) {
+		f = w->tw_file;
+		off = w->tw_off;
+		len = w->tw_len;
+		w->trim_done = false;
+	} else {
+		len = plan_len(w, d);
+		if (w->bytes_left < len)
+			return false;
+		f = plan_file(w, len);
+		off = plan_offset(w, f, len);
+		if (j->rw == RW_TRIMWRITE || j->rw == RW_RANDTRIMWRITE) {
+			w->tw_file = f;
+			w->tw_off = off;
+			w->tw_len = len;
+			w->trim_done = true;
+		}
+	}
+	if (w->bytes_left != UINT64_MAX)
+		w->bytes_left -= len;
+	if (w->ios_left != UINT64_MAX)
+		w->ios_left--;
+	r->file = f;
+	r->dir = d;
+	r->off = f->io_off + off;
+	r->len = r->full_len = len;
+	r->buf = r->buf_base;
+	r->resubmit = false;
+	w->st->issued[d]++;
+	w->rate_bytes[d] += len;
+	w->rate_ios[d]++;
+	if (w->think_left)
+		w->think_left--;
+	if (d == IO_WRITE) {
+		prepare_write(w, r);
+		if (j->fsync_every || j->fdatasync_every)
+			schedule_sync(w, f);
+	}
+	return true;
+}
+
+void plan_sync(struct worker *w, struct io_req *r)
+{
+	r->file = w->sync_due;
+	r->dir = w->sync_kind;
+	r->off = 0;
+	r->len = r->full_len = 0;
+	r->buf = r->buf_base;
+	r->resubmit = false;
+	w->sync_due = NULL;
+	w->st->sync_ios++;
+}
+
+void plan_fill_buffers(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	size_t total = w->eng.nreqs * w->eng.buf_size;
+	unsigned char *p = w->eng.bufs;
+
+	if (j->zero_buffers) {
+		memset(p, 0, total);
+	} else if (j->buffer_pattern_len) {
+		for (size_t i = 0; i < total; i++)
+			p[i] = j->buffer_pattern[i % j->buffer_pattern_len];
+	} else {
+		for (size_t i = 0; i + 8 <= total; i += 8) {
+			uint64_t v = rng_next(&w->rng);
+
+			memcpy(p + i, &v, 8);
+		}
+	}
+}

@@ -1,0 +1,552 @@
+/*
+ * The per-job event loop: keep iodepth I/Os in flight, submit them in batches, reap them
+ * in batches, and record each one. One clock read stamps every I/O created in a fill
+ * pass, one stamps every I/O a submit call sent, one stamps everything a reap call
+ * returned; a synchronous engine costs two reads per I/O. Nothing here allocates, locks
+ * or makes a system call of its own per I/O.
+ */
+#include "engine/worker.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/io_plan.h"
+
+#define STOP_POLL_NS	10000000ULL	/* how often a job looks at the stop flag */
+
+static const char *const dir_verb[] = { "read", "write", "trim", "fsync", "fdatasync" };
+
+static inline struct io_req *take_slot(struct worker *w)
+{
+	struct io_req *r = &w->reqs[w->free_slots[--w->nfree]];
+
+	r->busy = true;
+	return r;
+}
+
+static inline void put_slot(struct worker *w, struct io_req *r)
+{
+	r->busy = false;
+	w->free_slots[w->nfree++] = r->slot;
+}
+
+static void fail_job(struct worker *w, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void fail_job(struct worker *w, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	w->issuing = false;
+	if (w->error)
+		return;
+	w->error = err;
+	n = snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': ", w->job->name);
+	va_start(ap, fmt);
+	vsnprintf(w->error_msg + n, sizeof(w->error_msg) - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+/* An I/O error stops the job, unless continue_on_error covers its kind. */
+static void io_error(struct worker *w, struct io_req *r, int err)
+{
+	int cls = r->dir == IO_READ ? ERRC_READ : r->dir == IO_WRITE ? ERRC_WRITE : ERRC_IO;
+
+	if ((w->job->continue_on_error & cls) == cls) {
+		w->st->total_err++;
+		if (!w->st->first_error)
+			w->st->first_error = err;
+		return;
+	}
+	fail_job(w, err, "%s '%s' at offset %" PRIu64 ", length %u: %s", dir_verb[r->dir],
+		 r->file->path, r->off, r->len, strerror(err));
+}
+
+static void record_slat(struct worker *w, uint64_t t_create, uint64_t t_submit, unsigned n,
+			int dir)
+{
+	struct dir_stats *ds = &w->st->dir[dir];
+	uint64_t ns = clock_to_ns(w->clk, t_submit - t_create);
+
+	moments_add(&ds->slat, ns, n);
+	if (w->job->slat_percentiles)
+		hist_add(&ds->slat_hist, ns, n);
+}
+
+static void account_sync(struct worker *w, struct io_req *r, uint64_t now)
+{
+	uint64_t ns = clock_to_ns(w->clk, now - r->t_submit);
+
+	moments_add(&w->st->sync_lat, ns, 1);
+	hist_add(&w->st->sync_hist, ns, 1);
+}
+
+static inline void account(struct worker *w, struct io_req *r, uint64_t now)
+{
+	struct dir_stats *ds = &w->st->dir[r->dir];
+	uint64_t clat = clock_to_ns(w->clk, now - r->t_submit);
+
+	ds->ios++;
+	ds->bytes += r->full_len;
+	moments_add(&ds->clat, clat, 1);
+	hist_add(&ds->clat_hist, clat, 1);
+	w->st->lat_buckets[stats_lat_bucket(clat)]++;
+	if (!w->sync_path) {
+		uint64_t lat = clock_to_ns(w->clk, now - r->t_create);
+
+		moments_add(&ds->lat, lat, 1);
+		if (w->job->lat_percentiles)
+			hist_add(&ds->lat_hist, lat, 1);
+	}
+}
+
+/*
+ * A completion: account it, or resubmit the rest of a short transfer. Returns true when
+ * the request is finished (its slot is free again).
+ */
+static bool complete(struct worker *w, struct io_req *r, uint64_t now)
+{
+	if (r->dir >= IO_NDIR) {
+		if (r->res < 0)
+			io_error(w, r, (int)-r->res);
+		else
+			account_sync(w, r, now);
+		put_slot(w, r);
+		return true;
+	}
+	if (r->res == (int64_t)r->len) {
+		account(w, r, now);
+		put_slot(w, r);
+		return true;
+	}
+	if (r->res <= 0) {
+		io_error(w, r, r->res ? (int)-r->res : ENODATA);
+		put_slot(w, r);
+		return true;
+	}
+	if (!r->resubmit)
+		w->st->dir[r->dir].short_ios++;
+	r->resubmit = true;
+	r->buf += r->res;
+	r->off += (uint64_t)r->res;
+	r->len -= (uint32_t)r->res;
+	return false;
+}
+
+static void sample_windows(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	uint64_t now = w->now;
+
+	if (now >= w->t_next_bw) {
+		uint64_t ns = clock_to_ns(w->clk, now - w->bw_win_start);
+
+		for (int d = 0; d < IO_NDIR; d++) {
+			if (!rw_does(j->rw, d) || !ns)
+				continue;
+			moments_add(&w->st->dir[d].bw, (w->st->dir[d].bytes - w->bw_win_bytes[d]) *
+				    1000000000ULL / 1024 / ns, 1);
+			w->bw_win_bytes[d] = w->st->dir[d].bytes;
+		}
+		w->bw_win_start = now;
+		w->t_next_bw = now + w->bw_ticks;
+	}
+	if (now >= w->t_next_iops) {
+		uint64_t ns = clock_to_ns(w->clk, now - w->iops_win_start);
+
+		for (int d = 0; d < IO_NDIR; d++) {
+			if (!rw_does(j->rw, d) || !ns)
+				continue;
+			moments_add(&w->st->dir[d].iops, (w->st->dir[d].ios - w->iops_win_ios[d]) *
+				    1000000000ULL / ns, 1);
+			w->iops_win_ios[d] = w->st->dir[d].ios;
+		}
+		w->iops_win_start = now;
+		w->t_next_iops = now + w->iops_ticks;
+	}
+}
+
+static void update_next_check(struct worker *w)
+{
+	uint64_t t = w->t_next_stop;
+
+	if (w->ramping && w->t_ramp_end < t)
+		t = w->t_ramp_end;
+	if (!w->ramping) {
+		if (w->t_end < t)
+			t = w->t_end;
+		if (w->t_next_bw < t)
+			t = w->t_next_bw;
+		if (w->t_next_iops < t)
+			t = w->t_next_iops;
+	}
+	w->t_next_check = t;
+}
+
+/* The measured phase starts now: at the job's start, or when ramp_time is over. */
+static void start_measuring(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	uint64_t now = w->now;
+
+	if (w->ramping) {
+		uint64_t inflight_dir[IO_NDIR] = { 0 };
+
+		/* I/Os in flight now complete into the new statistics: count them as issued. */
+		for (unsigned i = 0; i < w->eng.nreqs; i++)
+			if (w->reqs[i].busy && w->reqs[i].dir < IO_NDIR)
+				inflight_dir[w->reqs[i].dir]++;
+		stats_init(w->st);
+		memcpy(w->st->issued, inflight_dir, sizeof(inflight_dir));
+		w->ramping = false;
+	}
+	getrusage(RUSAGE_THREAD, &w->ru_start);
+	w->t_start = now;
+	w->t_end = j->runtime_ns ? now + clock_from_ns(w->clk, j->runtime_ns) : UINT64_MAX;
+	w->bw_win_start = w->iops_win_start = now;
+	w->t_next_bw = now + w->bw_ticks;
+	w->t_next_iops = now + w->iops_ticks;
+	memset(w->bw_win_bytes, 0, sizeof(w->bw_win_bytes));
+	memset(w->iops_win_ios, 0, sizeof(w->iops_win_ios));
+	memset(w->rate_bytes, 0, sizeof(w->rate_bytes));
+	memset(w->rate_ios, 0, sizeof(w->rate_ios));
+	update_next_check(w);
+}
+
+/* Deadlines, looked at only when the clock passed the earliest of them. */
+static void tick(struct worker *w)
+{
+	if (w->now >= w->t_next_stop) {
+		if (atomic_load_explicit(w->stop, memory_order_relaxed))
+			w->issuing = false;
+		w->t_next_stop = w->now + clock_from_ns(w->clk, STOP_POLL_NS);
+	}
+	if (w->ramping && w->now >= w->t_ramp_end)
+		start_measuring(w);
+	if (!w->ramping) {
+		if (w->now >= w->t_end)
+			w->issuing = false;
+		sample_windows(w);
+	}
+	update_next_check(w);
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL) };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * Rate limits: the next I/O of direction d may start once the bytes (or I/Os) issued so
+ * far fit the rate. Returns how many ns to wait, 0 to go now.
+ */
+static uint64_t rate_wait(struct worker *w, int d)
+{
+	const struct job_desc *j = w->job;
+	uint64_t elapsed = clock_to_ns(w->clk, clock_ticks(w->clk) - w->t_start), due = 0;
+
+	if (j->rate[d])
+		due = (uint64_t)((unsigned __int128)w->rate_bytes[d] * 1000000000ULL / j->rate[d]);
+	else if (j->rate_iops[d])
+		due = (uint64_t)((unsigned __int128)w->rate_ios[d] * 1000000000ULL /
+				 j->rate_iops[d]);
+	return due > elapsed ? due - elapsed : 0;
+}
+
+/*
+ * Whether something other than a full queue holds the next I/O back: a pending fsync,
+ * thinktime or a rate limit. They need the queue drained or time to pass.
+ */
+static bool held_back(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	uint64_t wait;
+
+	if (w->sync_due || (j->thinktime_ns && !w->think_left)) {
+		if (w->inflight || w->nqueued)
+			return true;
+		if (w->sync_due)
+			return false;
+		sleep_ns(j->thinktime_ns);
+		w->think_left = j->thinktime_blocks;
+		return false;
+	}
+	if (!w->rated)
+		return false;
+	if (w->next_dir < 0)
+		w->next_dir = plan_dir(w);
+	wait = rate_wait(w, w->next_dir);
+	if (!wait)
+		return false;
+	if (w->inflight || w->nqueued)
+		return true;
+	sleep_ns(wait);
+	return false;
+}
+
+/* The synchronous path: one I/O at a time, completed inside queue(). */
+static void run_sync(struct worker *w)
+{
+	while (w->issuing) {
+		struct io_req *r;
+
+		held_back(w);	/* nothing is in flight: it only sleeps for rate or thinktime */
+		r = take_slot(w);
+		if (w->sync_due) {
+			plan_sync(w, r);
+		} else if (!plan_io(w, r)) {
+			put_slot(w, r);
+			w->issuing = false;
+			break;
+		}
+		r->t_create = r->t_submit = clock_ticks(w->clk);
+		do
+			w->ops->queue(&w->eng, r);
+		while (!complete(w, r, w->now = clock_ticks(w->clk)));
+		if (w->now >= w->t_next_check)
+			tick(w);
+	}
+}
+
+/* Submit what is queued; stamp and count what went out. */
+static void submit(struct worker *w)
+{
+	struct job_stats *st = w->st;
+	uint64_t t1, run_start = 0;
+	unsigned run = 0;
+	int n, run_dir = 0;
+
+	n = w->ops->submit(&w->eng);
+	t1 = w->now = clock_ticks(w->clk);
+	if (n < 0) {
+		fail_job(w, -n, "submitting %u I/Os: %s", w->nqueued, strerror(-n));
+		return;
+	}
+	/* slat is the same for every I/O created in one fill pass: add each run at once. */
+	for (int i = 0; i < n; i++) {
+		struct io_req *r = w->queued[i];
+
+		if (r->resubmit)
+			continue;
+		r->t_submit = t1;
+		if (r->dir >= IO_NDIR)
+			continue;
+		if (run && r->t_create == run_start && r->dir == run_dir) {
+			run++;
+			continue;
+		}
+		if (run)
+			record_slat(w, run_start, t1, run, run_dir);
+		run_start = r->t_create;
+		run_dir = r->dir;
+		run = 1;
+	}
+	if (run)
+		record_slat(w, run_start, t1, run, run_dir);
+	w->nqueued -= (unsigned)n;
+	memmove(w->queued, w->queued + n, w->nqueued * sizeof(*w->queued));
+	w->inflight += (unsigned)n;
+	if (n) {
+		st->depth[stats_depth_bucket(w->inflight)] += (unsigned)n;
+		st->submit[stats_batch_bucket((unsigned)n)]++;
+	}
+}
+
+/* Hand r to the engine; an engine may complete it at once or refuse it for now. */
+static void enqueue(struct worker *w, struct io_req *r)
+{
+	switch (w->ops->queue(&w->eng, r)) {
+	case IOQ_QUEUED:
+		w->queued[w->nqueued++] = r;
+		break;
+	case IOQ_DONE:
+		w->now = clock_ticks(w->clk);
+		r->t_submit = r->t_create;
+		if (!complete(w, r, w->now))
+			enqueue(w, r);
+		break;
+	case IOQ_BUSY:
+		w->retry = r;
+		break;
+	}
+}
+
+static void fill(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	uint64_t t0;
+
+	if (!w->filling && w->inflight <= j->iodepth_low)
+		w->filling = true;
+	if (w->retry) {
+		struct io_req *r = w->retry;
+
+		w->retry = NULL;
+		enqueue(w, r);
+		if (w->retry)
+			return;
+	}
+	if (!w->issuing || !w->filling || w->inflight + w->nqueued >= j->iodepth)
+		goto out;
+	t0 = clock_ticks(w->clk);
+	while (w->issuing && w->inflight + w->nqueued < j->iodepth) {
+		struct io_req *r;
+
+		if (held_back(w))
+			break;
+		r = take_slot(w);
+		if (w->sync_due) {
+			plan_sync(w, r);
+		} else if (!plan_io(w, r)) {
+			put_slot(w, r);
+			w->issuing = false;
+			break;
+		}
+		r->t_create = t0;
+		enqueue(w, r);
+		if (w->retry)
+			break;
+		if (w->nqueued >= j->iodepth_batch_submit)
+			submit(w);
+	}
+	if (w->inflight + w->nqueued >= j->iodepth)
+		w->filling = false;
+out:
+	if (w->nqueued)
+		submit(w);
+}
+
+static void reap(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	unsigned min = j->iodepth_batch_complete_min;
+	int n;
+
+	/* Wait only when nothing else can happen: the queue is full or there is no more. */
+	if (w->issuing && w->filling && w->inflight + w->nqueued < j->iodepth && !w->retry)
+		min = 0;
+	if (min > w->inflight)
+		min = w->inflight;
+	n = w->ops->getevents(&w->eng, min, j->iodepth_batch_complete_max);
+	w->now = clock_ticks(w->clk);
+	if (n < 0) {
+		fail_job(w, -n, "reaping completions: %s", strerror(-n));
+		w->inflight = 0;	/* the engine cannot tell us more; give up on them */
+		return;
+	}
+	if (!n)
+		return;
+	w->st->complete[stats_batch_bucket((unsigned)n)]++;
+	w->inflight -= (unsigned)n;
+	for (int i = 0; i < n; i++) {
+		struct io_req *r = w->ops->event(&w->eng, (unsigned)i);
+
+		if (!complete(w, r, w->now))
+			enqueue(w, r);
+	}
+}
+
+static void run_async(struct worker *w)
+{
+	while (w->issuing || w->inflight || w->nqueued || w->retry) {
+		fill(w);
+		if (w->inflight)
+			reap(w);
+		else if (!w->nqueued && w->retry)
+			sleep_ns(100000);	/* the engine refused with nothing in flight */
+		if (w->now >= w->t_next_check)
+			tick(w);
+		if (w->error && !w->inflight)
+			break;
+	}
+}
+
+/* end_fsync: sync every file the job wrote, inside the measured phase as fio does. */
+static void end_fsync(struct worker *w)
+{
+	if (!w->job->end_fsync || !rw_does(w->job->rw, IO_WRITE) || w->error)
+		return;
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		w->sync_due = &w->files[i];
+		w->sync_kind = IO_FSYNC;
+		w->issuing = true;
+		w->ios_left = 0;	/* only the sync */
+		if (w->sync_path)
+			run_sync(w);
+		else
+			run_async(w);
+	}
+	w->issuing = false;
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ULL + (uint64_t)tv->tv_usec * 1000ULL;
+}
+
+static void finish(struct worker *w)
+{
+	struct job_stats *st = w->st;
+	uint64_t runtime = clock_to_ns(w->clk, w->now - w->t_start);
+	uint64_t total = st->sync_ios;
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	st->usr_ns = tv_ns(&ru.ru_utime) - tv_ns(&w->ru_start.ru_utime);
+	st->sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&w->ru_start.ru_stime);
+	st->ctx = (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw - w->ru_start.ru_nvcsw -
+			     w->ru_start.ru_nivcsw);
+	st->majf = (uint64_t)(ru.ru_majflt - w->ru_start.ru_majflt);
+	st->minf = (uint64_t)(ru.ru_minflt - w->ru_start.ru_minflt);
+	st->runtime_ns = runtime;
+	for (int d = 0; d < IO_NDIR; d++) {
+		if (rw_does(w->job->rw, d))
+			st->dir[d].runtime_ns = runtime;
+		total += st->issued[d];
+		if (w->sync_path) {
+			/* Submission and completion are one event: lat is clat. */
+			st->dir[d].lat = st->dir[d].clat;
+			if (w->job->lat_percentiles)
+				st->dir[d].lat_hist = st->dir[d].clat_hist;
+		}
+	}
+	if (w->sync_path) {
+		/* One I/O per call, at depth 1: what the async path counts per batch. */
+		st->depth[0] += total;
+		st->submit[1] += total;
+		st->complete[1] += total;
+	}
+	st->error = w->error;
+}
+
+void worker_run(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+
+	w->now = clock_ticks(w->clk);
+	w->t_next_stop = w->now;
+	w->ramping = j->ramp_time_ns > 0;
+	w->t_ramp_end = w->now + clock_from_ns(w->clk, j->ramp_time_ns);
+	w->t_start = w->now;
+	if (w->ramping) {
+		getrusage(RUSAGE_THREAD, &w->ru_start);
+		w->t_end = UINT64_MAX;
+		update_next_check(w);
+	} else {
+		start_measuring(w);
+	}
+	if (w->sync_path)
+		run_sync(w);
+	else
+		run_async(w);
+	end_fsync(w);
+	finish(w);
+}

@@ -1,0 +1,148 @@
+/* A finished run as the reporters see it: one unit per job, or per group when grouped. */
+#include "engine/engine.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+/* JSON consumers (fio-plot) skip results without these, so they are always written. */
+static const char *const always_shown[] = { "rw", "bs", "iodepth", "numjobs" };
+
+static const char *effective(const struct job_desc *j, const char *name, char *buf, size_t len)
+{
+	if (!strcmp(name, "rw"))
+		return rw_name(j->rw);
+	if (!strcmp(name, "bs"))
+		snprintf(buf, len, "%llu", (unsigned long long)j->bs[IO_READ].min);
+	else if (!strcmp(name, "iodepth"))
+		snprintf(buf, len, "%u", j->iodepth);
+	else
+		snprintf(buf, len, "%u", j->numjobs);
+	return buf;
+}
+
+/* The unit's "job options": what the job set, then the always-shown ones it did not. */
+static unsigned add_options(struct run_report *out, unsigned at, const struct job_desc *j,
+			    char (*scratch)[32])
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < j->nsettings; i++) {
+		out->names[at + n] = j->settings[i].name;
+		out->values[at + n] = j->settings[i].value;
+		n++;
+	}
+	for (unsigned k = 0; k < 4; k++) {
+		if (job_setting(j, always_shown[k]))
+			continue;
+		out->names[at + n] = always_shown[k];
+		out->values[at + n] = effective(j, always_shown[k], scratch[k], sizeof(scratch[k]));
+		n++;
+	}
+	return n;
+}
+
+static void fill_unit(struct report_unit *u, const struct job_desc *j,
+		      const struct job_result *res, const struct job_stats *st)
+{
+	u->name = j->name;
+	u->desc = j->description;
+	u->groupid = j->groupid;
+	u->members = 1;
+	u->tid = res->tid;
+	u->error = res->error;
+	u->error_msg = res->error ? res->error_msg : NULL;
+	u->has_slat = res->has_slat;
+	u->clat_percentiles = j->clat_percentiles;
+	u->lat_percentiles = j->lat_percentiles;
+	u->slat_percentiles = j->slat_percentiles;
+	u->pct = j->percentile_list;
+	u->npct = j->npercentiles;
+	u->kb_base = j->kb_base;
+	u->unified = (enum report_unified)j->unified_rw_reporting;
+	u->depth = j->iodepth;
+	u->continue_on_error = j->continue_on_error != ERRC_NONE;
+	u->st = st;
+}
+
+/* Merge the jobs of the group that starts at job i; returns how many jobs it has. */
+static unsigned merge_group(const struct run *r, unsigned i, struct report_unit *u,
+			    struct job_stats **merged)
+{
+	const struct job_list *jobs = r->jobs;
+	struct job_stats *st = calloc(1, sizeof(*st));
+	unsigned n = 0;
+
+	if (!st)
+		return 0;
+	stats_init(st);
+	fill_unit(u, &jobs->jobs[i], &r->results[i], st);
+	for (unsigned k = i; k < jobs->njobs && jobs->jobs[k].groupid == jobs->jobs[i].groupid;
+	     k++, n++) {
+		stats_merge(st, r->results[k].st);
+		if (!u->error && r->results[k].error) {
+			u->error = r->results[k].error;
+			u->error_msg = r->results[k].error_msg;
+		}
+	}
+	u->members = n;
+	*merged = st;
+	return n;
+}
+
+int run_build_report(const struct run *r, struct run_report *out)
+{
+	const struct job_list *jobs = r->jobs;
+	unsigned nopts = 0, at = 0, nu = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (unsigned i = 0; i < jobs->njobs; i++)
+		nopts += jobs->jobs[i].nsettings + 4;
+	out->units = calloc(jobs->njobs, sizeof(*out->units));
+	out->merged = calloc(jobs->njobs, sizeof(*out->merged));
+	out->names = calloc(nopts + 1, sizeof(*out->names));
+	out->values = calloc(nopts + 1, sizeof(*out->values));
+	out->scratch = calloc(jobs->njobs, sizeof(*out->scratch));
+	if (!out->units || !out->merged || !out->names || !out->values || !out->scratch)
+		return -ENOMEM;
+	for (unsigned i = 0; i < jobs->njobs; nu++) {
+		const struct job_desc *j = &jobs->jobs[i];
+		struct report_unit *u = &out->units[nu];
+		unsigned n = 1;
+
+		if (j->group_reporting) {
+			n = merge_group(r, i, u, &out->merged[nu]);
+			if (!n)
+				return -ENOMEM;
+		} else {
+			fill_unit(u, j, &r->results[i], r->results[i].st);
+		}
+		u->opt_names = out->names + at;
+		u->opt_values = out->values + at;
+		u->nopts = add_options(out, at, j, out->scratch[nu]);
+		at += u->nopts;
+		i += n;
+	}
+	out->rep.version = "iojob-" IOJOB_VERSION;
+	out->rep.time = r->end_time;
+	out->rep.time_ms = r->end_ms;
+	out->rep.units = out->units;
+	out->rep.nunits = nu;
+	out->rep.disks = r->disks.n ? &r->disks : NULL;
+	return 0;
+}
+
+void run_report_free(struct run_report *out)
+{
+	for (unsigned i = 0; out->merged && i < out->rep.nunits; i++)
+		free(out->merged[i]);
+	free(out->scratch);
+	free(out->units);
+	free(out->merged);
+	free(out->names);
+	free(out->values);
+	memset(out, 0, sizeof(*out));
+}

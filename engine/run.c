@@ -1,0 +1,281 @@
+/*
+ * The runner: prepare every job before any I/O, then phase by phase lay out files, start
+ * the phase's jobs on their own threads, release them together, and wait for them.
+ */
+#include "engine/engine.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "engine/files.h"
+#include "engine/worker.h"
+#include "parser/diag.h"
+
+#define THREAD_STACK	(256 * 1024)
+
+struct run_files {
+	struct io_file *f;
+	unsigned n;
+	const struct ioengine_ops *ops;
+};
+
+/* Jobs of a phase report ready, then wait for go: the disks are sampled in between. */
+struct start_gate {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned ready;
+	bool go;
+};
+
+struct job_slot {
+	struct run *run;
+	unsigned index;
+	struct worker w;
+	pthread_t thread;
+	bool started;
+	struct start_gate *gate;
+};
+
+static void gate_pass(struct start_gate *g)
+{
+	pthread_mutex_lock(&g->mu);
+	g->ready++;
+	pthread_cond_broadcast(&g->cv);
+	while (!g->go)
+		pthread_cond_wait(&g->cv, &g->mu);
+	pthread_mutex_unlock(&g->mu);
+}
+
+static void gate_wait_ready(struct start_gate *g, unsigned n)
+{
+	pthread_mutex_lock(&g->mu);
+	while (g->ready < n)
+		pthread_cond_wait(&g->cv, &g->mu);
+	pthread_mutex_unlock(&g->mu);
+}
+
+static void gate_open(struct start_gate *g)
+{
+	pthread_mutex_lock(&g->mu);
+	g->go = true;
+	pthread_cond_broadcast(&g->cv);
+	pthread_mutex_unlock(&g->mu);
+}
+
+unsigned engine_catalog(struct engine_info *out, unsigned max)
+{
+	return ioengine_catalog(out, max);
+}
+
+/* Watch the disk under a file, or under its directory when it does not exist yet. */
+static void watch_disk(struct disk_set *s, const char *path)
+{
+	char *copy;
+
+	if (diskset_add_path(s, path) == 0 || access(path, F_OK) == 0)
+		return;
+	copy = strdup(path);
+	if (copy) {
+		diskset_add_path(s, dirname(copy));
+		free(copy);
+	}
+}
+
+int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
+{
+	int ret = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->jobs = jobs;
+	atomic_init(&r->stop, false);
+	clock_init(&r->clock, false);
+	r->results = calloc(jobs->njobs, sizeof(*r->results));
+	r->files = calloc(jobs->njobs, sizeof(*r->files));
+	if (!r->results || !r->files)
+		return diag_set(d, -ENOMEM, "out of memory");
+	for (unsigned i = 0; !ret && i < jobs->njobs; i++) {
+		const struct job_desc *j = &jobs->jobs[i];
+		struct run_files *rf = &r->files[i];
+		bool virtual_files;
+
+		rf->ops = ioengine_find(j->ioengine);
+		virtual_files = rf->ops->flags & IOENG_NOFILES;
+		ret = files_resolve(j, virtual_files, &rf->f, &rf->n, d);
+		if (!ret && !virtual_files)
+			ret = files_check(j, rf->f, rf->n, d);
+		for (unsigned f = 0; !ret && !virtual_files && f < rf->n; f++)
+			watch_disk(&r->disks, rf->f[f].path);
+		/* Large and mostly untouched: calloc maps it lazily, so RSS stays small. */
+		r->results[i].st = calloc(1, sizeof(*r->results[i].st));
+		if (!ret && !r->results[i].st)
+			ret = diag_set(d, -ENOMEM, "out of memory");
+	}
+	return ret;
+}
+
+static void *job_thread(void *arg)
+{
+	struct job_slot *s = arg;
+	struct job_result *res = &s->run->results[s->index];
+	int ret;
+
+	s->w.tid = gettid();
+	ret = worker_setup(&s->w);
+	gate_pass(s->gate);
+	if (!ret) {
+		const struct job_desc *j = s->w.job;
+		uint64_t delay = j->startdelay_ns.lo;
+
+		if (j->startdelay_ns.hi > delay)
+			delay += rng_below(&s->w.rng, j->startdelay_ns.hi - delay + 1);
+		if (delay)
+			usleep((useconds_t)(delay / 1000));
+		worker_run(&s->w);
+	} else {
+		s->w.error = -ret;
+		s->w.st->error = -ret;
+	}
+	worker_teardown(&s->w);
+	res->tid = s->w.tid;
+	res->error = s->w.error;
+	res->has_slat = !s->w.sync_path;
+	memcpy(res->error_msg, s->w.error_msg, sizeof(res->error_msg));
+	return NULL;
+}
+
+static void print_note(void *ctx, const char *msg)
+{
+	struct run *r = ctx;
+
+	if (r->note)
+		r->note(r->note_ctx, msg);
+}
+
+static int layout_phase(struct run *r, unsigned phase, struct diag *d)
+{
+	const struct job_list *jobs = r->jobs;
+
+	for (unsigned i = 0; i < jobs->njobs; i++) {
+		const struct job_desc *j = &jobs->jobs[i];
+		struct run_files *rf = &r->files[i];
+		int ret;
+
+		if (j->phase != phase || (rf->ops->flags & IOENG_NOFILES))
+			continue;
+		ret = files_layout(j, rf->f, rf->n, print_note, r, d);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* Start the threads; returns how many started (all of them, or up to a failure). */
+static unsigned start_threads(struct job_slot *slots, unsigned n, int *err)
+{
+	pthread_attr_t attr;
+	unsigned started = 0;
+
+	*err = 0;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, THREAD_STACK);
+	for (unsigned i = 0; i < n && !*err; i++) {
+		*err = pthread_create(&slots[i].thread, &attr, job_thread, &slots[i]);
+		slots[i].started = *err == 0;
+		started += slots[i].started;
+	}
+	pthread_attr_destroy(&attr);
+	return started;
+}
+
+static void init_slot(struct run *r, struct job_slot *s, unsigned index,
+		      struct start_gate *gate)
+{
+	memset(s, 0, sizeof(*s));
+	s->run = r;
+	s->index = index;
+	s->gate = gate;
+	s->w.job = &r->jobs->jobs[index];
+	s->w.ops = r->files[index].ops;
+	s->w.clk = &r->clock;
+	s->w.files = r->files[index].f;
+	s->w.nfiles = r->files[index].n;
+	s->w.st = r->results[index].st;
+	s->w.stop = &r->stop;
+}
+
+/* One phase: every job set up, the disks sampled at the start, all released at once. */
+static int run_phase(struct run *r, unsigned phase, struct diag *d)
+{
+	const struct job_list *jobs = r->jobs;
+	struct start_gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, false };
+	struct job_slot *slots;
+	unsigned n = 0, k = 0, started;
+	int ret, err;
+
+	for (unsigned i = 0; i < jobs->njobs; i++)
+		n += jobs->jobs[i].phase == phase;
+	if (!n)
+		return 0;
+	ret = layout_phase(r, phase, d);
+	if (ret < 0)
+		return ret;
+	slots = calloc(n, sizeof(*slots));
+	if (!slots)
+		return diag_set(d, -ENOMEM, "out of memory");
+	for (unsigned i = 0; i < jobs->njobs; i++)
+		if (jobs->jobs[i].phase == phase)
+			init_slot(r, &slots[k++], i, &gate);
+	started = start_threads(slots, n, &err);
+	if (err) {
+		/* The jobs that did start must not run alone: they see stop and end at once. */
+		atomic_store(&r->stop, true);
+		ret = diag_set(d, -err, "cannot start %u job threads: %s", n, strerror(err));
+	}
+	gate_wait_ready(&gate, started);
+	if (phase == 0)
+		diskset_snapshot_start(&r->disks);
+	gate_open(&gate);
+	for (unsigned i = 0; i < n; i++)
+		if (slots[i].started)
+			pthread_join(slots[i].thread, NULL);
+	free(slots);
+	return ret;
+}
+
+int run_execute(struct run *r, struct diag *d)
+{
+	struct timeval tv;
+	int ret = 0, failed = 0;
+
+	for (unsigned p = 0; !ret && p < r->jobs->nphases; p++)
+		ret = run_phase(r, p, d);
+	diskset_snapshot_end(&r->disks);
+	gettimeofday(&tv, NULL);
+	r->end_time = tv.tv_sec;
+	r->end_ms = (unsigned long long)tv.tv_sec * 1000 + (unsigned long long)tv.tv_usec / 1000;
+	if (ret < 0)
+		return ret;
+	for (unsigned i = 0; i < r->jobs->njobs; i++)
+		failed |= r->results[i].error != 0;
+	return failed;
+}
+
+void run_free(struct run *r)
+{
+	for (unsigned i = 0; r->jobs && i < r->jobs->njobs; i++) {
+		if (r->files)
+			files_free(r->files[i].f, r->files[i].n);
+		if (r->results)
+			free(r->results[i].st);
+	}
+	free(r->files);
+	free(r->results);
+	diskset_free(&r->disks);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,133 @@
+/* Setting a job up for its event loop, and tearing it down afterwards. */
+#include "engine/worker.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/files.h"
+#include "engine/io_plan.h"
+
+#define BUF_ALIGN	4096
+
+static size_t buffer_size(const struct job_desc *j)
+{
+	uint64_t m = 0;
+
+	for (int d = 0; d < IO_NDIR; d++) {
+		if (j->bs[d].max > m)
+			m = j->bs[d].max;
+		for (unsigned s = 0; s < j->bs[d].nsplit; s++)
+			if (j->bs[d].split[s].bs > m)
+				m = j->bs[d].split[s].bs;
+	}
+	return (size_t)((m + BUF_ALIGN - 1) & ~(uint64_t)(BUF_ALIGN - 1));
+}
+
+static int alloc_requests(struct worker *w)
+{
+	unsigned n = w->job->iodepth;
+	size_t align = BUF_ALIGN;
+	void *bufs;
+
+	for (unsigned i = 0; i < w->nfiles; i++)
+		if (files_dio_align(&w->files[i]) > align)
+			align = files_dio_align(&w->files[i]);
+	w->eng.buf_size = buffer_size(w->job);
+	if (posix_memalign(&bufs, align, n * w->eng.buf_size))
+		return -ENOMEM;
+	w->eng.bufs = bufs;
+	w->reqs = calloc(n, sizeof(*w->reqs));
+	w->free_slots = calloc(n, sizeof(*w->free_slots));
+	w->queued = calloc(n, sizeof(*w->queued));
+	if (!w->reqs || !w->free_slots || !w->queued)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		w->reqs[i].slot = i;
+		w->reqs[i].buf_base = w->eng.bufs + (size_t)i * w->eng.buf_size;
+		w->reqs[i].dir = IO_NDIR;	/* not yet used */
+		w->free_slots[i] = n - 1 - i;
+	}
+	w->nfree = n;
+	w->eng.reqs = w->reqs;
+	w->eng.nreqs = n;
+	return 0;
+}
+
+/* The fix for the usual reasons an engine cannot start, for the error message. */
+static const char *engine_hint(const char *name, int err)
+{
+	if (!strcmp(name, "libaio") && err == EAGAIN)
+		return " (the system's AIO limit is used up: raise /proc/sys/fs/aio-max-nr)";
+	if (!strcmp(name, "io_uring") && (err == ENOSYS || err == EPERM))
+		return " (io_uring is disabled here: see /proc/sys/kernel/io_uring_disabled)";
+	if (!strcmp(name, "io_uring") && err == ENOMEM)
+		return " (raise the locked-memory limit, ulimit -l, or lower iodepth)";
+	return "";
+}
+
+static int start_engine(struct worker *w)
+{
+	const struct ioengine_ops *ops = w->ops;
+	int ret = 0;
+
+	if (ops->init)
+		ret = ops->init(&w->eng);
+	if (!ret && ops->open_files)
+		ret = ops->open_files(&w->eng);
+	if (ret < 0)
+		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': ioengine %s failed to "
+			 "start: %s%s", w->job->name, ops->name, strerror(-ret),
+			 engine_hint(ops->name, -ret));
+	return ret;
+}
+
+int worker_setup(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	int ret;
+
+	w->sync_path = (w->ops->flags & IOENG_SYNC) ||
+		       (j->iodepth == 1 && (w->ops->flags & IOENG_INLINE_QD1));
+	w->eng.ops = w->ops;
+	w->eng.job = j;
+	w->eng.opts = j->engine_opts.bytes;
+	w->eng.files = w->files;
+	w->eng.nfiles = w->nfiles;
+	stats_init(w->st);
+	ret = alloc_requests(w);
+	if (ret < 0) {
+		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': cannot allocate %u "
+			 "buffers of %zu bytes", j->name, j->iodepth, buffer_size(j));
+		return ret;
+	}
+	plan_init(w);
+	plan_fill_buffers(w);
+	if (!(w->ops->flags & IOENG_NOFILES)) {
+		ret = files_open(j, w->files, w->nfiles, w->error_msg, sizeof(w->error_msg));
+		if (ret < 0)
+			return ret;
+	}
+	w->bw_ticks = clock_from_ns(w->clk, j->bw_avg_ns);
+	w->iops_ticks = clock_from_ns(w->clk, j->iops_avg_ns);
+	return start_engine(w);
+}
+
+void worker_teardown(struct worker *w)
+{
+	if (w->ops->close_files && w->eng.priv)
+		w->ops->close_files(&w->eng);
+	if (w->ops->cleanup)
+		w->ops->cleanup(&w->eng);
+	if (!(w->ops->flags & IOENG_NOFILES))
+		files_close(w->job, w->files, w->nfiles);
+	free(w->eng.bufs);
+	free(w->reqs);
+	free(w->free_slots);
+	free(w->queued);
+	w->eng.bufs = NULL;
+	w->reqs = NULL;
+	w->free_slots = NULL;
+	w->queued = NULL;
+}

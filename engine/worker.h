@@ -1,0 +1,91 @@
+/*
+ * One job instance on its own thread: its requests, buffers, files and engine, and the
+ * event loop that keeps iodepth I/Os in flight and records every one of them.
+ */
+#ifndef ENGINE_WORKER_H
+#define ENGINE_WORKER_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "engine/clock.h"
+#include "engine/ioengine.h"
+#include "output/stats.h"
+
+struct worker {
+	/* given by the runner */
+	const struct job_desc *job;
+	const struct ioengine_ops *ops;
+	const struct clock_src *clk;
+	struct io_file *files;
+	unsigned nfiles;
+	struct job_stats *st;
+	const atomic_bool *stop;	/* set to end every job early */
+
+	/* requests */
+	struct ioengine eng;
+	struct io_req *reqs;
+	unsigned *free_slots;
+	unsigned nfree;
+	struct io_req **queued;		/* accepted by queue(), not yet submitted, in order */
+	unsigned nqueued;
+	unsigned inflight;		/* submitted, not yet reaped */
+	bool sync_path;			/* every I/O completes inside queue() */
+	struct io_req *retry;		/* refused by a full engine queue, to queue again */
+
+	/* what to issue next */
+	struct rng rng;
+	bool random;
+	uint64_t align;			/* random offsets are multiples of this */
+	int next_dir;			/* chosen ahead so rate limits can look at it; -1 none */
+	unsigned cur_file;
+	unsigned file_left;		/* I/Os before file_service switches file */
+	unsigned rand_run_left;		/* sequential I/Os left after a random one (rw=..:N) */
+	bool trim_done;			/* trimwrite: the trim of tw_* went out, write next */
+	struct io_file *tw_file;
+	uint64_t tw_off;
+	uint32_t tw_len;
+	uint64_t bytes_left;		/* issue budget; UINT64_MAX when time based */
+	uint64_t ios_left;		/* number_ios budget; UINT64_MAX when unset */
+	unsigned think_left;
+	struct io_file *sync_due;	/* fsync= or fdatasync= wants this file synced */
+	int sync_kind;
+	bool rated;			/* rate= or rate_iops= is set */
+	bool issuing;			/* false once budget, runtime, stop or error ended it */
+	bool filling;			/* iodepth_low: refill only below the mark */
+
+	/* time, in clock ticks */
+	uint64_t now;			/* the last clock reading */
+	uint64_t t_start;		/* start of the measured phase (after ramp) */
+	uint64_t t_end;			/* runtime limit, UINT64_MAX if none */
+	uint64_t t_ramp_end;
+	bool ramping;
+	uint64_t t_next_check;		/* earliest of the deadlines below */
+	uint64_t t_next_bw, t_next_iops, t_next_stop;
+	uint64_t bw_ticks, iops_ticks;
+	uint64_t bw_win_start, iops_win_start;
+	uint64_t bw_win_bytes[IO_NDIR], iops_win_ios[IO_NDIR];
+	uint64_t rate_bytes[IO_NDIR], rate_ios[IO_NDIR];	/* issued since t_start */
+	struct rusage ru_start;
+
+	/* outcome */
+	int tid;
+	int error;
+	char error_msg[512];
+};
+
+/*
+ * Allocate requests and aligned buffers, open the files and start the engine. On failure
+ * returns -errno with error_msg set; worker_teardown() is still needed.
+ */
+int worker_setup(struct worker *w);
+
+/* Run the job to its end: budget done, runtime over, error, or *stop set. */
+void worker_run(struct worker *w);
+
+/* Stop the engine, close the files (fsync_on_close, unlink) and free everything. */
+void worker_teardown(struct worker *w);
+
+#endif

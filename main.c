@@ -1,0 +1,412 @@
+/*
+ * iojob's command line: job files and command-line jobs in, a fio-style report out.
+ * Exit codes: 0 every job ran, 1 a job failed, 2 usage or job-file error.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "engine/engine.h"
+#include "jobs/jobs.h"
+#include "output/output.h"
+#include "parser/diag.h"
+#include "parser/jobfile.h"
+
+#define EXIT_JOB_FAILED	1
+#define EXIT_USAGE	2
+#define MAX_ARGS_LIST	256
+
+enum { FMT_NORMAL = 1, FMT_JSON = 2, FMT_JSON_PLUS = 4 };
+
+struct cli {
+	struct jobfile jf;
+	long cli_defaults;		/* section of options before the first --name */
+	long cur_section;		/* section of the current --name job, -1 before */
+	struct job_override sets[MAX_ARGS_LIST];
+	unsigned nsets;
+	const char *sections[MAX_ARGS_LIST];
+	unsigned nsections;
+	const char *files[MAX_ARGS_LIST];
+	unsigned nfiles;
+	const char *output;
+	unsigned formats;
+	bool parse_only;
+	struct engine_info engines[IOENGINE_MAX];
+	unsigned nengines;
+};
+
+/* The signal handler can only reach the run through a pointer it finds on its own. */
+static struct run *volatile running;
+
+static void on_signal(int sig)
+{
+	struct run *r = running;
+
+	/* A second signal ends the process at once, with the default action. */
+	signal(sig, SIG_DFL);
+	if (r)
+		atomic_store(&r->stop, true);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: iojob [options] [JOBFILE ...]\n"
+		"       iojob [options] --name=JOB --OPTION=VALUE ... [--name=JOB2 ...]\n"
+		"\n"
+		"Runs the jobs of fio-style job files (or of the command line) and prints a\n"
+		"fio-style report. '-' reads a job file from stdin.\n"
+		"\n"
+		"  --output=FILE             write the report to FILE\n"
+		"  --output-format=FMT       normal, json or json+ (comma-separated for several)\n"
+		"  --set KEY=VALUE           override an option in every job (repeatable)\n"
+		"  --section=NAME            run only the job NAME (repeatable)\n"
+		"  --parse-only              check the job files and exit\n"
+		"  --cmdhelp[=OPTION|all]    describe job options\n"
+		"  --enghelp[=ENGINE]        list ioengines, or one engine's options\n"
+		"  --version                 print the version\n"
+		"  --help                    print this text\n"
+		"  --OPTION=VALUE            any job option; before the first --name it applies to\n"
+		"                            every job\n"
+		"\n"
+		"Exit status: 0 every job ran, 1 a job failed, 2 usage or job-file error.\n");
+}
+
+static int fail_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "iojob: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see iojob --help)\n");
+	return EXIT_USAGE;
+}
+
+static void print_option(const struct opt_def *o)
+{
+	char desc[512];
+
+	opt_describe(o, desc, sizeof(desc));
+	printf("%-28s %s\n", o->name, o->help);
+	if (o->alias)
+		printf("%-28s alias: %s\n", "", o->alias);
+	printf("%-28s type: %s\n", "", desc);
+	if (o->def)
+		printf("%-28s default: %s\n", "", o->def);
+	if (o->engine)
+		printf("%-28s ioengine: %s only\n", "", o->engine);
+}
+
+static int cmdhelp(const struct cli *c, const char *name)
+{
+	const struct opt_def *o;
+
+	if (!name || !strcmp(name, "all")) {
+		for (o = job_options; o->name; o++)
+			print_option(o);
+		for (unsigned e = 0; e < c->nengines; e++)
+			for (o = c->engines[e].options; o && o->name; o++)
+				print_option(o);
+		return 0;
+	}
+	o = opt_find(job_options, name);
+	for (unsigned e = 0; !o && e < c->nengines; e++)
+		o = opt_find(c->engines[e].options, name);
+	if (!o)
+		return fail_usage("unknown option '%s'", name);
+	print_option(o);
+	return 0;
+}
+
+static int enghelp(const struct cli *c, const char *name)
+{
+	for (unsigned e = 0; e < c->nengines; e++) {
+		const struct engine_info *ei = &c->engines[e];
+
+		if (!name) {
+			printf("%-10s %s\n", ei->name, ei->available ? ei->help : ei->why_missing);
+			continue;
+		}
+		if (strcmp(ei->name, name))
+			continue;
+		printf("%s: %s\n", ei->name, ei->available ? ei->help : ei->why_missing);
+		for (const struct opt_def *o = ei->options; o && o->name; o++)
+			print_option(o);
+		return 0;
+	}
+	return name ? fail_usage("unknown ioengine '%s'", name) : 0;
+}
+
+static int parse_formats(struct cli *c, const char *list)
+{
+	char buf[128], *save = NULL, *tok;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	c->formats = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "normal"))
+			c->formats |= FMT_NORMAL;
+		else if (!strcmp(tok, "json"))
+			c->formats |= FMT_JSON;
+		else if (!strcmp(tok, "json+"))
+			c->formats |= FMT_JSON_PLUS;
+		else if (!strcmp(tok, "terse"))
+			return fail_usage("--output-format=terse is not implemented yet ('%s')", list);
+		else
+			return fail_usage("unknown output format '%s' (normal, json, json+)", tok);
+	}
+	return c->formats ? 0 : fail_usage("--output-format needs a value ('%s')", list);
+}
+
+/* A job option on the command line: into the current --name job, or the defaults. */
+static int add_cli_option(struct cli *c, const char *key, const char *val)
+{
+	size_t sec;
+	int ret;
+
+	if (!strcmp(key, "name")) {
+		c->cur_section = (long)c->jf.nsecs;
+		ret = jobfile_add_key(&c->jf, c->jf.nsecs, val, "name", val, "command line", 0);
+		return ret;
+	}
+	if (c->cur_section >= 0) {
+		sec = (size_t)c->cur_section;
+	} else {
+		if (c->cli_defaults < 0)
+			c->cli_defaults = (long)c->jf.nsecs;
+		sec = (size_t)c->cli_defaults;
+	}
+	return jobfile_add_key(&c->jf, sec, "global", key, val, "command line", 0);
+}
+
+static int add_set(struct cli *c, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	char key[256];
+
+	if (!eq || eq == kv)
+		return fail_usage("--set needs KEY=VALUE, not '%s'", kv);
+	if (c->nsets == MAX_ARGS_LIST)
+		return fail_usage("too many --set options ('%s')", kv);
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
+	c->sets[c->nsets].key = jobfile_strdup(&c->jf, key);
+	c->sets[c->nsets].value = jobfile_strdup(&c->jf, eq + 1);
+	c->nsets++;
+	return 0;
+}
+
+/* Returns -1 to go on, or an exit code. */
+static int parse_arg(struct cli *c, char **argv, int *i)
+{
+	const char *arg = argv[*i], *eq;
+	char key[256];
+
+	if (!strcmp(arg, "-") || arg[0] != '-') {
+		if (c->nfiles == MAX_ARGS_LIST)
+			return fail_usage("too many job files ('%s')", arg);
+		c->files[c->nfiles++] = arg;
+		return -1;
+	}
+	arg += arg[1] == '-' ? 2 : 1;
+	eq = strchr(arg, '=');
+	snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+	if (!strcmp(key, "help") || !strcmp(key, "h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(key, "version") || !strcmp(key, "v")) {
+		printf("iojob %s\n", IOJOB_VERSION);
+		return 0;
+	}
+	if (!strcmp(key, "cmdhelp"))
+		return cmdhelp(c, eq ? eq + 1 : NULL);
+	if (!strcmp(key, "enghelp"))
+		return enghelp(c, eq ? eq + 1 : NULL);
+	if (!strcmp(key, "parse-only")) {
+		c->parse_only = true;
+		return -1;
+	}
+	if (!strcmp(key, "minimal"))
+		return fail_usage("%s: terse output is not implemented yet", "--minimal");
+	if (!strcmp(key, "set") || !strcmp(key, "output") || !strcmp(key, "output-format") ||
+	    !strcmp(key, "section")) {
+		const char *val = eq ? eq + 1 : argv[++*i];
+
+		if (!val)
+			return fail_usage("--%s needs a value", key);
+		if (!strcmp(key, "set"))
+			return add_set(c, val) ? EXIT_USAGE : -1;
+		if (!strcmp(key, "output"))
+			c->output = val;
+		else if (!strcmp(key, "section") && c->nsections < MAX_ARGS_LIST)
+			c->sections[c->nsections++] = val;
+		else if (!strcmp(key, "output-format") && parse_formats(c, val))
+			return EXIT_USAGE;
+		return -1;
+	}
+	if (add_cli_option(c, key, eq ? eq + 1 : "1") < 0)
+		return fail_usage("out of memory at '%s'", arg);
+	return -1;
+}
+
+static void print_notes(struct diag *d)
+{
+	if (d->notes)
+		for (char *p = d->notes, *nl; (nl = strchr(p, '\n')); p = nl + 1)
+			fprintf(stderr, "iojob: note: %.*s\n", (int)(nl - p), p);
+	free(d->notes);
+	d->notes = NULL;
+	d->notes_len = 0;
+}
+
+static int build_jobs(struct cli *c, struct job_list *jobs, struct diag *d)
+{
+	struct job_input in = {
+		.jf = &c->jf,
+		.cli_defaults = c->cli_defaults,
+		.sets = c->sets,
+		.nsets = c->nsets,
+		.sections = c->nsections ? c->sections : NULL,
+		.nsections = c->nsections,
+		.engines = c->engines,
+		.nengines = c->nengines,
+		.check_paths = !c->parse_only,
+	};
+
+	for (unsigned i = 0; i < c->nfiles; i++) {
+		int ret = jobfile_parse(&c->jf, c->files[i], d);
+
+		if (ret < 0)
+			return ret;
+	}
+	return jobs_build(&in, jobs, d);
+}
+
+static void print_header(FILE *out, const struct cli *c, const struct job_list *jobs,
+			 const struct run *r)
+{
+	unsigned nthreads = jobs->njobs;
+
+	for (unsigned i = 0; i < jobs->njobs; i++) {
+		const struct job_desc *j = &jobs->jobs[i];
+		unsigned long long lo[3], hi[3];
+
+		if (j->jobnum)
+			continue;
+		for (int d = 0; d < 3; d++) {
+			lo[d] = j->bs[d].min;
+			hi[d] = j->bs[d].max;
+		}
+		report_job_header(out, j->name, j->groupid, rw_name(j->rw), lo, hi, j->ioengine,
+				  j->iodepth);
+		if (j->numjobs > 1)
+			fprintf(out, "...\n");
+	}
+	fprintf(out, "iojob-%s\n", IOJOB_VERSION);
+	for (unsigned s = 0; s < c->nsets; s++)
+		fprintf(out, "%s%s=%s%s", s ? ", " : "Overrides (--set): ", c->sets[s].key,
+			c->sets[s].value, s + 1 == c->nsets ? "\n" : "");
+	if (r->clock.tsc)
+		fprintf(out, "Clock: tsc (%.0f MHz)\n", (double)r->clock.hz / 1e6);
+	else
+		fprintf(out, "Clock: clock_gettime (%s)\n", r->clock.why);
+	fprintf(out, "Starting %u thread%s\n", nthreads, nthreads > 1 ? "s" : "");
+	fflush(out);
+}
+
+static void note_to(void *ctx, const char *msg)
+{
+	FILE *f = ctx;
+
+	fprintf(f, "%s\n", msg);
+	fflush(f);
+}
+
+static int report(FILE *out, const struct cli *c, const struct run *r)
+{
+	struct run_report rr;
+
+	if (run_build_report(r, &rr) < 0) {
+		run_report_free(&rr);
+		fprintf(stderr, "iojob: out of memory building the report\n");
+		return -ENOMEM;
+	}
+	if (c->formats & FMT_NORMAL)
+		report_normal(out, &rr.rep);
+	if (c->formats & FMT_JSON)
+		report_json(out, &rr.rep, false);
+	if (c->formats & FMT_JSON_PLUS)
+		report_json(out, &rr.rep, true);
+	run_report_free(&rr);
+	return 0;
+}
+
+static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag *d)
+{
+	struct run r;
+	int ret;
+
+	ret = run_prepare(&r, jobs, d);
+	if (ret < 0) {
+		fprintf(stderr, "iojob: %s\n", d->msg);
+		run_free(&r);
+		return ret == -EINVAL ? EXIT_USAGE : EXIT_JOB_FAILED;
+	}
+	if (c->formats & FMT_NORMAL)
+		print_header(out, c, jobs, &r);
+	r.note = note_to;
+	r.note_ctx = c->formats == FMT_NORMAL ? out : stderr;
+	running = &r;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	ret = run_execute(&r, d);
+	if (ret < 0)
+		fprintf(stderr, "iojob: %s\n", d->msg);
+	for (unsigned i = 0; i < jobs->njobs; i++)
+		if (r.results[i].error)
+			fprintf(stderr, "iojob: %s\n", r.results[i].error_msg);
+	if (ret >= 0 && report(out, c, &r) < 0)
+		ret = -ENOMEM;
+	running = NULL;
+	run_free(&r);
+	return ret == 0 ? 0 : EXIT_JOB_FAILED;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { .cli_defaults = -1, .cur_section = -1, .formats = FMT_NORMAL };
+	struct job_list jobs;
+	struct diag d = { 0 };
+	FILE *out = stdout;
+	int ret;
+
+	c.nengines = engine_catalog(c.engines, IOENGINE_MAX);
+	for (int i = 1; i < argc; i++) {
+		ret = parse_arg(&c, argv, &i);
+		if (ret >= 0) {
+			jobfile_free(&c.jf);
+			return ret;
+		}
+	}
+	ret = build_jobs(&c, &jobs, &d);
+	print_notes(&d);
+	if (ret < 0) {
+		fprintf(stderr, "iojob: %s\n", d.msg);
+		jobfile_free(&c.jf);
+		return EXIT_USAGE;
+	}
+	if (!c.parse_only && c.output && !(out = fopen(c.output, "w"))) {
+		fprintf(stderr, "iojob: --output '%s': %s\n", c.output, strerror(errno));
+		ret = EXIT_USAGE;
+	} else if (!c.parse_only) {
+		ret = execute(&c, &jobs, out, &d);
+		print_notes(&d);
+	}
+	if (out != stdout)
+		fclose(out);
+	jobs_free(&jobs);
+	jobfile_free(&c.jf);
+	return ret;
+}
