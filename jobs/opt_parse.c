@@ -62,7 +62,6 @@ static int apply_uint(const struct opt_def *o, void *field, const char *val, cha
 static int apply_size(const struct opt_def *o, const struct opt_ctx *ctx, void *field,
 		      const char *val, char *why, size_t whylen)
 {
-	char hint[48];
 	uint64_t v;
 	int ret;
 
@@ -72,8 +71,7 @@ static int apply_size(const struct opt_def *o, const struct opt_ctx *ctx, void *
 		return ret;
 	}
 	if (ret < 0) {
-		size_hint(val, hint, sizeof(hint));
-		snprintf(why, whylen, "'%s' is not a size%s", val, hint);
+		opt_size_error(val, "a size", why, whylen);
 		return ret;
 	}
 	if ((long long)v < o->min || (o->max && v > (uint64_t)o->max)) {
@@ -88,14 +86,11 @@ static int apply_size_pct(const struct opt_ctx *ctx, void *field, const char *va
 			  size_t whylen)
 {
 	struct size_pct *sp = field;
-	char hint[48];
 	int ret;
 
 	ret = value_parse_size_pct(val, ctx->kb_base, &sp->bytes, &sp->pct);
-	if (ret < 0) {
-		size_hint(val, hint, sizeof(hint));
-		snprintf(why, whylen, "'%s' is not a size or a percentage%s", val, hint);
-	}
+	if (ret < 0)
+		opt_size_error(val, "a size or a percentage", why, whylen);
 	return ret;
 }
 
@@ -133,29 +128,44 @@ static int apply_list(const struct opt_ctx *ctx, void *field, const char *val, c
 	return 0;
 }
 
-static int apply_enum(const struct opt_def *o, void *field, const char *val, char *why,
-		      size_t whylen)
+void opt_enum_error(const struct opt_enum *vals, const char *val, char *why, size_t whylen)
 {
 	const char *names[64];
 	const char *best;
-	size_t n = 0, used = 0;
+	size_t n = 0, used;
 	int len;
 
+	len = snprintf(why, whylen, "'%s' is not one of ", val);
+	used = len > 0 ? (size_t)len : 0;
+	for (const struct opt_enum *e = vals; e->name && n < 64; e++) {
+		names[n++] = e->name;
+		if (used < whylen)
+			used += (size_t)snprintf(why + used, whylen - used, "%s%s", n > 1 ? ", " : "",
+						 e->name);
+	}
+	best = value_closest(val, names, n);
+	if (best && used < whylen)
+		snprintf(why + used, whylen - used, " (did you mean '%s'?)", best);
+}
+
+void opt_size_error(const char *val, const char *what, char *why, size_t whylen)
+{
+	char hint[48];
+
+	size_hint(val, hint, sizeof(hint));
+	snprintf(why, whylen, "'%s' is not %s%s", val, what, hint);
+}
+
+static int apply_enum(const struct opt_def *o, void *field, const char *val, char *why,
+		      size_t whylen)
+{
 	for (const struct opt_enum *e = o->vals; e->name; e++) {
 		if (!strcasecmp(e->name, val)) {
 			*(int *)field = e->value;
 			return 0;
 		}
-		if (n < 64)
-			names[n++] = e->name;
 	}
-	len = snprintf(why, whylen, "'%s' is not one of ", val);
-	for (size_t i = 0; len > 0 && (size_t)len + used < whylen && i < n; i++)
-		used += (size_t)snprintf(why + len + used, whylen - len - used, "%s%s",
-					 i ? ", " : "", names[i]);
-	best = value_closest(val, names, n);
-	if (best && (size_t)len + used < whylen)
-		snprintf(why + len + used, whylen - len - used, " (did you mean '%s'?)", best);
+	opt_enum_error(o->vals, val, why, whylen);
 	return -EINVAL;
 }
 

@@ -109,7 +109,7 @@ static int parse_rw(const struct opt_ctx *ctx, const char *val, void *dst, char 
 	memcpy(mode, val, len);
 	mode[len] = '\0';
 	if (enum_lookup(rw_vals, mode, &rw) < 0) {
-		snprintf(why, whylen, "'%s' is not an access pattern", mode);
+		opt_enum_error(rw_vals, mode, why, whylen);
 		return -EINVAL;
 	}
 	j->rw_nr = 0;
@@ -176,9 +176,13 @@ static int bs_item(const struct opt_ctx *ctx, const char *item, struct job_desc 
 {
 	uint64_t v;
 
-	if (value_parse_size(item, ctx->kb_base, &v) < 0 || v == 0 || v > (256u << 20)) {
-		snprintf(why, whylen, "'%s' is not a block size (1 to 256MiB)", item);
+	if (value_parse_size(item, ctx->kb_base, &v) < 0) {
+		opt_size_error(item, "a size", why, whylen);
 		return -EINVAL;
+	}
+	if (v == 0 || v > (256u << 20)) {
+		snprintf(why, whylen, "%s is out of range (1 to 256MiB)", item);
+		return -ERANGE;
 	}
 	j->bs[dir].min = j->bs[dir].max = v;
 	j->bs[dir].nsplit = 0;

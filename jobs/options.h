@@ -128,6 +128,12 @@ const struct opt_def *opt_find(const struct opt_def *table, const char *name);
 int opt_apply(const struct opt_def *o, const struct opt_ctx *ctx, void *base, const char *val,
 	      char *why, size_t whylen);
 
+/* Why val is none of vals: the list of values and the closest one. */
+void opt_enum_error(const struct opt_enum *vals, const char *val, char *why, size_t whylen);
+
+/* Why val is not a size ("a size", "a block size"), with a "did you mean" for a bad suffix. */
+void opt_size_error(const char *val, const char *what, char *why, size_t whylen);
+
 /* A one-line description of what o accepts ("size, 1 to 64MiB", "read|write|..."). */
 void opt_describe(const struct opt_def *o, char *buf, size_t len);
 
