@@ -357,7 +357,7 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 	if (c->formats & FMT_NORMAL)
 		print_header(out, c, jobs, &r);
 	r.note = note_to;
-	r.note_ctx = c->formats == FMT_NORMAL ? out : stderr;
+	r.note_ctx = c->formats & FMT_NORMAL ? out : stderr;
 	running = &r;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

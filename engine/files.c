@@ -104,6 +104,11 @@ static int probe(struct io_file *f, bool *exists)
 		f->real_size = sx.stx_size;
 		return 0;
 	}
+	if (S_ISCHR(sx.stx_mode)) {
+		f->is_chr = true;
+		f->real_size = 0;
+		return 0;
+	}
 	if (!S_ISBLK(sx.stx_mode))
 		return -EINVAL;
 	f->is_bdev = true;
@@ -140,9 +145,10 @@ static int size_one(const struct job_desc *j, struct io_file *f, unsigned nfiles
 	uint64_t off, len;
 
 	if ((j->size.pct > 0 || j->offset.pct > 0 || j->offset_increment.pct > 0 ||
-	     (!j->size.bytes && !filesize)) && !exists)
-		return fail(j, d, -EINVAL, "'%s' does not exist, so its size is unknown "
-			    "(set size= or filesize=)", f->path, 0, 0);
+	     (!j->size.bytes && !filesize)) && (!exists || f->is_chr))
+		return fail(j, d, -EINVAL, f->is_chr ? "'%s' is a character device, so its size is "
+			    "unknown (set size= or filesize=)" : "'%s' does not exist, so its size "
+			    "is unknown (set size= or filesize=)", f->path, 0, 0);
 	off = j->offset.pct > 0 ? pct_of(j->offset.pct, f->real_size, min_bs(j)) :
 				  j->offset.bytes;
 	off += j->jobnum * (j->offset_increment.pct > 0 ?
@@ -203,7 +209,7 @@ int files_resolve(const struct job_desc *j, bool virtual_files, struct io_file *
 			}
 		} else if ((ret = probe(f, &exists)) < 0) {
 			ret = ret == -EINVAL ?
-			      fail(j, d, ret, "'%s' is neither a regular file nor a block device",
+			      fail(j, d, ret, "'%s' is not a regular file or a device",
 				   f->path, 0, 0) :
 			      diag_at(d, ret, j->file, j->line, "job '%s': '%s': %s", j->name,
 				      f->path, strerror(-ret));
@@ -385,7 +391,7 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 		struct stat st;
 
 		have[i] = UINT64_MAX;
-		if (f[i].is_bdev)
+		if (f[i].is_bdev || f[i].is_chr)
 			continue;
 		if (stat(f[i].path, &st) < 0) {
 			if (!data && (ret = create_empty(j, &f[i], d)) < 0)
@@ -423,7 +429,7 @@ static int open_flags(const struct job_desc *j, const struct io_file *f)
 	int flags = O_CLOEXEC;
 
 	flags |= job_writes(j) ? O_RDWR : O_RDONLY;
-	if (job_writes(j) && !f->is_bdev)
+	if (job_writes(j) && !f->is_bdev && !f->is_chr)
 		flags |= O_CREAT;
 	if (j->direct)
 		flags |= O_DIRECT;
@@ -445,7 +451,7 @@ int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *er
 				 strerror(e));
 			return -e;
 		}
-		if (!j->invalidate || j->direct)
+		if (!j->invalidate || j->direct || f[i].is_chr)
 			continue;
 		/* Best effort, as in fio: a cache that cannot be dropped only warms the run. */
 		if (f[i].is_bdev)
@@ -466,7 +472,7 @@ void files_close(const struct job_desc *j, struct io_file *f, unsigned n)
 			fsync(f[i].fd);
 		close(f[i].fd);
 		f[i].fd = -1;
-		if (j->unlink && !f[i].is_bdev)
+		if (j->unlink && !f[i].is_bdev && !f[i].is_chr)
 			unlink(f[i].path);
 	}
 }

@@ -23,6 +23,7 @@ struct io_file {
 	int fd;
 	int reg_index;		/* slot among the engine's registered files */
 	bool is_bdev;
+	bool is_chr;		/* a character device (/dev/null): no size, never laid out */
 	bool shared;		/* named by filename=: clones use the same file */
 	bool created;		/* this run created it */
 	uint64_t real_size;	/* size of the file or device now */

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Install the Debian packages iojob needs and this machine lacks: "build" for building and
+# running it, "test" for the test suite too. Runs apt-get as root (or through sudo) only
+# when something is missing, so a second run costs nothing.
+set -euo pipefail
+
+build_pkgs="meson ninja-build pkg-config gcc libc6-dev libaio-dev liburing-dev libinih-dev check"
+# python3 reads the JSON reports; the rest make and inspect loop devices for device tests.
+test_pkgs="$build_pkgs python3 e2fsprogs mount util-linux fdisk dmsetup"
+
+case "${1:-build}" in
+build) want=$build_pkgs ;;
+test) want=$test_pkgs ;;
+*) echo "usage: $0 build|test" >&2; exit 2 ;;
+esac
+
+missing=""
+for p in $want; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+	sudo=""
+elif command -v sudo >/dev/null; then
+	sudo="sudo"
+else
+	echo "iojob: these Debian packages are missing:$missing; install them as root" >&2
+	exit 1
+fi
+echo "iojob: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null

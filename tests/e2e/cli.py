@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""The command line: jobs from options, defaults before the first --name, --set, --section,
+stdin, several job files as groups, --output, --parse-only, JSON purity and exit codes."""
+import json
+import os
+import re
+import subprocess
+
+from common import BIN, Checks, remove, run, scratch_dir, split_normal_json
+
+NULL_JOB = ["--ioengine=null", "--size=4m", "--bs=4k"]
+
+
+def groups_and_names(doc):
+    return [(j["jobname"], j["groupid"]) for j in doc["jobs"]]
+
+
+def check_basics(c):
+    code, out, _ = run(["--version"])
+    c.check(code == 0 and re.fullmatch(r"iojob \d+\.\d+\.\d+\n", out) is not None,
+            "--version printed %r" % out)
+    code, out, _ = run(["--help"])
+    c.check(code == 0 and "usage: iojob" in out, "--help: exit %d" % code)
+    code, out, err = run([])
+    c.check(code == 2 and "no jobs defined" in err, "no arguments: exit %d %r" % (code, err))
+    code, _, err = run(["--output-format=xml", "--name=a"] + NULL_JOB)
+    c.check(code == 2 and "unknown output format 'xml'" in err, "bad format: %r" % err)
+
+
+def check_cli_jobs(c):
+    code, out, err = run(["--rw=randread"] + NULL_JOB + ["--name=a", "--name=b", "--rw=write",
+                          "--output-format=json"])
+    c.check(code == 0, "cli jobs: exit %d %s" % (code, err))
+    doc = json.loads(out)
+    a, b = doc["jobs"]
+    c.check(a["jobname"] == "a" and a["read"]["total_ios"] == 1024,
+            "defaults before --name: %s" % a["read"]["total_ios"])
+    c.check(b["write"]["total_ios"] == 1024 and b["read"]["total_ios"] == 0,
+            "a job's own option overrides the default")
+    c.check(out.lstrip().startswith("{") and out.rstrip().endswith("}"),
+            "JSON output holds nothing but the JSON document")
+    code, out, err = run(["--name=a"] + NULL_JOB + ["--iodepth=8", "--output-format=json"])
+    c.check("capped" not in err and json.loads(out)["jobs"][0]["iodepth_level"]["8"] > 99,
+            "iodepth=8 on null keeps 8 in flight")
+    code, out, err = run(["--name=a", "--ioengine=psync", "--iodepth=8", "--size=1m",
+                          "--filename=/dev/null", "--output-format=json"])
+    c.check("capped at 1" in err and json.loads(out)["jobs"][0]["iodepth_level"]["1"] == 100,
+            "psync caps iodepth with a note on stderr: %r" % err)
+
+
+def check_files_and_sets(c, d):
+    with open(os.path.join(d, "one.fio"), "w") as f:
+        f.write("[global]\nioengine=null\nsize=8m\n[first]\nrw=read\n[second]\nrw=write\n")
+    with open(os.path.join(d, "two.fio"), "w") as f:
+        f.write("[third]\nioengine=null\nsize=4m\n")
+    code, out, err = run(["--output-format=normal,json", "--set", "bs=8k", "one.fio",
+                          "two.fio"], cwd=d)
+    c.check(code == 0, "two files: exit %d %s" % (code, err))
+    report, doc = split_normal_json(out)
+    c.check(groups_and_names(doc) == [("first", 0), ("second", 0), ("third", 1)],
+            "each job file starts a group: %s" % groups_and_names(doc))
+    c.check(doc["jobs"][0]["read"]["total_ios"] == 1024, "--set bs=8k applies to every job")
+    c.check(doc["jobs"][2]["read"]["total_ios"] == 512, "--set reaches the second file too")
+    c.check("Overrides (--set): bs=8k" in report, "--set shows in the header")
+    code, out, _ = run(["--output-format=json", "--section=second", "one.fio"], cwd=d)
+    c.check([j["jobname"] for j in json.loads(out)["jobs"]] == ["second"],
+            "--section runs only that job")
+    with open(os.path.join(d, "one.fio")) as f:
+        text = f.read()
+    code, out, err = run(["--output-format=json", "-"], cwd=d, stdin=text)
+    c.check(code == 0 and len(json.loads(out)["jobs"]) == 2, "'-' reads stdin: %s" % err)
+    code, out, err = run(["--output=rep.txt", "one.fio"], cwd=d)
+    c.check(code == 0 and out == "" and "Run status group 0" in
+            open(os.path.join(d, "rep.txt")).read(), "--output writes the report to a file")
+
+
+def check_parse_only(c, d):
+    with open(os.path.join(d, "w.fio"), "w") as f:
+        f.write("[w]\nfilename=created.dat\nsize=1m\nrw=write\n")
+    code, _, err = run(["--parse-only", "w.fio"], cwd=d)
+    c.check(code == 0 and not os.path.exists(os.path.join(d, "created.dat")),
+            "--parse-only creates nothing: %d %s" % (code, err))
+
+
+def check_job_failure(c, d):
+    """A job that fails at run time makes the exit code 1 and names job, file and why."""
+    path = os.path.join(d, "locked.dat")
+    with open(path, "wb") as f:
+        f.write(b"\0" * 65536)
+    if subprocess.run(["chattr", "+i", path], capture_output=True).returncode != 0:
+        c.skip("chattr +i is not available here: cannot make a file unwritable for root")
+        return
+    try:
+        code, out, err = run(["--name=w", "--filename=locked.dat", "--size=64k", "--rw=write",
+                              "--output-format=json"], cwd=d)
+        c.check(code == 1, "a failed job exits 1, got %d" % code)
+        c.check(re.search(r"job 'w': cannot open 'locked\.dat': Operation not permitted", err)
+                is not None, "the failure names job, file and errno: %r" % err)
+        c.check(json.loads(out)["jobs"][0]["error"] == 1, "the JSON report carries errno 1")
+    finally:
+        subprocess.run(["chattr", "-i", path])
+
+
+def main():
+    c = Checks("cli")
+    check_basics(c)
+    check_cli_jobs(c)
+    d = scratch_dir()
+    try:
+        check_files_and_sets(c, d)
+        check_parse_only(c, d)
+        check_job_failure(c, d)
+    finally:
+        remove(d)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""Shared helpers of the end-to-end tests: run the iojob binary, split its output, check."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SRC = os.environ.get("IOJOB_SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+BIN = os.environ.get("IOJOB_BIN", os.path.join(SRC, "build", "iojob"))
+SKIP = 77
+
+
+class Failure(Exception):
+    pass
+
+
+def run(args, cwd=None, stdin=None, timeout=120):
+    """Run iojob with args; return (exit code, stdout, stderr)."""
+    p = subprocess.run([BIN] + args, cwd=cwd, input=stdin, capture_output=True, text=True,
+                       timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def split_normal_json(out):
+    """Split '--output-format=normal,json' output into the text report and the JSON."""
+    at = out.find("\n{\n")
+    if at < 0:
+        raise Failure("no JSON document after the normal report:\n" + out)
+    return out[:at + 1], json.loads(out[at + 1:])
+
+
+def engine_available(name):
+    code, out, _ = run(["--enghelp"])
+    for line in out.splitlines():
+        fields = line.split(None, 1)
+        if fields and fields[0] == name:
+            return "built without" not in line
+    return False
+
+
+def scratch_dir():
+    """A temporary directory on a disk file system (O_DIRECT works there, not on tmpfs)."""
+    base = "/var/tmp" if os.path.isdir("/var/tmp") else None
+    return tempfile.mkdtemp(prefix="iojob-e2e-", dir=base)
+
+
+class Checks:
+    """Collects failures so that one run reports every broken case, not just the first."""
+
+    def __init__(self, name):
+        self.name = name
+        self.failures = []
+        self.count = 0
+        self.skips = []
+
+    def check(self, cond, what):
+        self.count += 1
+        if not cond:
+            self.failures.append(what)
+
+    def skip(self, why):
+        self.skips.append(why)
+
+    def finish(self):
+        for s in self.skips:
+            print("SKIP: " + s)
+        for f in self.failures:
+            print("FAIL: " + f)
+        print("%s: %d checks, %d failures, %d skipped" %
+              (self.name, self.count, len(self.failures), len(self.skips)))
+        if self.failures:
+            sys.exit(1)
+        if self.count == 0 and self.skips:
+            sys.exit(SKIP)
+        sys.exit(0)
+
+
+def remove(path):
+    shutil.rmtree(path, ignore_errors=True)

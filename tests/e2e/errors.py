@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""A wrong job file names the file, line, option and what was expected, exits 2, and
+touches no data: no file is created or written in the job's directory."""
+import os
+import re
+
+from common import Checks, remove, run, scratch_dir
+
+# (job file text, regular expression the message must match, exit code)
+CASES = [
+    ("[job]\nrw=randread\niodepht=4\n",
+     r"^iojob: job\.fio:3: unknown option 'iodepht' \(did you mean 'iodepth'\?\)$", 2),
+    ("[job]\nsize=4q\n",
+     r"^iojob: job\.fio:2: option 'size': '4q' is not a size(.*) \(did you mean '4k'\?\)$", 2),
+    ("[job]\nbs=4q\n", r"^iojob: job\.fio:2: option 'bs': '4q' is not a size", 2),
+    ("[job]\nsize=1m\nruntime=abc\n",
+     r"^iojob: job\.fio:3: option 'runtime': 'abc' is not a time", 2),
+    ("[job]\nthinktime=5x\n", r"^iojob: job\.fio:2: option 'thinktime': '5x' is not a time", 2),
+    ("[job]\nrw=readx\n",
+     r"^iojob: job\.fio:2: option 'rw': 'readx' is not one of read, write, .*"
+     r"\(did you mean 'read'\?\)$", 2),
+    ("[job]\nfallocate=sometimes\n",
+     r"^iojob: job\.fio:2: option 'fallocate': 'sometimes' is not one of none", 2),
+    ("[job]\nrwmixread=200\n",
+     r"^iojob: job\.fio:2: option 'rwmixread': 200 is out of range \(0 to 100\)$", 2),
+    ("[job]\niodepth=0\n", r"^iojob: job\.fio:2: option 'iodepth': 0 is out of range", 2),
+    ("[job]\niodepth=-1\n", r"^iojob: job\.fio:2: option 'iodepth': -1 is out of range", 2),
+    ("[job]\nbs=0\n", r"^iojob: job\.fio:2: option 'bs': 0 is out of range", 2),
+    ("[job]\ndirect=maybe\n",
+     r"^iojob: job\.fio:2: option 'direct': 'maybe' is not a boolean", 2),
+    ("filename=x.dat\n[job]\nsize=1m\n",
+     r"^iojob: job\.fio:1: option 'filename' is outside of any \[section\]$", 2),
+    ("[job\nsize=1m\n", r"^iojob: job\.fio:1: malformed section header '\[job'", 2),
+    ("[job]\nsize=1m\ninclude missing.inc\n",
+     r"^iojob: job\.fio:3: include 'missing\.inc': No such file or directory$", 2),
+    ("[job]\nsize=1m\ndirectory=/nonexistent/dir\n",
+     r"^iojob: job\.fio:3: option 'directory': '/nonexistent/dir' is not a directory$", 2),
+    ("[job]\nrw=read\n",
+     r"^iojob: job\.fio:1: job 'job': 'job\.0\.0' does not exist, so its size is unknown "
+     r"\(set size= or filesize=\)$", 2),
+    ("[job]\nsize=1m\nioengine=foo\n",
+     r"^iojob: job\.fio:3: option 'ioengine': unknown engine 'foo'", 2),
+    ("[job]\nsize=1m\nioengine=psync\nfixedbufs=1\n",
+     r"^iojob: job\.fio:4: option 'fixedbufs' belongs to ioengine 'io_uring', but job 'job' "
+     r"uses 'psync'$", 2),
+    ("[job]\nsize=${IOJOB_SURELY_UNSET}\n",
+     r"^iojob: job\.fio:2: option 'size': environment variable 'IOJOB_SURELY_UNSET' is not "
+     r"set$", 2),
+    ("[job]\nsize=1m\nbs=2m\n",
+     r"^iojob: job\.fio:1: job 'job': the region of 'job\.0\.0' \(1048576 bytes\) is smaller "
+     r"than the block size \(2097152\)$", 2),
+    ("[job]\nsize=1m\ndirect=1\nbs=1000\n",
+     r"^iojob: job\.fio:4: job 'job': option 'bs': direct=1 on 'job\.0\.0' needs multiples "
+     r"of \d+ bytes, not 1000$", 2),
+    ("[global]\nsize=1m\n", r"^iojob: no jobs defined", 2),
+]
+
+
+def main():
+    c = Checks("errors")
+    for text, pattern, want in CASES:
+        d = scratch_dir()
+        try:
+            with open(os.path.join(d, "job.fio"), "w") as f:
+                f.write(text)
+            code, out, err = run(["job.fio"], cwd=d)
+            first = text.splitlines()[-1]
+            c.check(code == want, "%r: exit %d, want %d" % (first, code, want))
+            c.check(re.search(pattern, err.strip(), re.M) is not None,
+                    "%r: message %r does not match %r" % (first, err.strip(), pattern))
+            c.check(out == "", "%r: a failed parse printed a report: %r" % (first, out))
+            c.check(sorted(os.listdir(d)) == ["job.fio"],
+                    "%r: files appeared: %s" % (first, os.listdir(d)))
+        finally:
+            remove(d)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
