@@ -282,8 +282,9 @@ void plan_fill_buffers(struct worker *w)
 	if (j->zero_buffers) {
 		memset(p, 0, total);
 	} else if (j->buffer_pattern_len) {
+		/* Each buffer starts the pattern afresh, as in fio, whatever its slot. */
 		for (size_t i = 0; i < total; i++)
-			p[i] = j->buffer_pattern[i % j->buffer_pattern_len];
+			p[i] = j->buffer_pattern[i % w->eng.buf_size % j->buffer_pattern_len];
 	} else {
 		for (size_t i = 0; i + 8 <= total; i += 8) {
 			uint64_t v = rng_next(&w->rng);
