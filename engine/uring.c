@@ -23,6 +23,7 @@ struct uring_state {
 	struct io_uring ring;
 	bool ring_ok;
 	bool files_registered;
+	unsigned unsubmitted;	/* queued, not yet reported submitted */
 	struct io_req **done;	/* requests of the last getevents() */
 };
 
@@ -180,6 +181,7 @@ static enum ioq_status uring_queue(struct ioengine *e, struct io_req *r)
 	if (st->files_registered)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	io_uring_sqe_set_data(sqe, r);
+	st->unsubmitted++;
 	return IOQ_QUEUED;
 }
 
@@ -191,7 +193,16 @@ static int uring_submit(struct ioengine *e)
 	do
 		ret = io_uring_submit(&st->ring);
 	while (ret == -EINTR);
-	return ret == -EAGAIN || ret == -EBUSY ? 0 : ret;
+	if (ret < 0)
+		return ret == -EAGAIN || ret == -EBUSY ? 0 : ret;
+	/*
+	 * With SQPOLL, liburing counts every entry the kernel thread has not consumed yet,
+	 * those of earlier calls too; ours are submitted once they are in the ring.
+	 */
+	if (st->ring.flags & IORING_SETUP_SQPOLL)
+		ret = (int)st->unsubmitted;
+	st->unsubmitted -= (unsigned)ret;
+	return ret;
 }
 
 static int uring_getevents(struct ioengine *e, unsigned min, unsigned max)
