@@ -238,7 +238,8 @@ bool plan_io(struct worker *w, struct io_req *r)
 			w->trim_done = true;
 		}
 	}
-	if (w->bytes_left != UINT64_MAX)
+	/* trimwrite's trims come on top of its writes, as in fio: only writes use the budget. */
+	if (w->bytes_left != UINT64_MAX && !(d == IO_TRIM && w->trim_done))
 		w->bytes_left -= len;
 	if (w->ios_left != UINT64_MAX)
 		w->ios_left--;
