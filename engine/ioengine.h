@@ -65,6 +65,7 @@ enum ioq_status {
 #define IOENG_NOFILES	(1u << 1)	/* does no I/O on files (null) */
 #define IOENG_TRIM	(1u << 2)	/* can trim */
 #define IOENG_INLINE_QD1 (1u << 3)	/* at iodepth 1 completes in queue(), like a sync engine */
+#define IOENG_CHEAP_SUBMIT (1u << 4)	/* submit() does no work per I/O: batch by default */
 
 struct ioengine;
 

@@ -382,7 +382,6 @@ static void enqueue(struct worker *w, struct io_req *r)
 static void fill(struct worker *w)
 {
 	const struct job_desc *j = w->job;
-	uint64_t t0;
 
 	if (!w->filling && w->inflight <= j->iodepth_low)
 		w->filling = true;
@@ -396,7 +395,7 @@ static void fill(struct worker *w)
 	}
 	if (!w->issuing || !w->filling || w->inflight + w->nqueued >= j->iodepth)
 		goto out;
-	t0 = clock_ticks(w->clk);
+	w->now = clock_ticks(w->clk);
 	while (w->issuing && w->inflight + w->nqueued < j->iodepth) {
 		struct io_req *r;
 
@@ -410,7 +409,8 @@ static void fill(struct worker *w)
 			w->issuing = false;
 			break;
 		}
-		r->t_create = t0;
+		/* Created now: at the pass's start, or when the previous submit returned. */
+		r->t_create = w->now;
 		enqueue(w, r);
 		if (w->retry)
 			break;

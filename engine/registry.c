@@ -63,6 +63,7 @@ unsigned ioengine_catalog(struct engine_info *out, unsigned max)
 			.available = true,
 			.sync = o->flags & IOENG_SYNC,
 			.can_trim = o->flags & IOENG_TRIM,
+			.cheap_submit = o->flags & IOENG_CHEAP_SUBMIT,
 			.options = o->options,
 			.options_size = o->options_size,
 		};

@@ -233,6 +233,7 @@ static int bssplit_item(const struct opt_ctx *ctx, const char *item, struct job_
 {
 	struct dir_bs *b = &j->bs[dir];
 	unsigned total = 0, blanks = 0, i;
+	bool blank[JOB_MAX_BSSPLIT];
 	char **f;
 	int n, ret = 0;
 
@@ -260,7 +261,8 @@ static int bssplit_item(const struct opt_ctx *ctx, const char *item, struct job_
 		}
 		b->split[i].bs = (uint32_t)bs;
 		b->split[i].pct = pct < 0 ? 0 : (uint32_t)pct;
-		if (pct < 0)
+		blank[i] = pct < 0;
+		if (blank[i])
 			blanks++;
 		else
 			total += (unsigned)pct;
@@ -276,7 +278,7 @@ static int bssplit_item(const struct opt_ctx *ctx, const char *item, struct job_
 	b->min = UINT64_MAX;
 	b->max = 0;
 	for (i = 0; i < b->nsplit; i++) {
-		if (!b->split[i].pct && blanks)
+		if (blank[i])
 			b->split[i].pct = (100 - total) / blanks;
 		if (b->split[i].bs < b->min)
 			b->min = b->split[i].bs;
@@ -553,12 +555,12 @@ const struct opt_def job_options[] = {
 	/* engine */
 	JOB_STR("ioengine", ioengine, "psync", "how I/O is issued (see --enghelp)"),
 	JOB_UINT("iodepth", iodepth, "1", 1, 65536, "I/Os kept in flight"),
-	JOB_UINT("iodepth_batch_submit", iodepth_batch_submit, "0", 0, 65536,
-		 "I/Os per submit call (0: all that are ready)", .alias = "iodepth_batch"),
+	JOB_UINT("iodepth_batch_submit", iodepth_batch_submit, "1", 0, 65536,
+		 "I/Os per submit call (0: iodepth)", .alias = "iodepth_batch"),
 	JOB_UINT("iodepth_batch_complete_min", iodepth_batch_complete_min, "1", 0, 65536,
 		 "fewest completions to wait for", .alias = "iodepth_batch_complete"),
 	JOB_UINT("iodepth_batch_complete_max", iodepth_batch_complete_max, "0", 0, 65536,
-		 "most completions reaped per call (0: iodepth)"),
+		 "most completions reaped per call (0: iodepth_batch_complete_min)"),
 	JOB_UINT("iodepth_low", iodepth_low, "0", 0, 65536,
 		 "refill when fewer are in flight (0: iodepth)"),
 	JOB_BOOL("direct", direct, "0", "open files with O_DIRECT"),

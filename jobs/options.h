@@ -114,6 +114,7 @@ struct engine_info {
 	const char *why_missing;
 	bool sync;		/* one I/O at a time: iodepth is capped at 1 */
 	bool can_trim;
+	bool cheap_submit;	/* submitting does no work: batch everything by default */
 	const struct opt_def *options;	/* ended by { NULL }, or NULL */
 	size_t options_size;
 };

@@ -28,8 +28,22 @@ static void depth_defaults(struct job_desc *j, const struct engine_info *eng, st
 	if (!strcmp(eng->name, "libaio") && !j->direct && j->iodepth > 1)
 		diag_note(d, "job '%s': libaio without direct=1 completes most I/O inside "
 			  "io_submit, so iodepth=%u will not be reached", j->name, j->iodepth);
+	/*
+	 * fio's defaults: submit each I/O on its own and reap one completion per call. With
+	 * batches, a batch's I/Os reach the device while the call is still submitting the
+	 * rest and their clat reads short; a queue refilled in bursts runs below its depth.
+	 * An engine whose submit does no work (null) batches everything by default.
+	 */
+	if (eng->cheap_submit) {
+		if (!job_setting(j, "iodepth_batch_submit"))
+			j->iodepth_batch_submit = j->iodepth;
+		if (!job_setting(j, "iodepth_batch_complete_max"))
+			j->iodepth_batch_complete_max = j->iodepth;
+	}
 	if (!j->iodepth_batch_submit || j->iodepth_batch_submit > j->iodepth)
 		j->iodepth_batch_submit = j->iodepth;
+	if (!j->iodepth_batch_complete_max)
+		j->iodepth_batch_complete_max = j->iodepth_batch_complete_min;
 	if (!j->iodepth_batch_complete_max || j->iodepth_batch_complete_max > j->iodepth)
 		j->iodepth_batch_complete_max = j->iodepth;
 	if (j->iodepth_batch_complete_min > j->iodepth_batch_complete_max)
