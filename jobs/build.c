@@ -161,8 +161,9 @@ static int apply_key(const struct job_input *in, const struct engine_info *eng,
 	ret = opt_apply(o, ctx, base, k->val, why, sizeof(why));
 	if (ret == -ENOMEM)
 		return diag_set(d, ret, "out of memory");
+	/* Out of range too: jobs_build() returns -EINVAL for every job-file error. */
 	if (ret < 0)
-		return diag_at(d, ret, k->file, k->line, "option '%s': %s", o->name, why);
+		return diag_at(d, -EINVAL, k->file, k->line, "option '%s': %s", o->name, why);
 	return record_setting(ctx->arena, j, o->name, k);
 }
 

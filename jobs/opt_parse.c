@@ -99,7 +99,7 @@ static int apply_list(const struct opt_ctx *ctx, void *field, const char *val, c
 {
 	struct str_list *l = field;
 	char **f, **v;
-	int n, i;
+	int n, i, ret = 0;
 
 	if (!*val) {
 		snprintf(why, whylen, "an empty name");
@@ -116,13 +116,20 @@ static int apply_list(const struct opt_ctx *ctx, void *field, const char *val, c
 	if (l->n)
 		memcpy(v, l->v, sizeof(*v) * l->n);
 	for (i = 0; i < n; i++) {
-		if (!*f[i] || !(v[l->n + i] = arena_strdup(ctx->arena, f[i]))) {
-			value_split_free(f, n);
+		if (!*f[i]) {
 			snprintf(why, whylen, "'%s' has an empty name", val);
-			return *f[i] ? -ENOMEM : -EINVAL;
+			ret = -EINVAL;
+			break;
+		}
+		v[l->n + i] = arena_strdup(ctx->arena, f[i]);
+		if (!v[l->n + i]) {
+			ret = -ENOMEM;
+			break;
 		}
 	}
 	value_split_free(f, n);
+	if (ret)
+		return ret;
 	l->v = v;
 	l->n += (unsigned)n;
 	return 0;
