@@ -6,290 +6,26 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <sched.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-#include <linux/loop.h>
 
 #include <check.h>
 
-#define SKIP		77
-#define IMG_BYTES	(16u << 20)
-
-/*
- * What the fixtures made. Unchecked fixtures run in the parent process, so a test that
- * fails or crashes in its forked child cannot skip the teardown; exit and SIGINT/SIGTERM
- * undo the rest.
- */
-static struct {
-	pid_t owner;			/* only the process that made them undoes them */
-	char dir[256];			/* mkdtemp directory, "" if none */
-	char loop[32], loop2[32];	/* attached loop devices, "" if none */
-	char mnt[PATH_MAX];		/* mounted file system, "" if none */
-	char swap[32];			/* device swapped on, "" if none */
-	char err[512];			/* first setup failure, reported by every test */
-} fx;
-
-static void setup_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (fx.err[0])
-		return;
-	va_start(ap, fmt);
-	vsnprintf(fx.err, sizeof(fx.err), fmt, ap);
-	va_end(ap);
-}
-
-#define REQUIRE_FIXTURE() ck_assert_msg(!fx.err[0], "fixture: %s", fx.err)
-
-/*
- * Run argv[0] (found in PATH) with stdin from in (or /dev/null), stdout in out (or
- * discarded) and stderr discarded if quiet. Returns its exit status, or -errno.
- */
-static int run_cmd(const char *const argv[], const char *in, char *out, size_t len, bool quiet)
-{
-	char scratch[256];
-	size_t got = 0;
-	int pfd[2], status, fd;
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return -ECHILD;
-	}
-	if (pid == 0) {
-		fd = open(in ? in : "/dev/null", O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0 || dup2(pfd[1], STDOUT_FILENO) < 0)
-			_exit(126);
-		if (quiet) {
-			fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-			if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
-				_exit(126);
-		}
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	while ((n = read(pfd[0], scratch, sizeof(scratch))) > 0) {
-		if (out && got + 1 < len) {
-			if ((size_t)n > len - 1 - got)
-				n = (ssize_t)(len - 1 - got);
-			memcpy(out + got, scratch, (size_t)n);
-			got += (size_t)n;
-		}
-	}
-	close(pfd[0]);
-	if (out && len)
-		out[got] = '\0';
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static int run(const char *const argv[], const char *in, char *out, size_t len)
-{
-	return run_cmd(argv, in, out, len, false);
-}
-
-static bool have_tool(const char *name)
-{
-	char path[PATH_MAX], *dirs, *dir, *save;
-	const char *env = getenv("PATH");
-	bool found = false;
-
-	dirs = strdup(env ? env : "/usr/bin:/bin");
-	if (!dirs)
-		return false;
-	for (dir = strtok_r(dirs, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-		found = access(path, X_OK) == 0;
-	}
-	free(dirs);
-	return found;
-}
-
-/* losetup and friends live in sbin, which a non-login PATH may lack. */
-static void path_add_sbin(void)
-{
-	const char *env = getenv("PATH");
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s:/usr/sbin:/sbin", env ? env : "/usr/bin:/bin");
-	setenv("PATH", path, 1);
-}
-
-static int make_image(const char *name, off_t bytes, char *path, size_t len)
-{
-	int fd, ret = 0;
-
-	snprintf(path, len, "%s/%s", fx.dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	if (ftruncate(fd, bytes) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/* Attach file to a free loop device, with one extra losetup option or none. */
-static int loop_attach(const char *file, const char *opt, char *dev, size_t len)
-{
-	const char *argv[6] = { "losetup", "--find", "--show" };
-	unsigned i = 3;
-	int ret;
-
-	if (opt)
-		argv[i++] = opt;
-	argv[i] = file;
-	ret = run(argv, NULL, dev, len);
-	dev[strcspn(dev, "\n")] = '\0';
-	if (ret != 0 || strncmp(dev, "/dev/loop", 9)) {
-		dev[0] = '\0';
-		return ret < 0 ? ret : -EIO;
-	}
-	return 0;
-}
-
-/* LOOP_CLR_FD directly: no fork, so it also works from a signal handler. */
-static void loop_detach(char *dev)
-{
-	int fd;
-
-	if (!dev[0])
-		return;
-	fd = open(dev, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		/* a loop still held (lazy unmount) is set to clear itself when released */
-		ioctl(fd, LOOP_CLR_FD, 0);
-		close(fd);
-	}
-	dev[0] = '\0';
-}
-
-/* Undo what the fixtures attached, mounted and swapped on, newest first. */
-static void undo_devices(void)
-{
-	if (getpid() != fx.owner)
-		return;
-	if (fx.swap[0])
-		swapoff(fx.swap);
-	fx.swap[0] = '\0';
-	if (fx.mnt[0] && umount(fx.mnt) < 0)
-		umount2(fx.mnt, MNT_DETACH);
-	fx.mnt[0] = '\0';
-	loop_detach(fx.loop2);
-	loop_detach(fx.loop);
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_DP)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0;
-}
-
-static void teardown(void)
-{
-	undo_devices();
-	if (getpid() == fx.owner && fx.dir[0])
-		nftw(fx.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-	fx.dir[0] = '\0';
-	fx.err[0] = '\0';
-}
-
-static void on_signal(int sig)
-{
-	undo_devices();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void install_cleanup(void)
-{
-	fx.owner = getpid();
-	atexit(teardown);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
-}
+#include "loopdev.h"
 
 static bool make_dir(void)
 {
-	const char *tmp = getenv("TMPDIR");
-	int n;
-
-	if (!tmp)
-		tmp = "/tmp";
-	n = snprintf(fx.dir, sizeof(fx.dir), "%s/iojob-blockdev-XXXXXX", tmp);
-	if (n < 0 || (size_t)n >= sizeof(fx.dir)) {
-		setup_fail("TMPDIR '%s' is too long", tmp);
-		fx.dir[0] = '\0';
-		return false;
-	}
-	if (!mkdtemp(fx.dir)) {
-		setup_fail("mkdtemp '%s': %s", fx.dir, strerror(errno));
-		fx.dir[0] = '\0';
-		return false;
-	}
-	return true;
-}
-
-/* A loop device over a fresh image, with one extra losetup option or none. */
-static bool make_loop(const char *name, const char *opt, char *dev, size_t len)
-{
-	char img[PATH_MAX];
-	int ret;
-
-	ret = make_image(name, IMG_BYTES, img, sizeof(img));
-	if (ret == 0)
-		ret = loop_attach(img, opt, dev, len);
-	if (ret < 0)
-		setup_fail("loop device over '%s': %s", img, strerror(-ret));
-	return ret == 0;
-}
-
-static bool mount_ext4(const char *dev)
-{
-	const char *mkfs[] = { "mkfs.ext4", "-q", "-F", dev, NULL };
-	char mnt[PATH_MAX];
-
-	if (run(mkfs, NULL, NULL, 0) != 0) {
-		setup_fail("mkfs.ext4 '%s' failed", dev);
-		return false;
-	}
-	snprintf(mnt, sizeof(mnt), "%s/mnt", fx.dir);
-	if (mkdir(mnt, 0700) < 0 || mount(dev, mnt, "ext4", 0, NULL) < 0) {
-		setup_fail("mount '%s' on '%s': %s", dev, mnt, strerror(errno));
-		return false;
-	}
-	strcpy(fx.mnt, mnt);
-	return true;
+	return loopdev_make_dir(NULL, "iojob-blockdev");
 }
 
 static dev_t rdev(const char *path)
@@ -309,8 +45,8 @@ static const char *base(const char *path)
 
 static void sizes_setup(void)
 {
-	if (make_dir() && make_loop("img512", NULL, fx.loop, sizeof(fx.loop)))
-		make_loop("img4k", "--sector-size=4096", fx.loop2, sizeof(fx.loop2));
+	if (make_dir() && loopdev_make_loop("img512", NULL, fx.loop, sizeof(fx.loop)))
+		loopdev_make_loop("img4k", "--sector-size=4096", fx.loop2, sizeof(fx.loop2));
 }
 
 static int open_dev(const char *dev, int flags)
@@ -329,7 +65,7 @@ START_TEST(size_is_backing_file_size)
 	REQUIRE_FIXTURE();
 	fd = open_dev(fx.loop, O_RDONLY);
 	ck_assert_int_eq(blockdev_size(fd, &bytes), 0);
-	ck_assert_uint_eq(bytes, IMG_BYTES);
+	ck_assert_uint_eq(bytes, LOOPDEV_IMG_BYTES);
 	close(fd);
 }
 END_TEST
@@ -358,7 +94,7 @@ START_TEST(logical_block_size_follows_sector_size)
 	ck_assert_int_eq(blockdev_logical_block_size(fd, &bytes), 0);
 	ck_assert_uint_eq(bytes, 4096);
 	ck_assert_int_eq(blockdev_size(fd, &size), 0);
-	ck_assert_uint_eq(size, IMG_BYTES);
+	ck_assert_uint_eq(size, LOOPDEV_IMG_BYTES);
 	close(fd);
 }
 END_TEST
@@ -394,9 +130,9 @@ END_TEST
 /* loop: bare; loop2: ext4, mounted on fx.mnt. */
 static void mounted_setup(void)
 {
-	if (make_dir() && make_loop("bare", NULL, fx.loop, sizeof(fx.loop))
-	    && make_loop("ext4", NULL, fx.loop2, sizeof(fx.loop2)))
-		mount_ext4(fx.loop2);
+	if (make_dir() && loopdev_make_loop("bare", NULL, fx.loop, sizeof(fx.loop))
+	    && loopdev_make_loop("ext4", NULL, fx.loop2, sizeof(fx.loop2)))
+		loopdev_mount_ext4(fx.loop2);
 }
 
 START_TEST(bare_loop_is_not_in_use)
@@ -447,13 +183,13 @@ static void swap_setup(void)
 {
 	const char *argv[] = { "mkswap", "-q", NULL, NULL };
 
-	if (!make_dir() || !make_loop("swap", NULL, fx.loop, sizeof(fx.loop)))
+	if (!make_dir() || !loopdev_make_loop("swap", NULL, fx.loop, sizeof(fx.loop)))
 		return;
 	argv[2] = fx.loop;
-	if (run(argv, NULL, NULL, 0) != 0)
-		setup_fail("mkswap '%s' failed", fx.loop);
+	if (loopdev_run(argv, NULL, NULL, 0, false) != 0)
+		loopdev_fail("mkswap '%s' failed", fx.loop);
 	else if (swapon(fx.loop, 0) < 0)
-		setup_fail("swapon '%s': %s", fx.loop, strerror(errno));
+		loopdev_fail("swapon '%s': %s", fx.loop, strerror(errno));
 	else
 		strcpy(fx.swap, fx.loop);
 }
@@ -471,55 +207,14 @@ END_TEST
 
 /* --- in use: partitions of a real partitioned loop ---------------------------------------- */
 
-/* A loop over an image with two DOS partitions, scanned by the kernel (losetup -P). */
-static bool make_partitioned_loop(void)
-{
-	const char *sfdisk[] = { "sfdisk", "-q", NULL, NULL };
-	const char *table = "label: dos\nsize=8MiB, type=83\ntype=83\n";
-	char img[PATH_MAX], script[PATH_MAX], part[64];
-	struct timespec pause = { 0, 20 * 1000 * 1000 };
-	FILE *f;
-	int i, ret;
-
-	snprintf(script, sizeof(script), "%s/table", fx.dir);
-	f = fopen(script, "we");
-	if (!f || fputs(table, f) < 0 || fclose(f) != 0) {
-		setup_fail("write '%s' failed", script);
-		return false;
-	}
-	ret = make_image("parted", IMG_BYTES, img, sizeof(img));
-	if (ret < 0) {
-		setup_fail("create '%s': %s", img, strerror(-ret));
-		return false;
-	}
-	sfdisk[2] = img;
-	if (run(sfdisk, script, NULL, 0) != 0) {
-		setup_fail("sfdisk '%s' failed", img);
-		return false;
-	}
-	if (loop_attach(img, "--partscan", fx.loop, sizeof(fx.loop)) < 0) {
-		setup_fail("losetup --partscan '%s' failed", img);
-		return false;
-	}
-	/* the kernel scans the table on attach; devtmpfs may lag behind a little */
-	snprintf(part, sizeof(part), "%sp2", fx.loop);
-	for (i = 0; i < 50 && access(part, F_OK) < 0; i++)
-		nanosleep(&pause, NULL);
-	if (access(part, F_OK) < 0) {
-		setup_fail("no '%s': the kernel found no partitions", part);
-		return false;
-	}
-	return true;
-}
-
 static void partitions_setup(void)
 {
 	char part[64];
 
-	if (!make_dir() || !make_partitioned_loop())
+	if (!make_dir() || !loopdev_make_partitioned_loop())
 		return;
 	snprintf(part, sizeof(part), "%sp1", fx.loop);
-	mount_ext4(part);
+	loopdev_mount_ext4(part);
 }
 
 START_TEST(disk_is_in_use_when_a_partition_is_mounted)
@@ -691,11 +386,11 @@ static void skipping(const char *what, const char *why)
 
 static bool probe_loop(void)
 {
-	bool ok = make_dir() && make_loop("probe", NULL, fx.loop, sizeof(fx.loop));
+	bool ok = make_dir() && loopdev_make_loop("probe", NULL, fx.loop, sizeof(fx.loop));
 
 	if (!ok)
 		printf("test_blockdev: skipped: no loop device: %s\n", fx.err);
-	teardown();
+	loopdev_teardown();
 	return ok;
 }
 
@@ -703,14 +398,14 @@ static bool probe_partitions(void)
 {
 	bool ok;
 
-	if (!have_tool("sfdisk")) {
+	if (!loopdev_have_tool("sfdisk")) {
 		skipping("partition tests", "sfdisk not found (package fdisk)");
 		return false;
 	}
-	ok = make_dir() && make_partitioned_loop();
+	ok = make_dir() && loopdev_make_partitioned_loop();
 	if (!ok)
 		skipping("partition tests", fx.err);
-	teardown();
+	loopdev_teardown();
 	return ok;
 }
 
@@ -742,7 +437,7 @@ static TCase *tcase(Suite *s, const char *name, void (*setup)(void))
 	TCase *tc = tcase_create(name);
 
 	if (setup)
-		tcase_add_unchecked_fixture(tc, setup, teardown);
+		tcase_add_unchecked_fixture(tc, setup, loopdev_teardown);
 	suite_add_tcase(s, tc);
 	return tc;
 }
@@ -751,7 +446,7 @@ static void add_mount_tests(Suite *s, SRunner *sr)
 {
 	TCase *tc;
 
-	if (!have_tool("mkfs.ext4")) {
+	if (!loopdev_have_tool("mkfs.ext4")) {
 		skipping("mount tests", "mkfs.ext4 not found (package e2fsprogs)");
 		return;
 	}
@@ -786,7 +481,7 @@ static void add_tests(Suite *s, SRunner *sr)
 	tcase_add_test(tc, ioctls_on_non_block_fd_fail_with_enotty);
 	tcase_add_test(tc, unknown_device_is_an_error);
 	add_mount_tests(s, sr);
-	if (!have_tool("mkswap")) {
+	if (!loopdev_have_tool("mkswap")) {
 		skipping("swap tests", "mkswap not found (package util-linux)");
 		return;
 	}
@@ -801,18 +496,18 @@ int main(void)
 	int failed;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
-	path_add_sbin();
+	loopdev_path_add_sbin();
 	if (geteuid() != 0) {
 		printf("test_blockdev: skipped: needs root for loop devices\n");
-		return SKIP;
+		return LOOPDEV_SKIP;
 	}
-	if (!have_tool("losetup")) {
+	if (!loopdev_have_tool("losetup")) {
 		printf("test_blockdev: skipped: losetup not found (package mount)\n");
-		return SKIP;
+		return LOOPDEV_SKIP;
 	}
-	install_cleanup();
+	loopdev_install_cleanup();
 	if (!probe_loop())
-		return SKIP;
+		return LOOPDEV_SKIP;
 	s = suite_create("blockdev");
 	sr = srunner_create(s);
 	add_tests(s, sr);

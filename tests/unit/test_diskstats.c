@@ -8,293 +8,33 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <sched.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-#include <linux/loop.h>
 
 #include <check.h>
 
-#define SKIP		77
-#define IMG_BYTES	(16u << 20)
+#include "loopdev.h"
+
 #define NWRITES		16
-
-/*
- * What the fixtures made. Unchecked fixtures run in the parent process, so a test that
- * fails or crashes in its forked child cannot skip the teardown; exit and SIGINT/SIGTERM
- * undo the rest.
- */
-static struct {
-	pid_t owner;			/* only the process that made them undoes them */
-	char dir[256];			/* mkdtemp directory, "" if none */
-	char loop[32];			/* attached loop device, "" if none */
-	char mnt[PATH_MAX];		/* mounted file system, "" if none */
-	char dm[64];			/* device-mapper device name, "" if none */
-	char dm_dev[PATH_MAX];		/* its node, "/dev/dm-N" */
-	char err[512];			/* first setup failure, reported by every test */
-} fx;
-
-static void setup_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (fx.err[0])
-		return;
-	va_start(ap, fmt);
-	vsnprintf(fx.err, sizeof(fx.err), fmt, ap);
-	va_end(ap);
-}
-
-#define REQUIRE_FIXTURE() ck_assert_msg(!fx.err[0], "fixture: %s", fx.err)
-
-/*
- * Run argv[0] (found in PATH) with stdin from in (or /dev/null), stdout in out (or
- * discarded) and stderr discarded if quiet. Returns its exit status, or -errno.
- */
-static int run_cmd(const char *const argv[], const char *in, char *out, size_t len, bool quiet)
-{
-	char scratch[256];
-	size_t got = 0;
-	int pfd[2], status, fd;
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return -ECHILD;
-	}
-	if (pid == 0) {
-		fd = open(in ? in : "/dev/null", O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0 || dup2(pfd[1], STDOUT_FILENO) < 0)
-			_exit(126);
-		if (quiet) {
-			fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-			if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
-				_exit(126);
-		}
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	while ((n = read(pfd[0], scratch, sizeof(scratch))) > 0) {
-		if (out && got + 1 < len) {
-			if ((size_t)n > len - 1 - got)
-				n = (ssize_t)(len - 1 - got);
-			memcpy(out + got, scratch, (size_t)n);
-			got += (size_t)n;
-		}
-	}
-	close(pfd[0]);
-	if (out && len)
-		out[got] = '\0';
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static int run(const char *const argv[], const char *in, char *out, size_t len)
-{
-	return run_cmd(argv, in, out, len, false);
-}
-
-static bool have_tool(const char *name)
-{
-	char path[PATH_MAX], *dirs, *dir, *save;
-	const char *env = getenv("PATH");
-	bool found = false;
-
-	dirs = strdup(env ? env : "/usr/bin:/bin");
-	if (!dirs)
-		return false;
-	for (dir = strtok_r(dirs, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-		found = access(path, X_OK) == 0;
-	}
-	free(dirs);
-	return found;
-}
-
-/* losetup and friends live in sbin, which a non-login PATH may lack. */
-static void path_add_sbin(void)
-{
-	const char *env = getenv("PATH");
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s:/usr/sbin:/sbin", env ? env : "/usr/bin:/bin");
-	setenv("PATH", path, 1);
-}
-
-static int make_image(const char *name, off_t bytes, char *path, size_t len)
-{
-	int fd, ret = 0;
-
-	snprintf(path, len, "%s/%s", fx.dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	if (ftruncate(fd, bytes) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/* Attach file to a free loop device, with one extra losetup option or none. */
-static int loop_attach(const char *file, const char *opt, char *dev, size_t len)
-{
-	const char *argv[6] = { "losetup", "--find", "--show" };
-	unsigned i = 3;
-	int ret;
-
-	if (opt)
-		argv[i++] = opt;
-	argv[i] = file;
-	ret = run(argv, NULL, dev, len);
-	dev[strcspn(dev, "\n")] = '\0';
-	if (ret != 0 || strncmp(dev, "/dev/loop", 9)) {
-		dev[0] = '\0';
-		return ret < 0 ? ret : -EIO;
-	}
-	return 0;
-}
-
-/* LOOP_CLR_FD directly: no fork, so it also works from a signal handler. */
-static void loop_detach(char *dev)
-{
-	int fd;
-
-	if (!dev[0])
-		return;
-	fd = open(dev, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		/* a loop still held (lazy unmount, dm) is set to clear itself when released */
-		ioctl(fd, LOOP_CLR_FD, 0);
-		close(fd);
-	}
-	dev[0] = '\0';
-}
-
-/* Undo what the fixtures mounted, stacked and attached, newest first. */
-static void undo_devices(void)
-{
-	const char *dm_remove[] = { "dmsetup", "remove", "--retry", fx.dm, NULL };
-
-	if (getpid() != fx.owner)
-		return;
-	if (fx.mnt[0] && umount(fx.mnt) < 0)
-		umount2(fx.mnt, MNT_DETACH);
-	fx.mnt[0] = '\0';
-	if (fx.dm[0])
-		run(dm_remove, NULL, NULL, 0);
-	fx.dm[0] = '\0';
-	fx.dm_dev[0] = '\0';
-	loop_detach(fx.loop);
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_DP)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0;
-}
-
-static void teardown(void)
-{
-	undo_devices();
-	if (getpid() == fx.owner && fx.dir[0])
-		nftw(fx.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-	fx.dir[0] = '\0';
-	fx.err[0] = '\0';
-}
-
-static void on_signal(int sig)
-{
-	undo_devices();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void install_cleanup(void)
-{
-	fx.owner = getpid();
-	atexit(teardown);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
-}
 
 static bool make_dir(void)
 {
-	const char *tmp = getenv("TMPDIR");
-	int n;
-
-	if (!tmp)
-		tmp = "/tmp";
-	n = snprintf(fx.dir, sizeof(fx.dir), "%s/iojob-diskstats-XXXXXX", tmp);
-	if (n < 0 || (size_t)n >= sizeof(fx.dir)) {
-		setup_fail("TMPDIR '%s' is too long", tmp);
-		fx.dir[0] = '\0';
-		return false;
-	}
-	if (!mkdtemp(fx.dir)) {
-		setup_fail("mkdtemp '%s': %s", fx.dir, strerror(errno));
-		fx.dir[0] = '\0';
-		return false;
-	}
-	return true;
+	return loopdev_make_dir(NULL, "iojob-diskstats");
 }
 
-/* A loop device over a fresh image, with one extra losetup option or none. */
+/* A loop device in fx.loop over a fresh image, with one extra losetup option or none. */
 static bool make_loop(const char *name, const char *opt)
 {
-	char img[PATH_MAX];
-	int ret;
-
-	ret = make_image(name, IMG_BYTES, img, sizeof(img));
-	if (ret == 0)
-		ret = loop_attach(img, opt, fx.loop, sizeof(fx.loop));
-	if (ret < 0)
-		setup_fail("loop device over '%s': %s", img, strerror(-ret));
-	return ret == 0;
-}
-
-static bool mount_ext4(const char *dev)
-{
-	const char *mkfs[] = { "mkfs.ext4", "-q", "-F", dev, NULL };
-	char mnt[PATH_MAX];
-
-	if (run(mkfs, NULL, NULL, 0) != 0) {
-		setup_fail("mkfs.ext4 '%s' failed", dev);
-		return false;
-	}
-	snprintf(mnt, sizeof(mnt), "%s/mnt", fx.dir);
-	if (mkdir(mnt, 0700) < 0 || mount(dev, mnt, "ext4", 0, NULL) < 0) {
-		setup_fail("mount '%s' on '%s': %s", dev, mnt, strerror(errno));
-		return false;
-	}
-	strcpy(fx.mnt, mnt);
-	return true;
+	return loopdev_make_loop(name, opt, fx.loop, sizeof(fx.loop));
 }
 
 static const char *base(const char *path)
@@ -319,7 +59,7 @@ static void make_file_in_mnt(char *path, size_t len)
 static void mounted_setup(void)
 {
 	if (make_dir() && make_loop("ext4", NULL))
-		mount_ext4(fx.loop);
+		loopdev_mount_ext4(fx.loop);
 }
 
 START_TEST(file_maps_to_its_loop_device)
@@ -440,55 +180,14 @@ END_TEST
 
 /* --- partitions of a real partitioned loop ------------------------------------------------ */
 
-/* A loop over an image with two DOS partitions, scanned by the kernel (losetup -P). */
-static bool make_partitioned_loop(void)
-{
-	const char *sfdisk[] = { "sfdisk", "-q", NULL, NULL };
-	const char *table = "label: dos\nsize=8MiB, type=83\ntype=83\n";
-	char img[PATH_MAX], script[PATH_MAX], part[64];
-	struct timespec pause = { 0, 20 * 1000 * 1000 };
-	FILE *f;
-	int i, ret;
-
-	snprintf(script, sizeof(script), "%s/table", fx.dir);
-	f = fopen(script, "we");
-	if (!f || fputs(table, f) < 0 || fclose(f) != 0) {
-		setup_fail("write '%s' failed", script);
-		return false;
-	}
-	ret = make_image("parted", IMG_BYTES, img, sizeof(img));
-	if (ret < 0) {
-		setup_fail("create '%s': %s", img, strerror(-ret));
-		return false;
-	}
-	sfdisk[2] = img;
-	if (run(sfdisk, script, NULL, 0) != 0) {
-		setup_fail("sfdisk '%s' failed", img);
-		return false;
-	}
-	if (loop_attach(img, "--partscan", fx.loop, sizeof(fx.loop)) < 0) {
-		setup_fail("losetup --partscan '%s' failed", img);
-		return false;
-	}
-	/* the kernel scans the table on attach; devtmpfs may lag behind a little */
-	snprintf(part, sizeof(part), "%sp2", fx.loop);
-	for (i = 0; i < 50 && access(part, F_OK) < 0; i++)
-		nanosleep(&pause, NULL);
-	if (access(part, F_OK) < 0) {
-		setup_fail("no '%s': the kernel found no partitions", part);
-		return false;
-	}
-	return true;
-}
-
 static void partitions_setup(void)
 {
 	char part[64];
 
-	if (!make_dir() || !make_partitioned_loop())
+	if (!make_dir() || !loopdev_make_partitioned_loop())
 		return;
 	snprintf(part, sizeof(part), "%sp1", fx.loop);
-	mount_ext4(part);
+	loopdev_mount_ext4(part);
 }
 
 START_TEST(partition_maps_to_its_disk)
@@ -560,16 +259,16 @@ static bool make_dm_linear(void)
 	char name[64], table[128];
 
 	snprintf(name, sizeof(name), "iojob-test-%d", (int)getpid());
-	snprintf(table, sizeof(table), "0 %u linear %s 0", IMG_BYTES / 512, fx.loop);
+	snprintf(table, sizeof(table), "0 %u linear %s 0", LOOPDEV_IMG_BYTES / 512, fx.loop);
 	create[2] = name;
 	create[4] = table;
-	if (run(create, NULL, NULL, 0) != 0) {
-		setup_fail("dmsetup create '%s' failed", name);
+	if (loopdev_run(create, NULL, NULL, 0, false) != 0) {
+		loopdev_fail("dmsetup create '%s' failed", name);
 		return false;
 	}
 	strcpy(fx.dm, name);
 	if (!find_dm_node(name, fx.dm_dev, sizeof(fx.dm_dev))) {
-		setup_fail("no /sys/block/dm-*/dm/name for '%s'", name);
+		loopdev_fail("no /sys/block/dm-*/dm/name for '%s'", name);
 		return false;
 	}
 	return true;
@@ -864,7 +563,7 @@ static bool probe_loop(void)
 
 	if (!ok)
 		printf("test_diskstats: skipped: no loop device: %s\n", fx.err);
-	teardown();
+	loopdev_teardown();
 	return ok;
 }
 
@@ -872,14 +571,14 @@ static bool probe_partitions(void)
 {
 	bool ok;
 
-	if (!have_tool("sfdisk")) {
+	if (!loopdev_have_tool("sfdisk")) {
 		skipping("partition tests", "sfdisk not found (package fdisk)");
 		return false;
 	}
-	ok = make_dir() && make_partitioned_loop();
+	ok = make_dir() && loopdev_make_partitioned_loop();
 	if (!ok)
 		skipping("partition tests", fx.err);
-	teardown();
+	loopdev_teardown();
 	return ok;
 }
 
@@ -887,12 +586,12 @@ static bool probe_dm(void)
 {
 	const char *version[] = { "dmsetup", "version", NULL };
 
-	if (!have_tool("dmsetup")) {
+	if (!loopdev_have_tool("dmsetup")) {
 		skipping("dm tests", "dmsetup not found (package dmsetup)");
 		return false;
 	}
 	/* fails when the kernel has no device-mapper driver */
-	if (run_cmd(version, NULL, NULL, 0, true) != 0) {
+	if (loopdev_run(version, NULL, NULL, 0, true) != 0) {
 		skipping("dm tests", "no device-mapper in the kernel");
 		return false;
 	}
@@ -927,7 +626,7 @@ static TCase *tcase(Suite *s, const char *name, void (*setup)(void))
 	TCase *tc = tcase_create(name);
 
 	if (setup)
-		tcase_add_unchecked_fixture(tc, setup, teardown);
+		tcase_add_unchecked_fixture(tc, setup, loopdev_teardown);
 	suite_add_tcase(s, tc);
 	return tc;
 }
@@ -949,7 +648,7 @@ static void add_optional_tests(Suite *s, SRunner *sr)
 		tcase_add_test(tc, dm_device_lists_its_slaves);
 		tcase_add_test(tc, disk_added_before_its_dm_moves_under_it);
 	}
-	if (!have_tool("mkfs.ext4")) {
+	if (!loopdev_have_tool("mkfs.ext4")) {
 		skipping("mount tests", "mkfs.ext4 not found (package e2fsprogs)");
 		return;
 	}
@@ -984,18 +683,18 @@ int main(void)
 	int failed;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
-	path_add_sbin();
+	loopdev_path_add_sbin();
 	if (geteuid() != 0) {
 		printf("test_diskstats: skipped: needs root for loop devices\n");
-		return SKIP;
+		return LOOPDEV_SKIP;
 	}
-	if (!have_tool("losetup")) {
+	if (!loopdev_have_tool("losetup")) {
 		printf("test_diskstats: skipped: losetup not found (package mount)\n");
-		return SKIP;
+		return LOOPDEV_SKIP;
 	}
-	install_cleanup();
+	loopdev_install_cleanup();
 	if (!probe_loop())
-		return SKIP;
+		return LOOPDEV_SKIP;
 	s = suite_create("diskstats");
 	sr = srunner_create(s);
 	add_tests(s, sr);
