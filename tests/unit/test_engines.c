@@ -1,0 +1,988 @@
+/*
+ * Tests for the engine module through its public API: job text is parsed, built and run
+ * (run_prepare, run_execute) with every ioengine, on files in a scratch directory under
+ * /var/tmp and on loop devices, and what reached the files is read back here. Engines the
+ * build or the kernel lacks, and the loop device tests without root, are skipped.
+ */
+#include "engine/engine.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/aio_abi.h>
+#include <linux/io_uring.h>
+
+#include <check.h>
+
+#include "jobs/jobs.h"
+#include "loopdev.h"
+#include "output/stats.h"
+#include "parser/diag.h"
+#include "parser/jobfile.h"
+
+#define SCRATCH_BASE	"/var/tmp"	/* ext4 on the test machines: O_DIRECT works there */
+#define FILE_BYTES	(4u << 20)
+#define BS		(16u << 10)
+#define NBLOCKS		(FILE_BYTES / BS)
+#define DEV_BS		(64u << 10)
+#define DEV_BLOCKS	(LOOPDEV_IMG_BYTES / DEV_BS)
+#define TABLE_LEN(t)	(sizeof(t) / sizeof((t)[0]))
+
+static const unsigned char pattern[] = { 0xde, 0xad, 0xbe, 0xef };
+static const unsigned char pattern3[] = { 0xde, 0xad, 0xbe };	/* a block is not a multiple */
+static const unsigned char zero[] = { 0 };
+
+/* --- engines this machine can run ------------------------------------------------------- */
+
+static const char *const file_engines[] = { "psync", "sync", "libaio", "io_uring" };
+
+/* Why file_engines[i] cannot run here, "" when it can; filled by main() before forking. */
+static char engine_why[TABLE_LEN(file_engines)][256];
+
+/* The kernel side of each asynchronous engine, asked the way the engine will ask. */
+static int probe_aio(void)
+{
+	aio_context_t ctx = 0;
+
+	if (syscall(SYS_io_setup, 1, &ctx) < 0)
+		return -errno;
+	syscall(SYS_io_destroy, ctx);
+	return 0;
+}
+
+static int probe_uring(void)
+{
+	struct io_uring_params p;
+	int fd;
+
+	memset(&p, 0, sizeof(p));
+	fd = (int)syscall(SYS_io_uring_setup, 1, &p);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static void probe_engines(void)
+{
+	struct engine_info cat[IOENGINE_MAX];
+	unsigned n = engine_catalog(cat, IOENGINE_MAX);
+
+	for (unsigned e = 0; e < TABLE_LEN(file_engines); e++) {
+		const char *name = file_engines[e];
+		char *why = engine_why[e];
+		int ret = 0;
+
+		snprintf(why, sizeof(engine_why[e]), "not in the engine catalog");
+		for (unsigned i = 0; i < n; i++) {
+			if (strcmp(cat[i].name, name))
+				continue;
+			snprintf(why, sizeof(engine_why[e]), "%s",
+				 cat[i].available ? "" : cat[i].why_missing);
+		}
+		if (why[0])
+			continue;
+		if (!strcmp(name, "libaio"))
+			ret = probe_aio();
+		else if (!strcmp(name, "io_uring"))
+			ret = probe_uring();
+		if (ret < 0)
+			snprintf(why, sizeof(engine_why[e]), "the kernel refused to set it up: %s",
+				 strerror(-ret));
+	}
+}
+
+static bool is_async(const char *engine)
+{
+	return !strcmp(engine, "libaio") || !strcmp(engine, "io_uring");
+}
+
+/* --- running job text ------------------------------------------------------------------- */
+
+/* One run of job text: what it was built from, and its results. */
+struct trial {
+	struct engine_info engines[IOENGINE_MAX];
+	struct jobfile jf;
+	struct job_list jobs;
+	struct run run;
+	struct diag d;
+};
+
+/* Parse and build the job text, then run_prepare() it; run_prepare's result. */
+static int vprepare(struct trial *x, const char *fmt, va_list ap)
+{
+	struct job_input in = { .cli_defaults = -1, .check_paths = true };
+	char text[4096];
+	int n;
+
+	memset(x, 0, sizeof(*x));
+	n = vsnprintf(text, sizeof(text), fmt, ap);
+	ck_assert_int_lt(n, sizeof(text));
+	ck_assert_msg(jobfile_parse_string(&x->jf, "test.fio", text, &x->d) == 0, "parse: %s",
+		      x->d.msg);
+	in.jf = &x->jf;
+	in.engines = x->engines;
+	in.nengines = engine_catalog(x->engines, IOENGINE_MAX);
+	ck_assert_msg(jobs_build(&in, &x->jobs, &x->d) == 0, "build: %s", x->d.msg);
+	return run_prepare(&x->run, &x->jobs, &x->d);
+}
+
+static int prepare(struct trial *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int prepare(struct trial *x, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vprepare(x, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* Prepare (which must succeed) and execute; run_execute's result, 0 if every job ran. */
+static int run_jobs(struct trial *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int run_jobs(struct trial *x, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vprepare(x, fmt, ap);
+	va_end(ap);
+	ck_assert_msg(ret == 0, "run_prepare: %s", x->d.msg);
+	return run_execute(&x->run, &x->d);
+}
+
+static void trial_free(struct trial *x)
+{
+	run_free(&x->run);
+	jobs_free(&x->jobs);
+	jobfile_free(&x->jf);
+	diag_clear(&x->d);
+}
+
+static const struct job_stats *stats(const struct trial *x, unsigned job)
+{
+	ck_assert_uint_lt(job, x->jobs.njobs);
+	return x->run.results[job].st;
+}
+
+static void assert_no_error(const struct trial *x, unsigned job)
+{
+	const struct job_result *res = &x->run.results[job];
+
+	ck_assert_msg(res->error == 0, "job %u: %s", job, res->error_msg);
+	ck_assert_int_eq(res->st->error, 0);
+	ck_assert_uint_eq(res->st->total_err, 0);
+}
+
+/* The job issued and completed n whole I/Os of bs bytes in direction dir, each timed. */
+static void assert_did(const struct trial *x, unsigned job, int dir, uint64_t n, uint64_t bs)
+{
+	const struct job_stats *st = stats(x, job);
+
+	assert_no_error(x, job);
+	ck_assert_uint_eq(st->issued[dir], n);
+	ck_assert_uint_eq(st->dir[dir].ios, n);
+	ck_assert_uint_eq(st->dir[dir].bytes, n * bs);
+	ck_assert_uint_eq(st->dir[dir].clat.n, n);
+	ck_assert_uint_eq(st->dir[dir].short_ios, 0);
+}
+
+static uint64_t depth_total(const struct job_stats *st)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < STATS_DEPTH_NR; i++)
+		n += st->depth[i];
+	return n;
+}
+
+/* --- files ------------------------------------------------------------------------------ */
+
+/* A fresh directory for one test, inside the fixture's; removed with it. */
+static void make_test_dir(char *dir, size_t len)
+{
+	REQUIRE_FIXTURE();
+	ck_assert_int_lt(snprintf(dir, len, "%s/t-XXXXXX", fx.dir), len);
+	ck_assert_msg(mkdtemp(dir), "mkdtemp '%s': %s", dir, strerror(errno));
+}
+
+static void scratch_setup(void)
+{
+	loopdev_make_dir(SCRATCH_BASE, "iojob-engines");
+}
+
+static int64_t file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) < 0 ? -errno : (int64_t)st.st_size;
+}
+
+static void make_file(const char *path, uint64_t bytes, const unsigned char *pat, size_t len)
+{
+	unsigned char buf[4096];
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	ck_assert_msg(fd >= 0, "create '%s': %s", path, strerror(errno));
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = pat[i % len];
+	for (uint64_t off = 0; off < bytes; off += sizeof(buf))
+		ck_assert_int_eq(pwrite(fd, buf, sizeof(buf), (off_t)off), sizeof(buf));
+	close(fd);
+}
+
+/* Every byte of [0, bytes) of path, read here with pread(2), is pat[(off % bs) % len]. */
+static void assert_pattern(const char *path, uint64_t bytes, uint32_t bs,
+			   const unsigned char *pat, size_t len)
+{
+	unsigned char *buf = malloc(bs);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_msg(fd >= 0, "open '%s': %s", path, strerror(errno));
+	for (uint64_t off = 0; off < bytes; off += bs) {
+		ck_assert_int_eq(pread(fd, buf, bs, (off_t)off), bs);
+		for (uint32_t i = 0; i < bs; i++)
+			if (buf[i] != pat[i % len])
+				ck_abort_msg("'%s' at offset %llu: 0x%02x, not 0x%02x", path,
+					     (unsigned long long)(off + i), buf[i], pat[i % len]);
+	}
+	close(fd);
+	free(buf);
+}
+
+static unsigned count_entries(const char *dir)
+{
+	struct dirent *e;
+	unsigned n = 0;
+	DIR *d = opendir(dir);
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* --- every engine, every depth, buffered and direct ------------------------------------- */
+
+struct engine_case {
+	unsigned engine;	/* index into file_engines */
+	unsigned iodepth;
+	bool direct;
+};
+
+/* Grouped by engine, four cases each, so an engine's cases can be skipped as a range. */
+static const struct engine_case engine_cases[] = {
+	{ 0, 1, false }, { 0, 1, true }, { 0, 32, false }, { 0, 32, true },
+	{ 1, 1, false }, { 1, 1, true }, { 1, 32, false }, { 1, 32, true },
+	{ 2, 1, false }, { 2, 1, true }, { 2, 32, false }, { 2, 32, true },
+	{ 3, 1, false }, { 3, 1, true }, { 3, 32, false }, { 3, 32, true },
+};
+
+#define CASES_PER_ENGINE 4
+
+static const char *case_global(const struct engine_case *c, const char *path, char *buf,
+			       size_t len)
+{
+	snprintf(buf, len, "[global]\nfilename=%s\nioengine=%s\niodepth=%u\ndirect=%d\n"
+		 "size=%u\nbs=%u\n", path, file_engines[c->engine], c->iodepth, c->direct,
+		 FILE_BYTES, BS);
+	return buf;
+}
+
+START_TEST(seq_write_then_read_keep_the_pattern)
+{
+	const struct engine_case *c = &engine_cases[_i];
+	const char *engine = file_engines[c->engine];
+	char dir[PATH_MAX], path[PATH_MAX + 8], global[PATH_MAX + 256];
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/data", dir);
+	/* Whole batches of 32, submitted and reaped at once, keep 32 in flight to the end. */
+	ck_assert_int_eq(run_jobs(&x, "%siodepth_batch_submit=32\niodepth_batch_complete_min=32\n"
+				  "[write]\nrw=write\nbuffer_pattern=0xdeadbe\n"
+				  "[read]\nstonewall\nrw=read\n",
+				  case_global(c, path, global, sizeof(global))), 0);
+	for (unsigned j = 0; j < 2; j++) {
+		const struct job_stats *st = stats(&x, j);
+
+		assert_did(&x, j, j ? IO_READ : IO_WRITE, NBLOCKS, BS);
+		ck_assert_uint_eq(depth_total(st), NBLOCKS);
+		if (c->iodepth == 32 && c->direct && is_async(engine))
+			ck_assert_msg(st->depth[5] == NBLOCKS, "%s job %u: %llu of %u I/Os at "
+				      "depth 32", engine, j, (unsigned long long)st->depth[5],
+				      NBLOCKS);
+	}
+	trial_free(&x);
+	ck_assert_int_eq(file_size(path), FILE_BYTES);
+	assert_pattern(path, FILE_BYTES, BS, pattern3, sizeof(pattern3));
+}
+END_TEST
+
+START_TEST(randwrite_covers_every_block_once)
+{
+	const struct engine_case *c = &engine_cases[_i];
+	char dir[PATH_MAX], path[PATH_MAX + 8], global[PATH_MAX + 256];
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/data", dir);
+	ck_assert_int_eq(run_jobs(&x, "%s[fill]\nrw=write\nbuffer_pattern=0xdeadbeef\n[zero]\n"
+				  "stonewall\nrw=randwrite\nnorandommap=0\nzero_buffers=1\n",
+				  case_global(c, path, global, sizeof(global))), 0);
+	assert_did(&x, 0, IO_WRITE, NBLOCKS, BS);
+	/* NBLOCKS writes left no block of the pattern: each block was written exactly once. */
+	assert_did(&x, 1, IO_WRITE, NBLOCKS, BS);
+	trial_free(&x);
+	assert_pattern(path, FILE_BYTES, BS, zero, sizeof(zero));
+}
+END_TEST
+
+/* Engine options that change how requests reach the kernel, each with its engine. */
+struct option_case {
+	unsigned engine;	/* index into file_engines */
+	const char *options;
+};
+
+static const struct option_case option_cases[] = {
+	{ 2, "userspace_reap=1" },
+	{ 3, "fixedbufs=1" },
+	{ 3, "registerfiles=1" },
+	{ 3, "sqthread_poll=1" },
+	{ 3, "sqthread_poll=1\nfixedbufs=1\nregisterfiles=1" },
+};
+
+START_TEST(engine_options_keep_the_data)
+{
+	const struct option_case *c = &option_cases[_i];
+	char dir[PATH_MAX], path[PATH_MAX + 8];
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/data", dir);
+	ck_assert_int_eq(run_jobs(&x, "[global]\nfilename=%s\nioengine=%s\n%s\niodepth=16\n"
+				  "direct=1\nsize=%u\nbs=%u\n[write]\nrw=write\n"
+				  "buffer_pattern=0xdeadbe\n[read]\nstonewall\nrw=randread\n",
+				  path, file_engines[c->engine], c->options, FILE_BYTES, BS), 0);
+	assert_did(&x, 0, IO_WRITE, NBLOCKS, BS);
+	assert_did(&x, 1, IO_READ, NBLOCKS, BS);
+	trial_free(&x);
+	assert_pattern(path, FILE_BYTES, BS, pattern3, sizeof(pattern3));
+}
+END_TEST
+
+START_TEST(fsync_every_n_writes_and_at_the_end)
+{
+	char dir[PATH_MAX];
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	/* every4end writes two files, 128 blocks each: 32 syncs each, and one each at the end */
+	ck_assert_int_eq(run_jobs(&x, "[global]\nioengine=%s\niodepth=8\nrw=write\nsize=1m\n"
+				  "bs=4k\nfsync=4\ndirectory=%s\n[every4]\n[every4end]\n"
+				  "nrfiles=2\nend_fsync=1\n", file_engines[_i], dir), 0);
+	for (unsigned j = 0; j < 2; j++) {
+		const struct job_stats *st = stats(&x, j);
+
+		assert_did(&x, j, IO_WRITE, 256, 4096);
+		ck_assert_uint_eq(st->sync_ios, 256 / 4 + 2 * j);
+		ck_assert_uint_eq(st->sync_lat.n, st->sync_ios);
+	}
+	trial_free(&x);
+}
+END_TEST
+
+/* --- null ------------------------------------------------------------------------------- */
+
+START_TEST(null_completes_every_io_without_files)
+{
+	static const unsigned depths[] = { 1, 32 };
+	const struct job_stats *st;
+	char dir[PATH_MAX];
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	ck_assert_int_eq(run_jobs(&x, "[null]\nioengine=null\niodepth=%u\nrw=write\nsize=%u\n"
+				  "bs=%u\ndirectory=%s\n", depths[_i], FILE_BYTES, BS, dir), 0);
+	st = stats(&x, 0);
+	assert_did(&x, 0, IO_WRITE, NBLOCKS, BS);
+	ck_assert_uint_eq(depth_total(st), NBLOCKS);
+	if (depths[_i] == 32)
+		ck_assert_uint_gt(st->depth[5], 0);
+	trial_free(&x);
+	ck_assert_uint_eq(count_entries(dir), 0);
+}
+END_TEST
+
+/* --- jobs and clones -------------------------------------------------------------------- */
+
+START_TEST(clones_share_a_named_file)
+{
+	char dir[PATH_MAX];
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	ck_assert_int_eq(run_jobs(&x, "[shared]\nfilename=%s/shared\nrw=randwrite\nsize=1m\n"
+				  "bs=4k\nnumjobs=4\n", dir), 0);
+	ck_assert_uint_eq(x.jobs.njobs, 4);
+	for (unsigned j = 0; j < 4; j++) {
+		ck_assert_uint_gt(stats(&x, j)->issued[IO_WRITE], 0);
+		assert_did(&x, j, IO_WRITE, 256, 4096);
+	}
+	trial_free(&x);
+	ck_assert_uint_eq(count_entries(dir), 1);
+}
+END_TEST
+
+START_TEST(clones_get_a_file_each)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 32];
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	ck_assert_int_eq(run_jobs(&x, "[clone]\ndirectory=%s\nrw=write\nsize=1m\nbs=4k\n"
+				  "numjobs=4\n", dir), 0);
+	ck_assert_uint_eq(x.jobs.njobs, 4);
+	for (unsigned j = 0; j < 4; j++) {
+		assert_did(&x, j, IO_WRITE, 256, 4096);
+		snprintf(path, sizeof(path), "%s/clone.%u.0", dir, j);
+		ck_assert_int_eq(file_size(path), 1 << 20);
+	}
+	trial_free(&x);
+	ck_assert_uint_eq(count_entries(dir), 4);
+}
+END_TEST
+
+START_TEST(report_has_a_unit_per_job_or_per_group)
+{
+	struct run_report rr;
+	struct trial x;
+
+	ck_assert_int_eq(run_jobs(&x, "[global]\nioengine=null\nsize=1m\nbs=4k\nnumjobs=3\n"
+				  "[apart]\n[together]\nnew_group=1\ngroup_reporting=1\n"), 0);
+	ck_assert_uint_eq(x.jobs.njobs, 6);
+	ck_assert_int_eq(run_build_report(&x.run, &rr), 0);
+	ck_assert_uint_eq(rr.rep.nunits, 4);
+	for (unsigned u = 0; u < 3; u++) {
+		ck_assert_str_eq(rr.rep.units[u].name, "apart");
+		ck_assert_uint_eq(rr.rep.units[u].members, 1);
+		ck_assert_uint_eq(rr.rep.units[u].st->dir[IO_READ].ios, 256);
+	}
+	ck_assert_str_eq(rr.rep.units[3].name, "together");
+	ck_assert_uint_eq(rr.rep.units[3].members, 3);
+	ck_assert_uint_eq(rr.rep.units[3].st->dir[IO_READ].ios, 3 * 256);
+	ck_assert_uint_eq(rr.rep.units[3].st->dir[IO_READ].clat.n, 3 * 256);
+	run_report_free(&rr);
+	trial_free(&x);
+}
+END_TEST
+
+START_TEST(rwmixread_sets_the_read_share)
+{
+	const struct job_stats *st;
+	char dir[PATH_MAX];
+	uint64_t r, w;
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	ck_assert_int_eq(run_jobs(&x, "[mix]\nfilename=%s/data\nrw=randrw\nrwmixread=70\n"
+				  "randseed=1234\nsize=4m\nbs=4k\n", dir), 0);
+	st = stats(&x, 0);
+	assert_no_error(&x, 0);
+	r = st->dir[IO_READ].ios;
+	w = st->dir[IO_WRITE].ios;
+	ck_assert_uint_eq(r + w, 1024);
+	ck_assert_uint_eq(st->issued[IO_READ], r);
+	ck_assert_uint_eq(st->issued[IO_WRITE], w);
+	ck_assert_msg(r * 100 >= 60 * (r + w) && r * 100 <= 80 * (r + w),
+		      "%llu reads of %llu", (unsigned long long)r, (unsigned long long)(r + w));
+	trial_free(&x);
+}
+END_TEST
+
+/* --- time and budgets ------------------------------------------------------------------- */
+
+START_TEST(time_based_runs_for_runtime)
+{
+	const struct job_stats *st;
+	struct trial x;
+
+	ck_assert_int_eq(run_jobs(&x, "[tb]\nioengine=null\nsize=1m\nbs=4k\ntime_based=1\n"
+				  "runtime=1s\n"), 0);
+	st = stats(&x, 0);
+	assert_no_error(&x, 0);
+	ck_assert_uint_ge(st->runtime_ns, 1000000000ULL);
+	ck_assert_uint_le(st->runtime_ns, 1200000000ULL);
+	ck_assert_uint_gt(st->dir[IO_READ].ios, 0);
+	ck_assert_uint_eq(st->issued[IO_READ], st->dir[IO_READ].ios);
+	trial_free(&x);
+}
+END_TEST
+
+/* At 1000 IOPS, 300 ms of ramp then 500 ms measured: ~500 I/Os counted, not ~800. */
+START_TEST(ramp_time_resets_the_stats)
+{
+	const struct job_stats *st;
+	struct trial x;
+
+	ck_assert_int_eq(run_jobs(&x, "[ramp]\nioengine=null\nsize=1m\nbs=4k\ntime_based=1\n"
+				  "ramp_time=300ms\nruntime=500ms\nrate_iops=1000\n"), 0);
+	st = stats(&x, 0);
+	assert_no_error(&x, 0);
+	ck_assert_uint_ge(st->runtime_ns, 500000000ULL);
+	ck_assert_uint_le(st->runtime_ns, 600000000ULL);
+	ck_assert_uint_ge(st->dir[IO_READ].ios, 400);
+	ck_assert_uint_le(st->dir[IO_READ].ios, 560);
+	ck_assert_uint_eq(st->issued[IO_READ], st->dir[IO_READ].ios);
+	ck_assert_uint_eq(st->dir[IO_READ].clat.n, st->dir[IO_READ].ios);
+	trial_free(&x);
+}
+END_TEST
+
+START_TEST(number_ios_stops_the_job)
+{
+	char dir[PATH_MAX];
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	ck_assert_int_eq(run_jobs(&x, "[global]\nnumber_ios=100\nsize=4m\nbs=4k\n"
+				  "[file]\nfilename=%s/data\n[null]\nioengine=null\niodepth=32\n",
+				  dir), 0);
+	assert_did(&x, 0, IO_READ, 100, 4096);
+	assert_did(&x, 1, IO_READ, 100, 4096);
+	trial_free(&x);
+}
+END_TEST
+
+/* --- layout ----------------------------------------------------------------------------- */
+
+START_TEST(read_of_missing_file_lays_it_out_first)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 8];
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/data", dir);
+	/* short reads would be counted, reads at EOF would fail the job */
+	ck_assert_int_eq(run_jobs(&x, "[rd]\nfilename=%s\nrw=read\nsize=%u\nbs=%u\n", path,
+				  FILE_BYTES, BS), 0);
+	assert_did(&x, 0, IO_READ, NBLOCKS, BS);
+	trial_free(&x);
+	ck_assert_int_eq(file_size(path), FILE_BYTES);
+}
+END_TEST
+
+START_TEST(read_beyond_the_end_extends_the_file)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 8];
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/data", dir);
+	make_file(path, 1 << 20, pattern, sizeof(pattern));
+	ck_assert_int_eq(run_jobs(&x, "[rd]\nfilename=%s\nrw=randread\nsize=%u\nbs=%u\n", path,
+				  FILE_BYTES, BS), 0);
+	assert_did(&x, 0, IO_READ, NBLOCKS, BS);
+	trial_free(&x);
+	ck_assert_int_eq(file_size(path), FILE_BYTES);
+	assert_pattern(path, 1 << 20, BS, pattern, sizeof(pattern));
+}
+END_TEST
+
+/* --- trim ------------------------------------------------------------------------------- */
+
+START_TEST(trim_punches_holes)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 8];
+	struct stat st;
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/data", dir);
+	make_file(path, 1 << 20, pattern, sizeof(pattern));
+	ck_assert_int_eq(run_jobs(&x, "[trim]\nfilename=%s\nrw=trim\nbs=64k\n", path), 0);
+	assert_did(&x, 0, IO_TRIM, 16, 64 << 10);
+	trial_free(&x);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_size, 1 << 20);
+	ck_assert_int_eq(st.st_blocks, 0);
+	assert_pattern(path, 1 << 20, 64 << 10, zero, sizeof(zero));
+}
+END_TEST
+
+/* fio charges trimwrite's writes only against size: every block is trimmed, then written. */
+START_TEST(trimwrite_trims_then_writes_every_block)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 8];
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/data", dir);
+	make_file(path, 1 << 20, pattern, sizeof(pattern));
+	ck_assert_int_eq(run_jobs(&x, "[tw]\nfilename=%s\nrw=trimwrite\nbs=64k\n"
+				  "buffer_pattern=0xdeadbe\n", path), 0);
+	assert_did(&x, 0, IO_TRIM, 16, 64 << 10);
+	assert_did(&x, 0, IO_WRITE, 16, 64 << 10);
+	trial_free(&x);
+	assert_pattern(path, 1 << 20, 64 << 10, pattern3, sizeof(pattern3));
+}
+END_TEST
+
+/* --- errors ----------------------------------------------------------------------------- */
+
+START_TEST(direct_needs_aligned_block_size)
+{
+	char dir[PATH_MAX];
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	ck_assert_int_eq(prepare(&x, "[odd]\nfilename=%s/data\nrw=write\ndirect=1\nbs=1000\n"
+				 "size=1m\n", dir), -EINVAL);
+	ck_assert_msg(strstr(x.d.msg, "'bs'") && strstr(x.d.msg, "512") &&
+		      strstr(x.d.msg, "1000"), "message: %s", x.d.msg);
+	trial_free(&x);
+	ck_assert_uint_eq(count_entries(dir), 0);
+}
+END_TEST
+
+START_TEST(missing_file_without_size_is_refused)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 8];
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/missing", dir);
+	ck_assert_int_eq(prepare(&x, "[rd]\nfilename=%s\nrw=read\n", path), -EINVAL);
+	ck_assert_msg(strstr(x.d.msg, path) && strstr(x.d.msg, "size="), "message: %s",
+		      x.d.msg);
+	trial_free(&x);
+	ck_assert_int_eq(file_size(path), -ENOENT);
+}
+END_TEST
+
+/* /dev/null has no data: a read there ends at once, as a failed read of a file would. */
+START_TEST(read_error_stops_the_job)
+{
+	const struct job_result *res;
+	struct trial x;
+
+	ck_assert_int_eq(run_jobs(&x, "[rd]\nfilename=/dev/null\nrw=read\nsize=1m\nbs=4k\n"
+				  "ioengine=%s\n", file_engines[_i]), 1);
+	res = &x.run.results[0];
+	ck_assert_int_eq(res->error, ENODATA);
+	ck_assert_int_eq(res->st->error, ENODATA);
+	ck_assert_str_eq(res->error_msg, "job 'rd': read '/dev/null' at offset 0, length 4096: "
+			 "No data available");
+	ck_assert_uint_eq(res->st->dir[IO_READ].ios, 0);
+	ck_assert_uint_eq(res->st->issued[IO_READ], 1);
+	trial_free(&x);
+}
+END_TEST
+
+/*
+ * Writes past RLIMIT_FSIZE fail with EFBIG: an I/O error from a plain file. The limit sits
+ * 1 KiB into a block, so that block is first a short write. Only in a forked test.
+ */
+#define FSIZE_LIMIT	((1u << 20) + 1024)
+
+static void limit_file_size(struct rlimit *old)
+{
+	struct rlimit lim = { FSIZE_LIMIT, FSIZE_LIMIT };
+
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, old), 0);
+	lim.rlim_max = old->rlim_max;
+	signal(SIGXFSZ, SIG_IGN);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+}
+
+START_TEST(write_error_stops_the_job)
+{
+	const struct job_result *res;
+	char dir[PATH_MAX], path[PATH_MAX + 8], want[PATH_MAX + 64];
+	struct rlimit old;
+	struct trial x;
+	int ret;
+
+	make_test_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/data", dir);
+	make_file(path, FILE_BYTES, zero, 1);
+	limit_file_size(&old);
+	ret = run_jobs(&x, "[wr]\nfilename=%s\nrw=write\nsize=%u\nbs=4k\nioengine=%s\n", path,
+		       FILE_BYTES, file_engines[_i]);
+	setrlimit(RLIMIT_FSIZE, &old);
+	ck_assert_int_eq(ret, 1);
+	res = &x.run.results[0];
+	ck_assert_int_eq(res->error, EFBIG);
+	ck_assert_int_eq(res->st->error, EFBIG);
+	snprintf(want, sizeof(want), "job 'wr': write '%s' at offset ", path);
+	ck_assert_msg(strstr(res->error_msg, want) && strstr(res->error_msg, strerror(EFBIG)),
+		      "message: %s", res->error_msg);
+	ck_assert_uint_eq(res->st->dir[IO_WRITE].ios, 256);
+	ck_assert_uint_le(res->st->dir[IO_WRITE].short_ios, 1);
+	trial_free(&x);
+}
+END_TEST
+
+START_TEST(continue_on_error_counts_write_errors)
+{
+	const struct job_stats *st;
+	char dir[PATH_MAX], path[PATH_MAX + 8];
+	struct rlimit old;
+	struct trial x;
+	int ret;
+
+	make_test_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/data", dir);
+	make_file(path, FILE_BYTES, zero, 1);
+	limit_file_size(&old);
+	ret = run_jobs(&x, "[wr]\nfilename=%s\nrw=write\nsize=%u\nbs=4k\n"
+		       "continue_on_error=write\n", path, FILE_BYTES);
+	setrlimit(RLIMIT_FSIZE, &old);
+	ck_assert_int_eq(ret, 0);
+	st = stats(&x, 0);
+	ck_assert_int_eq(x.run.results[0].error, 0);
+	ck_assert_uint_eq(st->dir[IO_WRITE].ios, 256);
+	ck_assert_uint_eq(st->dir[IO_WRITE].short_ios, 1);
+	ck_assert_uint_eq(st->total_err, 1024 - 256);
+	ck_assert_int_eq(st->first_error, EFBIG);
+	ck_assert_uint_eq(st->issued[IO_WRITE], 1024);
+	trial_free(&x);
+}
+END_TEST
+
+/* --- block devices ---------------------------------------------------------------------- */
+
+static void bare_setup(void)
+{
+	if (loopdev_make_dir(SCRATCH_BASE, "iojob-engines"))
+		loopdev_make_loop("bare", NULL, fx.loop, sizeof(fx.loop));
+}
+
+static void mounted_setup(void)
+{
+	if (loopdev_make_dir(SCRATCH_BASE, "iojob-engines") &&
+	    loopdev_make_loop("ext4", NULL, fx.loop, sizeof(fx.loop)))
+		loopdev_mount_ext4(fx.loop);
+}
+
+/* The whole device, read here; the caller frees it. */
+static unsigned char *read_device(const char *dev)
+{
+	unsigned char *buf = malloc(LOOPDEV_IMG_BYTES);
+	int fd = open(dev, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_msg(fd >= 0, "open '%s': %s", dev, strerror(errno));
+	while (got < LOOPDEV_IMG_BYTES) {
+		ssize_t n = read(fd, buf + got, LOOPDEV_IMG_BYTES - got);
+
+		ck_assert_msg(n > 0, "read '%s' at %zu: %s", dev, got,
+			      n < 0 ? strerror(errno) : "end of device");
+		got += (size_t)n;
+	}
+	close(fd);
+	return buf;
+}
+
+START_TEST(bare_loop_device_is_written_and_read)
+{
+	const char *engine = file_engines[_i];
+	struct trial x;
+
+	REQUIRE_FIXTURE();
+	ck_assert_int_eq(run_jobs(&x, "[global]\nfilename=%s\nioengine=%s\niodepth=8\n"
+				  "direct=1\nbs=%u\n[write]\nrw=write\nbuffer_pattern=0xdeadbeef\n"
+				  "[read]\nstonewall\nrw=randread\n", fx.loop, engine, DEV_BS), 0);
+	assert_did(&x, 0, IO_WRITE, DEV_BLOCKS, DEV_BS);
+	assert_did(&x, 1, IO_READ, DEV_BLOCKS, DEV_BS);
+	trial_free(&x);
+	assert_pattern(fx.loop, LOOPDEV_IMG_BYTES, DEV_BS, pattern, sizeof(pattern));
+}
+END_TEST
+
+static const char *const writing_modes[] = { "write", "randwrite", "rw", "trim" };
+
+START_TEST(write_to_mounted_device_is_refused)
+{
+	unsigned char *before, *after;
+	struct trial x;
+
+	REQUIRE_FIXTURE();
+	before = read_device(fx.loop);
+	ck_assert_int_eq(prepare(&x, "[mounted]\nfilename=%s\nrw=%s\nbs=%u\n", fx.loop,
+				 writing_modes[_i], DEV_BS), -EPERM);
+	ck_assert_msg(strstr(x.d.msg, fx.loop) && strstr(x.d.msg, "allow_mounted_write"),
+		      "message: %s", x.d.msg);
+	trial_free(&x);
+	after = read_device(fx.loop);
+	ck_assert_msg(!memcmp(before, after, LOOPDEV_IMG_BYTES), "'%s' changed", fx.loop);
+	free(before);
+	free(after);
+}
+END_TEST
+
+START_TEST(allow_mounted_write_lets_a_read_run)
+{
+	unsigned char *before, *after;
+	struct trial x;
+
+	REQUIRE_FIXTURE();
+	before = read_device(fx.loop);
+	ck_assert_int_eq(run_jobs(&x, "[mounted]\nfilename=%s\nrw=randread\nbs=%u\n"
+				  "allow_mounted_write=1\n", fx.loop, DEV_BS), 0);
+	assert_did(&x, 0, IO_READ, DEV_BLOCKS, DEV_BS);
+	trial_free(&x);
+	after = read_device(fx.loop);
+	ck_assert_msg(!memcmp(before, after, LOOPDEV_IMG_BYTES), "'%s' changed", fx.loop);
+	free(before);
+	free(after);
+}
+END_TEST
+
+/* --- suite ------------------------------------------------------------------------------ */
+
+static void skipping(const char *what, const char *why)
+{
+	printf("test_engines: skipping %s: %s\n", what, why);
+}
+
+static TCase *tcase(Suite *s, const char *name, void (*setup)(void))
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_add_unchecked_fixture(tc, setup, loopdev_teardown);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+	return tc;
+}
+
+/* Add a test looping over file_engines, or over engine_cases grouped by engine. */
+static void add_engine_loop(TCase *tc, const TTest *t, unsigned per_engine)
+{
+	for (unsigned e = 0; e < TABLE_LEN(file_engines); e++)
+		if (!engine_why[e][0])
+			tcase_add_loop_test(tc, t, (int)(e * per_engine),
+					    (int)((e + 1) * per_engine));
+}
+
+static void add_file_tests(Suite *s, SRunner *sr)
+{
+	TCase *tc;
+
+	tc = tcase(s, "engines", scratch_setup);
+	add_engine_loop(tc, seq_write_then_read_keep_the_pattern, CASES_PER_ENGINE);
+	add_engine_loop(tc, randwrite_covers_every_block_once, CASES_PER_ENGINE);
+	add_engine_loop(tc, fsync_every_n_writes_and_at_the_end, 1);
+	for (unsigned i = 0; i < TABLE_LEN(option_cases); i++)
+		if (!engine_why[option_cases[i].engine][0])
+			tcase_add_loop_test(tc, engine_options_keep_the_data, (int)i, (int)i + 1);
+	tcase_add_loop_test(tc, null_completes_every_io_without_files, 0, 2);
+	tc = tcase(s, "jobs", scratch_setup);
+	tcase_add_test(tc, clones_share_a_named_file);
+	tcase_add_test(tc, clones_get_a_file_each);
+	tcase_add_test(tc, report_has_a_unit_per_job_or_per_group);
+	tcase_add_test(tc, rwmixread_sets_the_read_share);
+	tc = tcase(s, "time", scratch_setup);
+	tcase_add_test(tc, time_based_runs_for_runtime);
+	tcase_add_test(tc, ramp_time_resets_the_stats);
+	tcase_add_test(tc, number_ios_stops_the_job);
+	tc = tcase(s, "layout", scratch_setup);
+	tcase_add_test(tc, read_of_missing_file_lays_it_out_first);
+	tcase_add_test(tc, read_beyond_the_end_extends_the_file);
+	tc = tcase(s, "trim", scratch_setup);
+	tcase_add_test(tc, trim_punches_holes);
+	tcase_add_test(tc, trimwrite_trims_then_writes_every_block);
+	tc = tcase(s, "errors", scratch_setup);
+	tcase_add_test(tc, direct_needs_aligned_block_size);
+	tcase_add_test(tc, missing_file_without_size_is_refused);
+	add_engine_loop(tc, read_error_stops_the_job, 1);
+	if (srunner_fork_status(sr) == CK_NOFORK) {
+		skipping("I/O error tests", "they set RLIMIT_FSIZE, so they need CK_FORK");
+		return;
+	}
+	add_engine_loop(tc, write_error_stops_the_job, 1);
+	tcase_add_test(tc, continue_on_error_counts_write_errors);
+}
+
+static bool probe_loop(void)
+{
+	bool ok = loopdev_make_dir(SCRATCH_BASE, "iojob-engines") &&
+		  loopdev_make_loop("probe", NULL, fx.loop, sizeof(fx.loop));
+
+	if (!ok)
+		skipping("block device tests", fx.err);
+	loopdev_teardown();
+	return ok;
+}
+
+static void add_device_tests(Suite *s)
+{
+	TCase *tc;
+
+	if (geteuid() != 0) {
+		skipping("block device tests", "they need root for loop devices");
+		return;
+	}
+	if (!loopdev_have_tool("losetup")) {
+		skipping("block device tests", "losetup not found (package mount)");
+		return;
+	}
+	if (!probe_loop())
+		return;
+	tc = tcase(s, "bare_device", bare_setup);
+	add_engine_loop(tc, bare_loop_device_is_written_and_read, 1);
+	if (!loopdev_have_tool("mkfs.ext4")) {
+		skipping("mounted device tests", "mkfs.ext4 not found (package e2fsprogs)");
+		return;
+	}
+	tc = tcase(s, "mounted_device", mounted_setup);
+	tcase_add_loop_test(tc, write_to_mounted_device_is_refused, 0, TABLE_LEN(writing_modes));
+	tcase_add_test(tc, allow_mounted_write_lets_a_read_run);
+}
+
+int main(void)
+{
+	Suite *s;
+	SRunner *sr;
+	int failed, total;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	loopdev_path_add_sbin();
+	loopdev_install_cleanup();
+	probe_engines();
+	for (unsigned e = 0; e < TABLE_LEN(file_engines); e++)
+		if (engine_why[e][0])
+			skipping(file_engines[e], engine_why[e]);
+	s = suite_create("engines");
+	sr = srunner_create(s);
+	add_file_tests(s, sr);
+	add_device_tests(s);
+	srunner_run_all(sr, CK_ENV);
+	total = srunner_ntests_run(sr);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	if (!total) {
+		printf("test_engines: skipped: nothing to run\n");
+		return LOOPDEV_SKIP;
+	}
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
