@@ -173,8 +173,9 @@ static int size_one(const struct job_desc *j, struct io_file *f, unsigned nfiles
 	return 0;
 }
 
-int files_resolve(const struct job_desc *j, bool virtual_files, struct io_file **out,
-		  unsigned *nout, struct diag *d)
+int files_resolve(const struct job_desc *j, bool virtual_files,
+		  bool (*will_exist)(void *ctx, const char *path), void *ctx,
+		  struct io_file **out, unsigned *nout, struct diag *d)
 {
 	unsigned n = j->filenames.n ? j->filenames.n : j->nrfiles;
 	struct io_file *files = calloc(n, sizeof(*files));
@@ -214,6 +215,10 @@ int files_resolve(const struct job_desc *j, bool virtual_files, struct io_file *
 			      diag_at(d, ret, j->file, j->line, "job '%s': '%s': %s", j->name,
 				      f->path, strerror(-ret));
 			break;
+		}
+		if (!exists && will_exist && will_exist(ctx, f->path)) {
+			f->deferred = true;
+			continue;
 		}
 		if (!exists && !strncmp(f->path, "/dev/", 5)) {
 			ret = fail(j, d, -EINVAL, "'%s' does not exist (refusing to create a file "
@@ -286,6 +291,8 @@ int files_check(const struct job_desc *j, const struct io_file *f, unsigned n, s
 	int ret = 0;
 
 	for (unsigned i = 0; !ret && i < n; i++) {
+		if (f[i].deferred)
+			continue;
 		if (j->direct)
 			ret = check_direct(j, &f[i], d);
 		if (!ret && f[i].is_bdev && job_writes(j) && !j->allow_mounted_write)

@@ -19,11 +19,14 @@ struct run_hooks;
 /*
  * Name the job's files and work out their sizes and regions from the options and what
  * exists on disk, without creating or writing anything. virtual_files: the engine does
- * no file I/O (null), so nothing is looked up and size= is required.
+ * no file I/O (null), so nothing is looked up and size= is required. A missing file for
+ * which will_exist() is true (an earlier phase writes it) is marked deferred instead:
+ * resolve the job again when its phase starts.
  * Returns 0, -EINVAL for a job-file problem (d names it), or another -errno.
  */
-int files_resolve(const struct job_desc *j, bool virtual_files, struct io_file **out,
-		  unsigned *nout, struct diag *d);
+int files_resolve(const struct job_desc *j, bool virtual_files,
+		  bool (*will_exist)(void *ctx, const char *path), void *ctx,
+		  struct io_file **out, unsigned *nout, struct diag *d);
 
 /*
  * The checks before any I/O: writes to a block device that is mounted or used as swap

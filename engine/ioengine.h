@@ -26,6 +26,7 @@ struct io_file {
 	bool is_chr;		/* a character device (/dev/null): no size, never laid out */
 	bool shared;		/* named by filename=: clones use the same file */
 	bool created;		/* this run created it */
+	bool deferred;		/* does not exist yet: an earlier phase writes it */
 	uint64_t real_size;	/* size of the file or device now */
 	uint64_t want_size;	/* size the job needs (offset + region) */
 	uint64_t io_off;	/* start of the region this job uses */

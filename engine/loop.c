@@ -327,7 +327,11 @@ static void submit(struct worker *w)
 	n = w->ops->submit(&w->eng);
 	t1 = w->now = clock_ticks(w->clk);
 	if (n < 0) {
-		fail_job(w, -n, "submitting %u I/Os: %s", w->nqueued, strerror(-n));
+		struct io_req *r = w->queued[0];
+
+		fail_job(w, -n, "submitting %u I/O%s (the first: %s '%s' at offset %" PRIu64
+			 ", length %u): %s", w->nqueued, w->nqueued > 1 ? "s" : "",
+			 dir_verb[r->dir], r->file->path, r->off, r->len, strerror(-n));
 		return;
 	}
 	/* slat is the same for every I/O created in one fill pass: add each run at once. */

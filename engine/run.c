@@ -87,6 +87,60 @@ static void watch_disk(struct disk_set *s, const char *path)
 	}
 }
 
+struct earlier {
+	const struct run *run;
+	unsigned phase;
+	unsigned upto;		/* jobs resolved so far */
+};
+
+/* Whether a job of an earlier phase writes path, so that it will exist by then. */
+static bool written_earlier(void *ctx, const char *path)
+{
+	const struct earlier *e = ctx;
+
+	for (unsigned i = 0; i < e->upto; i++) {
+		const struct job_desc *j = &e->run->jobs->jobs[i];
+		const struct run_files *rf = &e->run->files[i];
+
+		if (j->phase >= e->phase || !rw_does(j->rw, IO_WRITE))
+			continue;
+		for (unsigned f = 0; f < rf->n; f++)
+			if (!strcmp(rf->f[f].path, path))
+				return true;
+	}
+	return false;
+}
+
+static bool has_deferred(const struct run_files *rf)
+{
+	for (unsigned f = 0; f < rf->n; f++)
+		if (rf->f[f].deferred)
+			return true;
+	return false;
+}
+
+/* Size the files an earlier phase has now written; a failure now is the job's. */
+static int resolve_deferred(struct run *r, unsigned phase, struct diag *d)
+{
+	for (unsigned i = 0; i < r->jobs->njobs; i++) {
+		const struct job_desc *j = &r->jobs->jobs[i];
+		struct run_files *rf = &r->files[i];
+		int ret;
+
+		if (j->phase != phase || !has_deferred(rf))
+			continue;
+		files_free(rf->f, rf->n);
+		rf->f = NULL;
+		rf->n = 0;
+		ret = files_resolve(j, false, NULL, NULL, &rf->f, &rf->n, d);
+		if (!ret)
+			ret = files_check(j, rf->f, rf->n, d);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 {
 	int ret = 0;
@@ -104,9 +158,11 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 		struct run_files *rf = &r->files[i];
 		bool virtual_files;
 
+		struct earlier e = { r, j->phase, i };
+
 		rf->ops = ioengine_find(j->ioengine);
 		virtual_files = rf->ops->flags & IOENG_NOFILES;
-		ret = files_resolve(j, virtual_files, &rf->f, &rf->n, d);
+		ret = files_resolve(j, virtual_files, written_earlier, &e, &rf->f, &rf->n, d);
 		if (!ret && !virtual_files)
 			ret = files_check(j, rf->f, rf->n, d);
 		for (unsigned f = 0; !ret && !virtual_files && f < rf->n; f++)
@@ -222,7 +278,9 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 		n += jobs->jobs[i].phase == phase;
 	if (!n)
 		return 0;
-	ret = layout_phase(r, phase, d);
+	ret = resolve_deferred(r, phase, d);
+	if (!ret)
+		ret = layout_phase(r, phase, d);
 	if (ret < 0)
 		return ret;
 	slots = calloc(n, sizeof(*slots));

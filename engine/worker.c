@@ -64,6 +64,8 @@ static const char *engine_hint(const char *name, int err)
 		return " (io_uring is disabled here: see /proc/sys/kernel/io_uring_disabled)";
 	if (!strcmp(name, "io_uring") && err == ENOMEM)
 		return " (raise the locked-memory limit, ulimit -l, or lower iodepth)";
+	if (!strcmp(name, "io_uring") && err == EINVAL)
+		return " (a ring holds at most 32768 entries: is iodepth above that?)";
 	return "";
 }
 

@@ -74,6 +74,18 @@ def check_files_and_sets(c, d):
             open(os.path.join(d, "rep.txt")).read(), "--output writes the report to a file")
 
 
+def check_later_phase_file(c, d):
+    """A job may read, without size=, a file that an earlier (stonewalled) job writes."""
+    with open(os.path.join(d, "p.fio"), "w") as f:
+        f.write("[global]\nfilename=phased.dat\nbs=4k\n[w]\nrw=write\nsize=1m\n"
+                "[r]\nstonewall\nrw=read\n")
+    code, out, err = run(["--output-format=json", "p.fio"], cwd=d)
+    c.check(code == 0, "later phase reads what an earlier one wrote: %d %s" % (code, err))
+    if code == 0:
+        c.check(json.loads(out)["jobs"][1]["read"]["total_ios"] == 256,
+                "the reader sizes the file when its phase starts")
+
+
 def check_parse_only(c, d):
     with open(os.path.join(d, "w.fio"), "w") as f:
         f.write("[w]\nfilename=created.dat\nsize=1m\nrw=write\n")
@@ -109,6 +121,7 @@ def main():
     try:
         check_files_and_sets(c, d)
         check_parse_only(c, d)
+        check_later_phase_file(c, d)
         check_job_failure(c, d)
     finally:
         remove(d)
