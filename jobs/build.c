@@ -297,11 +297,25 @@ static void place(struct job_list *out, struct job_desc *j, bool new_source, boo
 	j->groupid = out->ngroups;
 }
 
+/*
+ * [global] sections with no job below them in their file would never be parsed: check
+ * their options as if they were a job, so that a typo there is still an error.
+ */
+static int check_trailing_globals(const struct job_input *in, const size_t *globals,
+				  size_t nglobals, struct jobs_arena **arena, struct diag *d)
+{
+	struct job_desc unused;
+
+	if (!nglobals)
+		return 0;
+	return build_one(in, globals[nglobals - 1], globals, nglobals - 1, arena, &unused, d);
+}
+
 int jobs_build(const struct job_input *in, struct job_list *out, struct diag *d)
 {
 	const struct jobfile *jf = in->jf;
 	size_t *globals, nglobals = 0, cap = 0;
-	bool group_used = false, new_source = false;
+	bool group_used = false, new_source = false, trailing = false;
 	int source = -1, ret = 0;
 	struct job_desc tmpl;
 
@@ -315,14 +329,21 @@ int jobs_build(const struct job_input *in, struct job_list *out, struct diag *d)
 		if ((long)i == in->cli_defaults)
 			continue;
 		if (s->source != source) {
+			if (trailing)
+				ret = check_trailing_globals(in, globals, nglobals, &out->arena, d);
 			source = s->source;
 			nglobals = 0;
 			new_source = true;
+			trailing = false;
+			if (ret)
+				break;
 		}
 		if (is_global(s->name)) {
 			globals[nglobals++] = i;
+			trailing = true;
 			continue;
 		}
+		trailing = false;
 		if (!selected(in, s->name))
 			continue;
 		ret = build_one(in, i, globals, nglobals, &out->arena, &tmpl, d);
@@ -332,6 +353,8 @@ int jobs_build(const struct job_input *in, struct job_list *out, struct diag *d)
 		new_source = false;
 		ret = append_clones(out, &tmpl, &cap, d);
 	}
+	if (!ret && trailing)
+		ret = check_trailing_globals(in, globals, nglobals, &out->arena, d);
 	free(globals);
 	if (!ret && !out->njobs)
 		ret = diag_set(d, -EINVAL, in->sections ? "no job matches --section" :

@@ -53,6 +53,8 @@ CASES = [
      r"^iojob: job\.fio:4: job 'job': option 'bs': direct=1 on 'job\.0\.0' needs multiples "
      r"of \d+ bytes, not 1000$", 2),
     ("[global]\nsize=1m\n", r"^iojob: no jobs defined", 2),
+    ("[job]\nsize=1m\n[global]\nbogus=1\n",
+     r"^iojob: job\.fio:4: unknown option 'bogus'$", 2),
 ]
 
 
