@@ -138,37 +138,36 @@ static bool complete(struct worker *w, struct io_req *r, uint64_t now)
 	return false;
 }
 
+/* Close a bw (bytes) or iops (I/Os) window: one sample per direction, per second. */
+static void close_window(struct worker *w, bool bw, uint64_t *start, uint64_t *next,
+			 uint64_t ticks, uint64_t *at_start)
+{
+	uint64_t ns = clock_to_ns(w->clk, w->now - *start);
+
+	for (int d = 0; ns && d < IO_NDIR; d++) {
+		struct dir_stats *ds = &w->st->dir[d];
+		uint64_t count = bw ? ds->bytes : ds->ios;
+		/* 128 bits: a null job moves 10^10 bytes in a window, times 10^9 ns. */
+		uint64_t per_s = (uint64_t)((unsigned __int128)(count - at_start[d]) *
+					    1000000000ULL / ns);
+
+		if (!rw_does(w->job->rw, d))
+			continue;
+		moments_add(bw ? &ds->bw : &ds->iops, bw ? per_s / 1024 : per_s, 1);
+		at_start[d] = count;
+	}
+	*start = w->now;
+	*next = w->now + ticks;
+}
+
 static void sample_windows(struct worker *w)
 {
-	const struct job_desc *j = w->job;
-	uint64_t now = w->now;
-
-	if (now >= w->t_next_bw) {
-		uint64_t ns = clock_to_ns(w->clk, now - w->bw_win_start);
-
-		for (int d = 0; d < IO_NDIR; d++) {
-			if (!rw_does(j->rw, d) || !ns)
-				continue;
-			moments_add(&w->st->dir[d].bw, (w->st->dir[d].bytes - w->bw_win_bytes[d]) *
-				    1000000000ULL / 1024 / ns, 1);
-			w->bw_win_bytes[d] = w->st->dir[d].bytes;
-		}
-		w->bw_win_start = now;
-		w->t_next_bw = now + w->bw_ticks;
-	}
-	if (now >= w->t_next_iops) {
-		uint64_t ns = clock_to_ns(w->clk, now - w->iops_win_start);
-
-		for (int d = 0; d < IO_NDIR; d++) {
-			if (!rw_does(j->rw, d) || !ns)
-				continue;
-			moments_add(&w->st->dir[d].iops, (w->st->dir[d].ios - w->iops_win_ios[d]) *
-				    1000000000ULL / ns, 1);
-			w->iops_win_ios[d] = w->st->dir[d].ios;
-		}
-		w->iops_win_start = now;
-		w->t_next_iops = now + w->iops_ticks;
-	}
+	if (w->now >= w->t_next_bw)
+		close_window(w, true, &w->bw_win_start, &w->t_next_bw, w->bw_ticks,
+			     w->bw_win_bytes);
+	if (w->now >= w->t_next_iops)
+		close_window(w, false, &w->iops_win_start, &w->t_next_iops, w->iops_ticks,
+			     w->iops_win_ios);
 }
 
 static void update_next_check(struct worker *w)

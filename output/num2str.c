@@ -8,7 +8,7 @@
 
 #define N2S_PREFIXES	7
 
-static unsigned ndigits(uint64_t v)
+unsigned num2str_digits(uint64_t v)
 {
 	unsigned n = 1;
 
@@ -33,7 +33,7 @@ char *num2str(uint64_t num, unsigned maxlen, int pow2, enum n2s_unit unit, char 
 
 	if (!len)
 		return buf;
-	while (ndigits(num) > maxlen && p < N2S_PREFIXES - 1) {
+	while (num2str_digits(num) > maxlen && p < N2S_PREFIXES - 1) {
 		rem = (unsigned)(num % step);
 		num /= step;
 		p++;
@@ -47,7 +47,7 @@ char *num2str(uint64_t num, unsigned maxlen, int pow2, enum n2s_unit unit, char 
 	 * number; otherwise it becomes the decimals, and when those round up to 1 the number
 	 * carries while the zero decimals stay (so 10239 prints as "10.00KiB", as in fio).
 	 */
-	room = (int)maxlen - (int)ndigits(num);
+	room = (int)maxlen - (int)num2str_digits(num);
 	if (room <= 1) {
 		if (rem >= step / 2)
 			num++;

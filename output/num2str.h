@@ -24,6 +24,9 @@ enum n2s_unit {
 char *num2str(uint64_t num, unsigned maxlen, int pow2, enum n2s_unit unit, char *buf,
 	      size_t len);
 
+/* The number of decimal digits of v (1 for 0). */
+unsigned num2str_digits(uint64_t v);
+
 /*
  * A bandwidth or size pair as fio prints them: "196MiB/s (205MB/s)", IEC first and SI in
  * parentheses, or the other way round when kb_base is 1000. bytes is per second with

@@ -30,17 +30,6 @@ static void print_lat(FILE *f, const char *name, const struct moments *m)
 		maxp, mean / (double)div, dev / (double)div);
 }
 
-static unsigned ndigits(uint64_t v)
-{
-	unsigned n = 1;
-
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
-}
-
 /* A percentile block: its unit from the values, values rounded up, as many as fit a row. */
 static void print_pct(FILE *f, const struct report_unit *u, const struct hist *h,
 		      const char *pre)
@@ -61,7 +50,7 @@ static void print_pct(FILE *f, const struct report_unit *u, const struct hist *h
 	}
 	div = pct_scale(minv, maxv, &unit);
 	prec = pct_precision(u, pct, n);
-	width = ndigits(maxv / div);
+	width = num2str_digits(maxv / div);
 	width = width < 5 ? 5 : width;
 	per_line = 73 / (prec + 10 + width);
 	fprintf(f, "    %s percentiles (%s):\n     |", pre, unit);
