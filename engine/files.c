@@ -401,6 +401,9 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 		if (f[i].is_bdev || f[i].is_chr)
 			continue;
 		if (stat(f[i].path, &st) < 0) {
+			/* create_on_open: the job's own open (O_CREAT) makes it, at its start. */
+			if (!data && j->create_on_open)
+				continue;
 			if (!data && (ret = create_empty(j, &f[i], d)) < 0)
 				break;
 			f[i].created = true;

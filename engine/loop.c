@@ -1,9 +1,9 @@
 /*
- * The per-job event loop: keep iodepth I/Os in flight, submit them in batches, reap them
- * in batches, and record each one. One clock read stamps every I/O created in a fill
- * pass, one stamps every I/O a submit call sent, one stamps everything a reap call
- * returned; a synchronous engine costs two reads per I/O. Nothing here allocates, locks
- * or makes a system call of its own per I/O.
+ * The per-job event loop: keep iodepth I/Os in flight, submit them (one per call unless
+ * the job batches), reap them, and record each one. One clock read stamps every I/O a
+ * submit call sent, one stamps everything a reap call returned, and an I/O's creation is
+ * the latest of those before it was planned; a synchronous engine costs two reads per
+ * I/O. Nothing here allocates, locks or makes a system call of its own per I/O.
  */
 #include "engine/worker.h"
 

@@ -251,7 +251,7 @@ static const struct opt_def uring_options[] = {
 
 const struct ioengine_ops uring_engine = {
 	.name		= "io_uring",
-	.help		= "io_uring via liburing (batched submit and reap)",
+	.help		= "io_uring via liburing (registered ring; fixedbufs, registerfiles)",
 	.options	= uring_options,
 	.options_size	= sizeof(struct uring_opts),
 	.init		= uring_init,

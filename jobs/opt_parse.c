@@ -276,7 +276,7 @@ void opt_describe(const struct opt_def *o, char *buf, size_t len)
 	};
 	size_t n;
 
-	n = (size_t)snprintf(buf, len, "%s", kinds[o->type]);
+	n = (size_t)snprintf(buf, len, "%s", o->syntax ? o->syntax : kinds[o->type]);
 	if ((o->type == OPT_UINT || o->type == OPT_SIZE) && o->max && n < len)
 		n += (size_t)snprintf(buf + n, len - n, ", %lld to %lld", o->min, o->max);
 	if (o->type == OPT_TIME && n < len)

@@ -58,6 +58,7 @@ struct opt_def {
 	int (*parse)(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 		     size_t whylen);
 	const char *help;
+	const char *syntax;		/* what a CUSTOM option takes, for help */
 	const char *engine;		/* set for an engine's own options */
 };
 
