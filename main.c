@@ -309,9 +309,16 @@ static void print_header(FILE *out, const struct cli *c, const struct job_list *
 		fprintf(out, "%s%s=%s%s", s ? ", " : "Overrides (--set): ", c->sets[s].key,
 			c->sets[s].value, s + 1 == c->nsets ? "\n" : "");
 	if (r->clock.tsc)
-		fprintf(out, "Clock: tsc (%.0f MHz)\n", (double)r->clock.hz / 1e6);
+		fprintf(out, "Clock: tsc (%.0f MHz)", (double)r->clock.hz / 1e6);
 	else
-		fprintf(out, "Clock: clock_gettime (%s)\n", r->clock.why);
+		fprintf(out, "Clock: clock_gettime (%s)", r->clock.why);
+	for (unsigned i = 0; i < jobs->njobs; i++) {
+		if (jobs->jobs[i].clocksource == CLOCKSRC_GETTIME && r->clock.tsc) {
+			fprintf(out, "; clock_gettime where clocksource=clock_gettime");
+			break;
+		}
+	}
+	fprintf(out, "\n");
 	fprintf(out, "Starting %u thread%s\n", nthreads, nthreads > 1 ? "s" : "");
 	fflush(out);
 }

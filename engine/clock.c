@@ -52,7 +52,7 @@ void clock_init(struct clock_src *c, bool force_gettime)
 	uint64_t t0, t1, c0, c1;
 
 	if (force_gettime || (env && !strcmp(env, "gettime")))
-		return use_gettime(c, "asked for");
+		return use_gettime(c, "clocksource=clock_gettime");
 	if (!tsc_invariant())
 		return use_gettime(c, "the CPU has no invariant TSC");
 	if (!kernel_trusts_tsc())

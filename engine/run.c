@@ -149,6 +149,7 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 	r->jobs = jobs;
 	atomic_init(&r->stop, false);
 	clock_init(&r->clock, false);
+	clock_init(&r->gettime, true);
 	r->results = calloc(jobs->njobs, sizeof(*r->results));
 	r->files = calloc(jobs->njobs, sizeof(*r->files));
 	if (!r->results || !r->files)
@@ -258,7 +259,7 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 	s->gate = gate;
 	s->w.job = &r->jobs->jobs[index];
 	s->w.ops = r->files[index].ops;
-	s->w.clk = &r->clock;
+	s->w.clk = s->w.job->clocksource == CLOCKSRC_GETTIME ? &r->gettime : &r->clock;
 	s->w.files = r->files[index].f;
 	s->w.nfiles = r->files[index].n;
 	s->w.st = r->results[index].st;

@@ -21,6 +21,7 @@ enum fallocate_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FAL
 enum rand_dist { DIST_RANDOM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL };
 enum file_service { FSRV_ROUNDROBIN, FSRV_SEQUENTIAL, FSRV_RANDOM };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
+enum clock_choice { CLOCKSRC_DEFAULT, CLOCKSRC_CPU, CLOCKSRC_GETTIME };
 enum error_class { ERRC_NONE = 0, ERRC_READ = 1, ERRC_WRITE = 2, ERRC_IO = 3,
 		   ERRC_VERIFY = 4, ERRC_ALL = 7 };
 
@@ -160,6 +161,8 @@ struct job_desc {
 	bool slat_percentiles;
 	int unified_rw_reporting;	/* enum unified_rw */
 	int continue_on_error;		/* enum error_class mask */
+	int clocksource;		/* enum clock_choice */
+	bool gtod_reduce;
 	uint64_t bw_avg_ns;		/* bwavgtime */
 	uint64_t iops_avg_ns;		/* iopsavgtime */
 

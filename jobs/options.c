@@ -58,6 +58,13 @@ static const struct opt_enum unified_vals[] = {
 	{ NULL },
 };
 
+static const struct opt_enum clock_vals[] = {
+	{ "cpu", CLOCKSRC_CPU, "the CPU's time-stamp counter (iojob's default when usable)" },
+	{ "clock_gettime", CLOCKSRC_GETTIME, "clock_gettime(CLOCK_MONOTONIC)" },
+	{ "gettimeofday", CLOCKSRC_GETTIME, "same as clock_gettime (monotonic)" },
+	{ NULL },
+};
+
 static const struct opt_enum error_vals[] = {
 	{ "none", ERRC_NONE, "stop the job at the first error" },
 	{ "0", ERRC_NONE, "same as none" },
@@ -627,6 +634,9 @@ const struct opt_def job_options[] = {
 		 "report directions separately or summed"),
 	JOB_ENUM("continue_on_error", continue_on_error, "none", error_vals,
 		 "which errors to count and go on after"),
+	JOB_ENUM("clocksource", clocksource, NULL, clock_vals, "clock the job's latencies use"),
+	JOB_BOOL("gtod_reduce", gtod_reduce, "0",
+		 "accepted for fio job files: iojob times every I/O at little cost anyway"),
 	JOB_TIME("bwavgtime", bw_avg_ns, "500", NS_PER_MS, "bandwidth sample window (ms)"),
 	JOB_TIME("iopsavgtime", iops_avg_ns, "500", NS_PER_MS, "IOPS sample window (ms)"),
 	{ NULL },

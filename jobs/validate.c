@@ -86,6 +86,9 @@ static int check_timing(struct job_desc *j, struct diag *d)
 		diag_note(d, "job '%s': time_based needs runtime; the workload runs once", j->name);
 		j->time_based = false;
 	}
+	if (j->gtod_reduce)
+		diag_note(d, "job '%s': gtod_reduce=1 changes nothing: iojob still times every "
+			  "I/O, with one clock read per submit and per reap", j->name);
 	if (!j->thread && job_setting(j, "thread"))
 		diag_note(d, "job '%s': iojob runs every job as a thread; thread=0 has no effect",
 			  j->name);

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""iojob's speed, side by side with fio: a benchmark, not a test.
+
+Runs each job of the set below with iojob and, when fio is installed, with fio on the very
+same job file (fio with --clocksource=cpu, its fastest clock), alternating which goes first,
+and prints per pair and as medians: IOPS, CPU ns per I/O (the whole process's user+system
+time over its I/Os), IOPS per CPU, peak RSS, and the ratios iojob/fio.
+
+    tests/bench/bench.py [-n PAIRS] [-t SECONDS] [--iojob BIN] [--disk-dir DIR] [JOB ...]
+
+Jobs: null1 null32 null1-gtod shm-psync shm-uring disk-libaio disk-uring jobs64 jobs512
+(default: all). null1-gtod gives the job file gtod_reduce=1: fio then stops timing I/Os,
+iojob does not. jobs64/jobs512 run psync threads on one shared set of 64 files and also
+report the start-up time (wall time minus runtime). Data files are laid out before the
+first pair and removed at the end.
+"""
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+IOPS = re.compile(r"^\s*(read|write|trim|mixed)\s*:\s*IOPS=([0-9.]+)([kMG]?)", re.M)
+SCALE = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9}
+
+JOBS = {
+    "null1": "ioengine=null\nsize=1g\niodepth=1\n",
+    "null32": "ioengine=null\nsize=1g\niodepth=32\n",
+    "null1-gtod": "ioengine=null\nsize=1g\niodepth=1\ngtod_reduce=1\n",
+    "shm-psync": "ioengine=psync\niodepth=1\nsize=1g\nfilename={shm}/bench.data\n",
+    "shm-uring": "ioengine=io_uring\niodepth=32\nsize=1g\nfilename={shm}/bench.data\n",
+    "disk-libaio": "ioengine=libaio\niodepth=32\ndirect=1\nsize=1g\n"
+                   "filename={disk}/bench.data\n",
+    "disk-uring": "ioengine=io_uring\niodepth=32\ndirect=1\nsize=1g\n"
+                  "filename={disk}/bench.data\n",
+    "jobs64": "ioengine=psync\nnumjobs=64\nthread\ngroup_reporting\nfilename={files}\n"
+              "size=1g\nfile_service_type=random\n",
+    "jobs512": "ioengine=psync\nnumjobs=512\nthread\ngroup_reporting\nfilename={files}\n"
+               "size=1g\nfile_service_type=random\n",
+}
+
+
+def job_text(name, args, paths):
+    body = JOBS[name].format(**paths)
+    return ("[global]\nrw=randread\nbs=4k\ntime_based\nruntime=%d\n%s\n[%s]\n" %
+            (args.runtime, body, name))
+
+
+def run(cmd):
+    """Run cmd; return its output, exit code, CPU seconds, peak RSS (KiB), wall seconds."""
+    start = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out = p.stdout.read()
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.monotonic() - start
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return out, p.returncode, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, wall
+
+
+def measure(cmd, args):
+    out, code, cpu, rss, wall = run(cmd)
+    iops = sum(float(v) * SCALE[u] for _, v, u in IOPS.findall(out))
+    if code or not iops:
+        sys.stderr.write("bench: %s exited %d:\n%s\n" % (" ".join(cmd), code, out[-2000:]))
+        return None
+    ios = iops * args.runtime
+    return {"iops": iops, "ns_per_io": cpu * 1e9 / ios, "iops_per_cpu": ios / cpu,
+            "rss_kib": rss, "startup_s": wall - args.runtime}
+
+
+def layout(paths, names):
+    """Write the data files once, untimed, with iojob itself."""
+    for path in names:
+        if not os.path.exists(path) or os.path.getsize(path) < paths["size"]:
+            with open(path, "wb") as f:
+                block = os.urandom(1 << 20)
+                for _ in range(paths["size"] >> 20):
+                    f.write(block)
+                f.flush()
+                os.fsync(f.fileno())
+
+
+def med(rows, key):
+    vals = [r[key] for r in rows if r]
+    return statistics.median(vals) if vals else float("nan")
+
+
+def fmt(v):
+    if v != v:
+        return "-"
+    if v >= 1e6:
+        return "%.3fM" % (v / 1e6)
+    if v >= 1e3:
+        return "%.1fk" % (v / 1e3)
+    return "%.1f" % v
+
+
+def bench_job(name, args, paths, tmp):
+    path = os.path.join(tmp, name + ".fio")
+    with open(path, "w") as f:
+        f.write(job_text(name, args, paths))
+    sides = {"iojob": [args.iojob, path]}
+    if args.fio:
+        sides["fio"] = [args.fio, "--clocksource=cpu", path]
+    rows = {k: [] for k in sides}
+    for k, cmd in sides.items():
+        measure(cmd, args)          # warm-up, not counted
+    for pair in range(args.pairs):
+        order = list(sides) if pair % 2 == 0 else list(reversed(list(sides)))
+        for k in order:
+            time.sleep(args.gap)
+            rows[k].append(measure(sides[k], args))
+        line = "%-12s %2d " % (name, pair + 1)
+        for k in sides:
+            r = rows[k][-1]
+            line += " %s %9s %7.1f ns/IO" % (k, fmt(r["iops"]) if r else "fail",
+                                             r["ns_per_io"] if r else float("nan"))
+        print(line, flush=True)
+    summary = "SUMMARY %-12s" % name
+    for k in sides:
+        ok = [r for r in rows[k] if r]
+        summary += " | %s IOPS %s (%s..%s) %.1f ns/IO, %s IOPS/CPU, RSS %d KiB" % (
+            k, fmt(med(ok, "iops")), fmt(min((r["iops"] for r in ok), default=float("nan"))),
+            fmt(max((r["iops"] for r in ok), default=float("nan"))), med(ok, "ns_per_io"),
+            fmt(med(ok, "iops_per_cpu")), med(ok, "rss_kib"))
+        if name.startswith("jobs"):
+            summary += ", start-up %.2f s" % med(ok, "startup_s")
+    if "fio" in sides:
+        ratios = [a["iops"] / b["iops"] for a, b in zip(rows["iojob"], rows["fio"]) if a and b]
+        cpu = [a["iops_per_cpu"] / b["iops_per_cpu"]
+               for a, b in zip(rows["iojob"], rows["fio"]) if a and b]
+        rss = [a["rss_kib"] / b["rss_kib"] for a, b in zip(rows["iojob"], rows["fio"]) if a and b]
+        if ratios:
+            summary += " | iojob/fio IOPS %.3f (%.3f..%.3f), IOPS/CPU %.3f, RSS %.3f, %d pairs" % (
+                statistics.median(ratios), min(ratios), max(ratios), statistics.median(cpu),
+                statistics.median(rss), len(ratios))
+    print(summary, flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("jobs", nargs="*", default=list(JOBS))
+    ap.add_argument("-n", "--pairs", type=int, default=7)
+    ap.add_argument("-t", "--runtime", type=int, default=5)
+    ap.add_argument("-g", "--gap", type=float, default=1.0)
+    ap.add_argument("--iojob", default=os.path.join(TOP, "build", "iojob"))
+    ap.add_argument("--fio", default=shutil.which("fio"))
+    ap.add_argument("--no-fio", action="store_true", help="run iojob alone")
+    ap.add_argument("--disk-dir", default="/var/tmp")
+    ap.add_argument("--shm-dir", default="/dev/shm")
+    args = ap.parse_args()
+    if args.no_fio:
+        args.fio = None
+    unknown = [j for j in args.jobs if j not in JOBS]
+    if unknown:
+        ap.error("unknown job(s): %s (known: %s)" % (" ".join(unknown), " ".join(JOBS)))
+    tmp = tempfile.mkdtemp(prefix="iojob-bench-")
+    shm = tempfile.mkdtemp(prefix="iojob-bench-", dir=args.shm_dir)
+    disk = tempfile.mkdtemp(prefix="iojob-bench-", dir=args.disk_dir)
+    files = [os.path.join(shm, "set.%d" % i) for i in range(64)]
+    paths = {"shm": shm, "disk": disk, "files": ":".join(files), "size": 1 << 30}
+    print("bench: iojob=%s fio=%s pairs=%d runtime=%ds" %
+          (args.iojob, args.fio or "(none)", args.pairs, args.runtime), flush=True)
+    try:
+        for name in args.jobs:
+            if name.startswith("shm"):
+                layout(paths, [os.path.join(shm, "bench.data")])
+            elif name.startswith("disk"):
+                layout(paths, [os.path.join(disk, "bench.data")])
+            elif name.startswith("jobs"):
+                layout(dict(paths, size=16 << 20), files)
+            bench_job(name, args, paths, tmp)
+    finally:
+        for d in (tmp, shm, disk):
+            shutil.rmtree(d, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
