@@ -4,8 +4,6 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "engine/worker.h"
-
 static uint64_t seed_of(const struct job_desc *j)
 {
 	uint64_t seed;
@@ -29,6 +27,28 @@ static enum offgen_mode gen_mode(const struct job_desc *j)
 	default:
 		return j->norandommap ? OFFGEN_UNIFORM : OFFGEN_PERM;
 	}
+}
+
+/*
+ * The fast path covers one file, one direction, one block size, no rw=..:N runs and
+ * nothing that gates I/O; it turns both budgets into one count of I/Os.
+ */
+static void fast_path_init(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	int d = plan_dir(w);
+	const struct dir_bs *b = &j->bs[d];
+	uint64_t n;
+
+	w->plan_fast = w->nfiles == 1 && !rw_is_mixed(j->rw) && j->rw != RW_TRIMWRITE &&
+		       j->rw != RW_RANDTRIMWRITE && !j->rw_nr && !b->nsplit &&
+		       b->min == b->max && !w->gated;
+	if (!w->plan_fast)
+		return;
+	w->fast_dir = d;
+	w->fast_len = (uint32_t)b->min;
+	n = w->bytes_left == UINT64_MAX ? UINT64_MAX : w->bytes_left / b->min;
+	w->fast_left = n < w->ios_left ? n : w->ios_left;
 }
 
 void plan_init(struct worker *w)
@@ -70,8 +90,10 @@ void plan_init(struct worker *w)
 	w->rated = false;
 	for (int d = 0; d < IO_NDIR; d++)
 		w->rated |= j->rate[d] || j->rate_iops[d];
+	w->gated = w->rated || j->thinktime_ns || j->fsync_every || j->fdatasync_every;
 	w->issuing = true;
 	w->filling = true;
+	fast_path_init(w);
 }
 
 int plan_dir(struct worker *w)
@@ -173,7 +195,7 @@ static uint64_t plan_offset(struct worker *w, struct io_file *f, uint32_t len)
  * Make each write's data differ a little (scramble_buffers, fio's default) so that a
  * deduplicating device cannot skip it: one word per 512 bytes, not a whole refill.
  */
-static void prepare_write(struct worker *w, struct io_req *r)
+void plan_prepare_write(struct worker *w, struct io_req *r)
 {
 	const struct job_desc *j = w->job;
 
@@ -209,7 +231,7 @@ static void schedule_sync(struct worker *w, struct io_file *f)
 	}
 }
 
-bool plan_io(struct worker *w, struct io_req *r)
+bool plan_io_general(struct worker *w, struct io_req *r)
 {
 	const struct job_desc *j = w->job;
 	int d = w->next_dir >= 0 ? w->next_dir : plan_dir(w);
@@ -255,7 +277,7 @@ bool plan_io(struct worker *w, struct io_req *r)
 	if (w->think_left)
 		w->think_left--;
 	if (d == IO_WRITE) {
-		prepare_write(w, r);
+		plan_prepare_write(w, r);
 		if (j->fsync_every || j->fdatasync_every)
 			schedule_sync(w, f);
 	}

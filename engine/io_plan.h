@@ -2,28 +2,69 @@
  * What a job issues next: the direction (rw, rwmixread), the file (file_service_type),
  * the block size (bs, bsrange, bssplit), the offset (sequential, random map, skewed
  * distributions, rw=..:N) and the data of a write. Also the budgets that end a job.
+ *
+ * Most jobs use one file, one direction and one block size: plan_init() sees that and
+ * plan_io() then takes an inline fast path with nothing to decide but the offset.
  */
 #ifndef ENGINE_IO_PLAN_H
 #define ENGINE_IO_PLAN_H
 
 #include <stdbool.h>
 
-struct io_req;
-struct worker;
+#include "engine/worker.h"
 
-/* Set up offsets generators, budgets and seeds; the files must be resolved. */
+/* Set up offset generators, budgets, seeds and the fast path; files must be resolved. */
 void plan_init(struct worker *w);
 
 /* The direction of the next I/O (random for mixed modes). */
 int plan_dir(struct worker *w);
 
-/* Fill r with the next I/O, or return false when the budget is spent. */
-bool plan_io(struct worker *w, struct io_req *r);
+/* The general plan_io(), for every job the fast path does not cover. */
+bool plan_io_general(struct worker *w, struct io_req *r);
+
+/* Vary a write's data as scramble_buffers and refill_buffers ask. */
+void plan_prepare_write(struct worker *w, struct io_req *r);
 
 /* Fill r with the sync that fsync=/fdatasync=/end_fsync asked for. */
 void plan_sync(struct worker *w, struct io_req *r);
 
 /* Fill the request buffers once before the run: random data, zeros or the pattern. */
 void plan_fill_buffers(struct worker *w);
+
+/* plan_io() for a job with plan_fast set. */
+static inline __attribute__((always_inline)) bool
+plan_io_fast(struct worker *w, struct io_req *r)
+{
+	struct io_file *f = w->files;
+	uint64_t off;
+
+	if (!w->fast_left)
+		return false;
+	w->fast_left--;
+	if (w->random) {
+		off = offgen_next(&f->gen) * w->align;
+	} else {
+		off = f->seq_pos;
+		if (off + w->fast_len > f->io_len)
+			off = 0;	/* wrap: time_based, loops, or io_size beyond size */
+		f->seq_pos = off + w->fast_len;
+	}
+	r->file = f;
+	r->dir = w->fast_dir;
+	r->off = f->io_off + off;
+	r->len = r->full_len = w->fast_len;
+	r->buf = r->buf_base;
+	r->resubmit = false;
+	w->st->issued[w->fast_dir]++;
+	if (w->fast_dir == IO_WRITE)
+		plan_prepare_write(w, r);
+	return true;
+}
+
+/* Fill r with the next I/O, or return false when the budget is spent. */
+static inline bool plan_io(struct worker *w, struct io_req *r)
+{
+	return w->plan_fast ? plan_io_fast(w, r) : plan_io_general(w, r);
+}
 
 #endif

@@ -2,8 +2,9 @@
  * The per-job event loop: keep iodepth I/Os in flight, submit them (one per call unless
  * the job batches), reap them, and record each one. One clock read stamps every I/O a
  * submit call sent, one stamps everything a reap call returned, and an I/O's creation is
- * the latest of those before it was planned; a synchronous engine costs two reads per
- * I/O. Nothing here allocates, locks or makes a system call of its own per I/O.
+ * the latest reading before it was planned; a synchronous engine costs two reads per I/O.
+ * Completions that share all their stamps are recorded together. Nothing here allocates,
+ * locks or makes a system call of its own per I/O, but for rate limits and thinktime.
  */
 #include "engine/worker.h"
 
@@ -14,9 +15,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/account.h"
 #include "engine/io_plan.h"
 
 #define STOP_POLL_NS	10000000ULL	/* how often a job looks at the stop flag */
+#define STALL_NS	10000000000ULL	/* a submit making no progress this long fails */
+#define BACKOFF_NS	100000ULL	/* pause when the engine takes nothing, nothing in flight */
 
 static const char *const dir_verb[] = { "read", "write", "trim", "fsync", "fdatasync" };
 
@@ -53,7 +57,7 @@ static void fail_job(struct worker *w, int err, const char *fmt, ...)
 }
 
 /* An I/O error stops the job, unless continue_on_error covers its kind. */
-static void io_error(struct worker *w, struct io_req *r, int err)
+static void fail_io(struct worker *w, struct io_req *r, int err)
 {
 	int cls = r->dir == IO_READ ? ERRC_READ : r->dir == IO_WRITE ? ERRC_WRITE : ERRC_IO;
 
@@ -67,66 +71,24 @@ static void io_error(struct worker *w, struct io_req *r, int err)
 		 r->file->path, r->off, r->len, strerror(err));
 }
 
-static void record_slat(struct worker *w, uint64_t t_create, uint64_t t_submit, unsigned n,
-			int dir)
-{
-	struct dir_stats *ds = &w->st->dir[dir];
-	uint64_t ns = clock_to_ns(w->clk, t_submit - t_create);
-
-	moments_add(&ds->slat, ns, n);
-	if (w->job->slat_percentiles)
-		hist_add(&ds->slat_hist, ns, n);
-}
-
-static void account_sync(struct worker *w, struct io_req *r, uint64_t now)
-{
-	uint64_t ns = clock_to_ns(w->clk, now - r->t_submit);
-
-	moments_add(&w->st->sync_lat, ns, 1);
-	hist_add(&w->st->sync_hist, ns, 1);
-}
-
-static inline void account(struct worker *w, struct io_req *r, uint64_t now)
-{
-	struct dir_stats *ds = &w->st->dir[r->dir];
-	uint64_t clat = clock_to_ns(w->clk, now - r->t_submit);
-
-	ds->ios++;
-	ds->bytes += r->full_len;
-	moments_add(&ds->clat, clat, 1);
-	hist_add(&ds->clat_hist, clat, 1);
-	w->st->lat_buckets[stats_lat_bucket(clat)]++;
-	if (!w->sync_path) {
-		uint64_t lat = clock_to_ns(w->clk, now - r->t_create);
-
-		moments_add(&ds->lat, lat, 1);
-		if (w->job->lat_percentiles)
-			hist_add(&ds->lat_hist, lat, 1);
-	}
-}
-
 /*
- * A completion: account it, or resubmit the rest of a short transfer. Returns true when
- * the request is finished (its slot is free again).
+ * A completion: account it, or set up the rest of a short transfer for resubmission.
+ * Returns true when the request is finished; the caller frees its slot.
  */
-static bool complete(struct worker *w, struct io_req *r, uint64_t now)
+static inline __attribute__((always_inline)) bool
+complete(struct worker *w, struct io_req *r, uint64_t now, bool with_lat)
 {
-	if (r->dir >= IO_NDIR) {
+	if (r->dir < IO_NDIR && r->res == (int64_t)r->len) {
+		account_n(w, r, now, 1, r->full_len, with_lat);
+		return true;
+	}
+	if (r->dir >= IO_NDIR || r->res <= 0) {
 		if (r->res < 0)
-			io_error(w, r, (int)-r->res);
-		else
+			fail_io(w, r, (int)-r->res);
+		else if (r->dir >= IO_NDIR)
 			account_sync(w, r, now);
-		put_slot(w, r);
-		return true;
-	}
-	if (r->res == (int64_t)r->len) {
-		account(w, r, now);
-		put_slot(w, r);
-		return true;
-	}
-	if (r->res <= 0) {
-		io_error(w, r, r->res ? (int)-r->res : ENODATA);
-		put_slot(w, r);
+		else
+			fail_io(w, r, ENODATA);
 		return true;
 	}
 	if (!r->resubmit)
@@ -136,38 +98,6 @@ static bool complete(struct worker *w, struct io_req *r, uint64_t now)
 	r->off += (uint64_t)r->res;
 	r->len -= (uint32_t)r->res;
 	return false;
-}
-
-/* Close a bw (bytes) or iops (I/Os) window: one sample per direction, per second. */
-static void close_window(struct worker *w, bool bw, uint64_t *start, uint64_t *next,
-			 uint64_t ticks, uint64_t *at_start)
-{
-	uint64_t ns = clock_to_ns(w->clk, w->now - *start);
-
-	for (int d = 0; ns && d < IO_NDIR; d++) {
-		struct dir_stats *ds = &w->st->dir[d];
-		uint64_t count = bw ? ds->bytes : ds->ios;
-		/* 128 bits: a null job moves 10^10 bytes in a window, times 10^9 ns. */
-		uint64_t per_s = (uint64_t)((unsigned __int128)(count - at_start[d]) *
-					    1000000000ULL / ns);
-
-		if (!rw_does(w->job->rw, d))
-			continue;
-		moments_add(bw ? &ds->bw : &ds->iops, bw ? per_s / 1024 : per_s, 1);
-		at_start[d] = count;
-	}
-	*start = w->now;
-	*next = w->now + ticks;
-}
-
-static void sample_windows(struct worker *w)
-{
-	if (w->now >= w->t_next_bw)
-		close_window(w, true, &w->bw_win_start, &w->t_next_bw, w->bw_ticks,
-			     w->bw_win_bytes);
-	if (w->now >= w->t_next_iops)
-		close_window(w, false, &w->iops_win_start, &w->t_next_iops, w->iops_ticks,
-			     w->iops_win_ios);
 }
 
 static void update_next_check(struct worker *w)
@@ -230,17 +160,24 @@ static void tick(struct worker *w)
 	if (!w->ramping) {
 		if (w->now >= w->t_end)
 			w->issuing = false;
-		sample_windows(w);
+		if (w->now >= w->t_next_bw)
+			account_window(w, true, &w->bw_win_start, &w->t_next_bw, w->bw_ticks,
+				       w->bw_win_bytes);
+		if (w->now >= w->t_next_iops)
+			account_window(w, false, &w->iops_win_start, &w->t_next_iops,
+				       w->iops_ticks, w->iops_win_ios);
 	}
 	update_next_check(w);
 }
 
-static void sleep_ns(uint64_t ns)
+/* Sleep, then read the clock: what is created next was created after the pause. */
+static void pause_ns(struct worker *w, uint64_t ns)
 {
 	struct timespec ts = { (time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL) };
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
+	w->now = clock_ticks(w->clk);
 }
 
 /*
@@ -261,8 +198,8 @@ static uint64_t rate_wait(struct worker *w, int d)
 }
 
 /*
- * Whether something other than a full queue holds the next I/O back: a pending fsync,
- * thinktime or a rate limit. They need the queue drained or time to pass.
+ * Whether a pending fsync, thinktime or a rate limit holds the next I/O back. They need
+ * the queue drained, or time to pass: with nothing in flight, this sleeps instead.
  */
 static bool held_back(struct worker *w)
 {
@@ -274,7 +211,7 @@ static bool held_back(struct worker *w)
 			return true;
 		if (w->sync_due)
 			return false;
-		sleep_ns(j->thinktime_ns);
+		pause_ns(w, j->thinktime_ns);
 		w->think_left = j->thinktime_blocks;
 		return false;
 	}
@@ -287,29 +224,55 @@ static bool held_back(struct worker *w)
 		return false;
 	if (w->inflight || w->nqueued)
 		return true;
-	sleep_ns(wait);
+	pause_ns(w, wait);
 	return false;
 }
 
-/* The synchronous path: one I/O at a time, completed inside queue(). */
+/* The synchronous path: one I/O at a time, in request slot 0, completed inside queue(). */
 static void run_sync(struct worker *w)
 {
-	while (w->issuing) {
-		struct io_req *r;
+	const struct ioengine_ops *ops = w->ops;
+	struct io_req *r = &w->reqs[0];
 
-		held_back(w);	/* nothing is in flight: it only sleeps for rate or thinktime */
-		r = take_slot(w);
+	while (w->issuing) {
+		if (w->gated)
+			held_back(w);	/* nothing is in flight: it only sleeps */
 		if (w->sync_due) {
 			plan_sync(w, r);
 		} else if (!plan_io(w, r)) {
-			put_slot(w, r);
+			w->issuing = false;
+			break;
+		}
+		if (ops->prep)
+			ops->prep(&w->eng, r);
+		r->t_create = r->t_submit = clock_ticks(w->clk);
+		do
+			ops->queue(&w->eng, r);
+		while (!complete(w, r, w->now = clock_ticks(w->clk), false));
+		if (w->now >= w->t_next_check)
+			tick(w);
+	}
+}
+
+/*
+ * run_sync() for the common job (plan_io's fast path, nothing gating, no prep): the same
+ * steps with the checks that cannot fire taken out. This loop is iojob's floor per I/O.
+ */
+static void run_sync_fast(struct worker *w)
+{
+	enum ioq_status (*queue)(struct ioengine *, struct io_req *) = w->ops->queue;
+	struct ioengine *e = &w->eng;
+	struct io_req *r = &w->reqs[0];
+
+	while (w->issuing) {
+		if (!plan_io_fast(w, r)) {
 			w->issuing = false;
 			break;
 		}
 		r->t_create = r->t_submit = clock_ticks(w->clk);
 		do
-			w->ops->queue(&w->eng, r);
-		while (!complete(w, r, w->now = clock_ticks(w->clk)));
+			queue(e, r);
+		while (!complete(w, r, w->now = clock_ticks(w->clk), false));
 		if (w->now >= w->t_next_check)
 			tick(w);
 	}
@@ -333,7 +296,7 @@ static void submit(struct worker *w)
 			 dir_verb[r->dir], r->file->path, r->off, r->len, strerror(-n));
 		return;
 	}
-	/* slat is the same for every I/O created in one fill pass: add each run at once. */
+	/* slat is the same for the I/Os created together: add each run at once. */
 	for (int i = 0; i < n; i++) {
 		struct io_req *r = w->queued[i];
 
@@ -347,25 +310,28 @@ static void submit(struct worker *w)
 			continue;
 		}
 		if (run)
-			record_slat(w, run_start, t1, run, run_dir);
+			account_slat(w, run_start, t1, run, run_dir);
 		run_start = r->t_create;
 		run_dir = r->dir;
 		run = 1;
 	}
 	if (run)
-		record_slat(w, run_start, t1, run, run_dir);
+		account_slat(w, run_start, t1, run, run_dir);
 	w->nqueued -= (unsigned)n;
 	memmove(w->queued, w->queued + n, w->nqueued * sizeof(*w->queued));
 	w->inflight += (unsigned)n;
 	if (n) {
+		w->t_progress = t1;
 		st->depth[stats_depth_bucket(w->inflight)] += (unsigned)n;
 		st->submit[stats_batch_bucket((unsigned)n)]++;
 	}
 }
 
-/* Hand r to the engine; an engine may complete it at once or refuse it for now. */
+/* Hand r to the engine; it may complete r at once, or have no room for it now. */
 static void enqueue(struct worker *w, struct io_req *r)
 {
+	if (w->ops->prep && !r->resubmit)
+		w->ops->prep(&w->eng, r);
 	switch (w->ops->queue(&w->eng, r)) {
 	case IOQ_QUEUED:
 		w->queued[w->nqueued++] = r;
@@ -373,37 +339,52 @@ static void enqueue(struct worker *w, struct io_req *r)
 	case IOQ_DONE:
 		w->now = clock_ticks(w->clk);
 		r->t_submit = r->t_create;
-		if (!complete(w, r, w->now))
+		if (complete(w, r, w->now, true))
+			put_slot(w, r);
+		else
 			enqueue(w, r);
 		break;
 	case IOQ_BUSY:
-		w->retry = r;
+		w->retry[w->nretry++] = r;	/* room for every request: cannot overflow */
 		break;
 	}
+}
+
+/* Requests the engine had no room for go first, in the order they came. */
+static bool requeue_retries(struct worker *w)
+{
+	unsigned n = w->nretry;
+
+	w->nretry = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (w->nretry) {	/* refused again: keep the rest behind it */
+			w->retry[w->nretry++] = w->retry[i];
+			continue;
+		}
+		enqueue(w, w->retry[i]);
+	}
+	return w->nretry == 0;
 }
 
 static void fill(struct worker *w)
 {
 	const struct job_desc *j = w->job;
 
+	w->held = false;
 	if (!w->filling && w->inflight <= j->iodepth_low)
 		w->filling = true;
-	if (w->retry) {
-		struct io_req *r = w->retry;
-
-		w->retry = NULL;
-		enqueue(w, r);
-		if (w->retry)
-			return;
-	}
+	if (w->nretry && !requeue_retries(w))
+		goto out;
 	if (!w->issuing || !w->filling || w->inflight + w->nqueued >= j->iodepth)
 		goto out;
 	w->now = clock_ticks(w->clk);
 	while (w->issuing && w->inflight + w->nqueued < j->iodepth) {
 		struct io_req *r;
 
-		if (held_back(w))
+		if (w->gated && held_back(w)) {
+			w->held = true;
 			break;
+		}
 		r = take_slot(w);
 		if (w->sync_due) {
 			plan_sync(w, r);
@@ -412,10 +393,10 @@ static void fill(struct worker *w)
 			w->issuing = false;
 			break;
 		}
-		/* Created now: at the pass's start, or when the previous submit returned. */
+		/* Created now: at the pass's start, after a pause, or after the last submit. */
 		r->t_create = w->now;
 		enqueue(w, r);
-		if (w->retry)
+		if (w->nretry)
 			break;
 		if (w->nqueued >= j->iodepth_batch_submit)
 			submit(w);
@@ -427,48 +408,102 @@ out:
 		submit(w);
 }
 
+/* Completions that share every stamp (one submit call's batch) are recorded at once. */
+static int account_run(struct worker *w, struct io_req *r, int i, int n)
+{
+	uint64_t bytes = r->full_len;
+	unsigned k = 1;
+
+	for (; i < n; i++, k++) {
+		struct io_req *q = w->ops->event(&w->eng, (unsigned)i);
+
+		if (q->dir != r->dir || q->res != (int64_t)q->len || q->t_submit != r->t_submit ||
+		    q->t_create != r->t_create)
+			break;
+		bytes += q->full_len;
+		put_slot(w, q);
+	}
+	account_n(w, r, w->now, k, bytes, true);
+	put_slot(w, r);
+	return i;
+}
+
 static void reap(struct worker *w)
 {
 	const struct job_desc *j = w->job;
 	unsigned min = j->iodepth_batch_complete_min;
 	int n;
 
-	/* Wait only when nothing else can happen: the queue is full or there is no more. */
-	if (w->issuing && w->filling && w->inflight + w->nqueued < j->iodepth && !w->retry)
+	/* Poll while more can be issued right away; wait when full, done or held back. */
+	if (w->issuing && w->filling && !w->held && !w->nretry &&
+	    w->inflight + w->nqueued < j->iodepth)
 		min = 0;
+	else if (!min)
+		min = 1;
 	if (min > w->inflight)
 		min = w->inflight;
 	n = w->ops->getevents(&w->eng, min, j->iodepth_batch_complete_max);
 	w->now = clock_ticks(w->clk);
 	if (n < 0) {
 		fail_job(w, -n, "reaping completions: %s", strerror(-n));
-		w->inflight = 0;	/* the engine cannot tell us more; give up on them */
+		/* The kernel may still write into their buffers: never free those. */
+		w->abandoned = true;
+		w->inflight = 0;
 		return;
 	}
 	if (!n)
 		return;
+	w->t_progress = w->now;
 	w->st->complete[stats_batch_bucket((unsigned)n)]++;
 	w->inflight -= (unsigned)n;
-	for (int i = 0; i < n; i++) {
-		struct io_req *r = w->ops->event(&w->eng, (unsigned)i);
+	for (int i = 0; i < n;) {
+		struct io_req *r = w->ops->event(&w->eng, (unsigned)i++);
 
-		if (!complete(w, r, w->now))
+		if (r->dir < IO_NDIR && r->res == (int64_t)r->len)
+			i = account_run(w, r, i, n);
+		else if (complete(w, r, w->now, true))
+			put_slot(w, r);
+		else
 			enqueue(w, r);
 	}
 }
 
+/*
+ * Nothing in flight and the engine took none of what is queued (EAGAIN): pause, and give
+ * up once it has made no progress for a long time or the job was told to stop.
+ */
+static void stalled(struct worker *w)
+{
+	if (!w->issuing && atomic_load_explicit(w->stop, memory_order_relaxed)) {
+		fail_job(w, EINTR, "stopped with %u I/Os the engine never took",
+			 w->nqueued + w->nretry);
+	} else if (clock_to_ns(w->clk, w->now - w->t_progress) > STALL_NS) {
+		fail_job(w, EAGAIN, "the ioengine took no I/O for %llu s (EAGAIN); "
+			 "lower iodepth or check the device",
+			 (unsigned long long)(STALL_NS / 1000000000ULL));
+	} else {
+		pause_ns(w, BACKOFF_NS);
+		return;
+	}
+	/* Never submitted: their slots are simply free again. */
+	for (unsigned i = 0; i < w->nqueued; i++)
+		put_slot(w, w->queued[i]);
+	for (unsigned i = 0; i < w->nretry; i++)
+		put_slot(w, w->retry[i]);
+	w->nqueued = w->nretry = 0;
+}
+
 static void run_async(struct worker *w)
 {
-	while (w->issuing || w->inflight || w->nqueued || w->retry) {
+	w->t_progress = w->now;
+	while (w->issuing || w->inflight || w->nqueued || w->nretry) {
 		fill(w);
 		if (w->inflight)
 			reap(w);
-		else if (!w->nqueued && w->retry)
-			sleep_ns(100000);	/* the engine refused with nothing in flight */
+		else if (w->nqueued || w->nretry)
+			stalled(w);
 		if (w->now >= w->t_next_check)
 			tick(w);
-		if (w->error && !w->inflight)
-			break;
 	}
 }
 
@@ -477,6 +512,7 @@ static void end_fsync(struct worker *w)
 {
 	if (!w->job->end_fsync || !rw_does(w->job->rw, IO_WRITE) || w->error)
 		return;
+	w->plan_fast = false;
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		w->sync_due = &w->files[i];
 		w->sync_kind = IO_FSYNC;
@@ -535,7 +571,7 @@ void worker_run(struct worker *w)
 	const struct job_desc *j = w->job;
 
 	w->now = clock_ticks(w->clk);
-	w->t_next_stop = w->now;
+	w->t_next_stop = w->now + clock_from_ns(w->clk, STOP_POLL_NS);
 	w->ramping = j->ramp_time_ns > 0;
 	w->t_ramp_end = w->now + clock_from_ns(w->clk, j->ramp_time_ns);
 	w->t_start = w->now;
@@ -546,7 +582,12 @@ void worker_run(struct worker *w)
 	} else {
 		start_measuring(w);
 	}
-	if (w->sync_path)
+	/* Told to stop before the first I/O (a signal during start-up): issue nothing. */
+	if (atomic_load_explicit(w->stop, memory_order_relaxed))
+		w->issuing = false;
+	if (w->sync_path && w->plan_fast && !w->gated && !w->ops->prep)
+		run_sync_fast(w);
+	else if (w->sync_path)
 		run_sync(w);
 	else
 		run_async(w);

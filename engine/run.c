@@ -150,6 +150,7 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 	atomic_init(&r->stop, false);
 	clock_init(&r->clock, false);
 	clock_init(&r->gettime, true);
+	stats_lat_map_init(&r->latmap);
 	r->results = calloc(jobs->njobs, sizeof(*r->results));
 	r->files = calloc(jobs->njobs, sizeof(*r->files));
 	if (!r->results || !r->files)
@@ -260,6 +261,7 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 	s->w.job = &r->jobs->jobs[index];
 	s->w.ops = r->files[index].ops;
 	s->w.clk = s->w.job->clocksource == CLOCKSRC_GETTIME ? &r->gettime : &r->clock;
+	s->w.latmap = &r->latmap;
 	s->w.files = r->files[index].f;
 	s->w.nfiles = r->files[index].n;
 	s->w.st = r->results[index].st;

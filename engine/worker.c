@@ -41,7 +41,8 @@ static int alloc_requests(struct worker *w)
 	w->reqs = calloc(n, sizeof(*w->reqs));
 	w->free_slots = calloc(n, sizeof(*w->free_slots));
 	w->queued = calloc(n, sizeof(*w->queued));
-	if (!w->reqs || !w->free_slots || !w->queued)
+	w->retry = calloc(n, sizeof(*w->retry));
+	if (!w->reqs || !w->free_slots || !w->queued || !w->retry)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++) {
 		w->reqs[i].slot = i;
@@ -124,12 +125,16 @@ void worker_teardown(struct worker *w)
 		w->ops->cleanup(&w->eng);
 	if (!(w->ops->flags & IOENG_NOFILES))
 		files_close(w->job, w->files, w->nfiles);
-	free(w->eng.bufs);
+	/* After a failed reap the kernel may still write into them: leave them be. */
+	if (!w->abandoned)
+		free(w->eng.bufs);
 	free(w->reqs);
 	free(w->free_slots);
 	free(w->queued);
+	free(w->retry);
 	w->eng.bufs = NULL;
 	w->reqs = NULL;
 	w->free_slots = NULL;
 	w->queued = NULL;
+	w->retry = NULL;
 }

@@ -19,6 +19,7 @@ struct worker {
 	const struct job_desc *job;
 	const struct ioengine_ops *ops;
 	const struct clock_src *clk;
+	const struct lat_map *latmap;
 	struct io_file *files;
 	unsigned nfiles;
 	struct job_stats *st;
@@ -33,9 +34,17 @@ struct worker {
 	unsigned nqueued;
 	unsigned inflight;		/* submitted, not yet reaped */
 	bool sync_path;			/* every I/O completes inside queue() */
-	struct io_req *retry;		/* refused by a full engine queue, to queue again */
+	struct io_req **retry;		/* refused by a full engine queue, to queue again */
+	unsigned nretry;
+	bool held;			/* the last fill stopped for rate, thinktime or fsync */
+	bool abandoned;			/* I/O may still be in flight: never free the buffers */
 
 	/* what to issue next */
+	bool plan_fast;			/* one file, one direction, one block size: see io_plan.h */
+	int fast_dir;
+	uint32_t fast_len;
+	uint64_t fast_left;		/* I/Os left to issue on the fast path */
+	bool gated;			/* rate, thinktime or fsync may hold the next I/O back */
 	struct rng rng;
 	bool random;
 	uint64_t align;			/* random offsets are multiples of this */
@@ -63,6 +72,7 @@ struct worker {
 	uint64_t t_ramp_end;
 	bool ramping;
 	uint64_t t_next_check;		/* earliest of the deadlines below */
+	uint64_t t_progress;		/* the last submit or reap that moved anything */
 	uint64_t t_next_bw, t_next_iops, t_next_stop;
 	uint64_t bw_ticks, iops_ticks;
 	uint64_t bw_win_start, iops_win_start;

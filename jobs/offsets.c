@@ -27,27 +27,10 @@ static void perm_rekey(struct offgen *g)
 	g->add2 = rng_next(&g->rng);
 }
 
-/*
- * One round over the power-of-two domain: multiplying by an odd number and adding are
- * bijections modulo 2^k, and so is x ^ (x >> s); the shifts carry high bits into the low
- * ones the multiplications leave poorly mixed.
- */
-static inline uint64_t perm_round(const struct offgen *g, uint64_t x)
+void offgen_new_pass(struct offgen *g)
 {
-	x = (x * g->mul1 + g->add1) & g->mask;
-	x ^= x >> g->shift;
-	x = (x * g->mul2 + g->add2) & g->mask;
-	x ^= x >> g->shift;
-	return x;
-}
-
-/* A bijection on [0, nblocks): walk the cycle until we are back inside the range. */
-static inline uint64_t perm(const struct offgen *g, uint64_t x)
-{
-	do
-		x = perm_round(g, x);
-	while (x >= g->nblocks);
-	return x;
+	g->done = 0;
+	perm_rekey(g);
 }
 
 /*
@@ -166,22 +149,20 @@ void offgen_init(struct offgen *g, enum offgen_mode mode, uint64_t nblocks, doub
 	}
 }
 
-uint64_t offgen_next(struct offgen *g)
+uint64_t offgen_next_other(struct offgen *g)
 {
 	switch (g->mode) {
-	case OFFGEN_PERM:
-		if (g->done == g->nblocks) {
-			g->done = 0;
-			perm_rekey(g);
-		}
-		return perm(g, g->done++);
 	case OFFGEN_UNIFORM:
 		return rng_below(&g->rng, g->nblocks);
 	case OFFGEN_ZIPF:
-		return perm(g, zipf_next(g));
+		return offgen_permute(g, zipf_next(g));
 	case OFFGEN_PARETO:
-		return perm(g, pareto_next(g));
+		return offgen_permute(g, pareto_next(g));
+	case OFFGEN_NORMAL:
+		return offgen_permute(g, normal_next(g));
 	default:
-		return perm(g, normal_next(g));
+		if (g->done == g->nblocks)
+			offgen_new_pass(g);
+		return offgen_permute(g, g->done++);
 	}
 }

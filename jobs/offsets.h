@@ -73,7 +73,43 @@ static inline double rng_unit(struct rng *r)
 void offgen_init(struct offgen *g, enum offgen_mode mode, uint64_t nblocks, double param,
 		 uint64_t seed);
 
-/* The next block number, in [0, nblocks). */
-uint64_t offgen_next(struct offgen *g);
+/* Start another pass of a permutation: new keys, so the order differs. */
+void offgen_new_pass(struct offgen *g);
+
+/* The next block of the modes other than OFFGEN_PERM. */
+uint64_t offgen_next_other(struct offgen *g);
+
+/*
+ * One round over the power-of-two domain: multiplying by an odd number and adding are
+ * bijections modulo 2^k, and so is x ^ (x >> s); the shifts carry high bits into the low
+ * ones the multiplications leave poorly mixed.
+ */
+static inline uint64_t offgen_round(const struct offgen *g, uint64_t x)
+{
+	x = (x * g->mul1 + g->add1) & g->mask;
+	x ^= x >> g->shift;
+	x = (x * g->mul2 + g->add2) & g->mask;
+	x ^= x >> g->shift;
+	return x;
+}
+
+/* A bijection on [0, nblocks): walk the cycle until we are back inside the range. */
+static inline uint64_t offgen_permute(const struct offgen *g, uint64_t x)
+{
+	do
+		x = offgen_round(g, x);
+	while (x >= g->nblocks);
+	return x;
+}
+
+/* The next block number, in [0, nblocks). Inline: it is on every random I/O's path. */
+static inline uint64_t offgen_next(struct offgen *g)
+{
+	if (g->mode != OFFGEN_PERM)
+		return offgen_next_other(g);
+	if (g->done == g->nblocks)
+		offgen_new_pass(g);
+	return offgen_permute(g, g->done++);
+}
 
 #endif

@@ -201,3 +201,24 @@ void stats_unify(struct job_stats *st)
 		st->issued[i] = 0;
 	}
 }
+
+void stats_lat_map_init(struct lat_map *m)
+{
+	for (unsigned idx = 0; idx < HIST_BUCKETS; idx++) {
+		uint64_t lo = idx, hi = idx;
+
+		if (idx >= 2 * HIST_VAL) {
+			unsigned err_bits = (idx >> HIST_BITS) - 1;
+
+			lo = (1ULL << (err_bits + HIST_BITS)) +
+			     ((uint64_t)(idx & (HIST_VAL - 1)) << err_bits);
+			hi = lo + (1ULL << err_bits) - 1;
+		}
+		/* The last bucket also holds everything above it. */
+		if (idx == HIST_BUCKETS - 1)
+			hi = UINT64_MAX;
+		/* Buckets are monotonic in ns: equal at both ends means equal throughout. */
+		m->bucket[idx] = stats_lat_bucket(lo) == stats_lat_bucket(hi) ?
+				 (uint8_t)stats_lat_bucket(lo) : STATS_LAT_SPLIT;
+	}
+}

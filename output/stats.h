@@ -82,6 +82,18 @@ static inline void moments_init(struct moments *m)
 	m->sumsq = 0;
 }
 
+/* Add one sample of value v. */
+static inline void moments_add1(struct moments *m, uint64_t v)
+{
+	m->n++;
+	m->sum += v;
+	m->sumsq += (stats_u128)v * v;
+	if (v < m->min)
+		m->min = v;
+	if (v > m->max)
+		m->max = v;
+}
+
 /* Add n samples of value v. */
 static inline void moments_add(struct moments *m, uint64_t v, uint64_t n)
 {
@@ -97,9 +109,8 @@ static inline void moments_add(struct moments *m, uint64_t v, uint64_t n)
 /* The index into lat_buckets for a completion latency. */
 static inline unsigned stats_lat_bucket(uint64_t ns)
 {
-	static const uint16_t edge[10] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 };
 	uint64_t v;
-	unsigned base, i;
+	unsigned base;
 
 	if (ns < 1000) {
 		v = ns;
@@ -109,15 +120,34 @@ static inline unsigned stats_lat_bucket(uint64_t ns)
 		base = 10;
 	} else {
 		v = ns / 1000000;
-		if (v >= 2000)
-			return 31;
 		if (v >= 1000)
-			return 30;
+			return v >= 2000 ? 31 : 30;
 		base = 20;
 	}
-	for (i = 0; i < 9 && v >= edge[i]; i++)
-		;
-	return base + i;
+	/* Counting the edges at or below v, without a loop or a branch per edge. */
+	return base + (v >= 2) + (v >= 4) + (v >= 10) + (v >= 20) + (v >= 50) + (v >= 100) +
+	       (v >= 250) + (v >= 500) + (v >= 750);
+}
+
+/*
+ * The lat bucket of every histogram bucket that lies within one, so that recording a
+ * latency costs one load more than its histogram update; the few histogram buckets that
+ * straddle a lat bucket edge say STATS_LAT_SPLIT and take stats_lat_bucket().
+ */
+#define STATS_LAT_SPLIT	0xff
+
+struct lat_map {
+	uint8_t bucket[HIST_BUCKETS];
+};
+
+void stats_lat_map_init(struct lat_map *m);
+
+static inline unsigned stats_lat_bucket_of(const struct lat_map *m, unsigned hist_idx,
+					   uint64_t ns)
+{
+	unsigned b = m->bucket[hist_idx];
+
+	return b != STATS_LAT_SPLIT ? b : stats_lat_bucket(ns);
 }
 
 /* The index into depth[] for an in-flight count, and into submit[]/complete[] for a batch. */

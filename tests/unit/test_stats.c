@@ -310,6 +310,33 @@ START_TEST(lat_bucket_edges_are_fios)
 }
 END_TEST
 
+/* The lookup by histogram bucket must agree with the direct rule at and around every edge. */
+START_TEST(lat_map_agrees_with_the_direct_rule)
+{
+	struct lat_map m;
+	unsigned checked = 0;
+
+	stats_lat_map_init(&m);
+	for (unsigned c = 0; c < TABLE_LEN(lat_cases); c++) {
+		for (int64_t delta = -300; delta <= 300; delta++) {
+			uint64_t ns = lat_cases[c].ns + (uint64_t)delta;
+
+			if ((delta < 0 && ns > lat_cases[c].ns) || (delta > 0 && ns < lat_cases[c].ns))
+				continue;	/* wrapped around 0 or UINT64_MAX */
+			if (stats_lat_bucket_of(&m, hist_index(ns), ns) != stats_lat_bucket(ns))
+				ck_abort_msg("ns %llu: map %u, rule %u", (unsigned long long)ns,
+					     stats_lat_bucket_of(&m, hist_index(ns), ns),
+					     stats_lat_bucket(ns));
+			checked++;
+		}
+	}
+	for (uint64_t ns = 1; ns < (1ULL << 44); ns += ns / 97 + 1, checked++)
+		if (stats_lat_bucket_of(&m, hist_index(ns), ns) != stats_lat_bucket(ns))
+			ck_abort_msg("ns %llu disagrees", (unsigned long long)ns);
+	ck_assert_uint_gt(checked, 10000);
+}
+END_TEST
+
 static const struct {
 	unsigned n, depth, batch;
 } depth_cases[] = {
@@ -348,6 +375,7 @@ static Suite *stats_suite(void)
 
 	tc = tcase_create("buckets");
 	tcase_add_loop_test(tc, lat_bucket_edges_are_fios, 0, TABLE_LEN(lat_cases));
+	tcase_add_test(tc, lat_map_agrees_with_the_direct_rule);
 	tcase_add_loop_test(tc, depth_and_batch_bucket_edges_are_fios, 0, TABLE_LEN(depth_cases));
 	suite_add_tcase(s, tc);
 	return s;
