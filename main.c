@@ -41,6 +41,7 @@ struct cli {
 
 /* The signal handler can only reach the run through a pointer it finds on its own. */
 static struct run *volatile running;
+static volatile sig_atomic_t stopped_by;
 
 static void on_signal(int sig)
 {
@@ -48,6 +49,7 @@ static void on_signal(int sig)
 
 	/* A second signal ends the process at once, with the default action. */
 	signal(sig, SIG_DFL);
+	stopped_by = sig;
 	if (r)
 		atomic_store(&r->stop, true);
 }
@@ -368,16 +370,19 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 	running = &r;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	d->msg[0] = '\0';
 	ret = run_execute(&r, d);
-	if (ret < 0)
+	if (d->msg[0])
 		fprintf(stderr, "iojob: %s\n", d->msg);
 	for (unsigned i = 0; i < jobs->njobs; i++)
-		if (r.results[i].error)
+		if (r.results[i].error && r.results[i].error != ECANCELED)
 			fprintf(stderr, "iojob: %s\n", r.results[i].error_msg);
-	if (ret >= 0 && report(out, c, &r) < 0)
+	if (report(out, c, &r) < 0)
 		ret = -ENOMEM;
 	running = NULL;
 	run_free(&r);
+	if (stopped_by)
+		return 128 + stopped_by;	/* the shell's convention: 130 for SIGINT */
 	return ret == 0 ? 0 : EXIT_JOB_FAILED;
 }
 

@@ -53,8 +53,8 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d);
 
 /*
  * Run every phase: lay out the phase's files, start its jobs together, wait for them.
- * Returns 0 when every job ran to its end, 1 when one failed (its result says why), or
- * -errno when the run could not go on (d says why).
+ * Returns 0 when every job ran to its end, or 1 when one failed or did not run: its result
+ * says why (ECANCELED: not run), and d says why a phase could not start.
  */
 int run_execute(struct run *r, struct diag *d);
 

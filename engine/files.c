@@ -220,7 +220,8 @@ int files_resolve(const struct job_desc *j, bool virtual_files,
 			f->deferred = true;
 			continue;
 		}
-		if (!exists && !strncmp(f->path, "/dev/", 5)) {
+		/* /dev/sdz missing means a typo, not a file to create in devtmpfs. */
+		if (!exists && !strncmp(f->path, "/dev/", 5) && !strchr(f->path + 5, '/')) {
 			ret = fail(j, d, -EINVAL, "'%s' does not exist (refusing to create a file "
 				   "under /dev)", f->path, 0, 0);
 			break;
@@ -337,7 +338,7 @@ static int create_empty(const struct job_desc *j, const struct io_file *f, struc
 
 /* Write [from, want_size) of f with data, then fsync, so reads find real blocks. */
 static int write_out(const struct job_desc *j, const struct io_file *f, uint64_t from,
-		     unsigned char *buf, struct diag *d)
+		     unsigned char *buf, const atomic_bool *stop, struct diag *d)
 {
 	int fd = open(f->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	uint64_t off = from;
@@ -354,6 +355,11 @@ static int write_out(const struct job_desc *j, const struct io_file *f, uint64_t
 			ret = -errno;
 		else
 			off += (uint64_t)w;
+		if (!ret && atomic_load(stop)) {
+			close(fd);
+			return diag_at(d, -EINTR, j->file, j->line, "job '%s': laying out '%s' "
+				       "stopped at offset %" PRIu64, j->name, f->path, off);
+		}
 	}
 	if (!ret && fsync(fd) < 0)
 		ret = -errno;
@@ -382,7 +388,8 @@ static unsigned char *layout_buffer(uint64_t seed)
 }
 
 int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
-		 void (*note)(void *ctx, const char *msg), void *ctx, struct diag *d)
+		 const atomic_bool *stop, void (*note)(void *ctx, const char *msg), void *ctx,
+		 struct diag *d)
 {
 	bool data = rw_does(j->rw, IO_READ) || (j->overwrite && rw_does(j->rw, IO_WRITE));
 	uint64_t *have, total = 0;
@@ -406,7 +413,6 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 				continue;
 			if (!data && (ret = create_empty(j, &f[i], d)) < 0)
 				break;
-			f[i].created = true;
 			st.st_size = 0;
 		}
 		if (data && (uint64_t)st.st_size < f[i].want_size) {
@@ -428,7 +434,7 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 		ret = diag_set(d, -ENOMEM, "out of memory");
 	for (unsigned i = 0; !ret && i < n; i++)
 		if (have[i] != UINT64_MAX)
-			ret = write_out(j, &f[i], have[i] - have[i] % LAYOUT_CHUNK, buf, d);
+			ret = write_out(j, &f[i], have[i] - have[i] % LAYOUT_CHUNK, buf, stop, d);
 	free(buf);
 	free(have);
 	return ret;

@@ -6,15 +6,13 @@
 #ifndef ENGINE_FILES_H
 #define ENGINE_FILES_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "engine/ioengine.h"
 
 struct diag;
-
-/* Where "Laying out IO file" lines go. */
-struct run_hooks;
 
 /*
  * Name the job's files and work out their sizes and regions from the options and what
@@ -38,14 +36,16 @@ int files_check(const struct job_desc *j, const struct io_file *f, unsigned n, s
  * Create what does not exist yet, and write out the data of files a job will read (or
  * overwrite=1) where they are missing or short; existing files of the right size are
  * reused. Prints "NAME: Laying out IO file (...)" through note() when it writes data.
+ * Returns -EINTR when *stop is set while writing.
  */
 int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
-		 void (*note)(void *ctx, const char *msg), void *ctx, struct diag *d);
+		 const atomic_bool *stop, void (*note)(void *ctx, const char *msg), void *ctx,
+		 struct diag *d);
 
 /* Open every file for the job's directions and flags; drop cached pages with invalidate. */
 int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *err, size_t len);
 
-/* Close (fsync first with fsync_on_close) and, with unlink=1, remove what we created. */
+/* Close (fsync first with fsync_on_close) and, with unlink=1, remove the files (as fio). */
 void files_close(const struct job_desc *j, struct io_file *f, unsigned n);
 
 /* Free the array from files_resolve(). */

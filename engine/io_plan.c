@@ -72,15 +72,18 @@ void plan_init(struct worker *w)
 		uint64_t nblocks = (f->io_len - maxlen) / w->align + 1;
 
 		io_size += f->io_len;
-		f->seq_pos = 0;
+		memset(f->seq_pos, 0, sizeof(f->seq_pos));
 		f->served = 0;
 		f->writes_since_sync = 0;
 		if (w->random)
 			offgen_init(&f->gen, gen_mode(j), nblocks, j->dist_param,
 				    seed ^ ((uint64_t)(i + 1) * 0xd1b54a32d192ed03ULL));
 	}
+	/* With filesize=, size= no longer sizes files: it says how much I/O to do. */
 	if (j->io_size)
 		io_size = j->io_size;
+	else if (j->filesize.hi && j->size.bytes)
+		io_size = j->size.bytes;
 	w->bytes_left = j->time_based ? UINT64_MAX : io_size * j->loops;
 	w->ios_left = j->number_ios ? j->number_ios : UINT64_MAX;
 	w->next_dir = -1;
@@ -170,22 +173,23 @@ static struct io_file *plan_file(struct worker *w, uint32_t len)
 	return f;
 }
 
-static uint64_t plan_offset(struct worker *w, struct io_file *f, uint32_t len)
+/* Sequential streams are per direction, as in fio: rw=rw reads and writes side by side. */
+static uint64_t plan_offset(struct worker *w, struct io_file *f, int d, uint32_t len)
 {
 	const struct job_desc *j = w->job;
 	uint64_t off;
 
 	if (!w->random || w->rand_run_left) {
-		off = f->seq_pos;
+		off = f->seq_pos[d];
 		if (off + len > f->io_len)
 			off = 0;	/* wrap: time_based, loops, or io_size beyond size */
-		f->seq_pos = off + len + (w->random ? 0 : j->rw_nr);
+		f->seq_pos[d] = off + len + (w->random ? 0 : j->rw_nr);
 		if (w->rand_run_left)
 			w->rand_run_left--;
 		return off;
 	}
 	off = offgen_next(&f->gen) * w->align;
-	f->seq_pos = off + len;
+	f->seq_pos[d] = off + len;
 	if (j->rw_nr > 1)
 		w->rand_run_left = (unsigned)j->rw_nr - 1;
 	return off;
@@ -252,7 +256,7 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 		if (w->bytes_left < len)
 			return false;
 		f = plan_file(w, len);
-		off = plan_offset(w, f, len);
+		off = plan_offset(w, f, d, len);
 		if (j->rw == RW_TRIMWRITE || j->rw == RW_RANDTRIMWRITE) {
 			w->tw_file = f;
 			w->tw_off = off;

@@ -44,10 +44,10 @@ plan_io_fast(struct worker *w, struct io_req *r)
 	if (w->random) {
 		off = offgen_next(&f->gen) * w->align;
 	} else {
-		off = f->seq_pos;
+		off = f->seq_pos[w->fast_dir];
 		if (off + w->fast_len > f->io_len)
 			off = 0;	/* wrap: time_based, loops, or io_size beyond size */
-		f->seq_pos = off + w->fast_len;
+		f->seq_pos[w->fast_dir] = off + w->fast_len;
 	}
 	r->file = f;
 	r->dir = w->fast_dir;

@@ -25,7 +25,6 @@ struct io_file {
 	bool is_bdev;
 	bool is_chr;		/* a character device (/dev/null): no size, never laid out */
 	bool shared;		/* named by filename=: clones use the same file */
-	bool created;		/* this run created it */
 	bool deferred;		/* does not exist yet: an earlier phase writes it */
 	uint64_t real_size;	/* size of the file or device now */
 	uint64_t want_size;	/* size the job needs (offset + region) */
@@ -34,7 +33,7 @@ struct io_file {
 	unsigned lbs;		/* logical block size of the device below */
 	unsigned open_flags;
 	/* per-job cursor state, owned by the loop */
-	uint64_t seq_pos;	/* next sequential offset, relative to io_off */
+	uint64_t seq_pos[IO_NDIR];	/* next sequential offset per direction, from io_off */
 	uint64_t served;	/* bytes issued in this turn of file_service_type=sequential */
 	uint64_t writes_since_sync;
 	struct offgen gen;

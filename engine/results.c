@@ -80,8 +80,9 @@ static unsigned merge_group(const struct run *r, unsigned i, struct report_unit 
 		return 0;
 	stats_init(st);
 	fill_unit(u, &jobs->jobs[i], &r->results[i], st);
-	for (unsigned k = i; k < jobs->njobs && jobs->jobs[k].groupid == jobs->jobs[i].groupid;
-	     k++, n++) {
+	/* A job without group_reporting is a unit of its own, as in fio. */
+	for (unsigned k = i; k < jobs->njobs && jobs->jobs[k].groupid == jobs->jobs[i].groupid &&
+	     jobs->jobs[k].group_reporting; k++, n++) {
 		stats_merge(st, r->results[k].st);
 		if (!u->error && r->results[k].error) {
 			u->error = r->results[k].error;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine/files.h"
@@ -169,12 +170,26 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 			ret = files_check(j, rf->f, rf->n, d);
 		for (unsigned f = 0; !ret && !virtual_files && f < rf->n; f++)
 			watch_disk(&r->disks, rf->f[f].path);
-		/* Large and mostly untouched: calloc maps it lazily, so RSS stays small. */
 		r->results[i].st = calloc(1, sizeof(*r->results[i].st));
 		if (!ret && !r->results[i].st)
 			ret = diag_set(d, -ENOMEM, "out of memory");
 	}
 	return ret;
+}
+
+/* startdelay, in slices so that a stop (a signal) does not wait for the whole delay. */
+static void start_delay(const struct run *r, uint64_t ns)
+{
+	const uint64_t slice = 100000000ULL;
+
+	while (ns && !atomic_load(&r->stop)) {
+		uint64_t step = ns < slice ? ns : slice;
+		struct timespec ts = { (time_t)(step / 1000000000ULL),
+				       (long)(step % 1000000000ULL) };
+
+		nanosleep(&ts, NULL);
+		ns -= step;
+	}
 }
 
 static void *job_thread(void *arg)
@@ -192,8 +207,7 @@ static void *job_thread(void *arg)
 
 		if (j->startdelay_ns.hi > delay)
 			delay += rng_below(&s->w.rng, j->startdelay_ns.hi - delay + 1);
-		if (delay)
-			usleep((useconds_t)(delay / 1000));
+		start_delay(s->run, delay);
 		worker_run(&s->w);
 	} else {
 		s->w.error = -ret;
@@ -226,7 +240,7 @@ static int layout_phase(struct run *r, unsigned phase, struct diag *d)
 
 		if (j->phase != phase || (rf->ops->flags & IOENG_NOFILES))
 			continue;
-		ret = files_layout(j, rf->f, rf->n, print_note, r, d);
+		ret = files_layout(j, rf->f, rf->n, &r->stop, print_note, r, d);
 		if (ret < 0)
 			return ret;
 	}
@@ -309,19 +323,42 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 	return ret;
 }
 
+/* Jobs from a phase on that never started: say why, so the report shows them as not run. */
+static void mark_not_run(struct run *r, unsigned phase, const char *why)
+{
+	for (unsigned i = 0; i < r->jobs->njobs; i++) {
+		struct job_result *res = &r->results[i];
+		const struct job_desc *j = &r->jobs->jobs[i];
+
+		if (j->phase < phase || res->tid || res->error)
+			continue;
+		res->error = ECANCELED;
+		res->st->error = ECANCELED;
+		snprintf(res->error_msg, sizeof(res->error_msg), "job '%s': not run: %s", j->name,
+			 why);
+	}
+}
+
 int run_execute(struct run *r, struct diag *d)
 {
 	struct timeval tv;
-	int ret = 0, failed = 0;
+	int failed = 0;
 
-	for (unsigned p = 0; !ret && p < r->jobs->nphases; p++)
-		ret = run_phase(r, p, d);
+	for (unsigned p = 0; p < r->jobs->nphases; p++) {
+		if (atomic_load(&r->stop)) {
+			mark_not_run(r, p, "stopped before its phase began");
+			break;
+		}
+		if (run_phase(r, p, d) < 0) {
+			mark_not_run(r, p, "its phase could not start (see above)");
+			failed = 1;
+			break;
+		}
+	}
 	diskset_snapshot_end(&r->disks);
 	gettimeofday(&tv, NULL);
 	r->end_time = tv.tv_sec;
 	r->end_ms = (unsigned long long)tv.tv_sec * 1000 + (unsigned long long)tv.tv_usec / 1000;
-	if (ret < 0)
-		return ret;
 	for (unsigned i = 0; i < r->jobs->njobs; i++)
 		failed |= r->results[i].error != 0;
 	return failed;

@@ -304,11 +304,18 @@ static void place(struct job_list *out, struct job_desc *j, bool new_source, boo
 static int check_trailing_globals(const struct job_input *in, const size_t *globals,
 				  size_t nglobals, struct jobs_arena **arena, struct diag *d)
 {
+	struct diag quiet = { 0 };
 	struct job_desc unused;
+	int ret;
 
 	if (!nglobals)
 		return 0;
-	return build_one(in, globals[nglobals - 1], globals, nglobals - 1, arena, &unused, d);
+	/* Only errors matter: notes about a job that never runs would only confuse. */
+	ret = build_one(in, globals[nglobals - 1], globals, nglobals - 1, arena, &unused, &quiet);
+	if (ret)
+		diag_set(d, ret, "%s", quiet.msg);
+	diag_clear(&quiet);
+	return ret;
 }
 
 int jobs_build(const struct job_input *in, struct job_list *out, struct diag *d)

@@ -92,9 +92,13 @@ static int check_timing(struct job_desc *j, struct diag *d)
 	if (!j->thread && job_setting(j, "thread"))
 		diag_note(d, "job '%s': iojob runs every job as a thread; thread=0 has no effect",
 			  j->name);
-	if (j->rate[IO_READ] + j->rate[IO_WRITE] + j->rate[IO_TRIM] &&
-	    j->rate_iops[IO_READ] + j->rate_iops[IO_WRITE] + j->rate_iops[IO_TRIM])
-		return fail(j, "rate_iops", d, "options 'rate' and 'rate_iops' exclude each other");
+	for (int dir = 0; dir < IO_NDIR; dir++)
+		if (j->rate[dir] && j->rate_iops[dir])
+			return fail(j, "rate_iops", d, "options 'rate' and 'rate_iops' both limit "
+				    "one direction: keep one");
+	if (!j->bw_avg_ns || !j->iops_avg_ns)
+		return fail(j, j->bw_avg_ns ? "iopsavgtime" : "bwavgtime", d,
+			    "options 'bwavgtime' and 'iopsavgtime' need a window above 0");
 	return 0;
 }
 

@@ -38,14 +38,14 @@ uint64_t dir_bw(const struct dir_stats *d)
 {
 	uint64_t ms = dir_runtime_ms(d);
 
-	return ms ? d->bytes * 1000 / ms : 0;
+	return ms ? (uint64_t)((stats_u128)d->bytes * 1000 / ms) : 0;
 }
 
 uint64_t dir_iops(const struct shown_dir *s)
 {
 	uint64_t ms = dir_runtime_ms(s->d);
 
-	return ms ? s->issued * 1000 / ms : 0;
+	return ms ? (uint64_t)((stats_u128)s->issued * 1000 / ms) : 0;
 }
 
 double bw_share(double mean_kib, uint64_t agg_bw)
@@ -215,7 +215,7 @@ static void group_add(struct group_run *g, const struct unit_view *v)
 		if (bw > gd->max_bw)
 			gd->max_bw = bw;
 		gd->bytes += v->dirs[i].d->bytes;
-		gd->agg_bw = gd->bytes * 1000 / gd->max_run_ms;
+		gd->agg_bw = (uint64_t)((stats_u128)gd->bytes * 1000 / gd->max_run_ms);
 	}
 }
 
