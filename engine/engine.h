@@ -63,9 +63,12 @@ struct run_report {
 	struct report rep;
 	struct report_unit *units;
 	struct job_stats **merged;	/* stats built for group units */
+	unsigned nmerged;
 	const char **names;		/* "job options" of every unit, back to back */
 	const char **values;
 	char (*scratch)[4][32];		/* effective values of rw, bs, iodepth, numjobs */
+	char **owned;			/* strings made for the report, freed with it */
+	unsigned nowned;
 };
 
 int run_build_report(const struct run *r, struct run_report *out);

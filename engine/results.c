@@ -24,19 +24,87 @@ static const char *effective(const struct job_desc *j, const char *name, char *b
 	return buf;
 }
 
-/* The unit's "job options": what the job set, then the always-shown ones it did not. */
+static int find_name(const struct run_report *out, unsigned at, unsigned n, const char *name)
+{
+	for (unsigned k = 0; k < n; k++)
+		if (!strcmp(out->names[at + k], name))
+			return (int)k;
+	return -1;
+}
+
+/* Whether the job's own section set the option (not [global] or --set). */
+static int find_name_setting(const struct job_desc *j, const char *name)
+{
+	for (unsigned i = 0; i < j->nsettings; i++)
+		if (!j->settings[i].global && !strcmp(j->settings[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Keep a string the report points to until run_report_free(). */
+static const char *own(struct run_report *out, char *s)
+{
+	char **v;
+
+	if (!s)
+		return NULL;
+	v = realloc(out->owned, sizeof(*v) * (out->nowned + 1));
+	if (!v) {
+		free(s);
+		return NULL;
+	}
+	out->owned = v;
+	out->owned[out->nowned++] = s;
+	return s;
+}
+
+/*
+ * A job's settings from its own section (or from [global], --set and the command line's
+ * defaults), one entry per option as JSON wants: the last value wins, except for
+ * filename= and directory=, which accumulate and so list every value, ':'-joined.
+ */
+static unsigned add_settings(struct run_report *out, unsigned at, const struct job_desc *j,
+			     bool global)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < j->nsettings; i++) {
+		const struct job_setting *s = &j->settings[i];
+		int k;
+
+		if (s->global != global)
+			continue;
+		k = find_name(out, at, n, s->name);
+		if (k < 0) {
+			out->names[at + n] = s->name;
+			out->values[at + n++] = s->value;
+		} else if (!strcmp(s->name, "filename") || !strcmp(s->name, "directory")) {
+			char *joined;
+
+			if (asprintf(&joined, "%s:%s", out->values[at + k], s->value) >= 0)
+				out->values[at + k] = own(out, joined);
+		} else {
+			out->values[at + k] = s->value;
+		}
+	}
+	return n;
+}
+
+/* The unit's "job options": its name, what its section set, and always the four below. */
 static unsigned add_options(struct run_report *out, unsigned at, const struct job_desc *j,
 			    char (*scratch)[32])
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < j->nsettings; i++) {
-		out->names[at + n] = j->settings[i].name;
-		out->values[at + n] = j->settings[i].value;
-		n++;
+	/* Like fio, the section name is an option the job set, unless name= renamed it. */
+	if (find_name_setting(j, "name") < 0) {
+		out->names[at] = "name";
+		out->values[at] = j->name;
+		n = 1;
 	}
+	n += add_settings(out, at + n, j, false);
 	for (unsigned k = 0; k < 4; k++) {
-		if (job_setting(j, always_shown[k]))
+		if (find_name(out, at, n, always_shown[k]) >= 0)
 			continue;
 		out->names[at + n] = always_shown[k];
 		out->values[at + n] = effective(j, always_shown[k], scratch[k], sizeof(scratch[k]));
@@ -101,12 +169,14 @@ int run_build_report(const struct run *r, struct run_report *out)
 
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < jobs->njobs; i++)
-		nopts += jobs->jobs[i].nsettings + 4;
+		nopts += jobs->jobs[i].nsettings + 5;
+	nopts += jobs->jobs[0].nsettings;	/* "global options" */
 	out->units = calloc(jobs->njobs, sizeof(*out->units));
 	out->merged = calloc(jobs->njobs, sizeof(*out->merged));
 	out->names = calloc(nopts + 1, sizeof(*out->names));
 	out->values = calloc(nopts + 1, sizeof(*out->values));
 	out->scratch = calloc(jobs->njobs, sizeof(*out->scratch));
+	out->nmerged = jobs->njobs;
 	if (!out->units || !out->merged || !out->names || !out->values || !out->scratch)
 		return -ENOMEM;
 	for (unsigned i = 0; i < jobs->njobs; nu++) {
@@ -127,6 +197,9 @@ int run_build_report(const struct run *r, struct run_report *out)
 		at += u->nopts;
 		i += n;
 	}
+	out->rep.global_names = out->names + at;
+	out->rep.global_values = out->values + at;
+	out->rep.nglobal = add_settings(out, at, &jobs->jobs[0], true);
 	out->rep.version = "iojob-" IOJOB_VERSION;
 	out->rep.time = r->end_time;
 	out->rep.time_ms = r->end_ms;
@@ -138,8 +211,11 @@ int run_build_report(const struct run *r, struct run_report *out)
 
 void run_report_free(struct run_report *out)
 {
-	for (unsigned i = 0; out->merged && i < out->rep.nunits; i++)
+	for (unsigned i = 0; out->merged && i < out->nmerged; i++)
 		free(out->merged[i]);
+	for (unsigned i = 0; i < out->nowned; i++)
+		free(out->owned[i]);
+	free(out->owned);
 	free(out->scratch);
 	free(out->units);
 	free(out->merged);

@@ -22,6 +22,7 @@ struct key_ref {
 	const char *val;
 	const char *file;
 	int line;
+	bool global;		/* not from the job's own section */
 };
 
 struct key_list {
@@ -30,7 +31,7 @@ struct key_list {
 };
 
 static int keys_push(struct key_list *l, const char *key, const char *val, const char *file,
-		     int line)
+		     int line, bool global)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 32;
@@ -41,15 +42,15 @@ static int keys_push(struct key_list *l, const char *key, const char *val, const
 		l->v = v;
 		l->cap = cap;
 	}
-	l->v[l->n++] = (struct key_ref){ key, val, file, line };
+	l->v[l->n++] = (struct key_ref){ key, val, file, line, global };
 	return 0;
 }
 
-static int keys_push_section(struct key_list *l, const struct jf_section *s)
+static int keys_push_section(struct key_list *l, const struct jf_section *s, bool global)
 {
 	for (size_t i = 0; i < s->nkeys; i++) {
 		int ret = keys_push(l, s->keys[i].key, s->keys[i].val, s->keys[i].file,
-				    s->keys[i].line);
+				    s->keys[i].line, global);
 
 		if (ret < 0)
 			return ret;
@@ -137,7 +138,7 @@ static int record_setting(struct jobs_arena **arena, struct job_desc *j, const c
 		return -ENOMEM;
 	if (j->nsettings)
 		memcpy(v, j->settings, sizeof(*v) * j->nsettings);
-	v[j->nsettings] = (struct job_setting){ name, k->val, k->file, k->line };
+	v[j->nsettings] = (struct job_setting){ name, k->val, k->file, k->line, k->global };
 	j->settings = v;
 	j->nsettings++;
 	return 0;
@@ -209,13 +210,13 @@ static int collect_keys(const struct job_input *in, size_t sec, const size_t *gl
 	int ret = 0;
 
 	if (in->cli_defaults >= 0)
-		ret = keys_push_section(keys, &jf->secs[in->cli_defaults]);
+		ret = keys_push_section(keys, &jf->secs[in->cli_defaults], true);
 	for (size_t g = 0; !ret && g < nglobals; g++)
-		ret = keys_push_section(keys, &jf->secs[globals[g]]);
+		ret = keys_push_section(keys, &jf->secs[globals[g]], true);
 	if (!ret)
-		ret = keys_push_section(keys, &jf->secs[sec]);
+		ret = keys_push_section(keys, &jf->secs[sec], false);
 	for (unsigned s = 0; !ret && s < in->nsets; s++)
-		ret = keys_push(keys, in->sets[s].key, in->sets[s].value, "--set", 0);
+		ret = keys_push(keys, in->sets[s].key, in->sets[s].value, "--set", 0, true);
 	return ret;
 }
 

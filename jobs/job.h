@@ -63,6 +63,7 @@ struct job_setting {
 	const char *value;	/* as written */
 	const char *file;
 	int line;
+	bool global;		/* from [global], command-line defaults or --set */
 };
 
 struct job_desc {
