@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,26 +20,6 @@
 static bool job_writes(const struct job_desc *j)
 {
 	return rw_does(j->rw, IO_WRITE) || rw_does(j->rw, IO_TRIM);
-}
-
-static uint64_t min_bs(const struct job_desc *j)
-{
-	uint64_t m = UINT64_MAX;
-
-	for (int d = 0; d < IO_NDIR; d++)
-		if (rw_does(j->rw, d) && j->bs[d].min < m)
-			m = j->bs[d].min;
-	return m == UINT64_MAX ? j->bs[IO_READ].min : m;
-}
-
-static uint64_t max_bs(const struct job_desc *j)
-{
-	uint64_t m = 0;
-
-	for (int d = 0; d < IO_NDIR; d++)
-		if (rw_does(j->rw, d) && j->bs[d].max > m)
-			m = j->bs[d].max;
-	return m;
 }
 
 /* Expand $jobname, $jobnum and $filenum in filename_format. */
@@ -122,12 +103,18 @@ static int probe(struct io_file *f, bool *exists)
 	return ret;
 }
 
-static int fail(const struct job_desc *j, struct diag *d, int err, const char *fmt,
-		const char *path, uint64_t a, uint64_t b)
+/* A problem with the job's files, reported at the job's section: "job 'x': ...". */
+static int fail(const struct job_desc *j, struct diag *d, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(const struct job_desc *j, struct diag *d, int err, const char *fmt, ...)
 {
 	char what[512];
+	va_list ap;
 
-	snprintf(what, sizeof(what), fmt, path, a, b);
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
 	return diag_at(d, err, j->file, j->line, "job '%s': %s", j->name, what);
 }
 
@@ -146,27 +133,27 @@ static int size_one(const struct job_desc *j, struct io_file *f, unsigned nfiles
 
 	if ((j->size.pct > 0 || j->offset.pct > 0 || j->offset_increment.pct > 0 ||
 	     (!j->size.bytes && !filesize)) && (!exists || f->is_chr))
-		return fail(j, d, -EINVAL, f->is_chr ? "'%s' is a character device, so its size is "
-			    "unknown (set size= or filesize=)" : "'%s' does not exist, so its size "
-			    "is unknown (set size= or filesize=)", f->path, 0, 0);
-	off = j->offset.pct > 0 ? pct_of(j->offset.pct, f->real_size, min_bs(j)) :
+		return fail(j, d, -EINVAL, "'%s' %s, so its size is unknown (set size= or "
+			    "filesize=)", f->path, f->is_chr ? "is a character device" :
+			    "does not exist");
+	off = j->offset.pct > 0 ? pct_of(j->offset.pct, f->real_size, job_bs_min(j)) :
 				  j->offset.bytes;
 	off += j->jobnum * (j->offset_increment.pct > 0 ?
-			    pct_of(j->offset_increment.pct, f->real_size, min_bs(j)) :
+			    pct_of(j->offset_increment.pct, f->real_size, job_bs_min(j)) :
 			    j->offset_increment.bytes);
 	if (filesize)
 		len = filesize;
 	else if (j->size.pct > 0)
-		len = pct_of(j->size.pct, f->real_size, min_bs(j));
+		len = pct_of(j->size.pct, f->real_size, job_bs_min(j));
 	else if (j->size.bytes)
 		len = j->size.bytes / nfiles;
 	else
 		len = f->real_size > off ? f->real_size - off : 0;
 	if (f->is_bdev && off + len > f->real_size)
 		len = f->real_size > off ? f->real_size - off : 0;
-	if (len < max_bs(j))
+	if (len < job_bs_max(j))
 		return fail(j, d, -EINVAL, "the region of '%s' (%" PRIu64 " bytes) is smaller "
-			    "than the block size (%" PRIu64 ")", f->path, len, max_bs(j));
+			    "than the block size (%" PRIu64 ")", f->path, len, job_bs_max(j));
 	f->io_off = off;
 	f->io_len = len;
 	f->want_size = off + len;
@@ -211,7 +198,7 @@ int files_resolve(const struct job_desc *j, bool virtual_files,
 		} else if ((ret = probe(f, &exists)) < 0) {
 			ret = ret == -EINVAL ?
 			      fail(j, d, ret, "'%s' is not a regular file or a device",
-				   f->path, 0, 0) :
+				   f->path) :
 			      diag_at(d, ret, j->file, j->line, "job '%s': '%s': %s", j->name,
 				      f->path, strerror(-ret));
 			break;
@@ -223,7 +210,7 @@ int files_resolve(const struct job_desc *j, bool virtual_files,
 		/* /dev/sdz missing means a typo, not a file to create in devtmpfs. */
 		if (!exists && !strncmp(f->path, "/dev/", 5) && !strchr(f->path + 5, '/')) {
 			ret = fail(j, d, -EINVAL, "'%s' does not exist (refusing to create a file "
-				   "under /dev)", f->path, 0, 0);
+				   "under /dev)", f->path);
 			break;
 		}
 		ret = size_one(j, f, n, exists, filesize, d);
@@ -276,6 +263,21 @@ static int check_in_use(const struct job_desc *j, const struct io_file *f, struc
 		return diag_at(d, -errno, j->file, j->line, "job '%s': '%s': %s", j->name, f->path,
 			       strerror(errno));
 	ret = blockdev_in_use(st.st_rdev, where, sizeof(where));
+	if (ret == 0) {
+		/*
+		 * An exclusive open fails with EBUSY while the kernel holds the device:
+		 * mounted, swap, or a member of md, dm or LVM that nothing mounts directly.
+		 */
+		int fd = open(f->path, O_RDONLY | O_EXCL | O_CLOEXEC);
+
+		if (fd >= 0)
+			close(fd);
+		else if (errno == EBUSY)
+			return diag_at(d, -EPERM, j->file, j->line, "job '%s': refusing to write "
+				       "to '%s': the kernel holds it (a file system, swap, md, dm "
+				       "or LVM uses it; set allow_mounted_write=1 to allow it)",
+				       j->name, f->path);
+	}
 	if (ret < 0)
 		return diag_at(d, -EPERM, j->file, j->line, "job '%s': cannot tell whether '%s' "
 			       "is mounted (%s), so it will not be written (allow_mounted_write=1 "

@@ -54,7 +54,7 @@ static void fast_path_init(struct worker *w)
 void plan_init(struct worker *w)
 {
 	const struct job_desc *j = w->job;
-	uint64_t seed = seed_of(j), maxlen = 0, io_size = 0;
+	uint64_t seed = seed_of(j), maxlen = job_bs_max(j), io_size = 0;
 
 	w->random = rw_is_random(j->rw);
 	w->align = UINT64_MAX;
@@ -63,8 +63,6 @@ void plan_init(struct worker *w)
 			continue;
 		if (j->blockalign[d] < w->align)
 			w->align = j->blockalign[d];
-		if (j->bs[d].max > maxlen)
-			maxlen = j->bs[d].max;
 	}
 	rng_seed(&w->rng, seed);
 	for (unsigned i = 0; i < w->nfiles; i++) {

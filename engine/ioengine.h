@@ -77,6 +77,8 @@ struct ioengine_ops {
 	size_t options_size;
 	/* Set up per-job state (e->priv); requests and files are allocated by then. */
 	int (*init)(struct ioengine *e);
+	/* What to tell the user when init() failed with err, or NULL. Optional. */
+	const char *(*init_hint)(int err);
 	void (*cleanup)(struct ioengine *e);
 	/* Called after the loop opened every file (fds valid), before I/O starts. */
 	int (*open_files)(struct ioengine *e);

@@ -134,7 +134,8 @@ static int aio_reap_user(struct aio_state *st, unsigned max)
 	tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
 	while (head != tail && n < max) {
 		st->events[n++] = ring->events[head];
-		head = (head + 1) % ring->nr;
+		if (++head == ring->nr)
+			head = 0;
 	}
 	__atomic_store_n(&ring->head, head, __ATOMIC_RELEASE);
 	return (int)n;
@@ -162,6 +163,12 @@ static int aio_getevents(struct ioengine *e, unsigned min, unsigned max)
 	return n;
 }
 
+static const char *aio_hint(int err)
+{
+	return err == EAGAIN ? "the system's AIO limit is used up: raise /proc/sys/fs/aio-max-nr" :
+			       NULL;
+}
+
 static struct io_req *aio_event(struct ioengine *e, unsigned i)
 {
 	struct aio_state *st = e->priv;
@@ -181,6 +188,7 @@ const struct ioengine_ops libaio_engine = {
 	.options	= aio_options,
 	.options_size	= sizeof(struct aio_opts),
 	.init		= aio_init,
+	.init_hint	= aio_hint,
 	.cleanup	= aio_cleanup,
 	.queue		= aio_queue,
 	.submit		= aio_submit,

@@ -230,6 +230,21 @@ static int uring_getevents(struct ioengine *e, unsigned min, unsigned max)
 	return (int)n;
 }
 
+static const char *uring_hint(int err)
+{
+	switch (err) {
+	case ENOSYS:
+	case EPERM:
+		return "io_uring is disabled here: see /proc/sys/kernel/io_uring_disabled";
+	case ENOMEM:
+		return "raise the locked-memory limit (ulimit -l) or lower iodepth";
+	case EINVAL:
+		return "a ring holds at most 32768 entries: is iodepth above that?";
+	default:
+		return NULL;
+	}
+}
+
 static struct io_req *uring_event(struct ioengine *e, unsigned i)
 {
 	struct uring_state *st = e->priv;
@@ -255,6 +270,7 @@ const struct ioengine_ops uring_engine = {
 	.options	= uring_options,
 	.options_size	= sizeof(struct uring_opts),
 	.init		= uring_init,
+	.init_hint	= uring_hint,
 	.cleanup	= uring_cleanup,
 	.open_files	= uring_open_files,
 	.close_files	= uring_close_files,

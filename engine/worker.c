@@ -11,18 +11,10 @@
 
 #define BUF_ALIGN	4096
 
+/* Every request's buffer holds the largest I/O, rounded to whole pages. */
 static size_t buffer_size(const struct job_desc *j)
 {
-	uint64_t m = 0;
-
-	for (int d = 0; d < IO_NDIR; d++) {
-		if (j->bs[d].max > m)
-			m = j->bs[d].max;
-		for (unsigned s = 0; s < j->bs[d].nsplit; s++)
-			if (j->bs[d].split[s].bs > m)
-				m = j->bs[d].split[s].bs;
-	}
-	return (size_t)((m + BUF_ALIGN - 1) & ~(uint64_t)(BUF_ALIGN - 1));
+	return (size_t)((job_bs_max(j) + BUF_ALIGN - 1) & ~(uint64_t)(BUF_ALIGN - 1));
 }
 
 static int alloc_requests(struct worker *w)
@@ -56,20 +48,6 @@ static int alloc_requests(struct worker *w)
 	return 0;
 }
 
-/* The fix for the usual reasons an engine cannot start, for the error message. */
-static const char *engine_hint(const char *name, int err)
-{
-	if (!strcmp(name, "libaio") && err == EAGAIN)
-		return " (the system's AIO limit is used up: raise /proc/sys/fs/aio-max-nr)";
-	if (!strcmp(name, "io_uring") && (err == ENOSYS || err == EPERM))
-		return " (io_uring is disabled here: see /proc/sys/kernel/io_uring_disabled)";
-	if (!strcmp(name, "io_uring") && err == ENOMEM)
-		return " (raise the locked-memory limit, ulimit -l, or lower iodepth)";
-	if (!strcmp(name, "io_uring") && err == EINVAL)
-		return " (a ring holds at most 32768 entries: is iodepth above that?)";
-	return "";
-}
-
 static int start_engine(struct worker *w)
 {
 	const struct ioengine_ops *ops = w->ops;
@@ -79,10 +57,13 @@ static int start_engine(struct worker *w)
 		ret = ops->init(&w->eng);
 	if (!ret && ops->open_files)
 		ret = ops->open_files(&w->eng);
-	if (ret < 0)
+	if (ret < 0) {
+		const char *hint = ops->init_hint ? ops->init_hint(-ret) : NULL;
+
 		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': ioengine %s failed to "
-			 "start: %s%s", w->job->name, ops->name, strerror(-ret),
-			 engine_hint(ops->name, -ret));
+			 "start: %s%s%s%s", w->job->name, ops->name, strerror(-ret),
+			 hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
+	}
 	return ret;
 }
 

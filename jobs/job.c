@@ -1,6 +1,7 @@
 /* Facts about access patterns, and lookups in a job's settings. */
 #include "jobs/job.h"
 
+#include <stdint.h>
 #include <string.h>
 
 bool rw_does(int rw, enum io_dir dir)
@@ -32,6 +33,27 @@ bool rw_is_random(int rw)
 bool rw_is_mixed(int rw)
 {
 	return rw == RW_RW || rw == RW_RANDRW;
+}
+
+uint64_t job_bs_min(const struct job_desc *j)
+{
+	uint64_t m = UINT64_MAX;
+
+	for (int d = 0; d < IO_NDIR; d++)
+		if (rw_does(j->rw, d) && j->bs[d].min < m)
+			m = j->bs[d].min;
+	return m;
+}
+
+uint64_t job_bs_max(const struct job_desc *j)
+{
+	uint64_t m = 0;
+
+	/* bssplit= sets min and max from its sizes, so they cover it. */
+	for (int d = 0; d < IO_NDIR; d++)
+		if (rw_does(j->rw, d) && j->bs[d].max > m)
+			m = j->bs[d].max;
+	return m;
 }
 
 const char *rw_name(int rw)

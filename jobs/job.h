@@ -177,6 +177,10 @@ bool rw_does(int rw, enum io_dir dir);
 bool rw_is_random(int rw);
 bool rw_is_mixed(int rw);
 
+/* The smallest and largest block size of the directions the job does (bssplit included). */
+uint64_t job_bs_min(const struct job_desc *j);
+uint64_t job_bs_max(const struct job_desc *j);
+
 /* The canonical name of a mode ("randread"). */
 const char *rw_name(int rw);
 

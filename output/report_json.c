@@ -108,14 +108,12 @@ static void json_dist(struct json_out *j, const char *key, const char *const *la
 /* iodepth_level, iodepth_submit, iodepth_complete and the latency_ns/us/ms buckets. */
 static void json_dists(struct json_out *j, const struct job_stats *st)
 {
-	static const char *const depth_label[] = { "1", "2", "4", "8", "16", "32", ">=64" };
-	static const char *const batch_label[] = { "0", "4", "8", "16", "32", "64", ">=64" };
 	uint64_t issued = sum_counts(st->issued, STATS_NDIR);
 
-	json_dist(j, "iodepth_level", depth_label, st->depth, STATS_DEPTH_NR, issued, 0.1);
-	json_dist(j, "iodepth_submit", batch_label, st->submit, STATS_BATCH_NR,
+	json_dist(j, "iodepth_level", depth_bucket_label, st->depth, STATS_DEPTH_NR, issued, 0.1);
+	json_dist(j, "iodepth_submit", batch_bucket_label, st->submit, STATS_BATCH_NR,
 		  sum_counts(st->submit, STATS_BATCH_NR), 0.1);
-	json_dist(j, "iodepth_complete", batch_label, st->complete, STATS_BATCH_NR,
+	json_dist(j, "iodepth_complete", batch_bucket_label, st->complete, STATS_BATCH_NR,
 		  sum_counts(st->complete, STATS_BATCH_NR), 0.1);
 	json_dist(j, "latency_ns", lat_bucket_label, st->lat_buckets, 10, issued, 0.01);
 	json_dist(j, "latency_us", lat_bucket_label + 10, st->lat_buckets + 10, 10, issued, 0.01);

@@ -167,8 +167,6 @@ static void print_dist(FILE *f, const char *title, const char *const *label,
 /* cpu, IO depths, submit/complete, issued, errors and latency lines. */
 static void print_job_tail(FILE *f, const struct report_unit *u, const struct job_stats *st)
 {
-	static const char *const depth_label[] = { "1", "2", "4", "8", "16", "32", ">=64" };
-	static const char *const batch_label[] = { "0", "4", "8", "16", "32", "64", ">=64" };
 	uint64_t issued = sum_counts(st->issued, STATS_NDIR);
 	double rt = (double)st->runtime_ns;
 
@@ -177,10 +175,10 @@ static void print_job_tail(FILE *f, const struct report_unit *u, const struct jo
 		rt > 0 ? 100.0 * (double)st->sys_ns / rt : 0.0, (unsigned long long)st->ctx,
 		(unsigned long long)st->majf, (unsigned long long)st->minf);
 	/* Depths count syncs too but are shares of read/write/trim I/Os: fio's 1=125.0%. */
-	print_dist(f, "  IO depths    : ", depth_label, st->depth, STATS_DEPTH_NR, issued);
-	print_dist(f, "     submit    : ", batch_label, st->submit, STATS_BATCH_NR,
+	print_dist(f, "  IO depths    : ", depth_bucket_label, st->depth, STATS_DEPTH_NR, issued);
+	print_dist(f, "     submit    : ", batch_bucket_label, st->submit, STATS_BATCH_NR,
 		   sum_counts(st->submit, STATS_BATCH_NR));
-	print_dist(f, "     complete  : ", batch_label, st->complete, STATS_BATCH_NR,
+	print_dist(f, "     complete  : ", batch_bucket_label, st->complete, STATS_BATCH_NR,
 		   sum_counts(st->complete, STATS_BATCH_NR));
 	fprintf(f, "     issued rwts: total=%llu,%llu,%llu,%llu short=%llu,%llu,%llu,0 "
 		"dropped=%llu,%llu,%llu,0\n", (unsigned long long)st->issued[0],

@@ -12,6 +12,14 @@
 
 #include "output/diskstats.h"
 
+const char *const depth_bucket_label[STATS_DEPTH_NR] = {
+	"1", "2", "4", "8", "16", "32", ">=64",
+};
+
+const char *const batch_bucket_label[STATS_BATCH_NR] = {
+	"0", "4", "8", "16", "32", "64", ">=64",
+};
+
 const char *const lat_bucket_label[STATS_LAT_NR] = {
 	"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
 	"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",

@@ -91,6 +91,10 @@ double dist_pct(uint64_t part, uint64_t total, double floor);
 /* Sum of n counters. */
 uint64_t sum_counts(const uint64_t *v, unsigned n);
 
+/* The IO depths and submit/complete labels, in stats_depth/batch_bucket order. */
+extern const char *const depth_bucket_label[STATS_DEPTH_NR];
+extern const char *const batch_bucket_label[STATS_BATCH_NR];
+
 /* The lat bucket labels, in stats_lat_bucket order: 10 nsec, 10 usec, 12 msec. */
 extern const char *const lat_bucket_label[STATS_LAT_NR];
 

@@ -1,0 +1,456 @@
+/* Parsers of the options that are not plain values: rw, per-direction sizes, bssplit... */
+#include "jobs/opt_custom.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "jobs/arena.h"
+#include "parser/value.h"
+
+const struct opt_enum rw_vals[] = {
+	{ "read", RW_READ, "sequential reads" },
+	{ "write", RW_WRITE, "sequential writes" },
+	{ "randread", RW_RANDREAD, "random reads" },
+	{ "randwrite", RW_RANDWRITE, "random writes" },
+	{ "rw", RW_RW, "sequential mixed reads and writes" },
+	{ "readwrite", RW_RW, "sequential mixed reads and writes" },
+	{ "randrw", RW_RANDRW, "random mixed reads and writes" },
+	{ "trim", RW_TRIM, "sequential trims" },
+	{ "randtrim", RW_RANDTRIM, "random trims" },
+	{ "trimwrite", RW_TRIMWRITE, "sequential trim then write of each block" },
+	{ "randtrimwrite", RW_RANDTRIMWRITE, "random trim then write of each block" },
+	{ NULL },
+};
+
+/* Reject what the tail of "name:N" holds when it is not a positive count. */
+static int parse_count_suffix(const char *s, uint64_t *out, char *why, size_t whylen)
+{
+	long long v;
+
+	if (value_parse_int(s, &v) < 0 || v < 1) {
+		snprintf(why, whylen, "':%s' is not a positive count", s);
+		return -EINVAL;
+	}
+	*out = (uint64_t)v;
+	return 0;
+}
+
+static int enum_lookup(const struct opt_enum *vals, const char *name, int *out)
+{
+	for (; vals->name; vals++) {
+		if (!strcasecmp(vals->name, name)) {
+			*out = vals->value;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* rw=randread:8 (new random offset every 8 I/Os), rw=read:4k (skip 4k after each I/O). */
+int opt_rw_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+		    size_t whylen)
+{
+	struct job_desc *j = dst;
+	char mode[32];
+	const char *colon = strchr(val, ':');
+	size_t len = colon ? (size_t)(colon - val) : strlen(val);
+	int rw;
+
+	if (len >= sizeof(mode))
+		len = sizeof(mode) - 1;
+	memcpy(mode, val, len);
+	mode[len] = '\0';
+	if (enum_lookup(rw_vals, mode, &rw) < 0) {
+		opt_enum_error(rw_vals, mode, why, whylen);
+		return -EINVAL;
+	}
+	j->rw_nr = 0;
+	if (colon) {
+		if (rw_is_random(rw)) {
+			if (parse_count_suffix(colon + 1, &j->rw_nr, why, whylen) < 0)
+				return -EINVAL;
+		} else if (value_parse_size(colon + 1, ctx->kb_base, &j->rw_nr) < 0) {
+			snprintf(why, whylen, "':%s' is not a size to skip", colon + 1);
+			return -EINVAL;
+		}
+	}
+	j->rw = rw;
+	return 0;
+}
+
+int opt_rwmixwrite_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+			    size_t whylen)
+{
+	struct job_desc *j = dst;
+	long long v;
+
+	(void)ctx;
+	if (value_parse_int(val, &v) < 0 || v < 0 || v > 100) {
+		snprintf(why, whylen, "'%s' is not a percentage (0 to 100)", val);
+		return -EINVAL;
+	}
+	j->rwmixread = 100 - (unsigned)v;
+	return 0;
+}
+
+/*
+ * Per-direction lists "r,w,t": one value applies to every direction, two set reads and
+ * writes (trims follow writes), an empty field keeps that direction as it was.
+ */
+typedef int (*dir_item_fn)(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
+			   int dir, char *why, size_t whylen);
+
+static int parse_per_dir(const struct opt_ctx *ctx, const char *val, struct job_desc *j,
+			 dir_item_fn fn, char *why, size_t whylen)
+{
+	char **f;
+	int n, i, ret = 0;
+
+	n = value_split(val, ',', &f);
+	if (n < 0)
+		return n;
+	if (n > IO_NDIR) {
+		snprintf(why, whylen, "'%s' has more than 3 values (read,write,trim)", val);
+		ret = -EINVAL;
+	}
+	for (i = 0; !ret && i < IO_NDIR; i++) {
+		const char *item = i < n ? f[i] : f[n - 1];
+
+		if (*item)
+			ret = fn(ctx, item, j, i, why, whylen);
+	}
+	value_split_free(f, n);
+	return ret;
+}
+
+static int bs_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j, int dir,
+		   char *why, size_t whylen)
+{
+	uint64_t v;
+
+	if (value_parse_size(item, ctx->kb_base, &v) < 0) {
+		opt_size_error(item, "a size", why, whylen);
+		return -EINVAL;
+	}
+	if (v == 0 || v > (256u << 20)) {
+		snprintf(why, whylen, "%s is out of range (1 to 256MiB)", item);
+		return -ERANGE;
+	}
+	j->bs[dir].min = j->bs[dir].max = v;
+	j->bs[dir].nsplit = 0;
+	return 0;
+}
+
+int opt_bs_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+		    size_t whylen)
+{
+	return parse_per_dir(ctx, val, dst, bs_item, why, whylen);
+}
+
+static int bsrange_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
+			int dir, char *why, size_t whylen)
+{
+	uint64_t lo, hi;
+
+	if (value_parse_size_range(item, ctx->kb_base, &lo, &hi) < 0 || lo == 0 ||
+	    hi > (256u << 20)) {
+		snprintf(why, whylen, "'%s' is not a block size range such as 4k-64k", item);
+		return -EINVAL;
+	}
+	j->bs[dir].min = lo;
+	j->bs[dir].max = hi;
+	j->bs[dir].nsplit = 0;
+	return 0;
+}
+
+int opt_bsrange_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+			 size_t whylen)
+{
+	/* fio separates the directions of ranges with ',' and also accepts '/'. */
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s", val);
+	for (char *p = buf; *p; p++)
+		if (*p == '/')
+			*p = ',';
+	return parse_per_dir(ctx, buf, dst, bsrange_item, why, whylen);
+}
+
+/*
+ * bssplit=4k/10:64k/50:32k/40 per direction; an empty percentage shares what the others
+ * leave evenly.
+ */
+static int bssplit_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
+			int dir, char *why, size_t whylen)
+{
+	struct dir_bs *b = &j->bs[dir];
+	unsigned total = 0, blanks = 0, i;
+	bool blank[JOB_MAX_BSSPLIT];
+	char **f;
+	int n, ret = 0;
+
+	n = value_split(item, ':', &f);
+	if (n < 0)
+		return n;
+	if (n > JOB_MAX_BSSPLIT) {
+		value_split_free(f, n);
+		snprintf(why, whylen, "more than %d block sizes", JOB_MAX_BSSPLIT);
+		return -EINVAL;
+	}
+	for (i = 0; !ret && i < (unsigned)n; i++) {
+		char *slash = strchr(f[i], '/');
+		uint64_t bs;
+		long long pct = -1;
+
+		if (slash)
+			*slash++ = '\0';
+		if (value_parse_size(f[i], ctx->kb_base, &bs) < 0 || bs == 0 || bs > (256u << 20) ||
+		    (slash && *slash && (value_parse_int(slash, &pct) < 0 || pct < 0 || pct > 100))) {
+			snprintf(why, whylen, "'%s' is not a list of size/percent such as 4k/30:64k/70",
+				 item);
+			ret = -EINVAL;
+			break;
+		}
+		b->split[i].bs = (uint32_t)bs;
+		b->split[i].pct = pct < 0 ? 0 : (uint32_t)pct;
+		blank[i] = pct < 0;
+		if (blank[i])
+			blanks++;
+		else
+			total += (unsigned)pct;
+	}
+	value_split_free(f, n);
+	if (ret)
+		return ret;
+	if (total > 100 || (!blanks && total != 100)) {
+		snprintf(why, whylen, "the percentages in '%s' add up to %u, not 100", item, total);
+		return -EINVAL;
+	}
+	b->nsplit = (unsigned)n;
+	b->min = UINT64_MAX;
+	b->max = 0;
+	for (i = 0; i < b->nsplit; i++) {
+		if (blank[i])
+			b->split[i].pct = (100 - total) / blanks;
+		if (b->split[i].bs < b->min)
+			b->min = b->split[i].bs;
+		if (b->split[i].bs > b->max)
+			b->max = b->split[i].bs;
+	}
+	return 0;
+}
+
+int opt_bssplit_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+			 size_t whylen)
+{
+	return parse_per_dir(ctx, val, dst, bssplit_item, why, whylen);
+}
+
+static int blockalign_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
+			   int dir, char *why, size_t whylen)
+{
+	if (value_parse_size(item, ctx->kb_base, &j->blockalign[dir]) < 0 ||
+	    j->blockalign[dir] == 0) {
+		snprintf(why, whylen, "'%s' is not an alignment", item);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int opt_blockalign_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+			    size_t whylen)
+{
+	return parse_per_dir(ctx, val, dst, blockalign_item, why, whylen);
+}
+
+static int rate_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j, int dir,
+		     char *why, size_t whylen)
+{
+	if (value_parse_size(item, ctx->kb_base, &j->rate[dir]) < 0) {
+		snprintf(why, whylen, "'%s' is not a rate in bytes per second", item);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int opt_rate_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+		      size_t whylen)
+{
+	return parse_per_dir(ctx, val, dst, rate_item, why, whylen);
+}
+
+static int rate_iops_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
+			  int dir, char *why, size_t whylen)
+{
+	if (value_parse_size(item, ctx->kb_base, &j->rate_iops[dir]) < 0) {
+		snprintf(why, whylen, "'%s' is not a rate in I/Os per second", item);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int opt_rate_iops_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+			   size_t whylen)
+{
+	return parse_per_dir(ctx, val, dst, rate_iops_item, why, whylen);
+}
+
+/* random_distribution=random | zipf:THETA | pareto:H | normal:DEV */
+int opt_distribution_parse(const struct opt_ctx *ctx, const char *val, void *dst,
+			      char *why, size_t whylen)
+{
+	static const struct opt_enum dists[] = {
+		{ "random", DIST_RANDOM }, { "zipf", DIST_ZIPF }, { "pareto", DIST_PARETO },
+		{ "normal", DIST_NORMAL }, { NULL },
+	};
+	struct job_desc *j = dst;
+	const char *colon = strchr(val, ':');
+	char name[16];
+	size_t len = colon ? (size_t)(colon - val) : strlen(val);
+	double p = 0;
+	int d;
+
+	(void)ctx;
+	snprintf(name, sizeof(name), "%.*s", (int)len, val);
+	if (enum_lookup(dists, name, &d) < 0) {
+		snprintf(why, whylen, "'%s' is not one of random, zipf:THETA, pareto:H, normal:DEV",
+			 val);
+		return -EINVAL;
+	}
+	if (d != DIST_RANDOM &&
+	    (!colon || value_parse_double(colon + 1, &p) < 0 ||
+	     (d == DIST_ZIPF && (p <= 0 || p == 1.0)) ||
+	     (d == DIST_PARETO && (p <= 0 || p >= 1)) || (d == DIST_NORMAL && p <= 0))) {
+		snprintf(why, whylen, "'%s' needs a parameter: zipf:THETA (> 0, not 1), "
+			 "pareto:H (0 < H < 1) or normal:DEV (percent, > 0)", val);
+		return -EINVAL;
+	}
+	j->random_distribution = d;
+	j->dist_param = p;
+	return 0;
+}
+
+/* file_service_type=roundrobin|sequential|random[:N] */
+int opt_file_service_parse(const struct opt_ctx *ctx, const char *val, void *dst,
+			      char *why, size_t whylen)
+{
+	static const struct opt_enum kinds[] = {
+		{ "roundrobin", FSRV_ROUNDROBIN }, { "sequential", FSRV_SEQUENTIAL },
+		{ "random", FSRV_RANDOM }, { NULL },
+	};
+	struct job_desc *j = dst;
+	const char *colon = strchr(val, ':');
+	char name[16];
+	size_t len = colon ? (size_t)(colon - val) : strlen(val);
+	uint64_t nr = 1;
+	int k;
+
+	(void)ctx;
+	snprintf(name, sizeof(name), "%.*s", (int)len, val);
+	if (enum_lookup(kinds, name, &k) < 0) {
+		snprintf(why, whylen, "'%s' is not one of roundrobin, sequential, random (with :N)",
+			 val);
+		return -EINVAL;
+	}
+	if (colon && parse_count_suffix(colon + 1, &nr, why, whylen) < 0)
+		return -EINVAL;
+	j->file_service = k;
+	j->file_service_nr = (unsigned)nr;
+	return 0;
+}
+
+/* percentile_list=1:5:50:99.9, at most 20 values in (0, 100]. */
+int opt_percentiles_parse(const struct opt_ctx *ctx, const char *val, void *dst,
+			     char *why, size_t whylen)
+{
+	struct job_desc *j = dst;
+	double v[JOB_MAX_PCT];
+	char **f;
+	int n, i;
+
+	(void)ctx;
+	n = value_split(val, ':', &f);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		if (i >= JOB_MAX_PCT || value_parse_double(f[i], &v[i]) < 0 || v[i] <= 0 ||
+		    v[i] > 100) {
+			value_split_free(f, n);
+			snprintf(why, whylen, "'%s' is not a list of at most %d percentiles "
+				 "(0 < p <= 100) such as 50:99:99.9", val, JOB_MAX_PCT);
+			return -EINVAL;
+		}
+	}
+	value_split_free(f, n);
+	memcpy(j->percentile_list, v, sizeof(v[0]) * n);
+	j->npercentiles = (unsigned)n;
+	return 0;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* buffer_pattern=0xdeadbeef | "text" | 255 (one byte). */
+int opt_pattern_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+			 size_t whylen)
+{
+	struct job_desc *j = dst;
+	size_t len = strlen(val), n = 0, i;
+	unsigned char *p;
+	long long b;
+
+	p = arena_alloc(ctx->arena, len + 1);
+	if (!p)
+		return -ENOMEM;
+	if (len > 2 && val[0] == '0' && (val[1] == 'x' || val[1] == 'X')) {
+		for (i = 2; i + 1 < len + 1 && val[i]; i += 2) {
+			int hi = hexval(val[i]), lo = val[i + 1] ? hexval(val[i + 1]) : -1;
+
+			if (hi < 0 || lo < 0)
+				goto bad;
+			p[n++] = (unsigned char)(hi << 4 | lo);
+		}
+	} else if (len >= 2 && val[0] == '"' && val[len - 1] == '"') {
+		memcpy(p, val + 1, len - 2);
+		n = len - 2;
+	} else if (value_parse_int(val, &b) == 0 && b >= 0 && b <= 255) {
+		p[n++] = (unsigned char)b;
+	} else {
+		goto bad;
+	}
+	if (!n)
+		goto bad;
+	j->buffer_pattern = p;
+	j->buffer_pattern_len = (unsigned)n;
+	return 0;
+bad:
+	snprintf(why, whylen, "'%s' is not a pattern (0x hex bytes, \"text\" or a byte 0-255)",
+		 val);
+	return -EINVAL;
+}
+
+int opt_kb_base_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+			 size_t whylen)
+{
+	struct job_desc *j = dst;
+	long long v;
+
+	(void)ctx;
+	if (value_parse_int(val, &v) < 0 || (v != 1024 && v != 1000)) {
+		snprintf(why, whylen, "'%s' is not 1024 or 1000", val);
+		return -EINVAL;
+	}
+	j->kb_base = (unsigned)v;
+	return 0;
+}

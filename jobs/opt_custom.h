@@ -1,0 +1,40 @@
+/*
+ * Parsers of the options the option table marks CUSTOM: each turns one option's text into
+ * the fields of struct job_desc it sets, with opt_def.parse's contract.
+ */
+#ifndef JOBS_OPT_CUSTOM_H
+#define JOBS_OPT_CUSTOM_H
+
+#include <stddef.h>
+
+#include "jobs/options.h"
+
+/* The access patterns of rw= and their help. */
+extern const struct opt_enum rw_vals[];
+
+int opt_rw_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why, size_t whylen);
+int opt_rwmixwrite_parse(const struct opt_ctx *ctx, const char *val,
+		   void *dst, char *why, size_t whylen);
+int opt_bs_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why, size_t whylen);
+int opt_bsrange_parse(const struct opt_ctx *ctx, const char *val,
+		   void *dst, char *why, size_t whylen);
+int opt_bssplit_parse(const struct opt_ctx *ctx, const char *val,
+		   void *dst, char *why, size_t whylen);
+int opt_blockalign_parse(const struct opt_ctx *ctx, const char *val,
+		   void *dst, char *why, size_t whylen);
+int opt_rate_parse(const struct opt_ctx *ctx, const char *val,
+		   void *dst, char *why, size_t whylen);
+int opt_rate_iops_parse(const struct opt_ctx *ctx, const char *val,
+		   void *dst, char *why, size_t whylen);
+int opt_distribution_parse(const struct opt_ctx *ctx, const char *val,
+		   void *dst, char *why, size_t whylen);
+int opt_file_service_parse(const struct opt_ctx *ctx, const char *val,
+		   void *dst, char *why, size_t whylen);
+int opt_percentiles_parse(const struct opt_ctx *ctx, const char *val,
+		   void *dst, char *why, size_t whylen);
+int opt_pattern_parse(const struct opt_ctx *ctx, const char *val,
+		   void *dst, char *why, size_t whylen);
+int opt_kb_base_parse(const struct opt_ctx *ctx, const char *val,
+		   void *dst, char *why, size_t whylen);
+
+#endif
