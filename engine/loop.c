@@ -17,8 +17,8 @@
 
 #include "engine/account.h"
 #include "engine/io_plan.h"
+#include "engine/pace.h"
 
-#define STOP_POLL_NS	10000000ULL	/* how often a job looks at the stop flag */
 #define STALL_NS	10000000000ULL	/* a submit making no progress this long fails */
 #define BACKOFF_NS	100000ULL	/* pause when the engine takes nothing, nothing in flight */
 
@@ -100,134 +100,6 @@ complete(struct worker *w, struct io_req *r, uint64_t now, bool with_lat)
 	return false;
 }
 
-static void update_next_check(struct worker *w)
-{
-	uint64_t t = w->t_next_stop;
-
-	if (w->ramping && w->t_ramp_end < t)
-		t = w->t_ramp_end;
-	if (!w->ramping) {
-		if (w->t_end < t)
-			t = w->t_end;
-		if (w->t_next_bw < t)
-			t = w->t_next_bw;
-		if (w->t_next_iops < t)
-			t = w->t_next_iops;
-	}
-	w->t_next_check = t;
-}
-
-/* The measured phase starts now: at the job's start, or when ramp_time is over. */
-static void start_measuring(struct worker *w)
-{
-	const struct job_desc *j = w->job;
-	uint64_t now = w->now;
-
-	if (w->ramping) {
-		uint64_t inflight_dir[IO_NDIR] = { 0 };
-
-		/* I/Os in flight now complete into the new statistics: count them as issued. */
-		for (unsigned i = 0; i < w->eng.nreqs; i++)
-			if (w->reqs[i].busy && w->reqs[i].dir < IO_NDIR)
-				inflight_dir[w->reqs[i].dir]++;
-		stats_init(w->st);
-		memcpy(w->st->issued, inflight_dir, sizeof(inflight_dir));
-		w->ramping = false;
-	}
-	getrusage(RUSAGE_THREAD, &w->ru_start);
-	w->t_start = now;
-	w->t_end = j->runtime_ns ? now + clock_from_ns(w->clk, j->runtime_ns) : UINT64_MAX;
-	w->bw_win_start = w->iops_win_start = now;
-	w->t_next_bw = now + w->bw_ticks;
-	w->t_next_iops = now + w->iops_ticks;
-	memset(w->bw_win_bytes, 0, sizeof(w->bw_win_bytes));
-	memset(w->iops_win_ios, 0, sizeof(w->iops_win_ios));
-	memset(w->rate_bytes, 0, sizeof(w->rate_bytes));
-	memset(w->rate_ios, 0, sizeof(w->rate_ios));
-	update_next_check(w);
-}
-
-/* Deadlines, looked at only when the clock passed the earliest of them. */
-static void tick(struct worker *w)
-{
-	if (w->now >= w->t_next_stop) {
-		if (atomic_load_explicit(w->stop, memory_order_relaxed))
-			w->issuing = false;
-		w->t_next_stop = w->now + clock_from_ns(w->clk, STOP_POLL_NS);
-	}
-	if (w->ramping && w->now >= w->t_ramp_end)
-		start_measuring(w);
-	if (!w->ramping) {
-		if (w->now >= w->t_end)
-			w->issuing = false;
-		if (w->now >= w->t_next_bw)
-			account_window(w, true, &w->bw_win_start, &w->t_next_bw, w->bw_ticks,
-				       w->bw_win_bytes);
-		if (w->now >= w->t_next_iops)
-			account_window(w, false, &w->iops_win_start, &w->t_next_iops,
-				       w->iops_ticks, w->iops_win_ios);
-	}
-	update_next_check(w);
-}
-
-/* Sleep, then read the clock: what is created next was created after the pause. */
-static void pause_ns(struct worker *w, uint64_t ns)
-{
-	struct timespec ts = { (time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL) };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-	w->now = clock_ticks(w->clk);
-}
-
-/*
- * Rate limits: the next I/O of direction d may start once the bytes (or I/Os) issued so
- * far fit the rate. Returns how many ns to wait, 0 to go now.
- */
-static uint64_t rate_wait(struct worker *w, int d)
-{
-	const struct job_desc *j = w->job;
-	uint64_t elapsed = clock_to_ns(w->clk, clock_ticks(w->clk) - w->t_start), due = 0;
-
-	if (j->rate[d])
-		due = (uint64_t)((unsigned __int128)w->rate_bytes[d] * 1000000000ULL / j->rate[d]);
-	else if (j->rate_iops[d])
-		due = (uint64_t)((unsigned __int128)w->rate_ios[d] * 1000000000ULL /
-				 j->rate_iops[d]);
-	return due > elapsed ? due - elapsed : 0;
-}
-
-/*
- * Whether a pending fsync, thinktime or a rate limit holds the next I/O back. They need
- * the queue drained, or time to pass: with nothing in flight, this sleeps instead.
- */
-static bool held_back(struct worker *w)
-{
-	const struct job_desc *j = w->job;
-	uint64_t wait;
-
-	if (w->sync_due || (j->thinktime_ns && !w->think_left)) {
-		if (w->inflight || w->nqueued)
-			return true;
-		if (w->sync_due)
-			return false;
-		pause_ns(w, j->thinktime_ns);
-		w->think_left = j->thinktime_blocks;
-		return false;
-	}
-	if (!w->rated)
-		return false;
-	if (w->next_dir < 0)
-		w->next_dir = plan_dir(w);
-	wait = rate_wait(w, w->next_dir);
-	if (!wait)
-		return false;
-	if (w->inflight || w->nqueued)
-		return true;
-	pause_ns(w, wait);
-	return false;
-}
-
 /* The synchronous path: one I/O at a time, in request slot 0, completed inside queue(). */
 static void run_sync(struct worker *w)
 {
@@ -236,7 +108,7 @@ static void run_sync(struct worker *w)
 
 	while (w->issuing) {
 		if (w->gated)
-			held_back(w);	/* nothing is in flight: it only sleeps */
+			pace_held_back(w);	/* nothing is in flight: it only sleeps */
 		if (w->sync_due) {
 			plan_sync(w, r);
 		} else if (!plan_io(w, r)) {
@@ -250,7 +122,7 @@ static void run_sync(struct worker *w)
 			ops->queue(&w->eng, r);
 		while (!complete(w, r, w->now = clock_ticks(w->clk), false));
 		if (w->now >= w->t_next_check)
-			tick(w);
+			pace_tick(w);
 	}
 }
 
@@ -274,7 +146,7 @@ static void run_sync_fast(struct worker *w)
 			queue(e, r);
 		while (!complete(w, r, w->now = clock_ticks(w->clk), false));
 		if (w->now >= w->t_next_check)
-			tick(w);
+			pace_tick(w);
 	}
 }
 
@@ -381,7 +253,7 @@ static void fill(struct worker *w)
 	while (w->issuing && w->inflight + w->nqueued < j->iodepth) {
 		struct io_req *r;
 
-		if (w->gated && held_back(w)) {
+		if (w->gated && pace_held_back(w)) {
 			w->held = true;
 			break;
 		}
@@ -482,7 +354,7 @@ static void stalled(struct worker *w)
 			 "lower iodepth or check the device",
 			 (unsigned long long)(STALL_NS / 1000000000ULL));
 	} else {
-		pause_ns(w, BACKOFF_NS);
+		pace_sleep(w, BACKOFF_NS);
 		return;
 	}
 	/* Never submitted: their slots are simply free again. */
@@ -503,7 +375,7 @@ static void run_async(struct worker *w)
 		else if (w->nqueued || w->nretry)
 			stalled(w);
 		if (w->now >= w->t_next_check)
-			tick(w);
+			pace_tick(w);
 	}
 }
 
@@ -568,20 +440,7 @@ static void finish(struct worker *w)
 
 void worker_run(struct worker *w)
 {
-	const struct job_desc *j = w->job;
-
-	w->now = clock_ticks(w->clk);
-	w->t_next_stop = w->now + clock_from_ns(w->clk, STOP_POLL_NS);
-	w->ramping = j->ramp_time_ns > 0;
-	w->t_ramp_end = w->now + clock_from_ns(w->clk, j->ramp_time_ns);
-	w->t_start = w->now;
-	if (w->ramping) {
-		getrusage(RUSAGE_THREAD, &w->ru_start);
-		w->t_end = UINT64_MAX;
-		update_next_check(w);
-	} else {
-		start_measuring(w);
-	}
+	pace_begin(w);
 	/* Told to stop before the first I/O (a signal during start-up): issue nothing. */
 	if (atomic_load_explicit(w->stop, memory_order_relaxed))
 		w->issuing = false;

@@ -56,6 +56,11 @@ uint64_t job_bs_max(const struct job_desc *j)
 	return m;
 }
 
+bool job_modifies(const struct job_desc *j)
+{
+	return rw_does(j->rw, IO_WRITE) || rw_does(j->rw, IO_TRIM);
+}
+
 const char *rw_name(int rw)
 {
 	static const char *const names[] = {

@@ -177,6 +177,9 @@ bool rw_does(int rw, enum io_dir dir);
 bool rw_is_random(int rw);
 bool rw_is_mixed(int rw);
 
+/* Whether the job changes data: it writes or trims. */
+bool job_modifies(const struct job_desc *j);
+
 /* The smallest and largest block size of the directions the job does (bssplit included). */
 uint64_t job_bs_min(const struct job_desc *j);
 uint64_t job_bs_max(const struct job_desc *j);

@@ -1,0 +1,208 @@
+/* A job's files on disk: creating, laying out data before a read job, opening, closing. */
+#include "engine/files.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/falloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/blockdev.h"
+#include "parser/diag.h"
+
+#define LAYOUT_CHUNK	(1u << 20)
+
+static int create_empty(const struct job_desc *j, const struct io_file *f, struct diag *d)
+{
+	int fd = open(f->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	int ret = 0;
+
+	if (fd < 0)
+		return diag_at(d, -errno, j->file, j->line, "job '%s': cannot create '%s': %s",
+			       j->name, f->path, strerror(errno));
+	switch (j->fallocate) {
+	case FALLOC_NATIVE:
+		/* Not every file system can preallocate: then the file just stays sparse. */
+		if (fallocate(fd, 0, 0, (off_t)f->want_size) < 0 && errno != EOPNOTSUPP)
+			ret = -errno;
+		break;
+	case FALLOC_POSIX:
+		ret = -posix_fallocate(fd, 0, (off_t)f->want_size);
+		break;
+	case FALLOC_KEEP:
+		if (fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)f->want_size) < 0 &&
+		    errno != EOPNOTSUPP)
+			ret = -errno;
+		break;
+	default:
+		break;
+	}
+	if (!ret && j->fallocate != FALLOC_KEEP && ftruncate(fd, (off_t)f->want_size) < 0)
+		ret = -errno;
+	close(fd);
+	if (ret)
+		return diag_at(d, ret, j->file, j->line, "job '%s': cannot size '%s' to %" PRIu64
+			       " bytes: %s", j->name, f->path, f->want_size, strerror(-ret));
+	return 0;
+}
+
+/* Write [from, want_size) of f with data, then fsync, so reads find real blocks. */
+static int write_out(const struct job_desc *j, const struct io_file *f, uint64_t from,
+		     unsigned char *buf, const atomic_bool *stop, struct diag *d)
+{
+	int fd = open(f->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	uint64_t off = from;
+	int ret = 0;
+
+	if (fd < 0)
+		return diag_at(d, -errno, j->file, j->line, "job '%s': cannot create '%s': %s",
+			       j->name, f->path, strerror(errno));
+	while (!ret && off < f->want_size) {
+		size_t len = f->want_size - off < LAYOUT_CHUNK ? f->want_size - off : LAYOUT_CHUNK;
+		ssize_t w = pwrite(fd, buf, len, (off_t)off);
+
+		if (w < 0)
+			ret = -errno;
+		else
+			off += (uint64_t)w;
+		if (!ret && atomic_load(stop)) {
+			close(fd);
+			return diag_at(d, -EINTR, j->file, j->line, "job '%s': laying out '%s' "
+				       "stopped at offset %" PRIu64, j->name, f->path, off);
+		}
+	}
+	if (!ret && fsync(fd) < 0)
+		ret = -errno;
+	close(fd);
+	if (ret)
+		return diag_at(d, ret, j->file, j->line, "job '%s': laying out '%s' at offset %"
+			       PRIu64 " (%" PRIu64 " bytes needed): %s", j->name, f->path, off,
+			       f->want_size - from, strerror(-ret));
+	return 0;
+}
+
+static unsigned char *layout_buffer(uint64_t seed)
+{
+	unsigned char *buf = malloc(LAYOUT_CHUNK);
+	struct rng rng;
+
+	if (!buf)
+		return NULL;
+	rng_seed(&rng, seed);
+	for (size_t i = 0; i < LAYOUT_CHUNK; i += 8) {
+		uint64_t v = rng_next(&rng);
+
+		memcpy(buf + i, &v, 8);
+	}
+	return buf;
+}
+
+int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
+		 const atomic_bool *stop, void (*note)(void *ctx, const char *msg), void *ctx,
+		 struct diag *d)
+{
+	bool data = rw_does(j->rw, IO_READ) || (j->overwrite && rw_does(j->rw, IO_WRITE));
+	uint64_t *have, total = 0;
+	unsigned nout = 0;
+	unsigned char *buf;
+	char msg[512];
+	int ret = 0;
+
+	have = malloc(sizeof(*have) * (n ? n : 1));
+	if (!have)
+		return diag_set(d, -ENOMEM, "out of memory");
+	for (unsigned i = 0; !ret && i < n; i++) {
+		struct stat st;
+
+		have[i] = UINT64_MAX;
+		if (f[i].is_bdev || f[i].is_chr)
+			continue;
+		if (stat(f[i].path, &st) < 0) {
+			/* create_on_open: the job's own open (O_CREAT) makes it, at its start. */
+			if (!data && j->create_on_open)
+				continue;
+			if (!data && (ret = create_empty(j, &f[i], d)) < 0)
+				break;
+			st.st_size = 0;
+		}
+		if (data && (uint64_t)st.st_size < f[i].want_size) {
+			have[i] = (uint64_t)st.st_size;
+			total += f[i].want_size;
+			nout++;
+		}
+	}
+	if (ret || !nout) {
+		free(have);
+		return ret;
+	}
+	snprintf(msg, sizeof(msg), "%s: Laying out IO file%s (%u file%s / %s%" PRIu64 "MiB)",
+		 j->name, nout > 1 ? "s" : "", nout, nout > 1 ? "s" : "",
+		 nout > 1 ? "total " : "", total >> 20);
+	note(ctx, msg);
+	buf = layout_buffer(j->randseed);
+	if (!buf)
+		ret = diag_set(d, -ENOMEM, "out of memory");
+	for (unsigned i = 0; !ret && i < n; i++)
+		if (have[i] != UINT64_MAX)
+			ret = write_out(j, &f[i], have[i] - have[i] % LAYOUT_CHUNK, buf, stop, d);
+	free(buf);
+	free(have);
+	return ret;
+}
+
+static int open_flags(const struct job_desc *j, const struct io_file *f)
+{
+	int flags = O_CLOEXEC;
+
+	flags |= job_modifies(j) ? O_RDWR : O_RDONLY;
+	if (job_modifies(j) && !f->is_bdev && !f->is_chr)
+		flags |= O_CREAT;
+	if (j->direct)
+		flags |= O_DIRECT;
+	if (j->sync == SYNC_SYNC)
+		flags |= O_SYNC;
+	else if (j->sync == SYNC_DSYNC)
+		flags |= O_DSYNC;
+	return flags;
+}
+
+int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *err, size_t len)
+{
+	for (unsigned i = 0; i < n; i++) {
+		f[i].fd = open(f[i].path, open_flags(j, &f[i]), 0644);
+		if (f[i].fd < 0) {
+			int e = errno;
+
+			snprintf(err, len, "job '%s': cannot open '%s': %s", j->name, f[i].path,
+				 strerror(e));
+			return -e;
+		}
+		if (!j->invalidate || j->direct || f[i].is_chr)
+			continue;
+		/* Best effort, as in fio: a cache that cannot be dropped only warms the run. */
+		if (f[i].is_bdev)
+			blockdev_flush(f[i].fd);
+		else
+			posix_fadvise(f[i].fd, (off_t)f[i].io_off, (off_t)f[i].io_len,
+				      POSIX_FADV_DONTNEED);
+	}
+	return 0;
+}
+
+void files_close(const struct job_desc *j, struct io_file *f, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (f[i].fd < 0)
+			continue;
+		if (j->fsync_on_close && job_modifies(j))
+			fsync(f[i].fd);
+		close(f[i].fd);
+		f[i].fd = -1;
+		if (j->unlink && !f[i].is_bdev && !f[i].is_chr)
+			unlink(f[i].path);
+	}
+}

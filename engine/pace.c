@@ -1,0 +1,161 @@
+/*
+ * Time in a job's run: when measuring starts (after ramp_time), the deadlines looked at
+ * between I/Os (runtime, bw/iops windows, the stop flag), and what holds I/O back (rate
+ * limits, thinktime, a pending fsync).
+ */
+#include "engine/pace.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/account.h"
+#include "engine/io_plan.h"
+
+#define STOP_POLL_NS	10000000ULL	/* how often a job looks at the stop flag */
+
+void pace_update(struct worker *w)
+{
+	uint64_t t = w->t_next_stop;
+
+	if (w->ramping && w->t_ramp_end < t)
+		t = w->t_ramp_end;
+	if (!w->ramping) {
+		if (w->t_end < t)
+			t = w->t_end;
+		if (w->t_next_bw < t)
+			t = w->t_next_bw;
+		if (w->t_next_iops < t)
+			t = w->t_next_iops;
+	}
+	w->t_next_check = t;
+}
+
+/* The measured phase starts now: at the job's start, or when ramp_time is over. */
+void pace_start(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	uint64_t now = w->now;
+
+	if (w->ramping) {
+		uint64_t inflight_dir[IO_NDIR] = { 0 };
+
+		/* I/Os in flight now complete into the new statistics: count them as issued. */
+		for (unsigned i = 0; i < w->eng.nreqs; i++)
+			if (w->reqs[i].busy && w->reqs[i].dir < IO_NDIR)
+				inflight_dir[w->reqs[i].dir]++;
+		stats_init(w->st);
+		memcpy(w->st->issued, inflight_dir, sizeof(inflight_dir));
+		w->ramping = false;
+	}
+	getrusage(RUSAGE_THREAD, &w->ru_start);
+	w->t_start = now;
+	w->t_end = j->runtime_ns ? now + clock_from_ns(w->clk, j->runtime_ns) : UINT64_MAX;
+	w->bw_win_start = w->iops_win_start = now;
+	w->t_next_bw = now + w->bw_ticks;
+	w->t_next_iops = now + w->iops_ticks;
+	memset(w->bw_win_bytes, 0, sizeof(w->bw_win_bytes));
+	memset(w->iops_win_ios, 0, sizeof(w->iops_win_ios));
+	memset(w->rate_bytes, 0, sizeof(w->rate_bytes));
+	memset(w->rate_ios, 0, sizeof(w->rate_ios));
+	pace_update(w);
+}
+
+/* Deadlines, looked at only when the clock passed the earliest of them. */
+void pace_tick(struct worker *w)
+{
+	if (w->now >= w->t_next_stop) {
+		if (atomic_load_explicit(w->stop, memory_order_relaxed))
+			w->issuing = false;
+		w->t_next_stop = w->now + clock_from_ns(w->clk, STOP_POLL_NS);
+	}
+	if (w->ramping && w->now >= w->t_ramp_end)
+		pace_start(w);
+	if (!w->ramping) {
+		if (w->now >= w->t_end)
+			w->issuing = false;
+		if (w->now >= w->t_next_bw)
+			account_window(w, true, &w->bw_win_start, &w->t_next_bw, w->bw_ticks,
+				       w->bw_win_bytes);
+		if (w->now >= w->t_next_iops)
+			account_window(w, false, &w->iops_win_start, &w->t_next_iops,
+				       w->iops_ticks, w->iops_win_ios);
+	}
+	pace_update(w);
+}
+
+/* Sleep, then read the clock: what is created next was created after the pause. */
+void pace_sleep(struct worker *w, uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL) };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+	w->now = clock_ticks(w->clk);
+}
+
+/*
+ * Rate limits: the next I/O of direction d may start once the bytes (or I/Os) issued so
+ * far fit the rate. Returns how many ns to wait, 0 to go now.
+ */
+static uint64_t rate_wait(struct worker *w, int d)
+{
+	const struct job_desc *j = w->job;
+	uint64_t elapsed = clock_to_ns(w->clk, clock_ticks(w->clk) - w->t_start), due = 0;
+
+	if (j->rate[d])
+		due = (uint64_t)((unsigned __int128)w->rate_bytes[d] * 1000000000ULL / j->rate[d]);
+	else if (j->rate_iops[d])
+		due = (uint64_t)((unsigned __int128)w->rate_ios[d] * 1000000000ULL /
+				 j->rate_iops[d]);
+	return due > elapsed ? due - elapsed : 0;
+}
+
+/*
+ * Whether a pending fsync, thinktime or a rate limit holds the next I/O back. They need
+ * the queue drained, or time to pass: with nothing in flight, this sleeps instead.
+ */
+bool pace_held_back(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	uint64_t wait;
+
+	if (w->sync_due || (j->thinktime_ns && !w->think_left)) {
+		if (w->inflight || w->nqueued)
+			return true;
+		if (w->sync_due)
+			return false;
+		pace_sleep(w, j->thinktime_ns);
+		w->think_left = j->thinktime_blocks;
+		return false;
+	}
+	if (!w->rated)
+		return false;
+	if (w->next_dir < 0)
+		w->next_dir = plan_dir(w);
+	wait = rate_wait(w, w->next_dir);
+	if (!wait)
+		return false;
+	if (w->inflight || w->nqueued)
+		return true;
+	pace_sleep(w, wait);
+	return false;
+}
+
+void pace_begin(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+
+	w->now = clock_ticks(w->clk);
+	w->t_next_stop = w->now + clock_from_ns(w->clk, STOP_POLL_NS);
+	w->ramping = j->ramp_time_ns > 0;
+	w->t_ramp_end = w->now + clock_from_ns(w->clk, j->ramp_time_ns);
+	w->t_start = w->now;
+	if (!w->ramping) {
+		pace_start(w);
+		return;
+	}
+	getrusage(RUSAGE_THREAD, &w->ru_start);
+	w->t_end = UINT64_MAX;
+	pace_update(w);
+}
