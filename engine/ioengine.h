@@ -25,6 +25,7 @@ struct io_file {
 	bool is_bdev;
 	bool is_chr;		/* a character device (/dev/null): no size, never laid out */
 	bool shared;		/* named by filename=: clones use the same file */
+	bool borrowed;		/* fd opened by the runner for every clone: not ours to close */
 	bool deferred;		/* does not exist yet: an earlier phase writes it */
 	uint64_t real_size;	/* size of the file or device now */
 	uint64_t want_size;	/* size the job needs (offset + region) */
@@ -66,6 +67,7 @@ enum ioq_status {
 #define IOENG_TRIM	(1u << 2)	/* can trim */
 #define IOENG_INLINE_QD1 (1u << 3)	/* at iodepth 1 completes in queue(), like a sync engine */
 #define IOENG_CHEAP_SUBMIT (1u << 4)	/* submit() does no work per I/O: batch by default */
+#define IOENG_POSITIONAL (1u << 5)	/* no file position: clones may share descriptors */
 
 struct ioengine;
 

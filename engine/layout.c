@@ -173,6 +173,8 @@ static int open_flags(const struct job_desc *j, const struct io_file *f)
 int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *err, size_t len)
 {
 	for (unsigned i = 0; i < n; i++) {
+		if (f[i].borrowed)
+			continue;
 		f[i].fd = open(f[i].path, open_flags(j, &f[i]), 0644);
 		if (f[i].fd < 0) {
 			int e = errno;
@@ -196,6 +198,8 @@ int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *er
 void files_close(const struct job_desc *j, struct io_file *f, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
+		if (f[i].borrowed)
+			f[i].fd = -1;
 		if (f[i].fd < 0)
 			continue;
 		if (j->fsync_on_close && job_modifies(j))

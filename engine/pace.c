@@ -147,6 +147,8 @@ void pace_begin(struct worker *w)
 	const struct job_desc *j = w->job;
 
 	w->now = clock_ticks(w->clk);
+	if (w->t_go && w->t_go < w->now)
+		w->now = w->t_go;	/* measure from the phase's start */
 	w->t_next_stop = w->now + clock_from_ns(w->clk, STOP_POLL_NS);
 	w->ramping = j->ramp_time_ns > 0;
 	w->t_ramp_end = w->now + clock_from_ns(w->clk, j->ramp_time_ns);

@@ -10,7 +10,7 @@ static enum ioq_status psync_queue(struct ioengine *e, struct io_req *r)
 
 const struct ioengine_ops psync_engine = {
 	.name	= "psync",
-	.flags	= IOENG_SYNC | IOENG_TRIM,
+	.flags	= IOENG_SYNC | IOENG_TRIM | IOENG_POSITIONAL,
 	.help	= "pread/pwrite, one I/O at a time (fio's default)",
 	.queue	= psync_queue,
 };

@@ -146,7 +146,7 @@ static unsigned merge_group(const struct run *r, unsigned i, struct report_unit 
 
 	if (!st)
 		return 0;
-	stats_init(st);
+	stats_init_zeroed(st);
 	fill_unit(u, &jobs->jobs[i], &r->results[i], st);
 	/* A job without group_reporting is a unit of its own, as in fio. */
 	for (unsigned k = i; k < jobs->njobs && jobs->jobs[k].groupid == jobs->jobs[i].groupid &&

@@ -6,10 +6,14 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,13 +30,52 @@ struct run_files {
 	const struct ioengine_ops *ops;
 };
 
-/* Jobs of a phase report ready, then wait for go: the disks are sampled in between. */
+/*
+ * Jobs of a phase report ready, then wait for go; the disks are sampled in between. The
+ * waits are bare futexes: a condition variable would make 512 woken threads take its
+ * mutex one after another while the first ones already saturate the CPUs, and the last
+ * would start seconds late.
+ */
 struct start_gate {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	unsigned ready;
-	bool go;
+	atomic_uint ready;
+	atomic_uint go;
+	uint64_t go_tsc;	/* when go was given, in each clock's ticks */
+	uint64_t go_ns;
 };
+
+static void futex_wait(atomic_uint *addr, unsigned val)
+{
+	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(atomic_uint *addr, int n)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+static void gate_pass(struct start_gate *g)
+{
+	atomic_fetch_add(&g->ready, 1);
+	futex_wake(&g->ready, 1);
+	while (!atomic_load(&g->go))
+		futex_wait(&g->go, 0);
+}
+
+static void gate_wait_ready(struct start_gate *g, unsigned n)
+{
+	unsigned seen;
+
+	while ((seen = atomic_load(&g->ready)) < n)
+		futex_wait(&g->ready, seen);
+}
+
+static void gate_open(struct start_gate *g, const struct run *r)
+{
+	g->go_tsc = clock_ticks(&r->clock);
+	g->go_ns = clock_mono_ns();
+	atomic_store(&g->go, 1);
+	futex_wake(&g->go, INT_MAX);
+}
 
 struct job_slot {
 	struct run *run;
@@ -42,32 +85,6 @@ struct job_slot {
 	bool started;
 	struct start_gate *gate;
 };
-
-static void gate_pass(struct start_gate *g)
-{
-	pthread_mutex_lock(&g->mu);
-	g->ready++;
-	pthread_cond_broadcast(&g->cv);
-	while (!g->go)
-		pthread_cond_wait(&g->cv, &g->mu);
-	pthread_mutex_unlock(&g->mu);
-}
-
-static void gate_wait_ready(struct start_gate *g, unsigned n)
-{
-	pthread_mutex_lock(&g->mu);
-	while (g->ready < n)
-		pthread_cond_wait(&g->cv, &g->mu);
-	pthread_mutex_unlock(&g->mu);
-}
-
-static void gate_open(struct start_gate *g)
-{
-	pthread_mutex_lock(&g->mu);
-	g->go = true;
-	pthread_cond_broadcast(&g->cv);
-	pthread_mutex_unlock(&g->mu);
-}
 
 unsigned engine_catalog(struct engine_info *out, unsigned max)
 {
@@ -142,6 +159,38 @@ static int resolve_deferred(struct run *r, unsigned phase, struct diag *d)
 	return 0;
 }
 
+static bool can_share_fds(const struct run *r, unsigned i);
+
+/*
+ * Every job opens each of its files (512 clones of a job on 64 files: 32768 descriptors):
+ * raise the limit that far if the system lets us, or say what to raise before starting.
+ */
+static int ensure_fd_limit(const struct run *r, struct diag *d)
+{
+	uint64_t need = 64 + 3ULL * r->jobs->njobs;	/* ours, and a few per job for engines */
+	struct rlimit rl;
+
+	for (unsigned i = 0; i < r->jobs->njobs; i++)
+		if (!(r->files[i].ops->flags & IOENG_NOFILES) &&
+		    (!can_share_fds(r, i) || r->jobs->jobs[i].jobnum == 0))
+			need += r->files[i].n;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need)
+		return 0;
+	rl.rlim_cur = need;
+	if (rl.rlim_max < need)
+		rl.rlim_max = need;	/* only root may raise the hard limit */
+	if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+		return 0;
+	getrlimit(RLIMIT_NOFILE, &rl);
+	rl.rlim_cur = rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
+	if (rl.rlim_max >= need)
+		return 0;
+	return diag_set(d, -EMFILE, "the jobs need %llu open files and the limit is %llu: "
+			"raise it (ulimit -n) or use fewer files or jobs",
+			(unsigned long long)need, (unsigned long long)rl.rlim_max);
+}
+
 int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 {
 	int ret = 0;
@@ -174,6 +223,8 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 		if (!ret && !r->results[i].st)
 			ret = diag_set(d, -ENOMEM, "out of memory");
 	}
+	if (!ret)
+		ret = ensure_fd_limit(r, d);
 	return ret;
 }
 
@@ -208,6 +259,13 @@ static void *job_thread(void *arg)
 		if (j->startdelay_ns.hi > delay)
 			delay += rng_below(&s->w.rng, j->startdelay_ns.hi - delay + 1);
 		start_delay(s->run, delay);
+		/*
+		 * Without a startdelay every job's measured time begins when go was given,
+		 * not when the scheduler first ran its thread: with more threads than CPUs
+		 * the last would otherwise measure a later stretch of time than the first.
+		 */
+		if (!delay)
+			s->w.t_go = s->w.clk->tsc ? s->gate->go_tsc : s->gate->go_ns;
 		worker_run(&s->w);
 	} else {
 		s->w.error = -ret;
@@ -282,11 +340,58 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 	s->w.stop = &r->stop;
 }
 
+/*
+ * Clones of a job share the files filename= names: with a positional engine (all but
+ * sync, whose lseek would race) they can share descriptors too, so 512 clones on 64 files
+ * need 64 descriptors, not 32768. The run opens them here and closes them after the phase.
+ */
+static bool can_share_fds(const struct run *r, unsigned i)
+{
+	const struct job_desc *j = &r->jobs->jobs[i];
+
+	return j->numjobs > 1 && j->filenames.n && (r->files[i].ops->flags & IOENG_POSITIONAL);
+}
+
+static int open_shared(struct run *r, unsigned phase, struct diag *d)
+{
+	const struct job_list *jobs = r->jobs;
+	char err[512];
+
+	for (unsigned i = 0; i < jobs->njobs; i++) {
+		const struct job_desc *j = &jobs->jobs[i];
+		struct run_files *owner;
+
+		if (j->phase != phase || !can_share_fds(r, i))
+			continue;
+		if (j->jobnum == 0) {
+			if (files_open(j, r->files[i].f, r->files[i].n, err, sizeof(err)) < 0)
+				return diag_set(d, -EIO, "%s", err);
+			continue;
+		}
+		owner = &r->files[i - j->jobnum];	/* clones follow their first, in order */
+		for (unsigned f = 0; f < r->files[i].n; f++) {
+			r->files[i].f[f].fd = owner->f[f].fd;
+			r->files[i].f[f].borrowed = true;
+		}
+	}
+	return 0;
+}
+
+static void close_shared(struct run *r, unsigned phase)
+{
+	for (unsigned i = 0; i < r->jobs->njobs; i++) {
+		const struct job_desc *j = &r->jobs->jobs[i];
+
+		if (j->phase == phase && j->jobnum == 0 && can_share_fds(r, i))
+			files_close(j, r->files[i].f, r->files[i].n);
+	}
+}
+
 /* One phase: every job set up, the disks sampled at the start, all released at once. */
 static int run_phase(struct run *r, unsigned phase, struct diag *d)
 {
 	const struct job_list *jobs = r->jobs;
-	struct start_gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, false };
+	struct start_gate gate = { 0 };
 	struct job_slot *slots;
 	unsigned n = 0, k = 0, started;
 	int ret, err;
@@ -298,8 +403,12 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 	ret = resolve_deferred(r, phase, d);
 	if (!ret)
 		ret = layout_phase(r, phase, d);
-	if (ret < 0)
+	if (!ret)
+		ret = open_shared(r, phase, d);
+	if (ret < 0) {
+		close_shared(r, phase);
 		return ret;
+	}
 	slots = calloc(n, sizeof(*slots));
 	if (!slots)
 		return diag_set(d, -ENOMEM, "out of memory");
@@ -315,10 +424,11 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 	gate_wait_ready(&gate, started);
 	if (phase == 0)
 		diskset_snapshot_start(&r->disks);
-	gate_open(&gate);
+	gate_open(&gate, r);
 	for (unsigned i = 0; i < n; i++)
 		if (slots[i].started)
 			pthread_join(slots[i].thread, NULL);
+	close_shared(r, phase);
 	free(slots);
 	return ret;
 }

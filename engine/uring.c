@@ -266,6 +266,7 @@ static const struct opt_def uring_options[] = {
 
 const struct ioengine_ops uring_engine = {
 	.name		= "io_uring",
+	.flags		= IOENG_POSITIONAL,
 	.help		= "io_uring via liburing (registered ring; fixedbufs, registerfiles)",
 	.options	= uring_options,
 	.options_size	= sizeof(struct uring_opts),

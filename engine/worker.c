@@ -79,7 +79,7 @@ int worker_setup(struct worker *w)
 	w->eng.opts = j->engine_opts.bytes;
 	w->eng.files = w->files;
 	w->eng.nfiles = w->nfiles;
-	stats_init(w->st);
+	stats_init_zeroed(w->st);
 	ret = alloc_requests(w);
 	if (ret < 0) {
 		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': cannot allocate %u "

@@ -66,6 +66,7 @@ struct worker {
 	bool filling;			/* iodepth_low: refill only below the mark */
 
 	/* time, in clock ticks */
+	uint64_t t_go;			/* when the phase started, if the job starts with it */
 	uint64_t now;			/* the last clock reading */
 	uint64_t t_start;		/* start of the measured phase (after ramp) */
 	uint64_t t_end;			/* runtime limit, UINT64_MAX if none */

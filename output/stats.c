@@ -7,9 +7,9 @@
 #include <math.h>
 #include <string.h>
 
+/* The fields of a zeroed direction that do not start at zero. */
 static void dir_init(struct dir_stats *d)
 {
-	memset(d, 0, sizeof(*d));
 	moments_init(&d->slat);
 	moments_init(&d->clat);
 	moments_init(&d->lat);
@@ -19,10 +19,13 @@ static void dir_init(struct dir_stats *d)
 
 void stats_init(struct job_stats *st)
 {
-	unsigned i;
-
 	memset(st, 0, sizeof(*st));
-	for (i = 0; i < STATS_NDIR; i++)
+	stats_init_zeroed(st);
+}
+
+void stats_init_zeroed(struct job_stats *st)
+{
+	for (unsigned i = 0; i < STATS_NDIR; i++)
 		dir_init(&st->dir[i]);
 	moments_init(&st->sync_lat);
 }
@@ -196,6 +199,7 @@ void stats_unify(struct job_stats *st)
 
 	for (i = 1; i < STATS_NDIR; i++) {
 		dir_merge(&st->dir[0], &st->dir[i]);
+		memset(&st->dir[i], 0, sizeof(st->dir[i]));
 		dir_init(&st->dir[i]);
 		st->issued[0] += st->issued[i];
 		st->issued[i] = 0;
