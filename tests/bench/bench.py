@@ -51,23 +51,37 @@ def job_text(name, args, paths):
             (args.runtime, body, name))
 
 
+GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+RSS = re.compile(r"^IOJOB_BENCH_RSS=(\d+)$", re.M)
+
+
 def run(cmd):
-    """Run cmd; return its output, exit code, CPU seconds, peak RSS (KiB), wall seconds."""
+    """Run cmd; return its output, exit code, CPU seconds, peak RSS (KiB), wall seconds.
+
+    The peak RSS comes from GNU time (package "time"): the rusage of a child that Python
+    forked also counts Python's own pages from before the exec.
+    """
+    if GNU_TIME:
+        cmd = [GNU_TIME, "-f", "IOJOB_BENCH_RSS=%M"] + cmd
     start = time.monotonic()
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     out = p.stdout.read()
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.monotonic() - start
-    p.returncode = os.waitstatus_to_exitcode(status)
-    return out, p.returncode, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, wall
+    m = RSS.search(out)
+    return (out, os.waitstatus_to_exitcode(status), ru.ru_utime + ru.ru_stime,
+            int(m.group(1)) if m else float("nan"), wall)
 
 
 def measure(cmd, args):
     out, code, cpu, rss, wall = run(cmd)
     iops = sum(float(v) * SCALE[u] for _, v, u in IOPS.findall(out))
-    if code or not iops:
-        sys.stderr.write("bench: %s exited %d:\n%s\n" % (" ".join(cmd), code, out[-2000:]))
+    if not iops:
+        sys.stderr.write("bench: %s gave no IOPS (exit %d):\n%s\n" %
+                         (" ".join(cmd), code, out[-2000:]))
         return None
+    if code:
+        sys.stderr.write("bench: note: %s exited %d\n" % (" ".join(cmd[-1:]), code))
     ios = iops * args.runtime
     return {"iops": iops, "ns_per_io": cpu * 1e9 / ios, "iops_per_cpu": ios / cpu,
             "rss_kib": rss, "startup_s": wall - args.runtime}
@@ -124,7 +138,7 @@ def bench_job(name, args, paths, tmp):
     summary = "SUMMARY %-12s" % name
     for k in sides:
         ok = [r for r in rows[k] if r]
-        summary += " | %s IOPS %s (%s..%s) %.1f ns/IO, %s IOPS/CPU, RSS %d KiB" % (
+        summary += " | %s IOPS %s (%s..%s) %.1f ns/IO, %s IOPS/CPU, RSS %.0f KiB" % (
             k, fmt(med(ok, "iops")), fmt(min((r["iops"] for r in ok), default=float("nan"))),
             fmt(max((r["iops"] for r in ok), default=float("nan"))), med(ok, "ns_per_io"),
             fmt(med(ok, "iops_per_cpu")), med(ok, "rss_kib"))
