@@ -374,6 +374,10 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 	ret = run_execute(&r, d);
 	if (d->msg[0])
 		fprintf(stderr, "iojob: %s\n", d->msg);
+	if (run_write_logs(&r, d) < 0) {
+		fprintf(stderr, "iojob: %s\n", d->msg);
+		ret = 1;
+	}
 	for (unsigned i = 0; i < jobs->njobs; i++)
 		if (r.results[i].error && r.results[i].error != ECANCELED)
 			fprintf(stderr, "iojob: %s\n", r.results[i].error_msg);

@@ -54,6 +54,10 @@ account_n(struct worker *w, const struct io_req *r, uint64_t now, unsigned n, ui
 		moments_add(&ds->lat, lat, n);
 		if (w->job->lat_percentiles)
 			hist_add(&ds->lat_hist, lat, n);
+		if (w->logs)
+			logs_io(w, r, now, clat, lat);
+	} else if (w->logs) {
+		logs_io(w, r, now, clat, clat);
 	}
 }
 

@@ -14,6 +14,7 @@
 #include "output/output.h"
 
 struct diag;
+struct job_logs;
 struct run_files;
 
 struct job_result {
@@ -22,6 +23,7 @@ struct job_result {
 	int error;		/* errno that stopped the job, 0 if it ran to the end */
 	char error_msg[512];	/* what failed, naming job, file, offset */
 	bool has_slat;		/* asynchronous engine: slat was measured */
+	struct job_logs *logs;	/* what write_*_log gathered, NULL if nothing */
 };
 
 struct run {
@@ -57,6 +59,9 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d);
  * says why (ECANCELED: not run), and d says why a phase could not start.
  */
 int run_execute(struct run *r, struct diag *d);
+
+/* Write the log files the jobs asked for (write_lat_log, ...). Returns 0 or -errno. */
+int run_write_logs(const struct run *r, struct diag *d);
 
 /* The report of a finished run: one unit per job, or per group with group_reporting. */
 struct run_report {

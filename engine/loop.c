@@ -331,7 +331,8 @@ static void reap(struct worker *w)
 	for (int i = 0; i < n;) {
 		struct io_req *r = w->ops->event(&w->eng, (unsigned)i++);
 
-		if (r->dir < IO_NDIR && r->res == (int64_t)r->len)
+		/* Logs want an entry per I/O: no grouping then. */
+		if (!w->logs && r->dir < IO_NDIR && r->res == (int64_t)r->len)
 			i = account_run(w, r, i, n);
 		else if (complete(w, r, w->now, true))
 			put_slot(w, r);
@@ -429,6 +430,8 @@ static void finish(struct worker *w)
 				st->dir[d].lat_hist = st->dir[d].clat_hist;
 		}
 	}
+	if (w->logs)
+		logs_finish(w);
 	if (w->sync_path) {
 		/* One I/O per call, at depth 1: what the async path counts per batch. */
 		st->depth[0] += total;

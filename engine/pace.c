@@ -21,6 +21,8 @@ void pace_update(struct worker *w)
 	if (w->ramping && w->t_ramp_end < t)
 		t = w->t_ramp_end;
 	if (!w->ramping) {
+		if (w->logs && logs_next_deadline(w) < t)
+			t = logs_next_deadline(w);
 		if (w->t_end < t)
 			t = w->t_end;
 		if (w->t_next_bw < t)
@@ -58,6 +60,8 @@ void pace_start(struct worker *w)
 	memset(w->iops_win_ios, 0, sizeof(w->iops_win_ios));
 	memset(w->rate_bytes, 0, sizeof(w->rate_bytes));
 	memset(w->rate_ios, 0, sizeof(w->rate_ios));
+	if (w->logs)
+		logs_start(w);
 	pace_update(w);
 }
 
@@ -80,6 +84,8 @@ void pace_tick(struct worker *w)
 		if (w->now >= w->t_next_iops)
 			account_window(w, false, &w->iops_win_start, &w->t_next_iops,
 				       w->iops_ticks, w->iops_win_ios);
+		if (w->logs && w->now >= logs_next_deadline(w))
+			logs_tick(w);
 	}
 	pace_update(w);
 }

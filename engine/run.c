@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "engine/files.h"
+#include "engine/logs.h"
 #include "engine/worker.h"
 #include "parser/diag.h"
 
@@ -272,6 +273,7 @@ static void *job_thread(void *arg)
 		s->w.st->error = -ret;
 	}
 	worker_teardown(&s->w);
+	res->logs = s->w.logs;		/* written after the run */
 	res->tid = s->w.tid;
 	res->error = s->w.error;
 	res->has_slat = !s->w.sync_path;
@@ -479,11 +481,27 @@ void run_free(struct run *r)
 	for (unsigned i = 0; r->jobs && i < r->jobs->njobs; i++) {
 		if (r->files)
 			files_free(r->files[i].f, r->files[i].n);
-		if (r->results)
+		if (r->results) {
 			free(r->results[i].st);
+			logs_free(r->results[i].logs);
+		}
 	}
 	free(r->files);
 	free(r->results);
 	diskset_free(&r->disks);
 	memset(r, 0, sizeof(*r));
+}
+
+int run_write_logs(const struct run *r, struct diag *d)
+{
+	struct job_logs **logs = calloc(r->jobs->njobs, sizeof(*logs));
+	int ret;
+
+	if (!logs)
+		return diag_set(d, -ENOMEM, "out of memory");
+	for (unsigned i = 0; i < r->jobs->njobs; i++)
+		logs[i] = r->results[i].logs;
+	ret = logs_write_all(r->jobs, logs, d);
+	free(logs);
+	return ret;
 }

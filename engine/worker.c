@@ -86,6 +86,12 @@ int worker_setup(struct worker *w)
 			 "buffers of %zu bytes", j->name, j->iodepth, buffer_size(j));
 		return ret;
 	}
+	w->logs = logs_create(j, &ret);
+	if (ret < 0) {
+		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': no memory for its logs",
+			 j->name);
+		return ret;
+	}
 	plan_init(w);
 	plan_fill_buffers(w);
 	if (!(w->ops->flags & IOENG_NOFILES)) {

@@ -12,6 +12,7 @@
 
 #include "engine/clock.h"
 #include "engine/ioengine.h"
+#include "engine/logs.h"
 #include "output/stats.h"
 
 struct worker {
@@ -23,6 +24,7 @@ struct worker {
 	struct io_file *files;
 	unsigned nfiles;
 	struct job_stats *st;
+	struct job_logs *logs;		/* NULL when the job writes no log files */
 	const atomic_bool *stop;	/* set to end every job early */
 
 	/* requests */

@@ -167,6 +167,18 @@ struct job_desc {
 	uint64_t bw_avg_ns;		/* bwavgtime */
 	uint64_t iops_avg_ns;		/* iopsavgtime */
 
+	/* log files */
+	const char *lat_log;		/* write_lat_log= prefix, NULL when off */
+	const char *bw_log;
+	const char *iops_log;
+	const char *hist_log;
+	uint64_t log_avg_ns;		/* 0: one entry per I/O */
+	uint64_t log_hist_ns;
+	unsigned log_hist_coarseness;
+	bool log_offset;
+	bool per_job_logs;
+	bool log_unix_epoch;
+
 	/* what was set, in order, for JSON "job options" */
 	struct job_setting *settings;
 	unsigned nsettings;

@@ -102,6 +102,20 @@ static int check_timing(struct job_desc *j, struct diag *d)
 	return 0;
 }
 
+/* A bare write_lat_log (fio's "no prefix") names the logs after the job. */
+static int check_logs(struct job_desc *j, struct diag *d)
+{
+	const char **prefix[] = { &j->lat_log, &j->bw_log, &j->iops_log, &j->hist_log };
+
+	for (unsigned i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (*prefix[i] && (!**prefix[i] || !strcmp(*prefix[i], "1")))
+			*prefix[i] = j->name;
+	if (j->hist_log && !j->log_hist_ns)
+		return fail(j, "write_hist_log", d, "option 'write_hist_log' needs "
+			    "log_hist_msec (the interval between histograms)");
+	return 0;
+}
+
 int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		 struct diag *d)
 {
@@ -113,6 +127,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_paths(j, d);
 	if (!ret)
 		ret = check_timing(j, d);
+	if (!ret)
+		ret = check_logs(j, d);
 	if (ret)
 		return ret;
 	if ((rw_does(j->rw, IO_TRIM)) && !eng->can_trim)

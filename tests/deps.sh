@@ -6,7 +6,7 @@ set -euo pipefail
 
 build_pkgs="meson ninja-build pkg-config gcc libc6-dev libaio-dev liburing-dev libinih-dev check"
 # python3 reads the JSON reports; the rest make and inspect loop devices for device tests.
-test_pkgs="$build_pkgs python3 e2fsprogs mount util-linux fdisk dmsetup"
+test_pkgs="$build_pkgs python3 e2fsprogs mount util-linux fdisk dmsetup gnuplot-nox"
 
 case "${1:-build}" in
 build) want=$build_pkgs ;;

@@ -1,0 +1,282 @@
+/* A job's log files: entries per I/O or per window while it runs, files afterwards. */
+#include "engine/logs.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "engine/worker.h"
+#include "parser/diag.h"
+
+struct job_logs *logs_create(const struct job_desc *j, int *err)
+{
+	struct job_logs *l;
+
+	*err = 0;
+	if (!j->lat_log && !j->bw_log && !j->iops_log && !j->hist_log)
+		return NULL;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		goto nomem;
+	l->lat = j->lat_log;
+	l->bw = j->bw_log;
+	l->iops = j->iops_log;
+	l->averaged = j->log_avg_ns > 0;
+	l->hist.coarseness = j->log_hist_coarseness;
+	if (j->hist_log) {
+		l->hist_before = calloc(IO_NDIR, sizeof(*l->hist_before));
+		if (!l->hist_before)
+			goto nomem;
+	}
+	return l;
+
+nomem:
+	logs_free(l);
+	*err = -ENOMEM;
+	return NULL;
+}
+
+void logs_free(struct job_logs *l)
+{
+	if (!l)
+		return;
+	joblog_free(&l->clat_log);
+	joblog_free(&l->slat_log);
+	joblog_free(&l->lat_log);
+	joblog_free(&l->bw_log);
+	joblog_free(&l->iops_log);
+	histlog_free(&l->hist);
+	free(l->hist_before);
+	free(l);
+}
+
+static uint64_t to_ms(const struct worker *w, uint64_t ticks)
+{
+	return clock_to_ns(w->clk, ticks - w->t_start) / 1000000ULL + w->logs->epoch_ms;
+}
+
+void logs_start(struct worker *w)
+{
+	struct job_logs *l = w->logs;
+	struct timeval tv;
+
+	/* What ramp_time logged does not belong to the measured run. */
+	joblog_free(&l->clat_log);
+	joblog_free(&l->slat_log);
+	joblog_free(&l->lat_log);
+	joblog_free(&l->bw_log);
+	joblog_free(&l->iops_log);
+	histlog_free(&l->hist);
+	if (l->hist_before)
+		memset(l->hist_before, 0, IO_NDIR * sizeof(*l->hist_before));
+	memset(l->win_n, 0, sizeof(l->win_n));
+	memset(l->win_bytes, 0, sizeof(l->win_bytes));
+	memset(l->win_clat, 0, sizeof(l->win_clat));
+	memset(l->win_slat, 0, sizeof(l->win_slat));
+	memset(l->win_lat, 0, sizeof(l->win_lat));
+	l->epoch_ms = 0;
+	if (w->job->log_unix_epoch && gettimeofday(&tv, NULL) == 0)
+		l->epoch_ms = (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
+	l->avg_ticks = clock_from_ns(w->clk, w->job->log_avg_ns);
+	l->hist_ticks = clock_from_ns(w->clk, w->job->log_hist_ns);
+	l->t_win_start = w->now;
+	l->avg_windows = l->hist_windows = 0;
+	l->t_next_avg = l->averaged ? w->now + l->avg_ticks : UINT64_MAX;
+	l->t_next_hist = l->hist_before ? w->now + l->hist_ticks : UINT64_MAX;
+}
+
+void logs_io(struct worker *w, const struct io_req *r, uint64_t now, uint64_t clat_ns,
+	     uint64_t lat_ns)
+{
+	struct job_logs *l = w->logs;
+	uint64_t slat_ns = w->sync_path ? 0 : clock_to_ns(w->clk, r->t_submit - r->t_create);
+	/* A short transfer moved off along; the log names where the I/O began. */
+	uint64_t off = r->off - (r->full_len - r->len), ms;
+	int d = r->dir;
+
+	if (l->averaged) {
+		l->win_n[d]++;
+		l->win_bytes[d] += r->full_len;
+		l->win_clat[d] += clat_ns;
+		l->win_slat[d] += slat_ns;
+		l->win_lat[d] += lat_ns;
+		return;
+	}
+	ms = to_ms(w, now);
+	if (l->lat) {
+		joblog_add(&l->clat_log, ms, clat_ns, d, r->full_len, off);
+		if (!w->sync_path)
+			joblog_add(&l->slat_log, ms, slat_ns, d, r->full_len, off);
+		joblog_add(&l->lat_log, ms, lat_ns, d, r->full_len, off);
+	}
+	/* fio's per-I/O bandwidth entry: the I/O's bytes over its clat, in bytes per ms. */
+	if (l->bw)
+		joblog_add(&l->bw_log, ms, clat_ns ? r->full_len * 1000000ULL / clat_ns : 0, d,
+			   r->full_len, off);
+	if (l->iops)
+		joblog_add(&l->iops_log, ms, 1, d, r->full_len, off);
+}
+
+/*
+ * One log_avg_msec window ended at end (ticks), stamped ms: an averaged entry per busy
+ * direction.
+ */
+static void close_window(struct worker *w, uint64_t end, uint64_t ms)
+{
+	struct job_logs *l = w->logs;
+	uint64_t ns = clock_to_ns(w->clk, end - l->t_win_start);
+
+	for (int d = 0; ns && d < IO_NDIR; d++) {
+		uint64_t n = l->win_n[d];
+
+		if (!n)
+			continue;
+		if (l->lat) {
+			joblog_add(&l->clat_log, ms, l->win_clat[d] / n, d, 0, 0);
+			if (!w->sync_path)
+				joblog_add(&l->slat_log, ms, l->win_slat[d] / n, d, 0, 0);
+			joblog_add(&l->lat_log, ms, l->win_lat[d] / n, d, 0, 0);
+		}
+		if (l->bw)
+			joblog_add(&l->bw_log, ms, (uint64_t)((stats_u128)l->win_bytes[d] *
+				   1000000000ULL / ns / 1024), d, 0, 0);
+		if (l->iops)
+			joblog_add(&l->iops_log, ms, n * 1000000000ULL / ns, d, 0, 0);
+		l->win_n[d] = l->win_bytes[d] = 0;
+		l->win_clat[d] = l->win_slat[d] = l->win_lat[d] = 0;
+	}
+	l->t_win_start = end;
+}
+
+/* A histogram entry per direction that completed I/O since the last one, stamped ms. */
+static void add_hist(struct worker *w, uint64_t ms)
+{
+	struct job_logs *l = w->logs;
+
+	for (int d = 0; d < IO_NDIR; d++) {
+		const struct hist *h = &w->st->dir[d].clat_hist;
+
+		if (!rw_does(w->job->rw, d) || !memcmp(h, &l->hist_before[d], sizeof(*h)))
+			continue;
+		histlog_add(&l->hist, ms, (uint32_t)d, (uint32_t)w->job->bs[d].min, h,
+			    &l->hist_before[d]);
+	}
+}
+
+uint64_t logs_next_deadline(const struct worker *w)
+{
+	const struct job_logs *l = w->logs;
+
+	return l->t_next_avg < l->t_next_hist ? l->t_next_avg : l->t_next_hist;
+}
+
+void logs_tick(struct worker *w)
+{
+	struct job_logs *l = w->logs;
+
+	/* Entries carry the window's nominal end (200, 400, ... ms), as fio's do. */
+	if (w->now >= l->t_next_avg) {
+		close_window(w, l->t_next_avg, ++l->avg_windows * (w->job->log_avg_ns / 1000000) +
+			     l->epoch_ms);
+		while (l->t_next_avg <= w->now) {
+			l->t_next_avg += l->avg_ticks;
+			l->avg_windows++;
+		}
+		l->avg_windows--;
+	}
+	if (w->now >= l->t_next_hist) {
+		add_hist(w, ++l->hist_windows * (w->job->log_hist_ns / 1000000) + l->epoch_ms);
+		while (l->t_next_hist <= w->now) {
+			l->t_next_hist += l->hist_ticks;
+			l->hist_windows++;
+		}
+		l->hist_windows--;
+	}
+}
+
+void logs_finish(struct worker *w)
+{
+	struct job_logs *l = w->logs;
+
+	/* A last stretch under half a window is noise, not an average worth a line. */
+	if (l->averaged && clock_to_ns(w->clk, w->now - l->t_win_start) >= w->job->log_avg_ns / 2)
+		close_window(w, w->now, to_ms(w, w->now));
+	if (l->hist_before)
+		add_hist(w, to_ms(w, w->now));
+}
+
+/* Per job PREFIX_KIND.N.log; with per_job_logs=0 one PREFIX_KIND.log for every job. */
+static int write_one(const struct job_desc *j, const char *prefix, const char *kind,
+		     bool first_of_name, const struct joblog *log, const struct histlog *hist,
+		     struct diag *d)
+{
+	char path[4096];
+	FILE *f;
+	int ret;
+
+	if (j->per_job_logs)
+		snprintf(path, sizeof(path), "%s_%s.%u.log", prefix, kind, j->index + 1);
+	else
+		snprintf(path, sizeof(path), "%s_%s.log", prefix, kind);
+	f = fopen(path, first_of_name ? "w" : "a");
+	if (!f)
+		return diag_set(d, -errno, "job '%s': log '%s': %s", j->name, path,
+				strerror(errno));
+	ret = hist ? histlog_write(f, hist) : joblog_write(f, log, j->log_offset);
+	if (fclose(f) != 0 || ret < 0)
+		return diag_set(d, -EIO, "job '%s': writing log '%s' failed", j->name, path);
+	return 0;
+}
+
+/* Whether an earlier job already wrote this shared (per_job_logs=0) file. */
+static bool written_before(const struct job_list *jobs, struct job_logs *const *logs,
+			   unsigned upto, const char *prefix, size_t field)
+{
+	for (unsigned i = 0; i < upto; i++) {
+		const char *p = *(const char *const *)((const char *)&jobs->jobs[i] + field);
+
+		if (logs[i] && !jobs->jobs[i].per_job_logs && p && !strcmp(p, prefix))
+			return true;
+	}
+	return false;
+}
+
+int logs_write_all(const struct job_list *jobs, struct job_logs *const *logs,
+		   struct diag *d)
+{
+	int ret = 0;
+
+	for (unsigned i = 0; !ret && i < jobs->njobs; i++) {
+		const struct job_desc *j = &jobs->jobs[i];
+		const struct job_logs *l = logs[i];
+		bool fresh;
+
+		if (!l)
+			continue;
+		if (j->lat_log) {
+			fresh = !written_before(jobs, logs, i, j->lat_log,
+						offsetof(struct job_desc, lat_log));
+			ret = write_one(j, j->lat_log, "clat", fresh, &l->clat_log, NULL, d);
+			if (!ret)
+				ret = write_one(j, j->lat_log, "slat", fresh, &l->slat_log, NULL, d);
+			if (!ret)
+				ret = write_one(j, j->lat_log, "lat", fresh, &l->lat_log, NULL, d);
+		}
+		if (!ret && j->bw_log)
+			ret = write_one(j, j->bw_log, "bw", !written_before(jobs, logs, i,
+					j->bw_log, offsetof(struct job_desc, bw_log)),
+					&l->bw_log, NULL, d);
+		if (!ret && j->iops_log)
+			ret = write_one(j, j->iops_log, "iops", !written_before(jobs, logs, i,
+					j->iops_log, offsetof(struct job_desc, iops_log)),
+					&l->iops_log, NULL, d);
+		if (!ret && j->hist_log)
+			ret = write_one(j, j->hist_log, "clat_hist", !written_before(jobs, logs, i,
+					j->hist_log, offsetof(struct job_desc, hist_log)),
+					NULL, &l->hist, d);
+	}
+	return ret;
+}

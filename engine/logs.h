@@ -1,0 +1,60 @@
+/*
+ * A job's log files while it runs: what each completion adds (one entry per I/O, or into
+ * the current log_avg_msec window), the windows and histogram intervals closed between
+ * I/Os, and writing the files once the run is over.
+ */
+#ifndef ENGINE_LOGS_H
+#define ENGINE_LOGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "jobs/jobs.h"
+#include "output/joblog.h"
+#include "output/stats.h"
+
+struct diag;
+struct io_req;
+struct worker;
+
+struct job_logs {
+	bool lat, bw, iops;		/* which of write_lat/bw/iops_log are on */
+	bool averaged;			/* log_avg_msec: entries per window, not per I/O */
+	struct joblog clat_log, slat_log, lat_log, bw_log, iops_log;
+	struct histlog hist;
+	struct hist *hist_before;	/* clat histograms at the last hist entry, per direction */
+	/* the current log_avg_msec window, per direction */
+	uint64_t win_n[IO_NDIR], win_bytes[IO_NDIR];
+	uint64_t win_clat[IO_NDIR], win_slat[IO_NDIR], win_lat[IO_NDIR];
+	uint64_t t_win_start, t_next_avg, avg_ticks;	/* clock ticks */
+	uint64_t t_next_hist, hist_ticks;
+	uint64_t avg_windows, hist_windows;	/* windows closed so far: their nominal times */
+	uint64_t epoch_ms;		/* added to every time with log_unix_epoch */
+};
+
+/* The logs a job asked for, or NULL when none (or on ENOMEM, with -ENOMEM in *err). */
+struct job_logs *logs_create(const struct job_desc *j, int *err);
+void logs_free(struct job_logs *l);
+
+/* The measured phase starts (again, after ramp_time): nothing logged before counts. */
+void logs_start(struct worker *w);
+
+/*
+ * One completed I/O: an entry per log, or sums for the current window. Called only when
+ * w->logs is set, with the latencies the accounting already computed.
+ */
+void logs_io(struct worker *w, const struct io_req *r, uint64_t now, uint64_t clat_ns,
+	     uint64_t lat_ns);
+
+/* The earliest log deadline, UINT64_MAX when none; and what to do when it has passed. */
+uint64_t logs_next_deadline(const struct worker *w);
+void logs_tick(struct worker *w);
+
+/* The job ended: close the last, partial window. */
+void logs_finish(struct worker *w);
+
+/* Write the files of every job that logged (PREFIX_TYPE.N.log, or PREFIX_TYPE.log). */
+int logs_write_all(const struct job_list *jobs, struct job_logs *const *logs,
+		   struct diag *d);
+
+#endif
