@@ -15,9 +15,26 @@
 
 struct diag;
 struct job_logs;
+struct run_status;
 struct run_files;
 
+/*
+ * What a job has done so far, published by its thread about every 10 ms so that the
+ * status line can read it while the job runs.
+ */
+enum job_state { JOB_WAITING, JOB_RAMPING, JOB_RUNNING, JOB_DONE };
+
+struct job_progress {
+	atomic_int state;			/* enum job_state */
+	atomic_uint_fast64_t ios[3];		/* completed, per direction */
+	atomic_uint_fast64_t bytes[3];
+	atomic_uint_fast64_t clat_sum_ns[3];
+	atomic_uint_fast64_t start_ns;		/* CLOCK_MONOTONIC when it started */
+	atomic_uint_fast64_t budget_bytes;	/* what it will do; UINT64_MAX: until runtime */
+};
+
 struct job_result {
+	struct job_progress progress;
 	struct job_stats *st;
 	int tid;
 	int error;		/* errno that stopped the job, 0 if it ran to the end */
@@ -39,6 +56,7 @@ struct run {
 	struct run_files *files;
 	time_t end_time;
 	unsigned long long end_ms;
+	struct run_status *status;	/* the status thread, NULL when none */
 };
 
 #define IOENGINE_MAX 16
@@ -59,6 +77,26 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d);
  * says why (ECANCELED: not run), and d says why a phase could not start.
  */
 int run_execute(struct run *r, struct diag *d);
+
+/* The live status line and --status-interval results, while run_execute() runs. */
+enum eta_mode { ETA_AUTO, ETA_ALWAYS, ETA_NEVER };
+
+struct status_opts {
+	int eta;			/* enum eta_mode; auto: only when eta_out is a terminal */
+	FILE *eta_out;			/* the status line (stderr) */
+	uint64_t eta_interval_ns;	/* how often it is rewritten */
+	uint64_t eta_newline_ns;	/* start a new line this often (0: never) */
+	uint64_t interval_ns;		/* --status-interval, 0: none */
+	FILE *interval_out;		/* the report stream */
+	bool interval_json;
+	unsigned kb_base;
+};
+
+/* Start a thread that shows progress as o says; nothing when there is nothing to show. */
+int run_status_start(struct run *r, const struct status_opts *o);
+
+/* Stop it, leaving the terminal on a fresh line. */
+void run_status_stop(struct run *r);
 
 /* Write the log files the jobs asked for (write_lat_log, ...). Returns 0 or -errno. */
 int run_write_logs(const struct run *r, struct diag *d);

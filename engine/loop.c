@@ -432,6 +432,7 @@ static void finish(struct worker *w)
 	}
 	if (w->logs)
 		logs_finish(w);
+	pace_publish(w, JOB_DONE);
 	if (w->sync_path) {
 		/* One I/O per call, at depth 1: what the async path counts per batch. */
 		st->depth[0] += total;

@@ -62,7 +62,30 @@ void pace_start(struct worker *w)
 	memset(w->rate_ios, 0, sizeof(w->rate_ios));
 	if (w->logs)
 		logs_start(w);
+	if (w->progress) {
+		atomic_store(&w->progress->start_ns, clock_mono_ns());
+		atomic_store(&w->progress->budget_bytes,
+			     w->plan_fast && w->fast_left != UINT64_MAX ?
+			     w->fast_left * w->fast_len : w->bytes_left);
+	}
+	pace_publish(w, JOB_RUNNING);
 	pace_update(w);
+}
+
+/* Tell the status line what the job has done (relaxed: it only wants recent numbers). */
+void pace_publish(struct worker *w, int state)
+{
+	struct job_progress *p = w->progress;
+
+	if (!p)
+		return;
+	for (int d = 0; d < IO_NDIR; d++) {
+		atomic_store_explicit(&p->ios[d], w->st->dir[d].ios, memory_order_relaxed);
+		atomic_store_explicit(&p->bytes[d], w->st->dir[d].bytes, memory_order_relaxed);
+		atomic_store_explicit(&p->clat_sum_ns[d], w->st->dir[d].clat.sum,
+				      memory_order_relaxed);
+	}
+	atomic_store_explicit(&p->state, state, memory_order_release);
 }
 
 /* Deadlines, looked at only when the clock passed the earliest of them. */
@@ -72,6 +95,7 @@ void pace_tick(struct worker *w)
 		if (atomic_load_explicit(w->stop, memory_order_relaxed))
 			w->issuing = false;
 		w->t_next_stop = w->now + clock_from_ns(w->clk, STOP_POLL_NS);
+		pace_publish(w, w->ramping ? JOB_RAMPING : JOB_RUNNING);
 	}
 	if (w->ramping && w->now >= w->t_ramp_end)
 		pace_start(w);
@@ -165,5 +189,6 @@ void pace_begin(struct worker *w)
 	}
 	getrusage(RUSAGE_THREAD, &w->ru_start);
 	w->t_end = UINT64_MAX;
+	pace_publish(w, JOB_RAMPING);
 	pace_update(w);
 }

@@ -22,6 +22,9 @@ void pace_update(struct worker *w);
 /* The clock passed t_next_check: stop flag, ramp end, runtime end, bw/iops windows. */
 void pace_tick(struct worker *w);
 
+/* Publish the job's progress and state (enum job_state) for the status line. */
+void pace_publish(struct worker *w, int state);
+
 /* Sleep ns, then read the clock into w->now. */
 void pace_sleep(struct worker *w, uint64_t ns);
 

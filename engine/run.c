@@ -274,6 +274,7 @@ static void *job_thread(void *arg)
 	}
 	worker_teardown(&s->w);
 	res->logs = s->w.logs;		/* written after the run */
+	atomic_store(&res->progress.state, JOB_DONE);
 	res->tid = s->w.tid;
 	res->error = s->w.error;
 	res->has_slat = !s->w.sync_path;
@@ -336,6 +337,7 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 	s->w.ops = r->files[index].ops;
 	s->w.clk = s->w.job->clocksource == CLOCKSRC_GETTIME ? &r->gettime : &r->clock;
 	s->w.latmap = &r->latmap;
+	s->w.progress = &r->results[index].progress;
 	s->w.files = r->files[index].f;
 	s->w.nfiles = r->files[index].n;
 	s->w.st = r->results[index].st;

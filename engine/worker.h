@@ -25,6 +25,7 @@ struct worker {
 	unsigned nfiles;
 	struct job_stats *st;
 	struct job_logs *logs;		/* NULL when the job writes no log files */
+	struct job_progress *progress;	/* published for the status line */
 	const atomic_bool *stop;	/* set to end every job early */
 
 	/* requests */

@@ -6,7 +6,7 @@
 
 #include <math.h>
 
-static void put_escaped(FILE *f, const char *s)
+void json_string_to(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 
@@ -50,7 +50,7 @@ static void member(struct json_out *j, const char *key)
 	fputs(j->first ? "\n" : ",\n", j->f);
 	fprintf(j->f, "%*s", (int)(2 * j->depth), "");
 	if (key) {
-		put_escaped(j->f, key);
+		json_string_to(j->f, key);
 		fputs(" : ", j->f);
 	}
 	j->first = false;
@@ -105,5 +105,5 @@ void json_float(struct json_out *j, const char *key, double v)
 void json_str(struct json_out *j, const char *key, const char *s)
 {
 	member(j, key);
-	put_escaped(j->f, s);
+	json_string_to(j->f, s);
 }

@@ -28,4 +28,7 @@ void json_int(struct json_out *j, const char *key, long long v);
 void json_float(struct json_out *j, const char *key, double v);
 void json_str(struct json_out *j, const char *key, const char *s);
 
+/* A string as a quoted, escaped JSON value, for one-line documents written by hand. */
+void json_string_to(FILE *f, const char *s);
+
 #endif
