@@ -1,6 +1,7 @@
 /*
- * Disk statistics: map a job's files to their whole disks under /sys/block (md/dm members
- * included) and read the disks' counters at the start and the end of the timed phase.
+ * Disk statistics: map a job's files to their whole disks under sysfs (md/dm and loop
+ * members included) and read the disks' counters at the start and the end of the timed
+ * phase.
  */
 #include "output/diskstats.h"
 
@@ -8,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,8 @@
 #include <unistd.h>
 
 #define DISK_NAME_LEN	sizeof(((struct disk *)0)->name)
+#define STAT_MIN_FIELDS	11	/* every kernel since 2.6 */
+#define STAT_MAX_FIELDS	17	/* Linux 5.5+: discard and flush fields too */
 
 /* Read a small sysfs file into buf as a string. Returns its length or -errno. */
 static int read_small(const char *path, char *buf, size_t len)
@@ -36,23 +40,47 @@ static int read_small(const char *path, char *buf, size_t len)
 	return (int)n;
 }
 
+/* "<sysfs root>/<fmt ...>" into buf. Returns 0, or -ENAMETOOLONG if it does not fit. */
+__attribute__((format(printf, 3, 4)))
+static int sysfs_path(char *buf, size_t len, const char *fmt, ...)
+{
+	const char *root = getenv(DISKSTATS_SYSFS_ENV);
+	va_list ap;
+	int n, m;
+
+	if (!root || !*root)
+		root = "/sys";
+	n = snprintf(buf, len, "%s/", root);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	va_start(ap, fmt);
+	m = vsnprintf(buf + n, len - (size_t)n, fmt, ap);
+	va_end(ap);
+	return m < 0 || (size_t)m >= len - (size_t)n ? -ENAMETOOLONG : 0;
+}
+
 /*
- * Name of the whole disk that holds device maj:min, from the /sys/dev/block link: a
+ * Name of the whole disk that holds device maj:min, from the dev/block link: a
  * partition's sysfs directory (it has a "partition" file) sits inside its disk's one.
  */
 static int disk_of_dev(unsigned maj, unsigned min, char *name)
 {
-	char path[64], link[PATH_MAX];
+	char path[PATH_MAX], link[PATH_MAX];
 	const char *base;
 	char *slash;
 	ssize_t n;
+	int ret;
 
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", maj, min);
+	ret = sysfs_path(path, sizeof(path), "dev/block/%u:%u", maj, min);
+	if (ret < 0)
+		return ret;
 	n = readlink(path, link, sizeof(link) - 1);
 	if (n < 0)
 		return -errno;
 	link[n] = '\0';
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition", maj, min);
+	ret = sysfs_path(path, sizeof(path), "dev/block/%u:%u/partition", maj, min);
+	if (ret < 0)
+		return ret;
 	if (access(path, F_OK) == 0) {
 		slash = strrchr(link, '/');
 		if (!slash)
@@ -113,24 +141,16 @@ static void remove_disk(struct disk_set *s, unsigned i)
 }
 
 /*
- * Add the member behind slave link dir/entry to master m, which is the last top-level
- * entry, so every entry after it is one of its members. A disk already listed on its own
- * moves under the master; one that belongs to another stacked device is listed twice.
- * Returns the master's index, which the move may have lowered, or -errno.
+ * Add the whole disk of device maj:min as a member of master m, which is the last
+ * top-level entry, so every entry after it is one of its members. A disk already listed
+ * on its own moves under the master; one that belongs to another stacked device is listed
+ * twice. Returns the master's index, which the move may have lowered, or -errno.
  */
-static int add_slave(struct disk_set *s, int m, const char *dir, const char *entry)
+static int add_member(struct disk_set *s, int m, unsigned maj, unsigned min)
 {
-	char path[PATH_MAX], buf[32], name[DISK_NAME_LEN];
-	unsigned maj, min;
+	char name[DISK_NAME_LEN];
 	int ret, j;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s/dev", dir, entry) >= sizeof(path))
-		return -ENAMETOOLONG;
-	ret = read_small(path, buf, sizeof(buf));
-	if (ret < 0)
-		return ret;
-	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
-		return -EINVAL;
 	ret = disk_of_dev(maj, min, name);
 	if (ret < 0)
 		return ret;
@@ -148,48 +168,88 @@ static int add_slave(struct disk_set *s, int m, const char *dir, const char *ent
 	return m;
 }
 
-/* md and dm devices list their members in /sys/block/<dev>/slaves; others have none. */
+/* The member behind slave link dir/entry, whose "dev" file says maj:min. */
+static int add_slave(struct disk_set *s, int m, const char *dir, const char *entry)
+{
+	char path[PATH_MAX], buf[32];
+	unsigned maj, min;
+	int ret;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s/dev", dir, entry) >= sizeof(path))
+		return -ENAMETOOLONG;
+	ret = read_small(path, buf, sizeof(buf));
+	if (ret < 0)
+		return ret;
+	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
+		return -EINVAL;
+	return add_member(s, m, maj, min);
+}
+
+/* md and dm devices list their members in block/<dev>/slaves; others have none. */
 static int add_slaves(struct disk_set *s, int m)
 {
 	char dir[PATH_MAX];
 	struct dirent *e;
 	DIR *d;
-	int ret = 0;
+	int ret;
 
-	snprintf(dir, sizeof(dir), "/sys/block/%s/slaves", s->disks[m].name);
+	ret = sysfs_path(dir, sizeof(dir), "block/%s/slaves", s->disks[m].name);
+	if (ret < 0)
+		return ret;
 	d = opendir(dir);
 	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+		return errno == ENOENT ? m : -errno;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
 		ret = add_slave(s, m, dir, e->d_name);
 		/* a member that vanished while we looked has nothing to report */
 		if (ret == -ENOENT)
-			ret = 0;
-		else if (ret < 0)
+			ret = m;
+		if (ret < 0)
 			break;
-		else
-			m = ret;
+		m = ret;
 	}
 	closedir(d);
-	return ret < 0 ? ret : 0;
+	return ret < 0 ? ret : m;
 }
 
-int diskset_add_path(struct disk_set *s, const char *path)
+/*
+ * A loop device's member: the disk under its backing file, or the block device it is
+ * backed by. None for other devices, an unattached loop device, a backing file on no disk
+ * (tmpfs) or one that is gone (the kernel appends " (deleted)" to its name).
+ */
+static int add_loop_member(struct disk_set *s, int m)
 {
-	char name[DISK_NAME_LEN];
+	char path[PATH_MAX], file[PATH_MAX];
 	struct stat st;
 	dev_t dev;
 	int ret;
 
-	if (stat(path, &st) < 0)
-		return -errno;
+	ret = sysfs_path(path, sizeof(path), "block/%s/loop/backing_file", s->disks[m].name);
+	if (ret < 0)
+		return ret;
+	ret = read_small(path, file, sizeof(file));
+	if (ret == -ENOENT)
+		return m;
+	if (ret < 0)
+		return ret;
+	file[strcspn(file, "\n")] = '\0';
+	if (stat(file, &st) < 0)
+		return m;
 	dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
-	/* major 0: an anonymous device (tmpfs, overlay, proc), no disk behind it */
 	if (!major(dev))
-		return -ENOENT;
-	ret = disk_of_dev(major(dev), minor(dev), name);
+		return m;
+	ret = add_member(s, m, major(dev), minor(dev));
+	return ret == -ENOENT ? m : ret;
+}
+
+int diskset_add_dev(struct disk_set *s, unsigned maj, unsigned min)
+{
+	char name[DISK_NAME_LEN];
+	int ret;
+
+	ret = disk_of_dev(maj, min, name);
 	if (ret < 0)
 		return ret;
 	if (find_disk(s, name) >= 0)
@@ -197,41 +257,70 @@ int diskset_add_path(struct disk_set *s, const char *path)
 	ret = append_disk(s, name, -1);
 	if (ret < 0)
 		return ret;
-	return add_slaves(s, ret);
+	ret = add_slaves(s, ret);
+	if (ret < 0)
+		return ret;
+	ret = add_loop_member(s, ret);
+	return ret < 0 ? ret : 0;
+}
+
+int diskset_add_path(struct disk_set *s, const char *path)
+{
+	struct stat st;
+	dev_t dev;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+	/* major 0: an anonymous device (tmpfs, overlay, proc), no disk behind it */
+	if (!major(dev))
+		return -ENOENT;
+	return diskset_add_dev(s, major(dev), minor(dev));
 }
 
 /*
- * Parse /sys/block/<name>/stat: read ios, merges, sectors, ticks, then the same for
- * writes, in_flight, io_ticks, time_in_queue (newer kernels append discard and flush
- * fields, which we ignore).
+ * Parse block/<name>/stat: reads (ios, merges, sectors, ticks), the same for writes,
+ * in_flight, io_ticks, time_in_queue, then on newer kernels the same four for discards
+ * and flush ios and ticks.
  */
 static int read_counters(const char *name, struct disk_counters *c)
 {
 	char path[PATH_MAX], buf[512], *p, *end;
-	uint64_t v[11];
+	uint64_t v[STAT_MAX_FIELDS] = { 0 };
 	unsigned i;
 	int ret;
 
-	snprintf(path, sizeof(path), "/sys/block/%s/stat", name);
+	ret = sysfs_path(path, sizeof(path), "block/%s/stat", name);
+	if (ret < 0)
+		return ret;
 	ret = read_small(path, buf, sizeof(buf));
 	if (ret < 0)
 		return ret;
 	p = buf;
-	for (i = 0; i < 11; i++) {
+	for (i = 0; i < STAT_MAX_FIELDS; i++) {
 		errno = 0;
 		v[i] = strtoull(p, &end, 10);
 		if (end == p || errno)
-			return -EINVAL;
+			break;
 		p = end;
 	}
+	if (i < STAT_MIN_FIELDS)
+		return -EINVAL;
 	for (i = 0; i < 2; i++) {
 		c->ios[i] = v[4 * i];
 		c->merges[i] = v[4 * i + 1];
 		c->sectors[i] = v[4 * i + 2];
 		c->ticks[i] = v[4 * i + 3];
 	}
+	c->in_flight = v[8];
 	c->io_ticks = v[9];
 	c->in_queue = v[10];
+	c->discard_ios = v[11];
+	c->discard_merges = v[12];
+	c->discard_sectors = v[13];
+	c->discard_ticks = v[14];
+	c->flush_ios = v[15];
+	c->flush_ticks = v[16];
 	return 0;
 }
 

@@ -1,26 +1,34 @@
 /*
  * Disk statistics: which block devices hold a job's files, and their /sys/block counters
  * at the start and the end of the timed phase. Partitions count as their whole disk; an
- * md or dm device brings its member devices (slaves) along, as fio reports them.
+ * md or dm device brings its member devices (slaves) along, as fio reports them, and a
+ * loop device the disk under its backing file. sysfs is read under $IOJOB_SYSFS_ROOT when
+ * that is set (tests point it at a fake tree), else under /sys.
  */
 #ifndef OUTPUT_DISKSTATS_H
 #define OUTPUT_DISKSTATS_H
 
 #include <stdint.h>
 
+#define DISKSTATS_SYSFS_ENV	"IOJOB_SYSFS_ROOT"
+
+/* The fields of /sys/block/<dev>/stat; those a kernel does not have stay 0. */
 struct disk_counters {
 	uint64_t ios[2];	/* completed requests, read and write */
 	uint64_t merges[2];
 	uint64_t sectors[2];
 	uint64_t ticks[2];	/* ms spent on requests */
+	uint64_t in_flight;	/* requests in flight when read */
 	uint64_t io_ticks;	/* ms the device was busy */
 	uint64_t in_queue;	/* weighted ms in queue */
+	uint64_t discard_ios, discard_merges, discard_sectors, discard_ticks;	/* Linux 4.18+ */
+	uint64_t flush_ios, flush_ticks;					/* Linux 5.5+ */
 };
 
 struct disk {
 	char name[64];		/* "vda", "md0", "loop3" */
-	int master;		/* index of the md/dm device this is a member of, -1 if none */
-	unsigned nslaves;	/* members listed after this entry when it is md/dm */
+	int master;		/* index of the stacked device this is a member of, -1 if none */
+	unsigned nslaves;	/* members listed after this entry (md, dm, loop) */
 	struct disk_counters start, end;
 };
 
@@ -32,11 +40,16 @@ struct disk_set {
 
 /*
  * Add the disk that holds path (a file: its file system's device; a block device: the
- * device itself), mapped from a partition to its disk, plus its slaves if it is md/dm.
- * Adding a disk twice is a no-op. Returns 0, or -ENOENT when path is on no block device
- * (tmpfs, a pipe): that is not an error for the caller, there is just nothing to report.
+ * device itself), mapped from a partition to its disk, plus its members: the slaves of an
+ * md/dm device, the disk under a loop device's backing file (one level: a member's own
+ * members are not listed). Adding a disk twice is a no-op. Returns 0, or -ENOENT when path
+ * is on no block device (tmpfs, a pipe): that is not an error for the caller, there is
+ * just nothing to report.
  */
 int diskset_add_path(struct disk_set *s, const char *path);
+
+/* diskset_add_path() for the block device maj:min itself. */
+int diskset_add_dev(struct disk_set *s, unsigned maj, unsigned min);
 
 /* Read every disk's counters into start (begin) or end (finish) and stamp the time. */
 int diskset_snapshot_start(struct disk_set *s);

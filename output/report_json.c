@@ -203,7 +203,7 @@ static void json_disks(struct json_out *j, const struct disk_set *s)
 		json_uint(j, "read_ticks", d.ticks[0]);
 		json_uint(j, "write_ticks", d.ticks[1]);
 		json_uint(j, "in_queue", d.in_queue);
-		json_float(j, "util", d.util);
+		json_float(j, "util", d.util);	/* 0 when unknown: the field stays a number */
 		if (disk_aggr(s, i, &a)) {
 			json_uint(j, "aggr_read_ios", a.ios[0]);
 			json_uint(j, "aggr_write_ios", a.ios[1]);

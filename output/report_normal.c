@@ -256,7 +256,16 @@ static void print_group(FILE *f, const struct group_run *g)
 	}
 }
 
-/* Members print their own line; an md/dm master is indented and adds its members' average. */
+/* "util=12.34%", or "util=n/a" for a device that did I/O without counting busy time. */
+static void print_util(FILE *f, const char *key, const struct disk_view *d)
+{
+	if (d->util_known)
+		fprintf(f, "%s=%3.2f%%", key, d->util);
+	else
+		fprintf(f, "%s=n/a", key);
+}
+
+/* Members print their own line; a stacked device is indented and adds its members' average. */
 static void print_disks(FILE *f, const struct disk_set *s)
 {
 	struct disk_view d, a;
@@ -266,19 +275,22 @@ static void print_disks(FILE *f, const struct disk_set *s)
 	for (i = 0; i < s->n; i++) {
 		disk_delta(s, i, &d);
 		members = disk_aggr(s, i, &a);
-		fprintf(f, "%s  %s: ios=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, in_queue=%llu, "
-			"util=%3.2f%%", members ? "  " : "", s->disks[i].name,
+		fprintf(f, "%s  %s: ios=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, "
+			"in_queue=%llu, ", members ? "  " : "", s->disks[i].name,
 			(unsigned long long)d.ios[0], (unsigned long long)d.ios[1],
 			(unsigned long long)d.merges[0], (unsigned long long)d.merges[1],
 			(unsigned long long)d.ticks[0], (unsigned long long)d.ticks[1],
-			(unsigned long long)d.in_queue, d.util);
-		if (members)
-			fprintf(f, ", aggrios=%llu/%llu, aggrmerge=%llu/%llu, aggrticks=%llu/%llu, "
-				"aggrin_queue=%llu, aggrutil=%3.2f%%", (unsigned long long)a.ios[0],
-				(unsigned long long)a.ios[1], (unsigned long long)a.merges[0],
-				(unsigned long long)a.merges[1], (unsigned long long)a.ticks[0],
-				(unsigned long long)a.ticks[1], (unsigned long long)a.in_queue,
-				a.util);
+			(unsigned long long)d.in_queue);
+		print_util(f, "util", &d);
+		if (members) {
+			fprintf(f, ", aggrios=%llu/%llu, aggrmerge=%llu/%llu, "
+				"aggrticks=%llu/%llu, aggrin_queue=%llu, ",
+				(unsigned long long)a.ios[0], (unsigned long long)a.ios[1],
+				(unsigned long long)a.merges[0], (unsigned long long)a.merges[1],
+				(unsigned long long)a.ticks[0], (unsigned long long)a.ticks[1],
+				(unsigned long long)a.in_queue);
+			print_util(f, "aggrutil", &a);
+		}
 		fputc('\n', f);
 	}
 }

@@ -294,7 +294,7 @@ static uint64_t counter_delta(uint64_t start, uint64_t end)
 void disk_delta(const struct disk_set *s, unsigned i, struct disk_view *out)
 {
 	const struct disk_counters *a = &s->disks[i].start, *b = &s->disks[i].end;
-	uint64_t ms;
+	uint64_t ms, busy, ios;
 	unsigned k;
 
 	for (k = 0; k < 2; k++) {
@@ -303,8 +303,13 @@ void disk_delta(const struct disk_set *s, unsigned i, struct disk_view *out)
 		out->ticks[k] = counter_delta(a->ticks[k], b->ticks[k]);
 	}
 	out->in_queue = counter_delta(a->in_queue, b->in_queue);
+	busy = counter_delta(a->io_ticks, b->io_ticks);
+	ios = out->ios[0] + out->ios[1] + counter_delta(a->discard_ios, b->discard_ios) +
+	      counter_delta(a->flush_ios, b->flush_ios);
+	/* Some devices (md on older kernels, zram) complete I/O without counting busy time. */
+	out->util_known = busy || !ios;
 	ms = s->end_ns > s->start_ns ? (s->end_ns - s->start_ns) / 1000000 : 0;
-	out->util = ms ? 100.0 * (double)counter_delta(a->io_ticks, b->io_ticks) / (double)ms : 0.0;
+	out->util = ms ? 100.0 * (double)busy / (double)ms : 0.0;
 	if (out->util > 100.0)
 		out->util = 100.0;
 }
@@ -325,8 +330,10 @@ unsigned disk_aggr(const struct disk_set *s, unsigned i, struct disk_view *out)
 			out->ticks[k] += m.ticks[k];
 		}
 		out->in_queue += m.in_queue;
-		if (m.util > out->util)
+		if (m.util_known && (!out->util_known || m.util > out->util)) {
 			out->util = m.util;
+			out->util_known = true;
+		}
 		n++;
 	}
 	if (!n)

@@ -17,6 +17,7 @@
 struct disk_set;
 
 #define RU_SLOTS	4	/* read, write, trim, mixed */
+#define RU_SLOT_TRIM	2
 #define RU_SLOT_MIXED	3
 #define RU_PCT_MAX	64	/* percentiles shown at most */
 
@@ -101,15 +102,20 @@ extern const char *const lat_bucket_label[STATS_LAT_NR];
 /* ctime() of t without its newline. */
 void report_ctime(time_t t, char *buf, size_t len);
 
-/* One disk's counters over the run, or the per-member average of an md/dm's members. */
+/* One disk's counters over the run, or the per-member average of a stacked device's members. */
 struct disk_view {
 	uint64_t ios[2], merges[2], ticks[2], in_queue;
-	double util;			/* percent busy, capped at 100 */
+	double util;			/* percent busy, capped at 100; 0 when unknown */
+	bool util_known;		/* false: it did I/O but its io_ticks never moved */
 };
 
 void disk_delta(const struct disk_set *s, unsigned i, struct disk_view *out);
 
-/* The average over the members of disk i and their highest util; returns the count. */
+/*
+ * As fio aggregates an md device's members: the sum over the members of disk i divided
+ * by their count, and the highest util among the members that have one. Returns the
+ * count, 0 if disk i has no members.
+ */
 unsigned disk_aggr(const struct disk_set *s, unsigned i, struct disk_view *out);
 
 #endif

@@ -181,11 +181,16 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 	return 0;
 }
 
+void loopdev_remove_tree(const char *dir)
+{
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
 void loopdev_teardown(void)
 {
 	loopdev_undo_devices();
 	if (getpid() == fx.owner && fx.dir[0])
-		nftw(fx.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+		loopdev_remove_tree(fx.dir);
 	fx.dir[0] = '\0';
 	fx.err[0] = '\0';
 }

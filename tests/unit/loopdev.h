@@ -81,6 +81,9 @@ bool loopdev_mount_ext4(const char *dev);
 /* Undo what the fixtures swapped on, mounted, stacked and attached, newest first. */
 void loopdev_undo_devices(void);
 
+/* Remove dir and everything in it, without following links or crossing mounts. */
+void loopdev_remove_tree(const char *dir);
+
 /* Undo the devices, remove fx.dir and forget the setup failure. */
 void loopdev_teardown(void);
 
