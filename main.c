@@ -20,7 +20,7 @@
 #define EXIT_USAGE	2
 #define MAX_ARGS_LIST	256
 
-enum { FMT_NORMAL = 1, FMT_JSON = 2, FMT_JSON_PLUS = 4 };
+enum { FMT_NORMAL = 1, FMT_JSON = 2, FMT_JSON_PLUS = 4, FMT_TERSE = 8 };
 
 struct cli {
 	struct jobfile jf;
@@ -64,7 +64,9 @@ static void usage(FILE *f)
 		"fio-style report. '-' reads a job file from stdin.\n"
 		"\n"
 		"  --output=FILE             write the report to FILE\n"
-		"  --output-format=FMT       normal, json or json+ (comma-separated for several)\n"
+		"  --output-format=FMT       normal, json, json+ or terse (comma-separated for\n"
+		"                            several)\n"
+		"  --minimal                 terse output (--output-format=terse)\n"
 		"  --set KEY=VALUE           override an option in every job (repeatable)\n"
 		"  --section=NAME            run only the job NAME (repeatable)\n"
 		"  --parse-only              check the job files and exit\n"
@@ -153,11 +155,12 @@ static int parse_formats(struct cli *c, const char *list)
 		else if (!strcmp(tok, "json"))
 			c->formats |= FMT_JSON;
 		else if (!strcmp(tok, "json+"))
-			c->formats |= FMT_JSON_PLUS;
+			c->formats |= FMT_JSON | FMT_JSON_PLUS;	/* one document, with bins */
 		else if (!strcmp(tok, "terse"))
-			return fail_usage("--output-format=terse is not implemented yet ('%s')", list);
+			c->formats |= FMT_TERSE;
 		else
-			return fail_usage("unknown output format '%s' (normal, json, json+)", tok);
+			return fail_usage("unknown output format '%s' (normal, json, json+, terse)",
+					  tok);
 	}
 	return c->formats ? 0 : fail_usage("--output-format needs a value ('%s')", list);
 }
@@ -230,8 +233,11 @@ static int parse_arg(struct cli *c, char **argv, int *i)
 		c->parse_only = true;
 		return -1;
 	}
-	if (!strcmp(key, "minimal"))
-		return fail_usage("%s: terse output is not implemented yet", "--minimal");
+	if (!strcmp(key, "minimal")) {
+		/* like fio: it replaces earlier --output-format, a later one replaces it */
+		c->formats = FMT_TERSE;
+		return -1;
+	}
 	if (!strcmp(key, "set") || !strcmp(key, "output") || !strcmp(key, "output-format") ||
 	    !strcmp(key, "section")) {
 		const char *val = eq ? eq + 1 : argv[++*i];
@@ -342,12 +348,13 @@ static int report(FILE *out, const struct cli *c, const struct run *r)
 		fprintf(stderr, "iojob: out of memory building the report\n");
 		return -ENOMEM;
 	}
+	/* each format once, in fio's order whatever the order asked for */
+	if (c->formats & FMT_TERSE)
+		report_terse(out, &rr.rep);
+	if (c->formats & FMT_JSON)
+		report_json(out, &rr.rep, c->formats & FMT_JSON_PLUS);
 	if (c->formats & FMT_NORMAL)
 		report_normal(out, &rr.rep);
-	if (c->formats & FMT_JSON)
-		report_json(out, &rr.rep, false);
-	if (c->formats & FMT_JSON_PLUS)
-		report_json(out, &rr.rep, true);
 	run_report_free(&rr);
 	return 0;
 }

@@ -1,7 +1,7 @@
 /*
- * Reporters: a run's results rendered as fio renders them, in its normal text layout
- * and its JSON schema. They read plain data only (struct report), so the same results can
- * come from this run, a merge across ranks or a stored result file.
+ * Reporters: a run's results rendered as fio renders them, in its normal text layout,
+ * its JSON schema and its terse lines. They read plain data only (struct report), so the
+ * same results can come from this run, a merge across ranks or a stored result file.
  */
 #ifndef OUTPUT_REPORT_H
 #define OUTPUT_REPORT_H
@@ -59,6 +59,13 @@ void report_normal(FILE *f, const struct report *r);
 
 /* The JSON document in fio's schema; plus adds "bins" to each latency object (json+). */
 void report_json(FILE *f, const struct report *r, bool plus);
+
+/*
+ * The terse report, version 3: one ';'-separated line per unit, fields in fio 3.33's order
+ * (read and write blocks, cpu, depths, lat buckets, every disk, then total_err;first_error
+ * with continue_on_error and the description when set).
+ */
+void report_terse(FILE *f, const struct report *r);
 
 /*
  * The line printed for each job before the run, as fio does at parse time:

@@ -23,11 +23,13 @@ def run(args, cwd=None, stdin=None, timeout=120):
 
 
 def split_normal_json(out):
-    """Split '--output-format=normal,json' output into the text report and the JSON."""
-    at = out.find("\n{\n")
-    if at < 0:
-        raise Failure("no JSON document after the normal report:\n" + out)
-    return out[:at + 1], json.loads(out[at + 1:])
+    """Split '--output-format=normal,json' output into the text (the header printed before
+    the run and the report, which fio prints after the JSON document) and the JSON."""
+    at = 0 if out.startswith("{\n") else out.find("\n{\n") + 1
+    end = out.find("\n}\n", at)
+    if (at == 0 and not out.startswith("{\n")) or end < 0:
+        raise Failure("no JSON document in the output:\n" + out)
+    return out[:at] + out[end + 3:], json.loads(out[at:end + 3])
 
 
 def engine_available(name):

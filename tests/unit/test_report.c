@@ -1,6 +1,7 @@
 /*
- * Tests for the reporters (output/report_*.c): normal and JSON reports of hand-built
- * results checked against golden files in tests/golden/, plus JSON key order and escaping.
+ * Tests for the reporters (output/report_*.c): normal, JSON and terse reports of hand-built
+ * results checked against golden files in tests/golden/, plus JSON key order and escaping
+ * and the terse field layout.
  * IOJOB_REGEN_GOLDEN=1 rewrites the golden files instead of comparing: review the diff.
  */
 #include <stdbool.h>
@@ -365,7 +366,7 @@ static void build_empty(struct scenario *sc)
 	(void)sc;
 }
 
-enum fmt { FMT_NORMAL, FMT_JSON, FMT_JSON_PLUS };
+enum fmt { FMT_NORMAL, FMT_JSON, FMT_JSON_PLUS, FMT_TERSE };
 
 static const struct golden_case {
 	const char *file;
@@ -390,6 +391,14 @@ static const struct golden_case {
 	{ "report_md.json", build_md, FMT_JSON },
 	{ "report_empty.txt", build_empty, FMT_NORMAL },
 	{ "report_empty.json", build_empty, FMT_JSON },
+	{ "report_read_async.terse", build_read_async, FMT_TERSE },
+	{ "report_randrw_sync.terse", build_randrw_sync, FMT_TERSE },
+	{ "report_group.terse", build_group, FMT_TERSE },
+	{ "report_mixed.terse", build_mixed, FMT_TERSE },
+	{ "report_both.terse", build_both, FMT_TERSE },
+	{ "report_fsync.terse", build_fsync, FMT_TERSE },
+	{ "report_error.terse", build_error, FMT_TERSE },
+	{ "report_md.terse", build_md, FMT_TERSE },
 };
 
 /* The report of a scenario as a string; the caller frees it. */
@@ -407,6 +416,8 @@ static char *render(void (*build)(struct scenario *sc), enum fmt fmt)
 	ck_assert_ptr_nonnull(f);
 	if (fmt == FMT_NORMAL)
 		report_normal(f, &sc->r);
+	else if (fmt == FMT_TERSE)
+		report_terse(f, &sc->r);
 	else
 		report_json(f, &sc->r, fmt == FMT_JSON_PLUS);
 	ck_assert_int_eq(fclose(f), 0);
@@ -622,6 +633,129 @@ START_TEST(json_is_balanced_for_every_scenario)
 }
 END_TEST
 
+/* Line of a terse report (0-based) split at ';' into fields; returns the count. */
+static unsigned terse_fields(char *text, unsigned line, char **field, unsigned max)
+{
+	char *p = text, *end;
+	unsigned n = 0;
+
+	for (; line > 0 && p; line--) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	ck_assert_ptr_nonnull(p);
+	end = strchr(p, '\n');
+	ck_assert_ptr_nonnull(end);
+	*end = '\0';
+	while (n < max) {
+		field[n++] = p;
+		p = strchr(p, ';');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}
+
+/* Field numbers as the fio HOWTO counts them, from 1. */
+#define F(n)	field[(n) - 1]
+
+START_TEST(terse_v3_has_fios_fields_for_one_disk)
+{
+	char *out = render(build_read_async, FMT_TERSE), *field[256];
+
+	/* fio 3.33 prints 130 fields for a job on one disk */
+	ck_assert_uint_eq(terse_fields(out, 0, field, 256), 130);
+	ck_assert_str_eq(F(1), "3");
+	ck_assert_str_eq(F(2), "iojob-0.1.0");
+	ck_assert_str_eq(F(3), "aio-read");
+	ck_assert_str_eq(F(4), "0");
+	ck_assert_str_eq(F(5), "0");
+	ck_assert_str_eq(F(6), "601940");		/* 150485 x 4 KiB */
+	ck_assert_str_eq(F(9), "3001");			/* runtime ms, rounded up */
+	ck_assert_str_eq(F(18), "1.000000%=101");	/* clat p1 in usec, truncated */
+	ck_assert_str_eq(F(35), "0%=0");		/* 17 percentiles, 3 empty slots */
+	ck_assert_str_eq(F(37), "0%=0");
+	ck_assert_str_eq(F(47), "0");			/* no writes */
+	ck_assert_str_eq(F(59), "1.000000%=0");
+	ck_assert_str_eq(F(85), "0.000000%");
+	ck_assert_str_eq(F(93), "0.1%");		/* depth 1 of the ramp-up */
+	ck_assert_str_eq(F(97), "100.0%");		/* depth 16 */
+	ck_assert_str_eq(F(122), "vda");
+	ck_assert_str_eq(F(130), "80.50%");
+	free(out);
+}
+END_TEST
+
+START_TEST(terse_md_master_adds_slaves_and_the_members_average)
+{
+	char *out = render(build_md, FMT_TERSE), *field[256];
+
+	/* md0, its aggregate, sdb, sdc, vda */
+	ck_assert_uint_eq(terse_fields(out, 0, field, 256), 121 + 9 + 9 + 9 + 9 + 9);
+	ck_assert_str_eq(F(122), "md0");
+	ck_assert_str_eq(F(130), "0.00%");		/* unknown util stays a number */
+	ck_assert_str_eq(F(131), "slaves");
+	ck_assert_str_eq(F(133), "30015");		/* (30010 + 30020) / 2 */
+	ck_assert_str_eq(F(139), "88.33%");		/* the busiest member */
+	ck_assert_str_eq(F(140), "sdb");
+	ck_assert_str_eq(F(149), "sdc");
+	free(out);
+}
+END_TEST
+
+START_TEST(terse_ends_with_errors_then_description)
+{
+	char *out = render(build_error, FMT_TERSE), *field[256];
+	unsigned n = terse_fields(out, 0, field, 256);
+
+	ck_assert_uint_eq(n, 124);
+	ck_assert_str_eq(F(5), "5");
+	ck_assert_str_eq(F(122), "3");
+	ck_assert_str_eq(F(123), "5");
+	ck_assert_str_eq(F(124), "keeps going");
+	free(out);
+	out = render(build_error, FMT_TERSE);
+	/* a job that did nothing still has its line, without the errors fields */
+	ck_assert_uint_eq(terse_fields(out, 2, field, 256), 122);
+	ck_assert_str_eq(F(3), "idle");
+	ck_assert_str_eq(F(93), "0.0%");
+	ck_assert_str_eq(F(100), "0.00%");
+	free(out);
+}
+END_TEST
+
+START_TEST(terse_folds_nsec_buckets_into_the_first_usec_one)
+{
+	char *out = render(build_group, FMT_TERSE), *field[256];
+
+	/* null-fast: every clat below 1 usec */
+	ck_assert_uint_eq(terse_fields(out, 1, field, 256), 122);
+	ck_assert_str_eq(F(100), "100.00%");
+	ck_assert_str_eq(F(101), "0.00%");
+	ck_assert_str_eq(F(122), "reads that go nowhere");
+	free(out);
+}
+END_TEST
+
+START_TEST(terse_mixed_has_one_block_both_has_three)
+{
+	char *out = render(build_mixed, FMT_TERSE), *field[256];
+
+	ck_assert_uint_eq(terse_fields(out, 0, field, 256), 121 - 41 + 9);
+	ck_assert_str_eq(F(6), "93800");		/* (16400 + 7050) x 4 KiB */
+	free(out);
+	out = render(build_both, FMT_TERSE);
+	ck_assert_uint_eq(terse_fields(out, 0, field, 256), 121 + 41 + 9);
+	ck_assert_str_eq(F(6), "65600");
+	ck_assert_str_eq(F(47), "28200");
+	ck_assert_str_eq(F(88), "93800");
+	free(out);
+}
+END_TEST
+
+#undef F
+
 START_TEST(normal_skips_jobs_without_io_but_keeps_their_group)
 {
 	char *out = render(build_error, FMT_NORMAL);
@@ -673,6 +807,14 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, json_mixed_replaces_the_directions);
 	tcase_add_test(tc, json_md_master_has_aggr_keys);
 	tcase_add_loop_test(tc, json_is_balanced_for_every_scenario, 0, TABLE_LEN(golden_cases));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("terse");
+	tcase_add_test(tc, terse_v3_has_fios_fields_for_one_disk);
+	tcase_add_test(tc, terse_md_master_adds_slaves_and_the_members_average);
+	tcase_add_test(tc, terse_ends_with_errors_then_description);
+	tcase_add_test(tc, terse_folds_nsec_buckets_into_the_first_usec_one);
+	tcase_add_test(tc, terse_mixed_has_one_block_both_has_three);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("normal");
