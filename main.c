@@ -15,6 +15,7 @@
 #include "output/output.h"
 #include "parser/diag.h"
 #include "parser/jobfile.h"
+#include "parser/value.h"
 
 #define EXIT_JOB_FAILED	1
 #define EXIT_USAGE	2
@@ -35,6 +36,7 @@ struct cli {
 	const char *output;
 	unsigned formats;
 	bool parse_only;
+	struct status_opts status;
 	struct engine_info engines[IOENGINE_MAX];
 	unsigned nengines;
 };
@@ -69,6 +71,10 @@ static void usage(FILE *f)
 		"  --minimal                 terse output (--output-format=terse)\n"
 		"  --set KEY=VALUE           override an option in every job (repeatable)\n"
 		"  --section=NAME            run only the job NAME (repeatable)\n"
+		"  --eta=auto|always|never   the status line on stderr (auto: on a terminal)\n"
+		"  --eta-interval=TIME       rewrite it this often (default 1s, at least 250ms)\n"
+		"  --eta-newline=TIME        start a new status line this often\n"
+		"  --status-interval=TIME    print each interval's results this often\n"
 		"  --parse-only              check the job files and exit\n"
 		"  --cmdhelp[=OPTION|all]    describe job options\n"
 		"  --enghelp[=ENGINE]        list ioengines, or one engine's options\n"
@@ -202,6 +208,38 @@ static int add_set(struct cli *c, const char *kv)
 	return 0;
 }
 
+/* --eta, --eta-interval, --eta-newline, --status-interval. Returns -1 or an exit code. */
+static int parse_status_arg(struct cli *c, const char *key, const char *val)
+{
+	struct status_opts *o = &c->status;
+	uint64_t ns;
+
+	if (!val)
+		return fail_usage("--%s needs a value", key);
+	if (!strcmp(key, "eta")) {
+		if (!strcmp(val, "auto"))
+			o->eta = ETA_AUTO;
+		else if (!strcmp(val, "always"))
+			o->eta = ETA_ALWAYS;
+		else if (!strcmp(val, "never"))
+			o->eta = ETA_NEVER;
+		else
+			return fail_usage("--eta takes auto, always or never, not '%s'", val);
+		return -1;
+	}
+	/* fio's units: milliseconds for --eta-interval, seconds for the others. */
+	if (value_parse_time(val, strcmp(key, "eta-interval") ? 1000000000ULL : 1000000ULL,
+			     &ns) < 0 || !ns)
+		return fail_usage("--%s needs a time above 0 such as 2s or 500ms", key);
+	if (!strcmp(key, "eta-interval"))
+		o->eta_interval_ns = ns < 250000000ULL ? 250000000ULL : ns;
+	else if (!strcmp(key, "eta-newline"))
+		o->eta_newline_ns = ns;
+	else
+		o->interval_ns = ns;
+	return -1;
+}
+
 /* Returns -1 to go on, or an exit code. */
 static int parse_arg(struct cli *c, char **argv, int *i)
 {
@@ -238,6 +276,9 @@ static int parse_arg(struct cli *c, char **argv, int *i)
 		c->formats = FMT_TERSE;
 		return -1;
 	}
+	if (!strcmp(key, "eta") || !strcmp(key, "eta-interval") || !strcmp(key, "eta-newline") ||
+	    !strcmp(key, "status-interval"))
+		return parse_status_arg(c, key, eq ? eq + 1 : argv[++*i]);
 	if (!strcmp(key, "set") || !strcmp(key, "output") || !strcmp(key, "output-format") ||
 	    !strcmp(key, "section")) {
 		const char *val = eq ? eq + 1 : argv[++*i];
@@ -377,8 +418,15 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 	running = &r;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	c->status.eta_out = stderr;
+	c->status.interval_out = out;
+	c->status.interval_json = !(c->formats & FMT_NORMAL);
+	c->status.kb_base = jobs->jobs[0].kb_base;
+	if (run_status_start(&r, &c->status) < 0)
+		fprintf(stderr, "iojob: note: cannot show the status line (out of memory)\n");
 	d->msg[0] = '\0';
 	ret = run_execute(&r, d);
+	run_status_stop(&r);
 	if (d->msg[0])
 		fprintf(stderr, "iojob: %s\n", d->msg);
 	if (run_write_logs(&r, d) < 0) {
@@ -399,7 +447,12 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 
 int main(int argc, char **argv)
 {
-	struct cli c = { .cli_defaults = -1, .cur_section = -1, .formats = FMT_NORMAL };
+	struct cli c = {
+		.cli_defaults = -1,
+		.cur_section = -1,
+		.formats = FMT_NORMAL,
+		.status = { .eta = ETA_AUTO, .eta_interval_ns = 1000000000ULL },
+	};
 	struct job_list jobs;
 	struct diag d = { 0 };
 	FILE *out = stdout;

@@ -1,5 +1,6 @@
 /* What a job issues next: direction, file, block size, offset and write data. */
 #include "engine/io_plan.h"
+#include "engine/verify.h"
 
 #include <string.h>
 #include <sys/random.h>
@@ -41,6 +42,7 @@ static void fast_path_init(struct worker *w)
 	uint64_t n;
 
 	w->plan_fast = w->nfiles == 1 && !rw_is_mixed(j->rw) && j->rw != RW_TRIMWRITE &&
+		       j->verify == VERIFY_NONE &&
 		       j->rw != RW_RANDTRIMWRITE && !j->rw_nr && !b->nsplit &&
 		       b->min == b->max && !w->gated;
 	if (!w->plan_fast)
@@ -242,6 +244,16 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 	uint32_t len;
 
 	w->next_dir = -1;
+	if (w->verify) {
+		switch (verify_plan(w, r)) {
+		case VP_READ:
+			return true;
+		case VP_END:
+			return false;
+		default:
+			break;
+		}
+	}
 	if (!w->ios_left)
 		return false;
 	if (d == IO_WRITE && w->trim_done) {
@@ -279,7 +291,10 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 	if (w->think_left)
 		w->think_left--;
 	if (d == IO_WRITE) {
-		plan_prepare_write(w, r);
+		if (w->verify)
+			verify_prepare_write(w, r);
+		else
+			plan_prepare_write(w, r);
 		if (j->fsync_every || j->fdatasync_every)
 			schedule_sync(w, f);
 	}

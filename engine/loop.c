@@ -18,6 +18,7 @@
 #include "engine/account.h"
 #include "engine/io_plan.h"
 #include "engine/pace.h"
+#include "engine/verify.h"
 
 #define STALL_NS	10000000000ULL	/* a submit making no progress this long fails */
 #define BACKOFF_NS	100000ULL	/* pause when the engine takes nothing, nothing in flight */
@@ -38,24 +39,6 @@ static inline void put_slot(struct worker *w, struct io_req *r)
 	w->free_slots[w->nfree++] = r->slot;
 }
 
-static void fail_job(struct worker *w, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void fail_job(struct worker *w, int err, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	w->issuing = false;
-	if (w->error)
-		return;
-	w->error = err;
-	n = snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': ", w->job->name);
-	va_start(ap, fmt);
-	vsnprintf(w->error_msg + n, sizeof(w->error_msg) - (size_t)n, fmt, ap);
-	va_end(ap);
-}
-
 /* An I/O error stops the job, unless continue_on_error covers its kind. */
 static void fail_io(struct worker *w, struct io_req *r, int err)
 {
@@ -67,7 +50,7 @@ static void fail_io(struct worker *w, struct io_req *r, int err)
 			w->st->first_error = err;
 		return;
 	}
-	fail_job(w, err, "%s '%s' at offset %" PRIu64 ", length %u: %s", dir_verb[r->dir],
+	worker_fail(w, err, "%s '%s' at offset %" PRIu64 ", length %u: %s", dir_verb[r->dir],
 		 r->file->path, r->off, r->len, strerror(err));
 }
 
@@ -79,6 +62,8 @@ static inline __attribute__((always_inline)) bool
 complete(struct worker *w, struct io_req *r, uint64_t now, bool with_lat)
 {
 	if (r->dir < IO_NDIR && r->res == (int64_t)r->len) {
+		if (__builtin_expect(w->verify != NULL, 0))
+			verify_done(w, r);
 		account_n(w, r, now, 1, r->full_len, with_lat);
 		return true;
 	}
@@ -163,7 +148,7 @@ static void submit(struct worker *w)
 	if (n < 0) {
 		struct io_req *r = w->queued[0];
 
-		fail_job(w, -n, "submitting %u I/O%s (the first: %s '%s' at offset %" PRIu64
+		worker_fail(w, -n, "submitting %u I/O%s (the first: %s '%s' at offset %" PRIu64
 			 ", length %u): %s", w->nqueued, w->nqueued > 1 ? "s" : "",
 			 dir_verb[r->dir], r->file->path, r->off, r->len, strerror(-n));
 		return;
@@ -317,7 +302,7 @@ static void reap(struct worker *w)
 	n = w->ops->getevents(&w->eng, min, j->iodepth_batch_complete_max);
 	w->now = clock_ticks(w->clk);
 	if (n < 0) {
-		fail_job(w, -n, "reaping completions: %s", strerror(-n));
+		worker_fail(w, -n, "reaping completions: %s", strerror(-n));
 		/* The kernel may still write into their buffers: never free those. */
 		w->abandoned = true;
 		w->inflight = 0;
@@ -331,8 +316,8 @@ static void reap(struct worker *w)
 	for (int i = 0; i < n;) {
 		struct io_req *r = w->ops->event(&w->eng, (unsigned)i++);
 
-		/* Logs want an entry per I/O: no grouping then. */
-		if (!w->logs && r->dir < IO_NDIR && r->res == (int64_t)r->len)
+		/* Logs and verify want to see each I/O: no grouping then. */
+		if (!w->logs && !w->verify && r->dir < IO_NDIR && r->res == (int64_t)r->len)
 			i = account_run(w, r, i, n);
 		else if (complete(w, r, w->now, true))
 			put_slot(w, r);
@@ -348,10 +333,10 @@ static void reap(struct worker *w)
 static void stalled(struct worker *w)
 {
 	if (!w->issuing && atomic_load_explicit(w->stop, memory_order_relaxed)) {
-		fail_job(w, EINTR, "stopped with %u I/Os the engine never took",
+		worker_fail(w, EINTR, "stopped with %u I/Os the engine never took",
 			 w->nqueued + w->nretry);
 	} else if (clock_to_ns(w->clk, w->now - w->t_progress) > STALL_NS) {
-		fail_job(w, EAGAIN, "the ioengine took no I/O for %llu s (EAGAIN); "
+		worker_fail(w, EAGAIN, "the ioengine took no I/O for %llu s (EAGAIN); "
 			 "lower iodepth or check the device",
 			 (unsigned long long)(STALL_NS / 1000000000ULL));
 	} else {
@@ -455,5 +440,15 @@ void worker_run(struct worker *w)
 	else
 		run_async(w);
 	end_fsync(w);
+	if (verify_pass_wanted(w)) {
+		/* Read back what was written, after the writes: as fio, in the same job. */
+		verify_start_pass(w);
+		w->issuing = true;
+		if (w->sync_path)
+			run_sync(w);
+		else
+			run_async(w);
+	}
+	verify_finish(w);
 	finish(w);
 }

@@ -2,12 +2,14 @@
 #include "engine/worker.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/files.h"
 #include "engine/io_plan.h"
+#include "engine/verify.h"
 
 #define BUF_ALIGN	4096
 
@@ -94,6 +96,9 @@ int worker_setup(struct worker *w)
 	}
 	plan_init(w);
 	plan_fill_buffers(w);
+	ret = verify_init(w);
+	if (ret < 0)
+		return ret;
 	if (!(w->ops->flags & IOENG_NOFILES)) {
 		ret = files_open(j, w->files, w->nfiles, w->error_msg, sizeof(w->error_msg));
 		if (ret < 0)
@@ -112,6 +117,7 @@ void worker_teardown(struct worker *w)
 		w->ops->cleanup(&w->eng);
 	if (!(w->ops->flags & IOENG_NOFILES))
 		files_close(w->job, w->files, w->nfiles);
+	verify_free(w);
 	/* After a failed reap the kernel may still write into them: leave them be. */
 	if (!w->abandoned)
 		free(w->eng.bufs);
@@ -124,4 +130,19 @@ void worker_teardown(struct worker *w)
 	w->free_slots = NULL;
 	w->queued = NULL;
 	w->retry = NULL;
+}
+
+void worker_fail(struct worker *w, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	w->issuing = false;
+	if (w->error)
+		return;
+	w->error = err;
+	n = snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': ", w->job->name);
+	va_start(ap, fmt);
+	vsnprintf(w->error_msg + n, sizeof(w->error_msg) - (size_t)n, fmt, ap);
+	va_end(ap);
 }

@@ -26,6 +26,7 @@ struct worker {
 	struct job_stats *st;
 	struct job_logs *logs;		/* NULL when the job writes no log files */
 	struct job_progress *progress;	/* published for the status line */
+	struct verify *verify;		/* NULL when the job does not verify */
 	const atomic_bool *stop;	/* set to end every job early */
 
 	/* requests */
@@ -88,7 +89,12 @@ struct worker {
 	int tid;
 	int error;
 	char error_msg[512];
+	char verify_msg[512];		/* the first bad block, while the job goes on */
 };
+
+/* Stop issuing and record why (the first failure wins): "job 'NAME': " + the message. */
+void worker_fail(struct worker *w, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /*
  * Allocate requests and aligned buffers, open the files and start the engine. On failure

@@ -21,6 +21,8 @@ enum fallocate_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FAL
 enum rand_dist { DIST_RANDOM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL };
 enum file_service { FSRV_ROUNDROBIN, FSRV_SEQUENTIAL, FSRV_RANDOM };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
+enum verify_type { VERIFY_NONE, VERIFY_CRC32C, VERIFY_MD5, VERIFY_SHA256, VERIFY_XXHASH,
+		   VERIFY_PATTERN };
 enum clock_choice { CLOCKSRC_DEFAULT, CLOCKSRC_CPU, CLOCKSRC_GETTIME };
 enum error_class { ERRC_NONE = 0, ERRC_READ = 1, ERRC_WRITE = 2, ERRC_IO = 3,
 		   ERRC_VERIFY = 4, ERRC_ALL = 7 };
@@ -166,6 +168,17 @@ struct job_desc {
 	bool gtod_reduce;
 	uint64_t bw_avg_ns;		/* bwavgtime */
 	uint64_t iops_avg_ns;		/* iopsavgtime */
+
+	/* data verification */
+	int verify;			/* enum verify_type */
+	unsigned char *verify_pattern;
+	unsigned verify_pattern_len;
+	uint64_t verify_interval;	/* bytes per header and checksum; 0: the block size */
+	bool do_verify;
+	bool verify_fatal;
+	uint64_t verify_backlog;	/* verify after this many writes; 0: after the writes */
+	bool verify_only;
+	bool verify_dump;
 
 	/* log files */
 	const char *lat_log;		/* write_lat_log= prefix, NULL when off */

@@ -402,10 +402,10 @@ static int hexval(int c)
 }
 
 /* buffer_pattern=0xdeadbeef | "text" | 255 (one byte). */
-int opt_pattern_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
-			 size_t whylen)
+/* A pattern as 0x hex bytes, "text" or one byte value; the bytes go to the arena. */
+static int parse_pattern_bytes(const struct opt_ctx *ctx, const char *val, unsigned char **out,
+			       unsigned *outlen, char *why, size_t whylen)
 {
-	struct job_desc *j = dst;
 	size_t len = strlen(val), n = 0, i;
 	unsigned char *p;
 	long long b;
@@ -431,13 +431,31 @@ int opt_pattern_parse(const struct opt_ctx *ctx, const char *val, void *dst, cha
 	}
 	if (!n)
 		goto bad;
-	j->buffer_pattern = p;
-	j->buffer_pattern_len = (unsigned)n;
+	*out = p;
+	*outlen = (unsigned)n;
 	return 0;
 bad:
 	snprintf(why, whylen, "'%s' is not a pattern (0x hex bytes, \"text\" or a byte 0-255)",
 		 val);
 	return -EINVAL;
+}
+
+int opt_pattern_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+		      size_t whylen)
+{
+	struct job_desc *j = dst;
+
+	return parse_pattern_bytes(ctx, val, &j->buffer_pattern, &j->buffer_pattern_len, why,
+				   whylen);
+}
+
+int opt_verify_pattern_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+			     size_t whylen)
+{
+	struct job_desc *j = dst;
+
+	return parse_pattern_bytes(ctx, val, &j->verify_pattern, &j->verify_pattern_len, why,
+				   whylen);
 }
 
 int opt_kb_base_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,

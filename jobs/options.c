@@ -49,6 +49,18 @@ static const struct opt_enum clock_vals[] = {
 	{ NULL },
 };
 
+static const struct opt_enum verify_vals[] = {
+	{ "0", VERIFY_NONE, "no verification" },
+	{ "none", VERIFY_NONE, "no verification" },
+	{ "crc32c", VERIFY_CRC32C, "crc32c per block (the CPU instruction where present)" },
+	{ "crc32c-intel", VERIFY_CRC32C, "same as crc32c" },
+	{ "md5", VERIFY_MD5, "md5 per block" },
+	{ "sha256", VERIFY_SHA256, "sha256 per block" },
+	{ "xxhash", VERIFY_XXHASH, "xxhash (XXH32) per block" },
+	{ "pattern", VERIFY_PATTERN, "every byte is verify_pattern (no header)" },
+	{ NULL },
+};
+
 static const struct opt_enum error_vals[] = {
 	{ "none", ERRC_NONE, "stop the job at the first error" },
 	{ "0", ERRC_NONE, "same as none" },
@@ -191,6 +203,23 @@ const struct opt_def job_options[] = {
 	JOB_ENUM("clocksource", clocksource, NULL, clock_vals, "clock the job's latencies use"),
 	JOB_BOOL("gtod_reduce", gtod_reduce, "0",
 		 "accepted for fio job files: iojob times every I/O at little cost anyway"),
+	/* data verification */
+	JOB_ENUM("verify", verify, "0", verify_vals,
+		 "write blocks with a header and checksum, read them back and check them"),
+	JOB_CUSTOM("verify_pattern", verify_pattern, NULL, opt_verify_pattern_parse,
+		   "the data of verified blocks (0x hex, \"text\" or a byte)",
+		   .syntax = "0xHEX, \"text\" or a byte 0-255"),
+	JOB_SIZE("verify_interval", verify_interval, "0", 0, 0,
+		 "bytes covered by each header and checksum (0: the block size)"),
+	JOB_BOOL("do_verify", do_verify, "1", "read back and check after the writes"),
+	JOB_BOOL("verify_fatal", verify_fatal, "0", "stop the job at the first bad block"),
+	JOB_U64("verify_backlog", verify_backlog, "0",
+		"check written blocks after every N writes (0: after the write phase)"),
+	JOB_BOOL("verify_only", verify_only, "0",
+		 "do not write: only read back and check what an earlier run wrote"),
+	JOB_BOOL("verify_dump", verify_dump, "0",
+		 "save a bad block as FILE.OFFSET.received (and .expected for patterns)"),
+
 	/* log files */
 	JOB_STR("write_lat_log", lat_log, NULL,
 		"log clat, slat and lat of every I/O to PREFIX_{clat,slat,lat}.N.log"),

@@ -2,6 +2,7 @@
 #include "jobs/validate.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -102,6 +103,39 @@ static int check_timing(struct job_desc *j, struct diag *d)
 	return 0;
 }
 
+/* Each verified chunk carries a header: it needs room, and whole chunks per block. */
+static int check_verify(struct job_desc *j, struct diag *d)
+{
+	char why[160];
+
+	if (j->verify == VERIFY_NONE)
+		return j->verify_only ? fail(j, "verify_only", d, "option 'verify_only' needs "
+					     "verify= to say what to check") : 0;
+	if (rw_does(j->rw, IO_TRIM))
+		return fail(j, "verify", d, "option 'verify': trimmed blocks hold nothing to check");
+	if (j->verify == VERIFY_PATTERN && !j->verify_pattern_len)
+		return fail(j, "verify", d, "option 'verify': verify=pattern needs verify_pattern");
+	if (!j->verify_interval)
+		j->verify_interval = job_bs_min(j);
+	if (j->verify != VERIFY_PATTERN && j->verify_interval < 64)
+		return fail(j, "verify_interval", d, "option 'verify_interval': a chunk must hold "
+			    "its 64-byte header");
+	for (int dir = 0; dir < IO_NDIR; dir++) {
+		const struct dir_bs *b = &j->bs[dir];
+		bool bad = rw_does(j->rw, dir) && (b->min % j->verify_interval ||
+						   b->max % j->verify_interval);
+
+		for (unsigned s = 0; rw_does(j->rw, dir) && s < b->nsplit; s++)
+			bad |= b->split[s].bs % j->verify_interval != 0;
+		if (bad) {
+			snprintf(why, sizeof(why), "option 'verify_interval': %llu does not divide "
+				 "every block size", (unsigned long long)j->verify_interval);
+			return fail(j, "verify_interval", d, why);
+		}
+	}
+	return 0;
+}
+
 /* A bare write_lat_log (fio's "no prefix") names the logs after the job. */
 static int check_logs(struct job_desc *j, struct diag *d)
 {
@@ -129,6 +163,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_timing(j, d);
 	if (!ret)
 		ret = check_logs(j, d);
+	if (!ret)
+		ret = check_verify(j, d);
 	if (ret)
 		return ret;
 	if ((rw_does(j->rw, IO_TRIM)) && !eng->can_trim)

@@ -1,0 +1,44 @@
+/*
+ * Data verification (verify=): each verify_interval bytes of a written block start with a
+ * header (magic, length, offset, generation) and end the header with a checksum of the
+ * whole chunk; reads check them. Every chunk's last written generation is kept, so a
+ * block that still holds an older write (lost, misdirected, overwritten out of order)
+ * fails instead of passing as "some valid block": overwritten blocks never give false
+ * positives, and stale ones are never missed.
+ */
+#ifndef ENGINE_VERIFY_H
+#define ENGINE_VERIFY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct io_req;
+struct worker;
+
+enum verify_plan_result {
+	VP_NONE,	/* no verify read due: plan the next I/O as usual */
+	VP_READ,	/* r was filled with a verify read */
+	VP_END,		/* the verify pass has read everything: the job is done */
+};
+
+/* Set up w->verify when the job verifies; returns 0 or -ENOMEM (error_msg set). */
+int verify_init(struct worker *w);
+void verify_free(struct worker *w);
+
+/* Before a write is queued: headers and checksums into its buffer. */
+void verify_prepare_write(struct worker *w, struct io_req *r);
+
+/* A read or write of a verifying job completed in full: check it, or remember it. */
+void verify_done(struct worker *w, struct io_req *r);
+
+/* A backlog or pass read due now, if any. */
+enum verify_plan_result verify_plan(struct worker *w, struct io_req *r);
+
+/* Whether the job has a read-back pass after its writes; start it. */
+bool verify_pass_wanted(const struct worker *w);
+void verify_start_pass(struct worker *w);
+
+/* The job ended: if blocks failed, fail the job with the first one and the count. */
+void verify_finish(struct worker *w);
+
+#endif
