@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Install the Debian packages iojob needs and this machine lacks: "build" for building and
-# running it, "test" for the test suite too. Runs apt-get as root (or through sudo) only
-# when something is missing, so a second run costs nothing.
+# running it, "test" for the test suite too, "fuzz" for the fuzz targets (tests/fuzz/run.sh).
+# Runs apt-get as root (or through sudo) only when something is missing, so a second run
+# costs nothing.
 set -euo pipefail
 
 build_pkgs="meson ninja-build pkg-config gcc libc6-dev libaio-dev liburing-dev libinih-dev check"
 # python3 reads the JSON reports; the rest make and inspect loop devices for device tests.
 test_pkgs="$build_pkgs python3 e2fsprogs mount util-linux fdisk dmsetup gnuplot-nox"
+# libFuzzer and the sanitizers' runtimes come with clang; only the fuzz targets need them.
+fuzz_pkgs="$build_pkgs python3 clang libclang-rt-14-dev"
 
 case "${1:-build}" in
 build) want=$build_pkgs ;;
 test) want=$test_pkgs ;;
-*) echo "usage: $0 build|test" >&2; exit 2 ;;
+fuzz) want=$fuzz_pkgs ;;
+*) echo "usage: $0 build|test|fuzz" >&2; exit 2 ;;
 esac
 
 missing=""

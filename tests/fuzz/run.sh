@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Build the libFuzzer targets with clang (ASan, UBSan and coverage, in build-fuzz/ with
+# -Dfuzz=true) and run each for SECONDS (default 60), one after the other. The corpus grows
+# in build-fuzz/fuzz/corpus/TARGET across runs, seeded by corpus.py; a crash, hang, leak or
+# sanitizer report is written to build-fuzz/fuzz/findings/TARGET/ and fails the run. The last
+# lines say how many inputs each target ran.
+#
+# usage: tests/fuzz/run.sh [SECONDS] [TARGET ...]     (targets: jobfile values)
+#        tests/fuzz/run.sh --repro TARGET FILE        (run one input, e.g. a finding)
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${IOJOB_FUZZ_BUILD:-$top/build-fuzz}
+cd "$top"
+
+tests/deps.sh fuzz || exit 1
+if [ ! -f "$build/build.ninja" ]; then
+	CC=clang meson setup "$build" -Dfuzz=true -Db_sanitize=address,undefined \
+		-Db_lundef=false -Dtests=disabled >/dev/null || exit 1
+fi
+ninja -C "$build" tests/fuzz/fuzz_jobfile tests/fuzz/fuzz_values >/dev/null || exit 1
+
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+work=$build/fuzz
+# include in a fuzzed job file finds these (only relative names are fuzzed)
+incdir=$work/cwd
+mkdir -p "$incdir"
+printf 'bs=8k\nsize=1m\n' >"$incdir/inc.fio"
+printf 'include self.fio\n' >"$incdir/self.fio"
+
+if [ "${1:-}" = "--repro" ]; then
+	[ $# -eq 3 ] || { echo "usage: $0 --repro TARGET FILE" >&2; exit 2; }
+	file=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
+	cd "$incdir" && exec "$build/tests/fuzz/fuzz_$2" -timeout=10 "$file"
+fi
+
+secs=${1:-60}
+shift $(($# > 0 ? 1 : 0))
+targets=${*:-jobfile values}
+python3 tests/fuzz/corpus.py "$work/seeds" >/dev/null || exit 1
+
+status=0
+summary=""
+for t in $targets; do
+	corpus=$work/corpus/$t
+	findings=$work/findings/$t
+	log=$work/$t.log
+	mkdir -p "$corpus" "$findings"
+	dict=()
+	[ "$t" = jobfile ] && dict=(-dict="$work/seeds/jobfile.dict")
+	echo "== fuzz_$t for ${secs}s (log: $log)"
+	(cd "$incdir" && "$build/tests/fuzz/fuzz_$t" "${dict[@]}" -max_total_time="$secs" \
+		-timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+		-artifact_prefix="$findings/" "$corpus" "$work/seeds/$t") >"$log" 2>&1
+	ret=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	nfound=$(find "$findings" -type f | wc -l)
+	if [ $ret -ne 0 ]; then
+		status=1
+		grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -5
+	fi
+	summary+="fuzz_$t: ${secs}s, ${execs:-?} executions, exit $ret, $nfound finding(s) in $findings"$'\n'
+done
+printf '%s' "$summary"
+exit $status
