@@ -12,6 +12,34 @@
 #include "output/report_util.h"
 #include "output/stats.h"
 
+#define FIO_HIST_BUCKETS	1856	/* fio's FIO_IO_U_PLAT_NR */
+
+/*
+ * json+ "bins": each non-empty bucket's value in ns and its count. fio's histogram ends at
+ * its bucket 1855 (17112760320 ns), where it counts every longer latency too, and its
+ * tools know no larger bin (fio_jsonplus_clat2csv loops forever on one), so ours, which go
+ * on, are folded into that bucket here as fio would have counted them.
+ */
+static void json_bins(struct json_out *j, const struct hist *h)
+{
+	char name[32];
+	uint64_t n;
+	unsigned i;
+
+	json_open(j, "bins", '{');
+	for (i = 0; i < FIO_HIST_BUCKETS; i++) {
+		n = h->count[i];
+		if (i == FIO_HIST_BUCKETS - 1)
+			for (unsigned k = FIO_HIST_BUCKETS; k < HIST_BUCKETS; k++)
+				n += h->count[k];
+		if (!n)
+			continue;
+		snprintf(name, sizeof(name), "%llu", (unsigned long long)hist_bucket_value(i));
+		json_uint(j, name, n);
+	}
+	json_close(j, '}');
+}
+
 /* min, max, mean, stddev, N, then the percentiles and json+ bins when asked for. */
 static void json_lat(struct json_out *j, const char *key, const struct moments *m,
 		     const struct hist *h, const struct report_unit *u, bool pct_on, bool plus)
@@ -36,17 +64,8 @@ static void json_lat(struct json_out *j, const char *key, const struct moments *
 			json_uint(j, name, val[i]);
 		}
 		json_close(j, '}');
-		if (plus) {
-			json_open(j, "bins", '{');
-			for (i = 0; i < HIST_BUCKETS; i++) {
-				if (!h->count[i])
-					continue;
-				snprintf(name, sizeof(name), "%llu",
-					 (unsigned long long)hist_bucket_value(i));
-				json_uint(j, name, h->count[i]);
-			}
-			json_close(j, '}');
-		}
+		if (plus)
+			json_bins(j, h);
 	}
 	json_close(j, '}');
 }

@@ -6,8 +6,11 @@
 set -euo pipefail
 
 build_pkgs="meson ninja-build pkg-config gcc libc6-dev libaio-dev liburing-dev libinih-dev check"
-# python3 reads the JSON reports; the rest make and inspect loop devices for device tests.
-test_pkgs="$build_pkgs python3 e2fsprogs mount util-linux fdisk dmsetup gnuplot-nox"
+# python3 reads the JSON reports; e2fsprogs to dmsetup make and inspect loop devices for
+# device tests; fio (and python3-six, which its scripts import) brings fio_jsonplus_clat2csv,
+# fio_generate_plots and fio2gnuplot, which read iojob's output, and fio itself, whose
+# reports the parity tests compare with (iojob never needs it).
+test_pkgs="$build_pkgs python3 e2fsprogs mount util-linux fdisk dmsetup gnuplot-nox fio python3-six"
 # libFuzzer and the sanitizers' runtimes come with clang; only the fuzz targets need them.
 fuzz_pkgs="$build_pkgs python3 clang libclang-rt-14-dev"
 
