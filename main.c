@@ -165,8 +165,8 @@ static int parse_formats(struct cli *c, const char *list)
 		else if (!strcmp(tok, "terse"))
 			c->formats |= FMT_TERSE;
 		else
-			return fail_usage("unknown output format '%s' (normal, json, json+, terse)",
-					  tok);
+			return fail_usage("unknown output format '%s' "
+					  "(normal, json, json+, terse)", tok);
 	}
 	return c->formats ? 0 : fail_usage("--output-format needs a value ('%s')", list);
 }

@@ -10,7 +10,8 @@ build_pkgs="meson ninja-build pkg-config gcc libc6-dev libaio-dev liburing-dev l
 # device tests; fio (and python3-six, which its scripts import) brings fio_jsonplus_clat2csv,
 # fio_generate_plots and fio2gnuplot, which read iojob's output, and fio itself, whose
 # reports the parity tests compare with (iojob never needs it).
-test_pkgs="$build_pkgs python3 e2fsprogs mount util-linux fdisk dmsetup gnuplot-nox fio python3-six"
+test_pkgs="$build_pkgs python3 e2fsprogs mount util-linux fdisk dmsetup gnuplot-nox fio"
+test_pkgs="$test_pkgs python3-six"
 # libFuzzer and the sanitizers' runtimes come with clang; only the fuzz targets need them.
 fuzz_pkgs="$build_pkgs python3 clang libclang-rt-14-dev"
 

@@ -567,9 +567,9 @@ START_TEST(loop_line_is_a_master_over_its_backing_disk)
 	ck_assert_int_eq(diskset_snapshot_end(&s), 0);
 	s.end_ns = s.start_ns + 100 * MS;
 	out = render(&s, FMT_NORMAL);
-	assert_has_line(out, "    loop0: ios=10/20, merge=0/0, ticks=4/6, in_queue=10, util=9.00%, "
-			"aggrios=10/20, aggrmerge=0/1, aggrticks=4/8, aggrin_queue=12, "
-			"aggrutil=10.00%");
+	assert_has_line(out, "    loop0: ios=10/20, merge=0/0, ticks=4/6, in_queue=10, "
+			"util=9.00%, aggrios=10/20, aggrmerge=0/1, aggrticks=4/8, "
+			"aggrin_queue=12, aggrutil=10.00%");
 	assert_has_line(out, "  vdz: ios=10/20, merge=0/1, ticks=4/8, in_queue=12, util=10.00%");
 	free(out);
 	diskset_free(&s);
