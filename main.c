@@ -12,7 +12,9 @@
 #include "config.h"
 #include "engine/engine.h"
 #include "jobs/jobs.h"
+#include "jobs/sweep.h"
 #include "output/output.h"
+#include "output/resultset.h"
 #include "parser/diag.h"
 #include "parser/jobfile.h"
 #include "parser/value.h"
@@ -29,6 +31,13 @@ struct cli {
 	long cur_section;		/* section of the current --name job, -1 before */
 	struct job_override sets[MAX_ARGS_LIST];
 	unsigned nsets;
+	struct sweep sweep;
+	struct job_override cell[2 * MAX_ARGS_LIST];	/* --set, then this cell's --sweep */
+	unsigned ncell;				/* of cell[] */
+	unsigned long cell_idx, ncells;		/* the sweep cell running, and how many */
+	const char *label;
+	const char *results;
+	bool resume;
 	const char *sections[MAX_ARGS_LIST];
 	unsigned nsections;
 	const char *files[MAX_ARGS_LIST];
@@ -71,6 +80,11 @@ static void usage(FILE *f)
 		"  --minimal                 terse output (--output-format=terse)\n"
 		"  --set KEY=VALUE           override an option in every job (repeatable)\n"
 		"  --section=NAME            run only the job NAME (repeatable)\n"
+		"  --sweep KEY=V1,V2,...     run the jobs once per value (repeatable: every\n"
+		"                            combination, the first KEY varying slowest)\n"
+		"  --label=TEXT              name this run (a target or configuration) in results\n"
+		"  --results=FILE.jsonl      append each run's options and results to FILE\n"
+		"  --resume                  skip the sweep's runs FILE already holds\n"
 		"  --eta=auto|always|never   the status line on stderr (auto: on a terminal)\n"
 		"  --eta-interval=TIME       rewrite it this often (default 1s, at least 250ms)\n"
 		"  --eta-newline=TIME        start a new status line this often\n"
@@ -208,6 +222,17 @@ static int add_set(struct cli *c, const char *kv)
 	return 0;
 }
 
+static int add_sweep(struct cli *c, const char *spec)
+{
+	struct diag d = { 0 };
+
+	if (c->sweep.naxes + 1 >= MAX_ARGS_LIST)
+		return fail_usage("too many --sweep options ('%s')", spec);
+	if (sweep_add(&c->sweep, spec, &d) < 0)
+		return fail_usage("%s", d.msg);
+	return 0;
+}
+
 /* --eta, --eta-interval, --eta-newline, --status-interval. Returns -1 or an exit code. */
 static int parse_status_arg(struct cli *c, const char *key, const char *val)
 {
@@ -279,16 +304,27 @@ static int parse_arg(struct cli *c, char **argv, int *i)
 	if (!strcmp(key, "eta") || !strcmp(key, "eta-interval") || !strcmp(key, "eta-newline") ||
 	    !strcmp(key, "status-interval"))
 		return parse_status_arg(c, key, eq ? eq + 1 : argv[++*i]);
+	if (!strcmp(key, "resume")) {
+		c->resume = true;
+		return -1;
+	}
 	if (!strcmp(key, "set") || !strcmp(key, "output") || !strcmp(key, "output-format") ||
-	    !strcmp(key, "section")) {
+	    !strcmp(key, "section") || !strcmp(key, "sweep") || !strcmp(key, "label") ||
+	    !strcmp(key, "results")) {
 		const char *val = eq ? eq + 1 : argv[++*i];
 
 		if (!val)
 			return fail_usage("--%s needs a value", key);
 		if (!strcmp(key, "set"))
 			return add_set(c, val) ? EXIT_USAGE : -1;
+		if (!strcmp(key, "sweep"))
+			return add_sweep(c, val) ? EXIT_USAGE : -1;
 		if (!strcmp(key, "output"))
 			c->output = val;
+		else if (!strcmp(key, "label"))
+			c->label = val;
+		else if (!strcmp(key, "results"))
+			c->results = val;
 		else if (!strcmp(key, "section") && c->nsections < MAX_ARGS_LIST)
 			c->sections[c->nsections++] = val;
 		else if (!strcmp(key, "output-format") && parse_formats(c, val))
@@ -310,13 +346,25 @@ static void print_notes(struct diag *d)
 	d->notes_len = 0;
 }
 
-static int build_jobs(struct cli *c, struct job_list *jobs, struct diag *d)
+static int parse_job_files(struct cli *c, struct diag *d)
+{
+	for (unsigned i = 0; i < c->nfiles; i++) {
+		int ret = jobfile_parse(&c->jf, c->files[i], d);
+
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* The jobs of one sweep cell (the only one without --sweep): --set, then its values. */
+static int build_jobs(struct cli *c, unsigned long cell, struct job_list *jobs,
+		      struct diag *d)
 {
 	struct job_input in = {
 		.jf = &c->jf,
 		.cli_defaults = c->cli_defaults,
-		.sets = c->sets,
-		.nsets = c->nsets,
+		.sets = c->cell,
 		.sections = c->nsections ? c->sections : NULL,
 		.nsections = c->nsections,
 		.engines = c->engines,
@@ -324,12 +372,10 @@ static int build_jobs(struct cli *c, struct job_list *jobs, struct diag *d)
 		.check_paths = !c->parse_only,
 	};
 
-	for (unsigned i = 0; i < c->nfiles; i++) {
-		int ret = jobfile_parse(&c->jf, c->files[i], d);
-
-		if (ret < 0)
-			return ret;
-	}
+	memcpy(c->cell, c->sets, c->nsets * sizeof(c->sets[0]));
+	sweep_cell(&c->sweep, cell, c->cell + c->nsets);
+	c->ncell = c->nsets + c->sweep.naxes;
+	in.nsets = c->ncell;
 	return jobs_build(&in, jobs, d);
 }
 
@@ -357,6 +403,11 @@ static void print_header(FILE *out, const struct cli *c, const struct job_list *
 	for (unsigned s = 0; s < c->nsets; s++)
 		fprintf(out, "%s%s=%s%s", s ? ", " : "Overrides (--set): ", c->sets[s].key,
 			c->sets[s].value, s + 1 == c->nsets ? "\n" : "");
+	if (c->sweep.naxes)
+		fprintf(out, "Sweep (--sweep) %lu/%lu: ", c->cell_idx + 1, c->ncells);
+	for (unsigned s = c->nsets; s < c->ncell; s++)
+		fprintf(out, "%s=%s%s", c->cell[s].key, c->cell[s].value,
+			s + 1 == c->ncell ? "\n" : ", ");
 	if (r->clock.tsc)
 		fprintf(out, "Clock: tsc (%.0f MHz)", (double)r->clock.hz / 1e6);
 	else
@@ -380,9 +431,45 @@ static void note_to(void *ctx, const char *msg)
 	fflush(f);
 }
 
+/* The cell running as result-set metadata; keys and values hold c->ncell entries. */
+static void cell_meta(const struct cli *c, const char **keys, const char **values,
+		      struct resultset_meta *m)
+{
+	for (unsigned i = 0; i < c->ncell; i++) {
+		keys[i] = c->cell[i].key;
+		values[i] = c->cell[i].value;
+	}
+	*m = (struct resultset_meta){
+		.label = c->label,
+		.cell_keys = keys + c->nsets,
+		.cell_values = values + c->nsets,
+		.ncell = c->ncell - c->nsets,
+		.set_keys = keys,
+		.set_values = values,
+		.nsets = c->nsets,
+		.job_files = c->files,
+		.njob_files = c->nfiles,
+	};
+}
+
+/* This cell's results, appended to --results. */
+static int save_results(const struct cli *c, const struct report *rep)
+{
+	const char *keys[2 * MAX_ARGS_LIST], *values[2 * MAX_ARGS_LIST];
+	struct resultset_meta m;
+	int ret;
+
+	cell_meta(c, keys, values, &m);
+	ret = resultset_append(c->results, &m, rep);
+	if (ret < 0)
+		fprintf(stderr, "iojob: --results '%s': %s\n", c->results, strerror(-ret));
+	return ret;
+}
+
 static int report(FILE *out, const struct cli *c, const struct run *r)
 {
 	struct run_report rr;
+	int ret = 0;
 
 	if (run_build_report(r, &rr) < 0) {
 		run_report_free(&rr);
@@ -396,8 +483,10 @@ static int report(FILE *out, const struct cli *c, const struct run *r)
 		report_json(out, &rr.rep, c->formats & FMT_JSON_PLUS);
 	if (c->formats & FMT_NORMAL)
 		report_normal(out, &rr.rep);
+	if (c->results && !stopped_by)	/* a cell cut short is not kept: --resume reruns it */
+		ret = save_results(c, &rr.rep);
 	run_report_free(&rr);
-	return 0;
+	return ret;
 }
 
 static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag *d)
@@ -437,12 +526,99 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 		if (r.results[i].error && r.results[i].error != ECANCELED)
 			fprintf(stderr, "iojob: %s\n", r.results[i].error_msg);
 	if (report(out, c, &r) < 0)
-		ret = -ENOMEM;
+		ret = -1;
 	running = NULL;
 	run_free(&r);
 	if (stopped_by)
 		return 128 + stopped_by;	/* the shell's convention: 130 for SIGINT */
 	return ret == 0 ? 0 : EXIT_JOB_FAILED;
+}
+
+/* --resume: whether --results already holds this cell (1), after saying so. */
+static int skip_cell(const struct cli *c)
+{
+	const char *keys[2 * MAX_ARGS_LIST], *values[2 * MAX_ARGS_LIST];
+	struct resultset_meta m;
+	int ret;
+
+	cell_meta(c, keys, values, &m);
+	ret = resultset_has_cell(c->results, &m);
+	if (ret < 0)
+		fprintf(stderr, "iojob: note: --resume cannot read '%s' (%s): running the cell\n",
+			c->results, strerror(-ret));
+	else if (ret)
+		fprintf(stderr, "iojob: sweep cell %lu/%lu is in '%s' already: skipped\n",
+			c->cell_idx + 1, c->ncells, c->results);
+	return ret > 0;
+}
+
+/*
+ * Build every cell's jobs before running any, so a bad value in the last cell of a long
+ * sweep stops it before it starts. Notes print once however many cells repeat them.
+ */
+static int check_cells(struct cli *c, struct diag *d)
+{
+	struct job_list jobs;
+	char *seen = NULL;
+	size_t seen_len = 0;
+	int ret = 0;
+
+	for (unsigned long i = 0; !ret && i < c->ncells; i++) {
+		ret = build_jobs(c, i, &jobs, d);
+		if (!ret)
+			jobs_free(&jobs);
+		if (c->ncells > 1 && ret < 0) {
+			char msg[sizeof(d->msg)];
+
+			snprintf(msg, sizeof(msg), "sweep cell %lu/%lu: %.960s", i + 1,
+				 c->ncells, d->msg);
+			memcpy(d->msg, msg, sizeof(msg));
+		}
+		if (d->notes && (!seen || !strstr(seen, d->notes))) {
+			char *n = realloc(seen, seen_len + d->notes_len + 1);
+
+			if (n) {
+				memcpy(n + seen_len, d->notes, d->notes_len + 1);
+				seen = n;
+				seen_len += d->notes_len;
+			}
+			print_notes(d);
+		}
+		free(d->notes);
+		d->notes = NULL;
+		d->notes_len = 0;
+	}
+	free(seen);
+	return ret;
+}
+
+/* Run the cells in order; the exit code is the worst, and a signal ends the sweep. */
+static int run_cells(struct cli *c, FILE *out, struct diag *d)
+{
+	int worst = 0;
+
+	for (c->cell_idx = 0; c->cell_idx < c->ncells && !stopped_by; c->cell_idx++) {
+		struct job_list jobs;
+		int ret = build_jobs(c, c->cell_idx, &jobs, d);
+
+		free(d->notes);		/* check_cells printed them */
+		d->notes = NULL;
+		d->notes_len = 0;
+		if (ret < 0) {
+			fprintf(stderr, "iojob: %s\n", d->msg);
+			return EXIT_USAGE;
+		}
+		if (c->resume && skip_cell(c)) {
+			jobs_free(&jobs);
+			continue;
+		}
+		ret = execute(c, &jobs, out, d);
+		print_notes(d);
+		jobs_free(&jobs);
+		if (ret > worst)
+			worst = ret;
+	}
+	return worst;
 }
 
 int main(int argc, char **argv)
@@ -453,7 +629,6 @@ int main(int argc, char **argv)
 		.formats = FMT_NORMAL,
 		.status = { .eta = ETA_AUTO, .eta_interval_ns = 1000000000ULL },
 	};
-	struct job_list jobs;
 	struct diag d = { 0 };
 	FILE *out = stdout;
 	int ret;
@@ -461,28 +636,30 @@ int main(int argc, char **argv)
 	c.nengines = engine_catalog(c.engines, IOENGINE_MAX);
 	for (int i = 1; i < argc; i++) {
 		ret = parse_arg(&c, argv, &i);
-		if (ret >= 0) {
-			jobfile_free(&c.jf);
-			return ret;
-		}
+		if (ret >= 0)
+			goto done;
 	}
-	ret = build_jobs(&c, &jobs, &d);
-	print_notes(&d);
-	if (ret < 0) {
+	ret = EXIT_USAGE;
+	if (c.resume && !c.results) {
+		fail_usage("%s", "--resume needs --results FILE");
+		goto done;
+	}
+	c.ncells = sweep_ncells(&c.sweep);
+	if (parse_job_files(&c, &d) < 0 || check_cells(&c, &d) < 0) {
 		fprintf(stderr, "iojob: %s\n", d.msg);
-		jobfile_free(&c.jf);
-		return EXIT_USAGE;
+		goto done;
 	}
-	if (!c.parse_only && c.output && !(out = fopen(c.output, "w"))) {
+	if (c.parse_only) {
+		ret = 0;
+	} else if (c.output && !(out = fopen(c.output, "w"))) {
 		fprintf(stderr, "iojob: --output '%s': %s\n", c.output, strerror(errno));
-		ret = EXIT_USAGE;
-	} else if (!c.parse_only) {
-		ret = execute(&c, &jobs, out, &d);
-		print_notes(&d);
+	} else {
+		ret = run_cells(&c, out, &d);
+		if (out != stdout)
+			fclose(out);
 	}
-	if (out != stdout)
-		fclose(out);
-	jobs_free(&jobs);
+done:
+	sweep_free(&c.sweep);
 	jobfile_free(&c.jf);
 	return ret;
 }

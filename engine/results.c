@@ -58,10 +58,21 @@ static const char *own(struct run_report *out, char *s)
 	return s;
 }
 
+/* Whether a --set or --sweep value after setting i replaces it (they come last). */
+static bool overridden(const struct job_desc *j, unsigned i)
+{
+	for (unsigned k = i + 1; k < j->nsettings; k++)
+		if (j->settings[k].global && !strcmp(j->settings[k].name, j->settings[i].name))
+			return true;
+	return false;
+}
+
 /*
  * A job's settings from its own section (or from [global], --set and the command line's
  * defaults), one entry per option as JSON wants: the last value wins, except for
  * filename= and directory=, which accumulate and so list every value, ':'-joined.
+ * A section's value that --set or --sweep replaced is left out, so that "global options"
+ * overlaid with "job options" (the job's winning, as fio's readers do) is what ran.
  */
 static unsigned add_settings(struct run_report *out, unsigned at, const struct job_desc *j,
 			     bool global)
@@ -72,7 +83,7 @@ static unsigned add_settings(struct run_report *out, unsigned at, const struct j
 		const struct job_setting *s = &j->settings[i];
 		int k;
 
-		if (s->global != global)
+		if (s->global != global || (!global && overridden(j, i)))
 			continue;
 		k = find_name(out, at, n, s->name);
 		if (k < 0) {

@@ -216,7 +216,8 @@ static int collect_keys(const struct job_input *in, size_t sec, const size_t *gl
 	if (!ret)
 		ret = keys_push_section(keys, &jf->secs[sec], false);
 	for (unsigned s = 0; !ret && s < in->nsets; s++)
-		ret = keys_push(keys, in->sets[s].key, in->sets[s].value, "--set", 0, true);
+		ret = keys_push(keys, in->sets[s].key, in->sets[s].value,
+				in->sets[s].origin ? in->sets[s].origin : "--set", 0, true);
 	return ret;
 }
 

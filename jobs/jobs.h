@@ -17,9 +17,10 @@ struct diag;
 struct jobfile;
 struct jobs_arena;
 
-struct job_override {		/* --set KEY=VALUE */
+struct job_override {		/* --set KEY=VALUE, or a --sweep cell's value */
 	const char *key;
 	const char *value;
+	const char *origin;	/* "--set" or "--sweep": where messages say it came from */
 };
 
 struct job_input {

@@ -22,6 +22,13 @@ const struct opt_enum rw_vals[] = {
 	{ "randtrim", RW_RANDTRIM, "random trims" },
 	{ "trimwrite", RW_TRIMWRITE, "sequential trim then write of each block" },
 	{ "randtrimwrite", RW_RANDTRIMWRITE, "random trim then write of each block" },
+	/* sysbench fileio's --file-test-mode names, for replaying its sweeps */
+	{ "seqwr", RW_WRITE, "sysbench's seqwr: sequential writes" },
+	{ "seqrewr", RW_WRITE, "sysbench's seqrewr: sequential rewrites" },
+	{ "seqrd", RW_READ, "sysbench's seqrd: sequential reads" },
+	{ "rndrd", RW_RANDREAD, "sysbench's rndrd: random reads" },
+	{ "rndwr", RW_RANDWRITE, "sysbench's rndwr: random writes" },
+	{ "rndrw", RW_RANDRW, "sysbench's rndrw: random reads and writes" },
 	{ NULL },
 };
 

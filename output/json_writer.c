@@ -47,8 +47,12 @@ void json_string_to(FILE *f, const char *s)
 /* Start a member: the separator, the indent and the key. */
 static void member(struct json_out *j, const char *key)
 {
-	fputs(j->first ? "\n" : ",\n", j->f);
-	fprintf(j->f, "%*s", (int)(2 * j->depth), "");
+	if (j->compact) {
+		fputs(j->first ? "" : ", ", j->f);
+	} else {
+		fputs(j->first ? "\n" : ",\n", j->f);
+		fprintf(j->f, "%*s", (int)(2 * j->depth), "");
+	}
 	if (key) {
 		json_string_to(j->f, key);
 		fputs(" : ", j->f);
@@ -61,12 +65,19 @@ void json_begin(struct json_out *j, FILE *f)
 	j->f = f;
 	j->depth = 1;
 	j->first = true;
+	j->compact = false;
 	fputc('{', f);
+}
+
+void json_begin_compact(struct json_out *j, FILE *f)
+{
+	json_begin(j, f);
+	j->compact = true;
 }
 
 void json_end(struct json_out *j)
 {
-	fputs("\n}\n", j->f);
+	fputs(j->compact ? "}" : "\n}\n", j->f);
 }
 
 void json_open(struct json_out *j, const char *key, char bracket)
@@ -80,7 +91,10 @@ void json_open(struct json_out *j, const char *key, char bracket)
 void json_close(struct json_out *j, char bracket)
 {
 	j->depth--;
-	fprintf(j->f, "\n%*s%c", (int)(2 * j->depth), "", bracket);
+	if (j->compact)
+		fputc(bracket, j->f);
+	else
+		fprintf(j->f, "\n%*s%c", (int)(2 * j->depth), "", bracket);
 	j->first = false;
 }
 

@@ -13,11 +13,15 @@ struct json_out {
 	FILE *f;
 	unsigned depth;
 	bool first;		/* nothing written yet inside the innermost object or array */
+	bool compact;		/* all on one line (JSON Lines) */
 };
 
 /* Start and end the document: "{" ... "\n}\n". */
 void json_begin(struct json_out *j, FILE *f);
 void json_end(struct json_out *j);
+
+/* As json_begin(), but the whole document on one line, without a final newline. */
+void json_begin_compact(struct json_out *j, FILE *f);
 
 /* Open an object ('{') or array ('['); key is NULL inside an array. */
 void json_open(struct json_out *j, const char *key, char bracket);

@@ -60,6 +60,9 @@ void report_normal(FILE *f, const struct report *r);
 /* The JSON document in fio's schema; plus adds "bins" to each latency object (json+). */
 void report_json(FILE *f, const struct report *r, bool plus);
 
+/* The same document on one line, no final newline: for JSON Lines result sets. */
+void report_json_line(FILE *f, const struct report *r, bool plus);
+
 /*
  * The terse report, version 3: one ';'-separated line per unit, fields in fio 3.33's order
  * (read and write blocks, cpu, depths, lat buckets, every disk, then total_err;first_error

@@ -238,7 +238,7 @@ static void json_disks(struct json_out *j, const struct disk_set *s)
 	json_close(j, ']');
 }
 
-void report_json(FILE *f, const struct report *r, bool plus)
+static void write_report(FILE *f, const struct report *r, bool plus, bool compact)
 {
 	struct report_ctx c;
 	struct json_out j;
@@ -248,7 +248,10 @@ void report_json(FILE *f, const struct report *r, bool plus)
 	if (report_ctx_init(&c, r))
 		return;
 	report_ctime(r->time, when, sizeof(when));
-	json_begin(&j, f);
+	if (compact)
+		json_begin_compact(&j, f);
+	else
+		json_begin(&j, f);
 	json_str(&j, "fio version", r->version);
 	json_uint(&j, "timestamp", (uint64_t)r->time);
 	json_uint(&j, "timestamp_ms", r->time_ms);
@@ -267,4 +270,14 @@ void report_json(FILE *f, const struct report *r, bool plus)
 		json_disks(&j, r->disks);
 	json_end(&j);
 	report_ctx_free(&c);
+}
+
+void report_json(FILE *f, const struct report *r, bool plus)
+{
+	write_report(f, r, plus, false);
+}
+
+void report_json_line(FILE *f, const struct report *r, bool plus)
+{
+	write_report(f, r, plus, true);
 }

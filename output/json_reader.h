@@ -1,0 +1,45 @@
+/*
+ * A small JSON reader for result sets (our own JSON Lines, fio-shaped documents): the
+ * whole text is parsed into a tree of values; lookups by key and index; numbers as
+ * doubles (plus the exact unsigned value when it is a whole number).
+ */
+#ifndef OUTPUT_JSON_READER_H
+#define OUTPUT_JSON_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum jv_type { JV_NULL, JV_BOOL, JV_NUMBER, JV_STRING, JV_ARRAY, JV_OBJECT };
+
+struct jv {
+	enum jv_type type;
+	bool boolean;
+	double number;
+	uint64_t uint;		/* exact when the number is a whole number >= 0 */
+	char *string;
+	struct jv *items;	/* array items or object values */
+	char **keys;		/* object keys, parallel to items */
+	size_t n;
+};
+
+/*
+ * Parse text (len bytes) into *out. Returns 0, or -EINVAL with the byte offset of the
+ * first error in *err_at. Free with jv_free().
+ */
+int jv_parse(const char *text, size_t len, struct jv *out, size_t *err_at);
+void jv_free(struct jv *v);
+
+/* The member key of an object, or NULL (also when v is not an object). */
+const struct jv *jv_get(const struct jv *v, const char *key);
+
+/* A path of keys separated by '.', array indexes as numbers: "jobs.0.read.iops". */
+const struct jv *jv_path(const struct jv *v, const char *path);
+
+/* The number at v, or dflt when v is missing or not a number. */
+double jv_num(const struct jv *v, double dflt);
+
+/* The string at v, or dflt. */
+const char *jv_str(const struct jv *v, const char *dflt);
+
+#endif

@@ -1,0 +1,159 @@
+/* Result sets: appending sweep cells as JSON Lines, and finding cells already there. */
+#include "output/resultset.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "output/diskstats.h"
+#include "output/json_reader.h"
+#include "output/json_writer.h"
+#include "output/report.h"
+
+static void string_map(struct json_out *j, const char *key, const char *const *k,
+		       const char *const *v, unsigned n)
+{
+	json_open(j, key, '{');
+	for (unsigned i = 0; i < n; i++)
+		json_str(j, k[i], v[i]);
+	json_close(j, '}');
+}
+
+/* A device's model as sysfs has it ("" when unknown), without the trailing blanks. */
+static void disk_model(const char *dev, char *out, size_t len)
+{
+	const char *root = getenv("IOJOB_SYSFS_ROOT");
+	char path[512];
+	FILE *f;
+	size_t n;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/block/%s/device/model", root ? root : "/sys", dev);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(out, (int)len, f))
+		out[0] = '\0';
+	fclose(f);
+	for (n = strlen(out); n && (out[n - 1] == '\n' || out[n - 1] == ' '); n--)
+		out[n - 1] = '\0';
+}
+
+static void targets(struct json_out *j, const struct report *r)
+{
+	char model[128];
+
+	json_open(j, "targets", '[');
+	for (unsigned i = 0; r->disks && i < r->disks->n; i++) {
+		const struct disk *d = &r->disks->disks[i];
+
+		if (d->master >= 0)
+			continue;	/* members show under their array in the report */
+		disk_model(d->name, model, sizeof(model));
+		json_open(j, NULL, '{');
+		json_str(j, "device", d->name);
+		json_str(j, "model", model);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+}
+
+/* A line cut short by a crash has no newline: end it, so the next cell stays whole. */
+static void end_last_line(FILE *f)
+{
+	char c;
+
+	if (fseek(f, -1, SEEK_END) == 0 && pread(fileno(f), &c, 1, ftell(f)) == 1 && c != '\n')
+		fputc('\n', f);
+}
+
+int resultset_append(const char *path, const struct resultset_meta *m, const struct report *r)
+{
+	struct utsname un;
+	struct json_out j;
+	FILE *f = fopen(path, "a+");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	end_last_line(f);
+	if (uname(&un) < 0)
+		memset(&un, 0, sizeof(un));
+	json_begin_compact(&j, f);
+	json_uint(&j, "iojob_result", 1);
+	json_str(&j, "version", r->version);
+	json_uint(&j, "time", (uint64_t)r->time);
+	json_str(&j, "label", m->label ? m->label : "");
+	json_str(&j, "host", un.nodename);
+	json_str(&j, "kernel", un.release);
+	json_open(&j, "job_files", '[');
+	for (unsigned i = 0; i < m->njob_files; i++)
+		json_str(&j, NULL, m->job_files[i]);
+	json_close(&j, ']');
+	string_map(&j, "cell", m->cell_keys, m->cell_values, m->ncell);
+	string_map(&j, "sets", m->set_keys, m->set_values, m->nsets);
+	targets(&j, r);
+	fputs(", \"report\" : ", f);
+	report_json_line(f, r, true);
+	json_end(&j);
+	fputc('\n', f);
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+		ret = -errno;
+	if (fclose(f) != 0 && !ret)
+		ret = -errno;
+	return ret;
+}
+
+static bool same_map(const struct jv *map, const char *const *k, const char *const *v,
+		     unsigned n)
+{
+	if (!map || map->type != JV_OBJECT || map->n != n)
+		return false;
+	for (unsigned i = 0; i < n; i++) {
+		const char *s = jv_str(jv_get(map, k[i]), NULL);
+
+		if (!s || strcmp(s, v[i]))
+			return false;
+	}
+	return true;
+}
+
+/* The same cell: same label, same swept values and same --set overrides. */
+static bool same_cell(const struct jv *obj, const struct resultset_meta *m)
+{
+	if (strcmp(jv_str(jv_get(obj, "label"), ""), m->label ? m->label : ""))
+		return false;
+	return same_map(jv_get(obj, "cell"), m->cell_keys, m->cell_values, m->ncell) &&
+	       same_map(jv_get(obj, "sets"), m->set_keys, m->set_values, m->nsets);
+}
+
+int resultset_has_cell(const char *path, const struct resultset_meta *m)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int found = 0;
+
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	while (!found && (n = getline(&line, &cap, f)) > 0) {
+		struct jv obj;
+
+		if (n == 1 && line[0] == '\n')
+			continue;
+		if (jv_parse(line, (size_t)n, &obj, NULL) < 0) {
+			/* A cell cut short by a crash leaves half a line: it does not count. */
+			continue;
+		}
+		found = same_cell(&obj, m);
+		jv_free(&obj);
+	}
+	free(line);
+	fclose(f);
+	return found;
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Sweeps and result sets: --sweep runs every combination in order, --results keeps one
+self-describing JSON line per cell, --resume skips the cells already kept, a bad value in
+any cell stops the sweep before it starts, and a signal ends it keeping finished cells."""
+import json
+import os
+import signal
+import subprocess
+import time
+
+from common import BIN, Checks, remove, run, scratch_dir
+
+SIZE = 1 << 20
+JOB = "[global]\nioengine=psync\nfilename=data.bin\nsize=1m\n[t]\nrw=read\n"
+
+
+def results(path):
+    """The cells in a result set; a line cut short is returned as None."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                out.append(None)
+    return out
+
+
+def sweep_args(extra=()):
+    return ["--sweep", "bs=4k,64k", "--sweep", "rw=seqrd,rndrd", "--label", "disk A",
+            "--set", "iodepth=1", "--results", "r.jsonl"] + list(extra) + ["job.fio"]
+
+
+def check_matrix(c, d):
+    code, out, err = run(sweep_args(), cwd=d)
+    c.check(code == 0, "sweep: exit %d %s" % (code, err))
+    cells = [l.split(": ", 1)[1] for l in out.splitlines() if l.startswith("Sweep (--sweep)")]
+    c.check(cells == ["bs=4k, rw=seqrd", "bs=4k, rw=rndrd", "bs=64k, rw=seqrd",
+                      "bs=64k, rw=rndrd"], "cells in order, first axis slowest: %r" % cells)
+    c.check(out.count("Laying out IO file") == 1,
+            "the file is laid out once for all cells, not per cell")
+    rs = results(os.path.join(d, "r.jsonl"))
+    c.check(len(rs) == 4, "one result line per cell: %d" % len(rs))
+    for cell, bs, rw in zip(rs, [4096, 4096, 65536, 65536],
+                            ["read", "randread", "read", "randread"]):
+        job = cell["report"]["jobs"][0]
+        c.check(cell["label"] == "disk A" and cell["sets"] == {"iodepth": "1"},
+                "label and --set kept: %r %r" % (cell["label"], cell["sets"]))
+        c.check(cell["cell"] == {"bs": str(bs // 1024) + "k",
+                                 "rw": "seqrd" if rw == "read" else "rndrd"},
+                "the swept values as given: %r" % cell["cell"])
+        c.check(job["job options"]["rw"] == rw and job["job options"]["bs"] == str(bs),
+                "job options show what ran: %r" % job["job options"])
+        c.check(job["read"]["total_ios"] == SIZE // bs and job["read"]["io_bytes"] == SIZE,
+                "cell bs=%d: %d ios" % (bs, job["read"]["total_ios"]))
+        c.check(len(job["read"]["clat_ns"].get("bins", {})) > 0, "json+ bins are kept")
+        c.check(cell["job_files"] == ["job.fio"] and cell["kernel"] and cell["host"],
+                "job files, host and kernel recorded")
+        disks = [u["name"] for u in cell["report"].get("disk_util", [])]
+        c.check([t["device"] for t in cell["targets"]] == disks[:len(cell["targets"])] and
+                all("model" in t for t in cell["targets"]) and
+                (not disks or cell["targets"]),
+                "targets are the report's disks: %r %r" % (cell["targets"], disks))
+
+
+def check_resume(c, d):
+    path = os.path.join(d, "r.jsonl")
+    code, out, err = run(sweep_args(["--resume"]), cwd=d)
+    c.check(code == 0 and err.count("skipped") == 4 and "Sweep (--sweep)" not in out,
+            "--resume skips every kept cell: exit %d %r" % (code, err))
+    c.check(len(results(path)) == 4, "nothing appended when every cell is kept")
+    # A crash in the middle of writing the last line leaves half of it.
+    with open(path) as f:
+        lines = f.readlines()
+    with open(path, "w") as f:
+        f.writelines(lines[:3])
+        f.write(lines[3][:len(lines[3]) // 2])
+    code, out, err = run(sweep_args(["--resume"]), cwd=d)
+    rs = results(path)
+    c.check(code == 0 and err.count("skipped") == 3 and out.count("Sweep (--sweep)") == 1,
+            "--resume reruns only the cell cut short: %r" % err)
+    c.check(len(rs) == 5 and rs[3] is None and rs[4]["cell"] == {"bs": "64k", "rw": "rndrd"},
+            "the rerun cell is appended after the broken line")
+    code, _, err = run(sweep_args(["--resume", "--label", "disk B"]), cwd=d)
+    c.check(code == 0 and "skipped" not in err and len(results(path)) == 9,
+            "another label is another set of cells")
+    code, _, err = run(["--resume", "job.fio"], cwd=d)
+    c.check(code == 2 and "--resume needs --results" in err, "--resume alone: %r" % err)
+
+
+def check_bad_cell(c, d):
+    before = os.path.getsize(os.path.join(d, "r.jsonl"))
+    code, out, err = run(["--sweep", "bs=4k,8x", "--results", "r.jsonl", "--name=n",
+                          "--filename=fresh.bin", "--size=1m", "--rw=write"], cwd=d)
+    c.check(code == 2 and "sweep cell 2/2: --sweep: option 'bs': '8x' is not a size" in err,
+            "a bad value in the last cell is found first: %r" % err)
+    c.check(out == "" and not os.path.exists(os.path.join(d, "fresh.bin")),
+            "nothing ran and no file was created")
+    c.check(os.path.getsize(os.path.join(d, "r.jsonl")) == before, "results untouched")
+    for spec, msg in [("bs", "expected KEY=VALUE1,VALUE2"), ("bs=4k,", "value 2 is empty"),
+                      ("=4k", "expected KEY=VALUE1,VALUE2")]:
+        code, _, err = run(["--sweep", spec, "job.fio"], cwd=d)
+        c.check(code == 2 and msg in err, "--sweep %s: %r" % (spec, err))
+    code, _, err = run(["--sweep", "bs=4k", "--sweep", "bs=8k", "job.fio"], cwd=d)
+    c.check(code == 2 and "swept twice" in err, "an axis given twice: %r" % err)
+    code, _, err = run(["--sweep", "bsz=4k,8k", "job.fio"], cwd=d)
+    c.check(code == 2 and "--sweep: unknown option 'bsz'" in err, "unknown key: %r" % err)
+
+
+def check_signal(c, d):
+    path = os.path.join(d, "sig.jsonl")
+    p = subprocess.Popen([BIN, "--name=n", "--ioengine=null", "--size=1m", "--time_based",
+                          "--runtime=1s", "--sweep", "iodepth=1,2,4", "--results", path],
+                         cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.6)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    rs = results(path)
+    c.check(p.returncode == 130, "SIGINT ends the sweep with 130: %d" % p.returncode)
+    c.check(out.count("Sweep (--sweep)") == 2, "the cell after the signal does not start")
+    c.check(len(rs) == 1 and rs[0]["cell"] == {"iodepth": "1"},
+            "the finished cell is kept, the interrupted one is not: %r" %
+            [r and r["cell"] for r in rs])
+
+
+def main():
+    c = Checks("sweep")
+    d = scratch_dir()
+    try:
+        with open(os.path.join(d, "job.fio"), "w") as f:
+            f.write(JOB)
+        check_matrix(c, d)
+        check_resume(c, d)
+        check_bad_cell(c, d)
+        check_signal(c, d)
+    finally:
+        remove(d)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
