@@ -45,6 +45,7 @@ struct cli {
 	const char *output;
 	unsigned formats;
 	bool parse_only;
+	bool readonly;
 	struct status_opts status;
 	struct engine_info engines[IOENGINE_MAX];
 	unsigned nengines;
@@ -90,6 +91,7 @@ static void usage(FILE *f)
 		"  --eta-newline=TIME        start a new status line this often\n"
 		"  --status-interval=TIME    print each interval's results this often\n"
 		"  --parse-only              check the job files and exit\n"
+		"  --readonly                refuse jobs that write, trim or lay out files\n"
 		"  --cmdhelp[=OPTION|all]    describe job options\n"
 		"  --enghelp[=ENGINE]        list ioengines, or one engine's options\n"
 		"  --version                 print the version\n"
@@ -296,6 +298,10 @@ static int parse_arg(struct cli *c, char **argv, int *i)
 		c->parse_only = true;
 		return -1;
 	}
+	if (!strcmp(key, "readonly")) {
+		c->readonly = true;
+		return -1;
+	}
 	if (!strcmp(key, "minimal")) {
 		/* like fio: it replaces earlier --output-format, a later one replaces it */
 		c->formats = FMT_TERSE;
@@ -370,6 +376,7 @@ static int build_jobs(struct cli *c, unsigned long cell, struct job_list *jobs,
 		.engines = c->engines,
 		.nengines = c->nengines,
 		.check_paths = !c->parse_only,
+		.readonly = c->readonly,
 	};
 
 	memcpy(c->cell, c->sets, c->nsets * sizeof(c->sets[0]));

@@ -1,6 +1,6 @@
 /*
- * Block devices: size, logical block size, cache flush, and the safety check that keeps
- * writes away from a device that is mounted.
+ * Block devices: size, logical block size, cache flush, and the safety checks that keep
+ * writes away from a device that is mounted, held by md or dm, or holds data.
  */
 #ifndef ENGINE_BLOCKDEV_H
 #define ENGINE_BLOCKDEV_H
@@ -25,5 +25,19 @@ int blockdev_flush(int fd);
  * -errno when the check itself failed (callers must then refuse writes).
  */
 int blockdev_in_use(dev_t dev, char *where, size_t len);
+
+/*
+ * Whether another block device (md, dm, bcache) is built on dev, one of its partitions, or
+ * the whole disk it is a partition of: a non-empty /sys/class/block/NAME/holders.
+ * Returns 1 and copies "<holder> holds <device>" into where, 0, or -errno.
+ */
+int blockdev_held(dev_t dev, char *where, size_t len);
+
+/*
+ * Whether the open block device fd carries a file system, swap, RAID, LVM, LUKS or
+ * partition-table signature in its first or last MiB (engine/signature.h has the list).
+ * Returns 1 and describes it in what, 0 when there is none, or -errno if it cannot be read.
+ */
+int blockdev_signature(int fd, char *what, size_t len);
 
 #endif

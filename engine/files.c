@@ -244,7 +244,7 @@ static int check_direct(const struct job_desc *j, const struct io_file *f, struc
 	return 0;
 }
 
-/* Never write to a device that holds a mounted file system or swap, unless told to. */
+/* Never write to a device that is mounted, swap, or part of md or dm, unless told to. */
 static int check_in_use(const struct job_desc *j, const struct io_file *f, struct diag *d)
 {
 	char where[512];
@@ -255,10 +255,20 @@ static int check_in_use(const struct job_desc *j, const struct io_file *f, struc
 		return diag_at(d, -errno, j->file, j->line, "job '%s': '%s': %s", j->name, f->path,
 			       strerror(errno));
 	ret = blockdev_in_use(st.st_rdev, where, sizeof(where));
+	if (ret > 0)
+		return diag_at(d, -EPERM, j->file, j->line, "job '%s': refusing to write to '%s': "
+			       "%s is mounted or in use as swap (set allow_mounted_write=1 to "
+			       "allow it)", j->name, f->path, where);
+	if (ret == 0)
+		ret = blockdev_held(st.st_rdev, where, sizeof(where));
+	if (ret > 0)
+		return diag_at(d, -EPERM, j->file, j->line, "job '%s': refusing to write to '%s': "
+			       "%s (md, dm or LVM is built on it; set allow_mounted_write=1 to "
+			       "allow it)", j->name, f->path, where);
 	if (ret == 0) {
 		/*
-		 * An exclusive open fails with EBUSY while the kernel holds the device:
-		 * mounted, swap, or a member of md, dm or LVM that nothing mounts directly.
+		 * An exclusive open fails with EBUSY while the kernel holds the device in a
+		 * way the checks above cannot see (mounted in another mount namespace).
 		 */
 		int fd = open(f->path, O_RDONLY | O_EXCL | O_CLOEXEC);
 
@@ -274,11 +284,41 @@ static int check_in_use(const struct job_desc *j, const struct io_file *f, struc
 		return diag_at(d, -EPERM, j->file, j->line, "job '%s': cannot tell whether '%s' "
 			       "is mounted (%s), so it will not be written (allow_mounted_write=1 "
 			       "skips this check)", j->name, f->path, strerror(-ret));
+	return 0;
+}
+
+/* Never write over a file system, swap, RAID or LVM member or partition table unasked. */
+static int check_signatures(const struct job_desc *j, const struct io_file *f,
+			    struct diag *d)
+{
+	char what[128];
+	int fd, ret;
+
+	fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return diag_at(d, -errno, j->file, j->line, "job '%s': '%s': %s", j->name, f->path,
+			       strerror(errno));
+	ret = blockdev_signature(fd, what, sizeof(what));
+	close(fd);
+	if (ret < 0)
+		return diag_at(d, -EPERM, j->file, j->line, "job '%s': cannot read '%s' to look "
+			       "for a file system on it (%s), so it will not be written "
+			       "(allow_overwrite_signatures=1 skips this check)", j->name,
+			       f->path, strerror(-ret));
 	if (ret > 0)
 		return diag_at(d, -EPERM, j->file, j->line, "job '%s': refusing to write to '%s': "
-			       "%s is mounted or in use as swap (set allow_mounted_write=1 to allow "
-			       "it)", j->name, f->path, where);
+			       "it carries a signature (%s; set allow_overwrite_signatures=1 to "
+			       "overwrite it)", j->name, f->path, what);
 	return 0;
+}
+
+/* --readonly: a job that reads a file which is missing or short would write it first. */
+static int check_readonly(const struct job_desc *j, const struct io_file *f, struct diag *d)
+{
+	if (f->is_bdev || f->is_chr || f->real_size >= f->want_size)
+		return 0;
+	return fail(j, d, -EINVAL, "'%s' has %" PRIu64 " of the %" PRIu64 " bytes the job reads, "
+		    "and --readonly forbids laying it out", f->path, f->real_size, f->want_size);
 }
 
 int files_check(const struct job_desc *j, const struct io_file *f, unsigned n, struct diag *d)
@@ -292,6 +332,10 @@ int files_check(const struct job_desc *j, const struct io_file *f, unsigned n, s
 			ret = check_direct(j, &f[i], d);
 		if (!ret && f[i].is_bdev && job_modifies(j) && !j->allow_mounted_write)
 			ret = check_in_use(j, &f[i], d);
+		if (!ret && f[i].is_bdev && job_modifies(j) && !j->allow_overwrite_signatures)
+			ret = check_signatures(j, &f[i], d);
+		if (!ret && j->readonly)
+			ret = check_readonly(j, &f[i], d);
 	}
 	return ret;
 }

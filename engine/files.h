@@ -27,8 +27,10 @@ int files_resolve(const struct job_desc *j, bool virtual_files,
 		  struct io_file **out, unsigned *nout, struct diag *d);
 
 /*
- * The checks before any I/O: writes to a block device that is mounted or used as swap
- * (unless allow_mounted_write), direct I/O sizes and offsets the device cannot take.
+ * The checks before any I/O: writes to a block device that is mounted, used as swap or
+ * held by md or dm (unless allow_mounted_write) or that carries a file system, RAID or
+ * partition-table signature (unless allow_overwrite_signatures); direct I/O sizes and
+ * offsets the device cannot take; with readonly, files that would have to be laid out.
  */
 int files_check(const struct job_desc *j, const struct io_file *f, unsigned n, struct diag *d);
 

@@ -238,6 +238,7 @@ static int build_one(const struct job_input *in, size_t sec, const size_t *globa
 	j->section = (unsigned)sec;
 	j->file = s->file;
 	j->line = s->line;
+	j->readonly = in->readonly;
 	ret = collect_keys(in, sec, globals, nglobals, &keys);
 	if (ret < 0) {
 		free(keys.v);
@@ -356,6 +357,8 @@ int jobs_build(const struct job_input *in, struct job_list *out, struct diag *d)
 		if (!selected(in, s->name))
 			continue;
 		ret = build_one(in, i, globals, nglobals, &out->arena, &tmpl, d);
+		if (!ret && in->readonly)
+			ret = job_check_readonly(&tmpl, d);
 		if (ret)
 			break;
 		place(out, &tmpl, new_source, &group_used);

@@ -96,6 +96,8 @@ struct job_desc {
 	bool overwrite;
 	int fallocate;		/* enum fallocate_mode */
 	bool allow_mounted_write;
+	bool allow_overwrite_signatures;
+	bool readonly;		/* --readonly: nothing may be written, not even a layout */
 
 	/* pattern */
 	int rw;			/* enum rw_mode */

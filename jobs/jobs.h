@@ -33,6 +33,7 @@ struct job_input {
 	const struct engine_info *engines;
 	unsigned nengines;
 	bool check_paths;		/* check that directory= exists (not with --parse-only) */
+	bool readonly;			/* --readonly: refuse jobs that write, trim or delete */
 };
 
 struct job_list {

@@ -99,7 +99,10 @@ const struct opt_def job_options[] = {
 	JOB_ENUM("fallocate", fallocate, "native", fallocate_vals,
 		 "how new files get their blocks"),
 	JOB_BOOL("allow_mounted_write", allow_mounted_write, "0",
-		 "allow writes to a block device that is mounted"),
+		 "allow writes to a block device that is mounted, swap, or used by md or dm"),
+	JOB_BOOL("allow_overwrite_signatures", allow_overwrite_signatures, "0",
+		 "allow writes to a block device that holds a file system, RAID, LVM or "
+		 "partition table"),
 
 	/* pattern */
 	JOB_CUSTOM("rw", rw, "read", opt_rw_parse, "access pattern, with :N (see values)",

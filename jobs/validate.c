@@ -174,3 +174,17 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		return fail(j, "filesize", d, "option 'filesize': the minimum is above the maximum");
 	return 0;
 }
+
+int job_check_readonly(const struct job_desc *j, struct diag *d)
+{
+	if (rw_does(j->rw, IO_WRITE) && !j->verify_only)
+		return fail(j, "rw", d, "option 'rw': the job writes, and --readonly forbids "
+			    "writes and trims");
+	if (rw_does(j->rw, IO_TRIM))
+		return fail(j, "rw", d, "option 'rw': the job trims, and --readonly forbids "
+			    "writes and trims");
+	if (j->unlink)
+		return fail(j, "unlink", d, "option 'unlink': the job deletes its files, and "
+			    "--readonly forbids that");
+	return 0;
+}

@@ -16,4 +16,10 @@ struct job_desc;
 int job_validate(struct job_desc *j, const struct engine_info *eng, bool check_paths,
 		 struct diag *d);
 
+/*
+ * --readonly: refuse a job that writes (verify_only reads only), trims or deletes its
+ * files (unlink). Returns 0 or -EINVAL with d naming the job and the option.
+ */
+int job_check_readonly(const struct job_desc *j, struct diag *d);
+
 #endif

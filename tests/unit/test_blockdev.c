@@ -1,6 +1,7 @@
 /*
- * Tests for engine/blockdev: size, block size and flush ioctls and the in-use check, on loop
- * devices over files in a temporary directory. Needs root and loop devices (else SKIP).
+ * Tests for engine/blockdev: size, block size and flush ioctls, the in-use and holders
+ * checks and the signature check, on loop devices over files in a temporary directory and
+ * on a fake sysfs. Needs root and loop devices (else SKIP).
  */
 #include "engine/blockdev.h"
 
@@ -377,6 +378,183 @@ START_TEST(partition_is_in_use_when_its_disk_is)
 }
 END_TEST
 
+/* --- held by md or dm, on a fake sysfs ------------------------------------------------------ */
+
+/*
+ * vheld (241:0) with partitions vheld1, held by md9, and vheld2; vwhole (242:0), held by
+ * dm-7; vfree (243:0), whose holders directory is empty.
+ */
+static void fake_holders(void)
+{
+	const struct fake_node nodes[] = {
+		{ "/sys/devices/virtual/block/vheld/dev", NULL, "241:0\n" },
+		{ "/sys/devices/virtual/block/vheld/holders", NULL, NULL },
+		{ "/sys/devices/virtual/block/vheld/vheld1/dev", NULL, "241:1\n" },
+		{ "/sys/devices/virtual/block/vheld/vheld1/partition", NULL, "1\n" },
+		{ "/sys/devices/virtual/block/vheld/vheld1/holders/md9", "../../../md9", NULL },
+		{ "/sys/devices/virtual/block/vheld/vheld2/dev", NULL, "241:2\n" },
+		{ "/sys/devices/virtual/block/vheld/vheld2/partition", NULL, "2\n" },
+		{ "/sys/devices/virtual/block/vheld/vheld2/holders", NULL, NULL },
+		{ "/sys/devices/virtual/block/vwhole/dev", NULL, "242:0\n" },
+		{ "/sys/devices/virtual/block/vwhole/holders/dm-7", "../../dm-7", NULL },
+		{ "/sys/devices/virtual/block/vfree/dev", NULL, "243:0\n" },
+		{ "/sys/devices/virtual/block/vfree/holders", NULL, NULL },
+		{ "/sys/class/block/vheld", "/sys/devices/virtual/block/vheld", NULL },
+		{ "/sys/class/block/vheld1", "/sys/devices/virtual/block/vheld/vheld1", NULL },
+		{ "/sys/class/block/vheld2", "/sys/devices/virtual/block/vheld/vheld2", NULL },
+		{ "/sys/class/block/vwhole", "/sys/devices/virtual/block/vwhole", NULL },
+		{ "/sys/class/block/vfree", "/sys/devices/virtual/block/vfree", NULL },
+		{ "/sys/dev/block/241:0", "/sys/devices/virtual/block/vheld", NULL },
+		{ "/sys/dev/block/241:1", "/sys/devices/virtual/block/vheld/vheld1", NULL },
+		{ "/sys/dev/block/241:2", "/sys/devices/virtual/block/vheld/vheld2", NULL },
+		{ "/sys/dev/block/242:0", "/sys/devices/virtual/block/vwhole", NULL },
+		{ "/sys/dev/block/243:0", "/sys/devices/virtual/block/vfree", NULL },
+	};
+
+	fake_sysfs(nodes, sizeof(nodes) / sizeof(nodes[0]));
+}
+
+START_TEST(held_device_names_its_holder)
+{
+	char where[64];
+
+	fake_holders();
+	ck_assert_int_eq(blockdev_held(makedev(242, 0), where, sizeof(where)), 1);
+	ck_assert_str_eq(where, "dm-7 holds vwhole");
+}
+END_TEST
+
+START_TEST(held_partition_is_held)
+{
+	char where[64];
+
+	fake_holders();
+	ck_assert_int_eq(blockdev_held(makedev(241, 1), where, sizeof(where)), 1);
+	ck_assert_str_eq(where, "md9 holds vheld1");
+}
+END_TEST
+
+START_TEST(disk_is_held_when_its_partition_is)
+{
+	char where[64];
+
+	fake_holders();
+	ck_assert_int_eq(blockdev_held(makedev(241, 0), where, sizeof(where)), 1);
+	ck_assert_str_eq(where, "md9 holds vheld1");
+}
+END_TEST
+
+START_TEST(free_devices_are_not_held)
+{
+	char where[64] = "untouched";
+
+	fake_holders();
+	ck_assert_int_eq(blockdev_held(makedev(241, 2), where, sizeof(where)), 0);
+	ck_assert_int_eq(blockdev_held(makedev(243, 0), where, sizeof(where)), 0);
+	ck_assert_str_eq(where, "untouched");
+	ck_assert_int_eq(blockdev_held(makedev(244, 0), where, sizeof(where)), -ENOENT);
+}
+END_TEST
+
+/* --- signatures -------------------------------------------------------------------------- */
+
+static void bare_setup(void)
+{
+	if (make_dir())
+		loopdev_make_loop("bare", NULL, fx.loop, sizeof(fx.loop));
+}
+
+/* loop: bare; loop2: ext4, not mounted. */
+static void signature_setup(void)
+{
+	const char *mkfs[] = { "mkfs.ext4", "-q", "-F", NULL, NULL };
+
+	if (!make_dir() || !loopdev_make_loop("bare", NULL, fx.loop, sizeof(fx.loop)) ||
+	    !loopdev_make_loop("ext4", NULL, fx.loop2, sizeof(fx.loop2)))
+		return;
+	mkfs[3] = fx.loop2;
+	if (loopdev_run(mkfs, NULL, NULL, 0, false) != 0)
+		loopdev_fail("mkfs.ext4 '%s' failed", fx.loop2);
+}
+
+static int signature_of(const char *dev, char *what, size_t len)
+{
+	int fd = open_dev(dev, O_RDONLY), ret;
+
+	ret = blockdev_signature(fd, what, len);
+	close(fd);
+	return ret;
+}
+
+START_TEST(bare_loop_has_no_signature)
+{
+	char what[128] = "untouched";
+
+	REQUIRE_FIXTURE();
+	ck_assert_int_eq(signature_of(fx.loop, what, sizeof(what)), 0);
+	ck_assert_str_eq(what, "untouched");
+	ck_assert_int_eq(blockdev_held(rdev(fx.loop), what, sizeof(what)), 0);
+}
+END_TEST
+
+START_TEST(ext4_loop_has_its_signature)
+{
+	char what[128];
+
+	REQUIRE_FIXTURE();
+	ck_assert_int_eq(signature_of(fx.loop2, what, sizeof(what)), 1);
+	ck_assert_str_eq(what, "ext4 file system, magic at byte 1080");
+}
+END_TEST
+
+/* Tools that write a signature on an image, and the name it is found under. */
+static const struct {
+	const char *tool;
+	const char *input;	/* for sfdisk's stdin */
+	const char *want;
+} sig_tools[] = {
+	{ "mkswap", NULL, "Linux swap area, magic at byte 4086" },
+	{ "sfdisk", "label: dos\ntype=83\n", "MBR partition table, magic at byte 510" },
+	{ "sfdisk", "label: gpt\ntype=linux\n", "GPT partition table, magic at byte 512" },
+};
+
+/* Zero the first and last 64 KiB of dev, where the tools below write. */
+static void wipe_ends(const char *dev)
+{
+	static const unsigned char zeros[64 << 10];
+	int fd = open_dev(dev, O_RDWR);
+
+	ck_assert_int_eq(pwrite(fd, zeros, sizeof(zeros), 0), sizeof(zeros));
+	ck_assert_int_eq(pwrite(fd, zeros, sizeof(zeros), LOOPDEV_IMG_BYTES - sizeof(zeros)),
+			 sizeof(zeros));
+	ck_assert_int_eq(fsync(fd), 0);
+	close(fd);
+}
+
+/* The signature sig_tools[_i] writes on the bare loop device is found and named. */
+START_TEST(tool_signature_is_found)
+{
+	const char *argv[] = { sig_tools[_i].tool, "-q", NULL, NULL };
+	char script[PATH_MAX], what[128];
+	FILE *f;
+
+	REQUIRE_FIXTURE();
+	wipe_ends(fx.loop);
+	snprintf(script, sizeof(script), "%s/script", fx.dir);
+	if (sig_tools[_i].input) {
+		f = fopen(script, "we");
+		ck_assert_ptr_nonnull(f);
+		fputs(sig_tools[_i].input, f);
+		fclose(f);
+	}
+	argv[2] = fx.loop;
+	ck_assert_int_eq(loopdev_run(argv, sig_tools[_i].input ? script : NULL, NULL, 0, true),
+			 0);
+	ck_assert_int_eq(signature_of(fx.loop, what, sizeof(what)), 1);
+	ck_assert_str_eq(what, sig_tools[_i].want);
+}
+END_TEST
+
 /* --- what this machine can do -------------------------------------------------------------- */
 
 static void skipping(const char *what, const char *why)
@@ -442,19 +620,23 @@ static TCase *tcase(Suite *s, const char *name, void (*setup)(void))
 	return tc;
 }
 
-static void add_mount_tests(Suite *s, SRunner *sr)
+static void add_mount_tests(Suite *s, bool fake)
 {
 	TCase *tc;
 
 	if (!loopdev_have_tool("mkfs.ext4")) {
-		skipping("mount tests", "mkfs.ext4 not found (package e2fsprogs)");
+		skipping("mount and ext4 signature tests",
+			 "mkfs.ext4 not found (package e2fsprogs)");
 		return;
 	}
 	tc = tcase(s, "in_use_mounted", mounted_setup);
 	tcase_add_test(tc, bare_loop_is_not_in_use);
 	tcase_add_test(tc, mounted_loop_is_in_use);
 	tcase_add_test(tc, where_is_cut_to_its_length);
-	if (probe_fake_sysfs(sr)) {
+	tc = tcase(s, "signatures", signature_setup);
+	tcase_add_test(tc, bare_loop_has_no_signature);
+	tcase_add_test(tc, ext4_loop_has_its_signature);
+	if (fake) {
 		tc = tcase(s, "in_use_partitions_fake", mounted_setup);
 		tcase_add_test(tc, disk_is_in_use_when_its_partition_is);
 		tcase_add_test(tc, partition_is_free_when_only_its_sibling_is_in_use);
@@ -471,6 +653,7 @@ static void add_mount_tests(Suite *s, SRunner *sr)
 static void add_tests(Suite *s, SRunner *sr)
 {
 	TCase *tc;
+	bool fake;
 
 	tc = tcase(s, "ioctls", sizes_setup);
 	tcase_add_test(tc, size_is_backing_file_size);
@@ -480,7 +663,22 @@ static void add_tests(Suite *s, SRunner *sr)
 	tc = tcase(s, "errors", NULL);
 	tcase_add_test(tc, ioctls_on_non_block_fd_fail_with_enotty);
 	tcase_add_test(tc, unknown_device_is_an_error);
-	add_mount_tests(s, sr);
+	fake = probe_fake_sysfs(sr);
+	if (fake) {
+		tc = tcase(s, "held_fake", NULL);
+		tcase_add_test(tc, held_device_names_its_holder);
+		tcase_add_test(tc, held_partition_is_held);
+		tcase_add_test(tc, disk_is_held_when_its_partition_is);
+		tcase_add_test(tc, free_devices_are_not_held);
+	}
+	add_mount_tests(s, fake);
+	tc = tcase(s, "signature_tools", bare_setup);
+	for (int i = 0; i < (int)(sizeof(sig_tools) / sizeof(sig_tools[0])); i++) {
+		if (loopdev_have_tool(sig_tools[i].tool))
+			tcase_add_loop_test(tc, tool_signature_is_found, i, i + 1);
+		else
+			skipping(sig_tools[i].tool, "not found (packages util-linux, fdisk)");
+	}
 	if (!loopdev_have_tool("mkswap")) {
 		skipping("swap tests", "mkswap not found (package util-linux)");
 		return;
