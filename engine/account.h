@@ -27,6 +27,16 @@ static inline void account_sync(struct worker *w, const struct io_req *r, uint64
 	hist_add(&w->st->sync_hist, ns, 1);
 }
 
+_Static_assert(JOB_MAX_LAT_OVER == STATS_LAT_OVER_NR, "lat_over limits and counters");
+
+/* lat_over=: the rare I/O at or above the lowest limit counts against each it reaches. */
+static __attribute__((noinline, cold)) void
+account_lat_over(struct worker *w, struct dir_stats *ds, uint64_t lat, unsigned n)
+{
+	for (unsigned k = 0; k < w->job->nlat_over && lat >= w->job->lat_over_ns[k]; k++)
+		ds->lat_over[k] += n;
+}
+
 /*
  * n completed I/Os of r's direction that share r's creation and submission stamps and
  * were reaped at now (one I/O, or a batch from one submit call), bytes in all. with_lat:
@@ -56,8 +66,13 @@ account_n(struct worker *w, const struct io_req *r, uint64_t now, unsigned n, ui
 			hist_add(&ds->lat_hist, lat, n);
 		if (w->logs)
 			logs_io(w, r, now, clat, lat);
-	} else if (w->logs) {
-		logs_io(w, r, now, clat, clat);
+		if (__builtin_expect(lat >= w->lat_over_min, 0))
+			account_lat_over(w, ds, lat, n);
+	} else {
+		if (w->logs)
+			logs_io(w, r, now, clat, clat);
+		if (__builtin_expect(clat >= w->lat_over_min, 0))
+			account_lat_over(w, ds, clat, n);
 	}
 }
 

@@ -41,6 +41,14 @@ struct job_result {
 	char error_msg[512];	/* what failed, naming job, file, offset */
 	bool has_slat;		/* asynchronous engine: slat was measured */
 	struct job_logs *logs;	/* what write_*_log gathered, NULL if nothing */
+	/* kept in the first clone's result for all clones of its pass */
+	atomic_uint_fast64_t seq_cursor;	/* seq_cursor=shared */
+	atomic_uint_fast64_t ios_shared;	/* fsync_every_ios */
+};
+
+/* What a phase cost the whole process: tiobench's CPU% is (usr + sys) / wall. */
+struct phase_usage {
+	uint64_t wall_ns, usr_ns, sys_ns;
 };
 
 struct run {
@@ -49,6 +57,7 @@ struct run {
 	struct clock_src gettime;	/* for jobs with clocksource=clock_gettime */
 	struct lat_map latmap;		/* shared by every job's accounting */
 	struct job_result *results;	/* one per job */
+	struct phase_usage *phases;	/* one per phase */
 	struct disk_set disks;
 	atomic_bool stop;		/* set to end every job early */
 	void (*note)(void *ctx, const char *msg);	/* "Laying out IO file" lines */

@@ -44,13 +44,37 @@ static void fast_path_init(struct worker *w)
 	w->plan_fast = w->nfiles == 1 && !rw_is_mixed(j->rw) && j->rw != RW_TRIMWRITE &&
 		       j->verify == VERIFY_NONE &&
 		       j->rw != RW_RANDTRIMWRITE && !j->rw_nr && !b->nsplit &&
-		       b->min == b->max && !w->gated;
+		       b->min == b->max && !w->gated && !j->seq_cursor_shared;
 	if (!w->plan_fast)
 		return;
 	w->fast_dir = d;
 	w->fast_len = (uint32_t)b->min;
 	n = w->bytes_left == UINT64_MAX ? UINT64_MAX : w->bytes_left / b->min;
 	w->fast_left = n < w->ios_left ? n : w->ios_left;
+}
+
+/*
+ * seq_cursor=shared: the clones take blocks of one stream over the job's files, end to
+ * end, in one pass (or, time_based, round and round), as sysbench's sequential modes do.
+ * The job's own budget no longer applies: the stream's end is the budget of them all.
+ */
+static void cursor_init(struct worker *w, uint64_t io_size)
+{
+	const struct job_desc *j = w->job;
+
+	if (!j->seq_cursor_shared) {
+		w->cursor = NULL;
+		return;
+	}
+	w->cursor_span = 0;
+	w->cursor_flen = w->files[0].io_len;
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		w->cursor_span += w->files[i].io_len;
+		if (w->files[i].io_len != w->cursor_flen)
+			w->cursor_flen = 0;
+	}
+	w->cursor_end = j->time_based ? UINT64_MAX : io_size * j->loops;
+	w->bytes_left = UINT64_MAX;
 }
 
 void plan_init(struct worker *w)
@@ -93,7 +117,12 @@ void plan_init(struct worker *w)
 	w->rated = false;
 	for (int d = 0; d < IO_NDIR; d++)
 		w->rated |= j->rate[d] || j->rate_iops[d];
-	w->gated = w->rated || j->thinktime_ns || j->fsync_every || j->fdatasync_every;
+	w->gated = w->rated || j->thinktime_ns || j->fsync_every || j->fdatasync_every ||
+		   j->fsync_every_ios;
+	w->sync_all = false;
+	w->wrote_since_sync = false;
+	w->last_written = NULL;
+	cursor_init(w, io_size);
 	w->issuing = true;
 	w->filling = true;
 	fast_path_init(w);
@@ -106,6 +135,12 @@ int plan_dir(struct worker *w)
 	switch (j->rw) {
 	case RW_RW:
 	case RW_RANDRW:
+		if (j->rwmix_ratio) {
+			/* sysbench: a read while reads+1 : writes+1 is below the ratio */
+			uint64_t r = w->st->issued[IO_READ] + 1, wr = w->st->issued[IO_WRITE] + 1;
+
+			return r * (100 - j->rwmixread) < wr * j->rwmixread ? IO_READ : IO_WRITE;
+		}
 		return rng_below(&w->rng, 100) < j->rwmixread ? IO_READ : IO_WRITE;
 	case RW_READ:
 	case RW_RANDREAD:
@@ -219,6 +254,51 @@ void plan_prepare_write(struct worker *w, struct io_req *r)
 	}
 }
 
+/* The next block of the shared stream: its file and offset; false at the stream's end. */
+static bool cursor_next(struct worker *w, uint32_t *len, struct io_file **fp, uint64_t *off)
+{
+	uint64_t at = atomic_fetch_add_explicit(w->cursor, *len, memory_order_relaxed);
+	unsigned i = 0;
+
+	if (at >= w->cursor_end)
+		return false;
+	at %= w->cursor_span;
+	if (w->cursor_flen) {
+		i = (unsigned)(at / w->cursor_flen);
+		at %= w->cursor_flen;
+	} else {
+		for (; at >= w->files[i].io_len; i++)
+			at -= w->files[i].io_len;
+	}
+	/* a block that would cross into the next file ends with this one */
+	if (at + *len > w->files[i].io_len)
+		*len = (uint32_t)(w->files[i].io_len - at);
+	*fp = &w->files[i];
+	*off = at;
+	return true;
+}
+
+/*
+ * fsync_every_ios: every N I/Os of the job and its clones, of any direction, sync the
+ * file just written or (fsync_scope=all_files) every file, if this job wrote since.
+ */
+static void count_for_sync(struct worker *w, struct io_file *f, int d)
+{
+	const struct job_desc *j = w->job;
+	uint64_t n = atomic_fetch_add_explicit(w->ios_shared, 1, memory_order_relaxed) + 1;
+
+	if (d == IO_WRITE) {
+		w->wrote_since_sync = true;
+		w->last_written = f;
+	}
+	if (n % j->fsync_every_ios || !w->wrote_since_sync)
+		return;
+	w->wrote_since_sync = false;
+	w->sync_kind = IO_FSYNC;
+	w->sync_all = j->fsync_scope == FSYNC_SCOPE_ALL;
+	w->sync_due = w->sync_all ? &w->files[0] : w->last_written;
+}
+
 static void schedule_sync(struct worker *w, struct io_file *f)
 {
 	const struct job_desc *j = w->job;
@@ -265,8 +345,13 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 		len = plan_len(w, d);
 		if (w->bytes_left < len)
 			return false;
-		f = plan_file(w, len);
-		off = plan_offset(w, f, d, len);
+		if (w->cursor) {
+			if (!cursor_next(w, &len, &f, &off))
+				return false;
+		} else {
+			f = plan_file(w, len);
+			off = plan_offset(w, f, d, len);
+		}
 		if (j->rw == RW_TRIMWRITE || j->rw == RW_RANDTRIMWRITE) {
 			w->tw_file = f;
 			w->tw_off = off;
@@ -298,6 +383,8 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 		if (j->fsync_every || j->fdatasync_every)
 			schedule_sync(w, f);
 	}
+	if (j->fsync_every_ios)
+		count_for_sync(w, f, d);
 	return true;
 }
 
@@ -310,6 +397,12 @@ void plan_sync(struct worker *w, struct io_req *r)
 	r->buf = r->buf_base;
 	r->resubmit = false;
 	w->sync_due = NULL;
+	if (w->sync_all) {
+		unsigned next = (unsigned)(r->file - w->files) + 1;
+
+		w->sync_all = next < w->nfiles;
+		w->sync_due = w->sync_all ? &w->files[next] : NULL;
+	}
 	w->st->sync_ios++;
 }
 

@@ -101,6 +101,33 @@ static unsigned char *layout_buffer(uint64_t seed)
 	return buf;
 }
 
+/*
+ * create=recreate: delete the files and create them empty, so that the job's writes
+ * append and allocate as sysbench's seqwr does. Shared files are emptied once.
+ */
+static int recreate(const struct job_desc *j, struct io_file *f, unsigned n, struct diag *d)
+{
+	for (unsigned i = 0; i < n; i++) {
+		int fd;
+
+		if (f[i].is_bdev || f[i].is_chr)
+			return diag_at(d, -EINVAL, j->file, j->line, "job '%s': create=recreate "
+				       "cannot empty device '%s'", j->name, f[i].path);
+		if (f[i].shared && j->jobnum)
+			continue;
+		if (unlink(f[i].path) < 0 && errno != ENOENT)
+			return diag_at(d, -errno, j->file, j->line, "job '%s': cannot delete "
+				       "'%s': %s", j->name, f[i].path, strerror(errno));
+		fd = open(f[i].path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return diag_at(d, -errno, j->file, j->line, "job '%s': cannot create "
+				       "'%s': %s", j->name, f[i].path, strerror(errno));
+		close(fd);
+		f[i].real_size = 0;
+	}
+	return 0;
+}
+
 int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 		 const atomic_bool *stop, void (*note)(void *ctx, const char *msg), void *ctx,
 		 struct diag *d)
@@ -112,6 +139,8 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 	char msg[512];
 	int ret = 0;
 
+	if (j->create == CREATE_RECREATE)
+		return recreate(j, f, n, d);
 	have = malloc(sizeof(*have) * (n ? n : 1));
 	if (!have)
 		return diag_set(d, -ENOMEM, "out of memory");

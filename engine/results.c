@@ -124,9 +124,13 @@ static unsigned add_options(struct run_report *out, unsigned at, const struct jo
 	return n;
 }
 
-static void fill_unit(struct report_unit *u, const struct job_desc *j,
-		      const struct job_result *res, const struct job_stats *st)
+static void fill_unit(struct report_unit *u, const struct run *r, unsigned i,
+		      const struct job_stats *st)
 {
+	const struct job_desc *j = &r->jobs->jobs[i];
+	const struct job_result *res = &r->results[i];
+	const struct phase_usage *pu = &r->phases[j->phase];
+
 	u->name = j->name;
 	u->desc = j->description;
 	u->groupid = j->groupid;
@@ -145,6 +149,13 @@ static void fill_unit(struct report_unit *u, const struct job_desc *j,
 	u->depth = j->iodepth;
 	u->continue_on_error = j->continue_on_error != ERRC_NONE;
 	u->st = st;
+	u->pass = j->pass;
+	u->passes = j->passes;
+	u->lat_over_ns = j->lat_over_ns;
+	u->nlat_over = j->nlat_over;
+	u->phase_wall_ns = pu->wall_ns;
+	u->phase_usr_ns = pu->usr_ns;
+	u->phase_sys_ns = pu->sys_ns;
 }
 
 /* Merge the jobs of the group that starts at job i; returns how many jobs it has. */
@@ -158,7 +169,7 @@ static unsigned merge_group(const struct run *r, unsigned i, struct report_unit 
 	if (!st)
 		return 0;
 	stats_init_zeroed(st);
-	fill_unit(u, &jobs->jobs[i], &r->results[i], st);
+	fill_unit(u, r, i, st);
 	/* A job without group_reporting is a unit of its own, as in fio. */
 	for (unsigned k = i; k < jobs->njobs && jobs->jobs[k].groupid == jobs->jobs[i].groupid &&
 	     jobs->jobs[k].group_reporting; k++, n++) {
@@ -200,7 +211,7 @@ int run_build_report(const struct run *r, struct run_report *out)
 			if (!n)
 				return -ENOMEM;
 		} else {
-			fill_unit(u, j, &r->results[i], r->results[i].st);
+			fill_unit(u, r, i, r->results[i].st);
 		}
 		u->opt_names = out->names + at;
 		u->opt_values = out->values + at;

@@ -204,7 +204,8 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 	stats_lat_map_init(&r->latmap);
 	r->results = calloc(jobs->njobs, sizeof(*r->results));
 	r->files = calloc(jobs->njobs, sizeof(*r->files));
-	if (!r->results || !r->files)
+	r->phases = calloc(jobs->nphases, sizeof(*r->phases));
+	if (!r->results || !r->files || !r->phases)
 		return diag_set(d, -ENOMEM, "out of memory");
 	for (unsigned i = 0; !ret && i < jobs->njobs; i++) {
 		const struct job_desc *j = &jobs->jobs[i];
@@ -337,11 +338,15 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 	s->w.ops = r->files[index].ops;
 	s->w.clk = s->w.job->clocksource == CLOCKSRC_GETTIME ? &r->gettime : &r->clock;
 	s->w.latmap = &r->latmap;
+	s->w.lat_over_min = s->w.job->nlat_over ? s->w.job->lat_over_ns[0] : UINT64_MAX;
 	s->w.progress = &r->results[index].progress;
 	s->w.files = r->files[index].f;
 	s->w.nfiles = r->files[index].n;
 	s->w.st = r->results[index].st;
 	s->w.stop = &r->stop;
+	/* clones are placed one after another, the first with jobnum 0 */
+	s->w.cursor = &r->results[index - s->w.job->jobnum].seq_cursor;
+	s->w.ios_shared = &r->results[index - s->w.job->jobnum].ios_shared;
 }
 
 /*
@@ -391,6 +396,40 @@ static void close_shared(struct run *r, unsigned phase)
 	}
 }
 
+static uint64_t tv_ns(struct timeval tv)
+{
+	return (uint64_t)tv.tv_sec * 1000000000ULL + (uint64_t)tv.tv_usec * 1000ULL;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The process's CPU time and the wall time of a phase, start to last join (tiobench's). */
+static void usage_begin(struct phase_usage *u)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	u->usr_ns = tv_ns(ru.ru_utime);
+	u->sys_ns = tv_ns(ru.ru_stime);
+	u->wall_ns = mono_ns();
+}
+
+static void usage_end(struct phase_usage *u)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	u->usr_ns = tv_ns(ru.ru_utime) - u->usr_ns;
+	u->sys_ns = tv_ns(ru.ru_stime) - u->sys_ns;
+	u->wall_ns = mono_ns() - u->wall_ns;
+}
+
 /* One phase: every job set up, the disks sampled at the start, all released at once. */
 static int run_phase(struct run *r, unsigned phase, struct diag *d)
 {
@@ -428,10 +467,12 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 	gate_wait_ready(&gate, started);
 	if (phase == 0)
 		diskset_snapshot_start(&r->disks);
+	usage_begin(&r->phases[phase]);
 	gate_open(&gate, r);
 	for (unsigned i = 0; i < n; i++)
 		if (slots[i].started)
 			pthread_join(slots[i].thread, NULL);
+	usage_end(&r->phases[phase]);
 	close_shared(r, phase);
 	free(slots);
 	return ret;
@@ -490,6 +531,7 @@ void run_free(struct run *r)
 	}
 	free(r->files);
 	free(r->results);
+	free(r->phases);
 	diskset_free(&r->disks);
 	memset(r, 0, sizeof(*r));
 }

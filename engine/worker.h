@@ -21,6 +21,7 @@ struct worker {
 	const struct ioengine_ops *ops;
 	const struct clock_src *clk;
 	const struct lat_map *latmap;
+	uint64_t lat_over_min;		/* lat_over='s lowest limit in ns; UINT64_MAX: none */
 	struct io_file *files;
 	unsigned nfiles;
 	struct job_stats *st;
@@ -65,6 +66,14 @@ struct worker {
 	unsigned think_left;
 	struct io_file *sync_due;	/* fsync= or fdatasync= wants this file synced */
 	int sync_kind;
+	bool sync_all;			/* then the files after it too (fsync_scope=all_files) */
+	bool wrote_since_sync;		/* fsync_every_ios syncs only after a write */
+	struct io_file *last_written;
+	atomic_uint_fast64_t *ios_shared;	/* fsync_every_ios: I/Os of the job's clones */
+	atomic_uint_fast64_t *cursor;	/* seq_cursor=shared: bytes taken by the clones */
+	uint64_t cursor_end;		/* where the cursor stops (UINT64_MAX: wraps) */
+	uint64_t cursor_span;		/* the files' regions end to end */
+	uint64_t cursor_flen;		/* their common length, 0 if they differ */
 	bool rated;			/* rate= or rate_iops= is set */
 	bool issuing;			/* false once budget, runtime, stop or error ended it */
 	bool filling;			/* iodepth_low: refill only below the mark */

@@ -300,6 +300,22 @@ static void place(struct job_list *out, struct job_desc *j, bool new_source, boo
 	j->groupid = out->ngroups;
 }
 
+/* The job (and its clones) once per pass, each pass a phase and a group of its own. */
+static int append_passes(struct job_list *out, struct job_desc *tmpl, size_t *cap,
+			 bool *group_used, struct diag *d)
+{
+	int ret = 0;
+
+	for (tmpl->pass = 1; !ret && tmpl->pass <= tmpl->passes; tmpl->pass++) {
+		if (tmpl->pass > 1) {
+			tmpl->stonewall = true;
+			place(out, tmpl, false, group_used);
+		}
+		ret = append_clones(out, tmpl, cap, d);
+	}
+	return ret;
+}
+
 /*
  * [global] sections with no job below them in their file would never be parsed: check
  * their options as if they were a job, so that a typo there is still an error.
@@ -363,7 +379,7 @@ int jobs_build(const struct job_input *in, struct job_list *out, struct diag *d)
 			break;
 		place(out, &tmpl, new_source, &group_used);
 		new_source = false;
-		ret = append_clones(out, &tmpl, &cap, d);
+		ret = append_passes(out, &tmpl, &cap, &group_used, d);
 	}
 	if (!ret && trailing)
 		ret = check_trailing_globals(in, globals, nglobals, &out->arena, d);

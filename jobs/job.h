@@ -23,12 +23,15 @@ enum file_service { FSRV_ROUNDROBIN, FSRV_SEQUENTIAL, FSRV_RANDOM };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
 enum verify_type { VERIFY_NONE, VERIFY_CRC32C, VERIFY_MD5, VERIFY_SHA256, VERIFY_XXHASH,
 		   VERIFY_PATTERN };
+enum fsync_scope { FSYNC_SCOPE_FILE, FSYNC_SCOPE_ALL };
+enum create_mode { CREATE_REUSE, CREATE_RECREATE };
 enum clock_choice { CLOCKSRC_DEFAULT, CLOCKSRC_CPU, CLOCKSRC_GETTIME };
 enum error_class { ERRC_NONE = 0, ERRC_READ = 1, ERRC_WRITE = 2, ERRC_IO = 3,
 		   ERRC_VERIFY = 4, ERRC_ALL = 7 };
 
 #define JOB_MAX_BSSPLIT	64
 #define JOB_MAX_PCT	20
+#define JOB_MAX_LAT_OVER 4	/* limits of lat_over= */
 #define JOB_ENGINE_OPTS	128	/* bytes for the selected engine's options */
 
 struct bs_split {
@@ -93,6 +96,7 @@ struct job_desc {
 	uint64_t number_ios;
 	bool unlink;
 	bool create_on_open;
+	int create;		/* enum create_mode: recreate empties the files first */
 	bool overwrite;
 	int fallocate;		/* enum fallocate_mode */
 	bool allow_mounted_write;
@@ -103,6 +107,8 @@ struct job_desc {
 	int rw;			/* enum rw_mode */
 	uint64_t rw_nr;		/* ":N": I/Os per random offset, or bytes skipped when sequential */
 	unsigned rwmixread;	/* percent of reads in mixed modes */
+	int rwmix_ratio;		/* rwmix_mode=ratio: interleave to hold the ratio exactly */
+	int seq_cursor_shared;	/* seq_cursor=shared: clones take blocks of one stream */
 	struct dir_bs bs[IO_NDIR];
 	uint64_t blockalign[IO_NDIR];	/* 0: the direction's minimum block size */
 	int random_distribution;	/* enum rand_dist */
@@ -125,6 +131,8 @@ struct job_desc {
 	int sync;		/* enum sync_mode */
 	unsigned fsync_every;
 	unsigned fdatasync_every;
+	uint64_t fsync_every_ios;	/* sync after every N I/Os of the job and its clones */
+	int fsync_scope;		/* enum fsync_scope */
 	bool end_fsync;
 	bool fsync_on_close;
 	union {			/* the selected engine's own options, laid out by that engine */
@@ -164,6 +172,10 @@ struct job_desc {
 	bool clat_percentiles;
 	bool lat_percentiles;
 	bool slat_percentiles;
+	uint64_t lat_over_ns[JOB_MAX_LAT_OVER];	/* lat_over=, ascending */
+	unsigned nlat_over;
+	unsigned passes;		/* passes=N: the job runs N times, one phase each */
+	unsigned pass;			/* which of them this is, from 1 */
 	int unified_rw_reporting;	/* enum unified_rw */
 	int continue_on_error;		/* enum error_class mask */
 	int clocksource;		/* enum clock_choice */

@@ -397,6 +397,36 @@ int opt_percentiles_parse(const struct opt_ctx *ctx, const char *val, void *dst,
 	return 0;
 }
 
+/*
+ * lat_over=2s,10s: count the I/Os whose latency reaches each limit (tiobench's "Lat% >2s").
+ * At most 4, in µs without a unit as fio's latency options are, ascending.
+ */
+int opt_lat_over_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+		       size_t whylen)
+{
+	struct job_desc *j = dst;
+	uint64_t v[JOB_MAX_LAT_OVER];
+	char **f;
+	int n, i, bad = 0;
+
+	(void)ctx;
+	n = value_split(val, ',', &f);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n && !bad; i++)
+		bad = i >= JOB_MAX_LAT_OVER || value_parse_time(f[i], 1000, &v[i]) < 0 || !v[i] ||
+		      (i && v[i] <= v[i - 1]);
+	value_split_free(f, n);
+	if (bad) {
+		snprintf(why, whylen, "'%s' is not a list of at most %d ascending times above 0 "
+			 "such as 2s,10s", val, JOB_MAX_LAT_OVER);
+		return -EINVAL;
+	}
+	memcpy(j->lat_over_ns, v, sizeof(v[0]) * n);
+	j->nlat_over = (unsigned)n;
+	return 0;
+}
+
 static int hexval(int c)
 {
 	if (c >= '0' && c <= '9')

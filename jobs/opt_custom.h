@@ -30,6 +30,8 @@ int opt_distribution_parse(const struct opt_ctx *ctx, const char *val,
 		   void *dst, char *why, size_t whylen);
 int opt_file_service_parse(const struct opt_ctx *ctx, const char *val,
 		   void *dst, char *why, size_t whylen);
+int opt_lat_over_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+		       size_t whylen);
 int opt_percentiles_parse(const struct opt_ctx *ctx, const char *val,
 		   void *dst, char *why, size_t whylen);
 int opt_pattern_parse(const struct opt_ctx *ctx, const char *val,

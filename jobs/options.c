@@ -42,6 +42,31 @@ static const struct opt_enum unified_vals[] = {
 	{ NULL },
 };
 
+static const struct opt_enum rwmix_mode_vals[] = {
+	{ "random", 0, "each I/O's direction drawn at random (fio)" },
+	{ "ratio", 1, "reads and writes interleaved to hold rwmixread exactly (sysbench)" },
+	{ NULL },
+};
+
+static const struct opt_enum seq_cursor_vals[] = {
+	{ "job", 0, "each clone has its own sequential stream (fio)" },
+	{ "shared", 1, "clones take the next block of one stream, one pass (sysbench)" },
+	{ NULL },
+};
+
+static const struct opt_enum fsync_scope_vals[] = {
+	{ "file", FSYNC_SCOPE_FILE, "sync the file just written" },
+	{ "all_files", FSYNC_SCOPE_ALL, "sync every file of the job (sysbench)" },
+	{ NULL },
+};
+
+static const struct opt_enum create_vals[] = {
+	{ "reuse", CREATE_REUSE, "keep existing files, extending short ones (fio)" },
+	{ "recreate", CREATE_RECREATE, "delete and recreate the files empty first (sysbench "
+	  "seqwr)" },
+	{ NULL },
+};
+
 static const struct opt_enum clock_vals[] = {
 	{ "cpu", CLOCKSRC_CPU, "the CPU's time-stamp counter (iojob's default when usable)" },
 	{ "clock_gettime", CLOCKSRC_GETTIME, "clock_gettime(CLOCK_MONOTONIC)" },
@@ -93,8 +118,12 @@ const struct opt_def job_options[] = {
 	JOB_SIZE_PCT("offset_increment", offset_increment, "0",
 		     "added to offset for each clone (numjobs)"),
 	JOB_U64("number_ios", number_ios, "0", "stop after this many I/Os (0: no limit)"),
+	JOB_UINT("passes", passes, "1", 1, 10000,
+		 "run the job this many times, each pass a stonewalled phase reported alone"),
 	JOB_BOOL("unlink", unlink, "0", "delete the job's files when it ends"),
 	JOB_BOOL("create_on_open", create_on_open, "0", "create files when the job opens them"),
+	JOB_ENUM("create", create, "reuse", create_vals,
+		 "whether a write job's files are emptied before it starts"),
 	JOB_BOOL("overwrite", overwrite, "0", "lay out files with data before a write job"),
 	JOB_ENUM("fallocate", fallocate, "native", fallocate_vals,
 		 "how new files get their blocks"),
@@ -109,6 +138,10 @@ const struct opt_def job_options[] = {
 		   .alias = "readwrite", .vals = rw_vals,
 		   .syntax = "MODE[:N] (N: I/Os per random offset, or bytes to skip), MODE"),
 	JOB_UINT("rwmixread", rwmixread, "50", 0, 100, "percent of reads in mixed modes"),
+	JOB_ENUM("rwmix_mode", rwmix_ratio, "random", rwmix_mode_vals,
+		 "how mixed modes choose each I/O's direction"),
+	JOB_ENUM("seq_cursor", seq_cursor_shared, "job", seq_cursor_vals,
+		 "whether clones share one sequential stream over the files"),
 	JOB_CUSTOM("rwmixwrite", rwmixread, NULL, opt_rwmixwrite_parse,
 		   "percent of writes in mixed modes", .syntax = "integer, 0 to 100"),
 	JOB_CUSTOM("bs", bs, "4k", opt_bs_parse, "block size, per direction (read,write,trim)",
@@ -150,6 +183,10 @@ const struct opt_def job_options[] = {
 	JOB_UINT("fsync", fsync_every, "0", 0, UINT32_MAX, "fsync after every N writes"),
 	JOB_UINT("fdatasync", fdatasync_every, "0", 0, UINT32_MAX,
 		 "fdatasync after every N writes"),
+	JOB_U64("fsync_every_ios", fsync_every_ios, "0",
+		"sync after every N I/Os of any direction, counted over the job's clones"),
+	JOB_ENUM("fsync_scope", fsync_scope, "file", fsync_scope_vals,
+		 "what fsync_every_ios syncs"),
 	JOB_BOOL("end_fsync", end_fsync, "0", "fsync the files when the job's writes end"),
 	JOB_BOOL("fsync_on_close", fsync_on_close, "0", "fsync each file when closing it"),
 
@@ -191,6 +228,9 @@ const struct opt_def job_options[] = {
 	/* reporting */
 	JOB_CUSTOM("kb_base", kb_base, "1024", opt_kb_base_parse,
 		   "1024 or 1000: what k, m, g mean in sizes", .syntax = "1024 or 1000"),
+	JOB_CUSTOM("lat_over", lat_over_ns, NULL, opt_lat_over_parse,
+		   "count the I/Os whose latency reaches each of these limits",
+		   .syntax = "time,time,... (at most 4, ascending; µs without a unit)"),
 	JOB_CUSTOM("percentile_list", percentile_list,
 		   "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99",
 		   opt_percentiles_parse, "latency percentiles to report, ':'-separated",

@@ -150,6 +150,25 @@ static int check_logs(struct job_desc *j, struct diag *d)
 	return 0;
 }
 
+/* sysbench's semantics: each makes sense only in the modes sysbench uses it in. */
+static int check_sysbench_modes(const struct job_desc *j, struct diag *d)
+{
+	if (j->create == CREATE_RECREATE && rw_does(j->rw, IO_READ))
+		return fail(j, "create", d, "option 'create': recreate empties the files, so the "
+			    "job must only write");
+	if (j->create == CREATE_RECREATE && j->verify != VERIFY_NONE)
+		return fail(j, "create", d, "option 'create': recreate empties the files, so "
+			    "there is nothing to verify");
+	if (j->seq_cursor_shared && rw_is_random(j->rw))
+		return fail(j, "seq_cursor", d, "option 'seq_cursor': shared is for sequential "
+			    "modes, and rw is random");
+	if (j->seq_cursor_shared && (rw_is_mixed(j->rw) || j->rw == RW_TRIMWRITE ||
+				     j->verify != VERIFY_NONE))
+		return fail(j, "seq_cursor", d, "option 'seq_cursor': shared takes one direction "
+			    "(read, write or trim) without verify");
+	return 0;
+}
+
 int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		 struct diag *d)
 {
@@ -165,6 +184,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_logs(j, d);
 	if (!ret)
 		ret = check_verify(j, d);
+	if (!ret)
+		ret = check_sysbench_modes(j, d);
 	if (ret)
 		return ret;
 	if ((rw_does(j->rw, IO_TRIM)) && !eng->can_trim)

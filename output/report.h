@@ -7,6 +7,7 @@
 #define OUTPUT_REPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -37,6 +38,12 @@ struct report_unit {
 	const char *const *opt_names;	/* JSON "job options": names and values as set */
 	const char *const *opt_values;
 	unsigned nopts;
+	/* iojob's own, in the JSON "iojob" object */
+	unsigned pass, passes;		/* passes=N: which pass this unit is, from 1 */
+	const uint64_t *lat_over_ns;	/* lat_over= limits; counts in st->dir[].lat_over */
+	unsigned nlat_over;
+	uint64_t phase_wall_ns;		/* the unit's phase, start to last join */
+	uint64_t phase_usr_ns, phase_sys_ns;	/* the whole process's CPU in that phase */
 };
 
 struct report {

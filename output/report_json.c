@@ -153,6 +153,42 @@ static uint64_t elapsed_s(const struct job_stats *st)
 	return ns / 1000000000 + 1;
 }
 
+/*
+ * iojob's additions, kept in one object so that fio's readers never meet them elsewhere:
+ * the unit's runtime in ns (fio's ms is too coarse for short passes), its pass, the
+ * lat_over= counts over every direction, and the process's CPU during its phase.
+ */
+static void json_iojob(struct json_out *j, const struct report_unit *u,
+		       const struct job_stats *st)
+{
+	uint64_t runtime = 0;
+	char key[32];
+
+	for (unsigned d = 0; d < STATS_NDIR; d++)
+		if (st->dir[d].runtime_ns > runtime)
+			runtime = st->dir[d].runtime_ns;
+	json_open(j, "iojob", '{');
+	json_uint(j, "runtime_ns", runtime ? runtime : st->runtime_ns);
+	if (u->passes > 1) {
+		json_uint(j, "pass", u->pass);
+		json_uint(j, "passes", u->passes);
+	}
+	if (u->nlat_over) {
+		json_open(j, "lat_over", '{');
+		for (unsigned k = 0; k < u->nlat_over; k++) {
+			report_time_key(u->lat_over_ns[k], key, sizeof(key));
+			json_uint(j, key, lat_over_count(st, k));
+		}
+		json_close(j, '}');
+	}
+	json_open(j, "proc_cpu", '{');
+	json_uint(j, "usr_ns", u->phase_usr_ns);
+	json_uint(j, "sys_ns", u->phase_sys_ns);
+	json_uint(j, "wall_ns", u->phase_wall_ns);
+	json_close(j, '}');
+	json_close(j, '}');
+}
+
 static void json_unit(struct json_out *j, const struct report_ctx *c, const struct unit_view *v,
 		      bool plus)
 {
@@ -202,6 +238,7 @@ static void json_unit(struct json_out *j, const struct report_ctx *c, const stru
 	}
 	if (u->desc)
 		json_str(j, "desc", u->desc);
+	json_iojob(j, u, st);
 	json_close(j, '}');
 }
 

@@ -128,6 +128,22 @@ static void print_dir(FILE *f, const struct report_unit *u, const struct shown_d
 	print_samples(f, u, d, g ? g->dir[s->slot].agg_bw : 0);
 }
 
+/* lat_over=: "  lat over     : >=2s=0.01% (3), >=10s=0.00% (0)", of the I/Os issued. */
+static void print_lat_over(FILE *f, const struct report_unit *u, const struct job_stats *st,
+			   uint64_t total)
+{
+	char key[32];
+
+	for (unsigned k = 0; k < u->nlat_over; k++) {
+		uint64_t n = lat_over_count(st, k);
+
+		report_time_key(u->lat_over_ns[k], key, sizeof(key));
+		fprintf(f, "%s>=%s=%.2f%% (%llu)%s", k ? ", " : "  lat over     : ", key,
+			total ? 100.0 * (double)n / (double)total : 0.0, (unsigned long long)n,
+			k + 1 == u->nlat_over ? "\n" : "");
+	}
+}
+
 /* "  lat (usec)   : 50=1.77%, ..." rows of at most five non-empty buckets. */
 static void print_lat_rows(FILE *f, const char *unit, const uint64_t *b, unsigned from,
 			   unsigned to, uint64_t total)
@@ -216,12 +232,15 @@ static void print_unit(FILE *f, const struct report_ctx *c, const struct unit_vi
 	fprintf(f, ": pid=%d: %s\n", u->tid, when);
 	if (u->desc)
 		fprintf(f, "  Description  : [%s]\n", u->desc);
+	if (u->passes > 1)
+		fprintf(f, "  Pass         : %u of %u\n", u->pass, u->passes);
 	for (i = 0; i < v->ndirs; i++)
 		print_dir(f, u, &v->dirs[i], report_group(c, u->groupid));
 	total = sum_counts(st->issued, STATS_NDIR);
 	print_lat_rows(f, "nsec", st->lat_buckets, 0, 10, total);
 	print_lat_rows(f, "usec", st->lat_buckets, 10, 20, total);
 	print_lat_rows(f, "msec", st->lat_buckets, 20, STATS_LAT_NR, total);
+	print_lat_over(f, u, st, total);
 	if (st->sync_lat.n) {
 		/* fio prints sync percentiles whatever clat_percentiles says */
 		fputs("  fsync/fdatasync/sync_file_range:\n", f);

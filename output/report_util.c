@@ -346,3 +346,24 @@ unsigned disk_aggr(const struct disk_set *s, unsigned i, struct disk_view *out)
 	out->in_queue /= n;
 	return n;
 }
+
+void report_time_key(uint64_t ns, char *buf, size_t len)
+{
+	static const struct { uint64_t div; const char *unit; } u[] = {
+		{ 1000000000ULL, "s" }, { 1000000ULL, "ms" }, { 1000ULL, "us" }, { 1, "ns" },
+	};
+	unsigned i = 0;
+
+	while (ns % u[i].div)
+		i++;
+	snprintf(buf, len, "%llu%s", (unsigned long long)(ns / u[i].div), u[i].unit);
+}
+
+uint64_t lat_over_count(const struct job_stats *st, unsigned k)
+{
+	uint64_t n = 0;
+
+	for (unsigned d = 0; d < STATS_NDIR; d++)
+		n += st->dir[d].lat_over[k];
+	return n;
+}

@@ -102,6 +102,12 @@ extern const char *const lat_bucket_label[STATS_LAT_NR];
 /* ctime() of t without its newline. */
 void report_ctime(time_t t, char *buf, size_t len);
 
+/* A time as its largest exact unit, as a user would write it: "2s", "500ms", "1500ns". */
+void report_time_key(uint64_t ns, char *buf, size_t len);
+
+/* I/Os of every direction at or above lat_over='s k-th limit. */
+uint64_t lat_over_count(const struct job_stats *st, unsigned k);
+
 /* One disk's counters over the run, or the per-member average of a stacked device's members. */
 struct disk_view {
 	uint64_t ios[2], merges[2], ticks[2], in_queue;

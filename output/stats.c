@@ -139,6 +139,14 @@ static void dir_sum_samples(struct dir_stats *dst, const struct dir_stats *src)
 	dst->iops_sum = a;
 }
 
+static void add_counts(uint64_t *dst, const uint64_t *src, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		dst[i] += src[i];
+}
+
 static void dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 {
 	dir_sum_samples(dst, src);
@@ -146,6 +154,7 @@ static void dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 	dst->bytes += src->bytes;
 	dst->short_ios += src->short_ios;
 	dst->drop_ios += src->drop_ios;
+	add_counts(dst->lat_over, src->lat_over, STATS_LAT_OVER_NR);
 	if (src->runtime_ns > dst->runtime_ns)
 		dst->runtime_ns = src->runtime_ns;
 	moments_merge(&dst->slat, &src->slat);
@@ -156,14 +165,6 @@ static void dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 	hist_merge(&dst->clat_hist, &src->clat_hist);
 	hist_merge(&dst->slat_hist, &src->slat_hist);
 	hist_merge(&dst->lat_hist, &src->lat_hist);
-}
-
-static void add_counts(uint64_t *dst, const uint64_t *src, unsigned n)
-{
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		dst[i] += src[i];
 }
 
 void stats_merge(struct job_stats *dst, const struct job_stats *src)

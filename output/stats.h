@@ -40,6 +40,8 @@ struct sample_sum {
 	double m2;		/* sum of squared deviations from the mean */
 };
 
+#define STATS_LAT_OVER_NR 4	/* limits lat_over= takes */
+
 struct dir_stats {
 	uint64_t ios;		/* completed I/Os (the I/O's whole length done) */
 	uint64_t bytes;
@@ -53,6 +55,7 @@ struct dir_stats {
 	struct hist clat_hist;
 	struct hist slat_hist;	/* filled only with slat_percentiles */
 	struct hist lat_hist;	/* filled only with lat_percentiles */
+	uint64_t lat_over[STATS_LAT_OVER_NR];	/* lat_over=: I/Os at or above each limit */
 };
 
 struct job_stats {

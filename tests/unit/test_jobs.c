@@ -292,13 +292,18 @@ static const struct bad_case bad_cases[] = {
 	{ "[job]\nbs=4k,8k,16k,32k\n", 2,
 	  "option 'bs': '4k,8k,16k,32k' has more than 3 values (read,write,trim)" },
 	{ "[job]\nbs=4q\n", 2, "option 'bs': '4q' is not a size (did you mean '4k'?)" },
+	{ "[job]\nlat_over=10s,2s\n", 2, "option 'lat_over': '10s,2s' is not a list of at most "
+	  "4 ascending times above 0 such as 2s,10s" },
+	{ "[job]\nlat_over=1,2,3,4,5\n", 2, "is not a list of at most 4 ascending times" },
+	{ "[job]\nlat_over=0\n", 2, "is not a list of at most 4 ascending times" },
+	{ "[job]\npasses=0\n", 2, "option 'passes': 0 is out of range (1 to 10000)" },
 	{ "[job]\nsize=1m\nrwmixwrite=101\n", 3,
 	  "option 'rwmixwrite': '101' is not a percentage (0 to 100)" },
 	{ "[job]\nrw=randread:0\n", 2, "option 'rw': ':0' is not a positive count" },
 	{ "[job]\nrw=raed\n", 2, "option 'rw': 'raed' is not one of read, write, randread, " },
 	{ "[job]\nrw=randreed\n", 2, "is not one of read, write, randread, randwrite, rw, "
-	  "readwrite, randrw, trim, randtrim, trimwrite, randtrimwrite "
-	  "(did you mean 'randread'?)" },
+	  "readwrite, randrw, trim, randtrim, trimwrite, randtrimwrite, seqwr, seqrewr, seqrd, "
+	  "rndrd, rndwr, rndrw (did you mean 'randread'?)" },
 	{ "[job]\nbssplit=4k/30:64k/60\n", 2,
 	  "option 'bssplit': the percentages in '4k/30:64k/60' add up to 90, not 100" },
 	{ "[job]\nbssplit=4k/70:64k/70:8k\n", 2, "add up to 140, not 100" },
@@ -656,6 +661,38 @@ START_TEST(numjobs_clones_share_phase_and_group)
 }
 END_TEST
 
+START_TEST(passes_repeat_the_job_and_its_clones_each_in_a_phase_and_group)
+{
+	add_file("job.fio", "[x]\npasses=3\nnumjobs=2\n[y]\n");
+	build_ok();
+	ck_assert_uint_eq(jl.njobs, 7);
+	for (unsigned i = 0; i < 6; i++) {
+		const struct job_desc *j = &jl.jobs[i];
+
+		ck_assert_str_eq(j->name, "x");
+		ck_assert_uint_eq(j->pass, 1 + i / 2);
+		ck_assert_uint_eq(j->jobnum, i % 2);
+		ck_assert_uint_eq(j->phase, i / 2);
+		ck_assert_int_eq(j->groupid, (int)(i / 2));
+	}
+	/* the next job runs beside the last pass, as beside any job it follows */
+	ck_assert_uint_eq(jl.jobs[6].phase, 2);
+	ck_assert_uint_eq(jl.jobs[6].pass, 1);
+	ck_assert_uint_eq(jl.nphases, 3);
+}
+END_TEST
+
+START_TEST(lat_over_keeps_ascending_limits_in_ns)
+{
+	add_file("job.fio", "[x]\nlat_over=500,2s,10s\n");
+	build_ok();
+	ck_assert_uint_eq(jl.jobs[0].nlat_over, 3);
+	ck_assert_uint_eq(jl.jobs[0].lat_over_ns[0], 500000);	/* µs without a unit */
+	ck_assert_uint_eq(jl.jobs[0].lat_over_ns[1], 2000000000ULL);
+	ck_assert_uint_eq(jl.jobs[0].lat_over_ns[2], 10000000000ULL);
+}
+END_TEST
+
 /* Options before the first --name, as main() stores them: section 0, source -1. */
 static void add_cli_default(const char *key, const char *val)
 {
@@ -994,6 +1031,8 @@ static Suite *jobs_suite(void)
 	tcase_add_test(tc, stonewall_starts_a_phase_and_new_group_only_a_group);
 	tcase_add_test(tc, stonewall_or_new_group_on_the_first_job_adds_nothing_empty);
 	tcase_add_test(tc, numjobs_clones_share_phase_and_group);
+	tcase_add_test(tc, passes_repeat_the_job_and_its_clones_each_in_a_phase_and_group);
+	tcase_add_test(tc, lat_over_keeps_ascending_limits_in_ns);
 	suite_add_tcase(s, tc);
 
 	tc = fixture_tcase("engines");
