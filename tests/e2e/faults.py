@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""I/O faults, made by the LD_PRELOAD shim tests/fault/fault_shim.c (IOJOB_FAULT=CALL:FAULT
+[:NTH[:COUNT]]), for each engine this build and kernel can run: an error stops the job with
+a message naming the job, file, offset, length and errno (exit 1); continue_on_error=all
+counts the errors (the normal report's errors line, total_err and first_error in JSON);
+short transfers are completed, with every byte where it belongs; EAGAIN from a submit is
+retried; ENOSPC while laying out a file, injected or real (a small tmpfs, as root), fails
+before the timed phase and says how many bytes were needed.
+
+Not retried yet: a completion (not a submit) that returns EAGAIN fails the job like any
+other error; the cases below check that it does so cleanly."""
+import os
+import re
+import subprocess
+import tempfile
+
+from common import BIN, Checks, engine_available, remove, scratch_dir, split_normal_json
+
+SHIM = os.environ.get("IOJOB_FAULT_SHIM", "")
+KiB = 1024
+SIZE = 256 * KiB
+BS = 4 * KiB
+NIOS = SIZE // BS
+PATTERN = bytes.fromhex("deadbeef")
+
+# The calls whose results carry each engine's reads and writes, and its submit call.
+ENGINES = {
+    "psync": {"read": "pread", "write": "pwrite", "args": []},
+    "sync": {"read": "read", "write": "write", "args": []},
+    "libaio": {"read": "aio_read", "write": "aio_write", "submit": "io_submit",
+               "args": ["--iodepth=4", "--direct=1"]},
+    "io_uring": {"read": "uring_read", "write": "uring_write", "submit": "uring_submit",
+                 "args": ["--iodepth=4", "--direct=1"]},
+}
+
+ERRORS_LINE = re.compile(r"^\s+errors\s+: total=(\d+), first_error=(\d+)/<([^>]*)>$", re.M)
+ISSUED_LINE = re.compile(r"issued rwts: total=(\d+),(\d+),(\d+),(\d+) "
+                         r"short=(\d+),(\d+),(\d+),(\d+)")
+
+
+def fault_run(args, spec, cwd, timeout=60):
+    """Run iojob under the shim, counting only calls on the job's --filename (not on sysfs
+    or /proc files); (exit code, stdout, stderr, {"CALL:FAULT": hits})."""
+    log = os.path.join(cwd, "fault.log")
+    only = [a.split("=", 1)[1] for a in args if a.startswith("--filename=")][0]
+    env = dict(os.environ, LD_PRELOAD=SHIM, IOJOB_FAULT=spec, IOJOB_FAULT_LOG=log,
+               IOJOB_FAULT_PATH=os.path.basename(only))
+    # the shim comes before an ASan build's runtime, which it would otherwise refuse
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
+    if os.path.exists(log):
+        os.unlink(log)
+    p = subprocess.run([BIN, "--eta=never"] + args, cwd=cwd, env=env, capture_output=True,
+                       text=True, timeout=timeout)
+    hits = {}
+    if os.path.exists(log):
+        with open(log) as f:
+            for line in f:
+                call, what, _, h = line.split()
+                hits["%s:%s" % (call, what)] = int(h.split("=")[1])
+    return p.returncode, p.stdout, p.stderr, hits
+
+
+def job(engine, rw, path, *extra):
+    return (["--name=f", "--filename=" + path, "--rw=" + rw, "--bs=%d" % BS,
+             "--size=%d" % SIZE, "--ioengine=" + engine] + ENGINES[engine]["args"] +
+            list(extra))
+
+
+def make_data(path):
+    with open(path, "wb") as f:
+        f.write(PATTERN * (SIZE // len(PATTERN)))
+
+
+def usable_engines(c, d):
+    """Engines built in that the kernel lets run a small job here."""
+    data = os.path.join(d, "probe")
+    make_data(data)
+    usable = []
+    for e in ENGINES:
+        if not engine_available(e):
+            c.skip("%s: not in this build" % e)
+            continue
+        p = subprocess.run([BIN, "--eta=never"] + job(e, "read", data), cwd=d,
+                           capture_output=True, text=True, timeout=60)
+        if p.returncode != 0:
+            c.skip("%s: cannot run here: %s" % (e, p.stderr.strip()))
+            continue
+        usable.append(e)
+    return usable
+
+
+def check_error_stops_job(c, e, d, data):
+    """EIO on the 3rd read, ENOSPC on the 3rd write: exit 1, the message says it all."""
+    for rw, call, err, text in (("read", "read", "EIO", "Input/output error"),
+                                ("write", "write", "ENOSPC", "No space left on device")):
+        name = "%s %s %s" % (e, ENGINES[e][call], err)
+        code, out, errs, hits = fault_run(job(e, rw, data), "%s:%s:3" % (ENGINES[e][call], err),
+                                          d)
+        c.check(code == 1, "%s: exit %d, want 1: %s" % (name, code, errs))
+        c.check(hits.get("%s:%s" % (ENGINES[e][call], err)) == 1, "%s: hits %s" % (name, hits))
+        m = re.search(r"^iojob: job 'f': %s '(.*)' at offset (\d+), length (\d+): %s$" %
+                      (rw, re.escape(text)), errs, re.M)
+        c.check(m is not None, "%s: message %r" % (name, errs))
+        if not m:
+            continue
+        c.check(m.group(1) == data, "%s: file %r, want %r" % (name, m.group(1), data))
+        off, length = int(m.group(2)), int(m.group(3))
+        c.check(off % BS == 0 and off < SIZE and length == BS,
+                "%s: offset %d, length %d" % (name, off, length))
+        if e in ("psync", "sync"):
+            c.check(off == 2 * BS, "%s: offset %d, want the 3rd block" % (name, off))
+        c.check("err=%2d (job 'f': %s '" % (5 if err == "EIO" else 28, rw) in out,
+                "%s: the report's err= does not name it:\n%s" % (name, out))
+
+
+def check_continue_on_error(c, e, d, data):
+    """Three reads fail from the 5th on; the job goes on and both reports count them."""
+    name = "%s continue_on_error" % e
+    spec = "%s:EIO:5:3" % ENGINES[e]["read"]
+    code, out, errs, hits = fault_run(job(e, "read", data, "--continue_on_error=all",
+                                          "--output-format=normal,json"), spec, d)
+    c.check(code == 0, "%s: exit %d, want 0: %s" % (name, code, errs))
+    c.check(hits.get(spec.rsplit(":", 2)[0]) == 3, "%s: hits %s" % (name, hits))
+    try:
+        text, doc = split_normal_json(out)
+    except Exception as ex:
+        c.check(False, "%s: %s" % (name, ex))
+        return
+    m = ERRORS_LINE.search(text)
+    c.check(m is not None and m.groups() == ("3", "5", "Input/output error"),
+            "%s: errors line %r in:\n%s" % (name, m and m.group(0), text))
+    j = doc["jobs"][0]
+    c.check(j.get("total_err") == 3 and j.get("first_error") == 5 and j.get("error") == 0,
+            "%s: JSON total_err=%r first_error=%r error=%r" %
+            (name, j.get("total_err"), j.get("first_error"), j.get("error")))
+    c.check(j["read"]["io_bytes"] == SIZE - 3 * BS,
+            "%s: read %d bytes, want all but the 3 failed blocks" % (name, j["read"]["io_bytes"]))
+
+
+def check_short(c, e, d):
+    """Every write and then every read moves half of what it was asked to (and again for
+    the rest): each I/O is completed, counted once as short, and the file holds the pattern."""
+    path = os.path.join(d, "short-%s" % e)
+    for rw, call, col in (("write", "write", 1), ("read", "read", 0)):
+        name = "%s short %s" % (e, rw)
+        spec = "%s:short:1:0" % ENGINES[e][call]
+        code, out, errs, hits = fault_run(job(e, rw, path, "--buffer_pattern=0xdeadbeef"),
+                                          spec, d)
+        c.check(code == 0, "%s: exit %d, want 0: %s" % (name, code, errs))
+        c.check(hits.get("%s:short" % ENGINES[e][call], 0) >= NIOS,
+                "%s: hits %s" % (name, hits))
+        m = ISSUED_LINE.search(out)
+        want = [0] * 8
+        want[col] = want[4 + col] = NIOS
+        c.check(m is not None and [int(g) for g in m.groups()] == want,
+                "%s: issued %r, want total and short %d" % (name, m and m.group(0), NIOS))
+    with open(path, "rb") as f:
+        got = f.read()
+    c.check(got == PATTERN * (SIZE // len(PATTERN)),
+            "%s: after short writes the file does not hold the pattern" % e)
+
+
+def check_eagain(c, e, d, data):
+    """A submit that says EAGAIN is tried again; a completion with EAGAIN fails cleanly."""
+    if "submit" in ENGINES[e]:
+        name = "%s %s EAGAIN" % (e, ENGINES[e]["submit"])
+        spec = "%s:EAGAIN:1:3" % ENGINES[e]["submit"]
+        code, out, errs, hits = fault_run(job(e, "randread", data), spec, d)
+        c.check(code == 0, "%s: exit %d, want 0 (retried): %s" % (name, code, errs))
+        c.check(hits.get("%s:EAGAIN" % ENGINES[e]["submit"]) == 3, "%s: hits %s" % (name, hits))
+        m = ISSUED_LINE.search(out)
+        c.check(m is not None and int(m.group(1)) == NIOS, "%s: issued %r" %
+                (name, m and m.group(0)))
+    name = "%s %s EAGAIN" % (e, ENGINES[e]["read"])
+    code, out, errs, hits = fault_run(job(e, "read", data), "%s:EAGAIN:2" % ENGINES[e]["read"],
+                                      d)
+    c.check(code == 1 and re.search(r"^iojob: job 'f': read '.*' at offset \d+, length 4096: "
+                                    r"Resource temporarily unavailable$", errs, re.M),
+            "%s: exit %d, message %r" % (name, code, errs))
+
+
+def check_submit_faults(c, e, d, data):
+    """A submit or reap that fails stops the job; a partial submit is completed."""
+    if "submit" not in ENGINES[e]:
+        return
+    submit = ENGINES[e]["submit"]
+    name = "%s %s EIO" % (e, submit)
+    code, out, errs, hits = fault_run(job(e, "read", data), "%s:EIO:2" % submit, d)
+    c.check(code == 1 and re.search(r"^iojob: job 'f': submitting \d+ I/Os? \(the first: "
+                                    r"read '.*' at offset \d+, length 4096\): "
+                                    r"Input/output error$", errs, re.M),
+            "%s: exit %d, message %r" % (name, code, errs))
+    name = "%s %s short" % (e, submit)
+    code, out, errs, hits = fault_run(job(e, "randread", data, "--iodepth_batch_submit=4"),
+                                      "%s:short:1:0" % submit, d)
+    m = ISSUED_LINE.search(out)
+    c.check(code == 0 and m is not None and int(m.group(1)) == NIOS and
+            hits.get("%s:short" % submit, 0) > 0,
+            "%s: exit %d, issued %r, hits %s: %s" % (name, code, m and m.group(0), hits, errs))
+    if e != "libaio":
+        return
+    name = "libaio io_getevents EIO"
+    code, out, errs, hits = fault_run(job(e, "read", data), "io_getevents:EIO:2", d)
+    c.check(code == 1 and "iojob: job 'f': reaping completions: Input/output error" in errs,
+            "%s: exit %d, message %r" % (name, code, errs))
+
+
+def check_layout_enospc(c, d):
+    """Laying out a file for a read job, the 2nd write fails: before the timed phase, with
+    the bytes needed; a write job's fallocate fails the same way."""
+    path = os.path.join(d, "layout")
+    code, out, errs, hits = fault_run(["--name=f", "--filename=" + path, "--rw=read",
+                                       "--size=4m"], "pwrite:ENOSPC:2", d)
+    c.check(code == 1 and re.search(r"^iojob: command line: job 'f': laying out '%s' at offset "
+                                    r"1048576 \(4194304 bytes needed\): No space left on "
+                                    r"device$" % re.escape(path), errs, re.M),
+            "layout ENOSPC: exit %d, message %r" % (code, errs))
+    c.check("IOPS=" not in out, "layout ENOSPC: the timed phase ran:\n" + out)
+    os.unlink(path)
+    code, out, errs, hits = fault_run(["--name=f", "--filename=" + path, "--rw=write",
+                                       "--size=4m"], "fallocate:ENOSPC", d)
+    c.check(code == 1 and re.search(r"^iojob: command line: job 'f': cannot size '%s' to "
+                                    r"4194304 bytes: No space left on device$" %
+                                    re.escape(path), errs, re.M),
+            "fallocate ENOSPC: exit %d, message %r" % (code, errs))
+    c.check("IOPS=" not in out, "fallocate ENOSPC: the timed phase ran:\n" + out)
+
+
+def check_real_enospc(c):
+    """A 1 MiB tmpfs and jobs that need 4 MiB: they fail before the timed phase."""
+    if os.geteuid() != 0:
+        c.skip("real ENOSPC: needs root to mount a tmpfs")
+        return
+    mnt = tempfile.mkdtemp(prefix="iojob-enospc-")
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "iojob-enospc", mnt],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        c.skip("real ENOSPC: cannot mount a tmpfs: " + p.stderr.strip())
+        os.rmdir(mnt)
+        return
+    try:
+        for rw, pattern in (("read", r"laying out '%s' at offset \d+ \(4194304 bytes needed\)"),
+                            ("write", r"cannot size '%s' to 4194304 bytes")):
+            path = os.path.join(mnt, "data-" + rw)
+            p = subprocess.run([BIN, "--eta=never", "--name=f", "--filename=" + path,
+                                "--rw=" + rw, "--size=4m"], capture_output=True, text=True,
+                               timeout=60)
+            want = r"^iojob: command line: job 'f': %s: No space left on device$" % (
+                pattern % re.escape(path))
+            c.check(p.returncode == 1 and re.search(want, p.stderr, re.M),
+                    "tmpfs %s: exit %d, message %r" % (rw, p.returncode, p.stderr))
+            c.check("IOPS=" not in p.stdout, "tmpfs %s: the timed phase ran" % rw)
+            os.unlink(path)
+    finally:
+        subprocess.run(["umount", mnt])
+        os.rmdir(mnt)
+
+
+def main():
+    c = Checks("faults")
+    if not SHIM or not os.path.exists(SHIM):
+        c.skip("no fault shim (IOJOB_FAULT_SHIM=%r)" % SHIM)
+        c.finish()
+    d = scratch_dir()
+    try:
+        data = os.path.join(d, "data")
+        for e in usable_engines(c, d):
+            make_data(data)
+            check_error_stops_job(c, e, d, data)
+            make_data(data)
+            check_continue_on_error(c, e, d, data)
+            check_short(c, e, d)
+            check_eagain(c, e, d, data)
+            check_submit_faults(c, e, d, data)
+        check_layout_enospc(c, d)
+    finally:
+        remove(d)
+    check_real_enospc(c)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,413 @@
+/*
+ * Fault injection for tests, loaded into iojob with LD_PRELOAD: chosen system calls, or the
+ * completions that libaio and io_uring hand back, fail with an errno or move fewer bytes.
+ *
+ * IOJOB_FAULT=SPEC[,SPEC...] with SPEC = CALL:FAULT[:NTH[:COUNT]]
+ *   CALL   pread pwrite read write preadv2 pwritev2 fallocate: those calls;
+ *          io_submit io_getevents uring_submit: the call itself fails (nothing submitted
+ *          or reaped), or with "short" submits half of what it was given;
+ *          aio_read aio_write uring_read uring_write: the completions of reads or writes
+ *          that io_getevents or io_uring return, whose result is changed
+ *   FAULT  an errno name (EIO, ENOSPC, EAGAIN, ...) or number, or "short": half the bytes
+ *          (whole 512-byte sectors when there are at least 1024; 512 are left alone)
+ *   NTH    the first matching call it hits, counting from 1 (default 1)
+ *   COUNT  how many matching calls in a row it hits (default 1; 0: every one from NTH on)
+ * IOJOB_FAULT_PATH=TEXT  only calls on files whose path contains TEXT count; without it,
+ *          calls on regular files and block devices (never pipes, terminals, /dev/null)
+ * IOJOB_FAULT_LOG=FILE   written at exit: "CALL FAULT calls=N hits=M", one line per SPEC
+ *
+ * This file reads the spec and wraps the system calls and libaio; fault_uring.c wraps
+ * liburing.
+ */
+#undef _FILE_OFFSET_BITS
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "config.h"
+
+#if HAVE_LIBAIO
+#include <libaio.h>
+#endif
+
+#include "fault_shim.h"
+
+#define MAX_FAULTS	16
+#define MAX_IOV		64
+
+static const char *const call_names[C_NCALLS] = {
+	"pread", "pwrite", "read", "write", "preadv2", "pwritev2", "fallocate",
+	"io_submit", "io_getevents", "uring_submit",
+	"aio_read", "aio_write", "uring_read", "uring_write",
+};
+
+static const struct {
+	const char *name;
+	int err;
+} errnos[] = {
+	{ "EIO", EIO }, { "ENOSPC", ENOSPC }, { "EAGAIN", EAGAIN }, { "EINTR", EINTR },
+	{ "ENOMEM", ENOMEM }, { "EINVAL", EINVAL }, { "EBADF", EBADF }, { "EFBIG", EFBIG },
+	{ "EROFS", EROFS }, { "ENXIO", ENXIO }, { "ENODEV", ENODEV }, { "EBUSY", EBUSY },
+	{ "EPERM", EPERM }, { "ETIMEDOUT", ETIMEDOUT }, { "ECANCELED", ECANCELED },
+};
+
+struct fault {
+	enum fault_call call;
+	int err;		/* errno, or 0 for a short transfer */
+	char what[16];		/* FAULT as written */
+	unsigned long nth, count;
+	unsigned long calls, hits;
+};
+
+static struct fault faults[MAX_FAULTS];
+static unsigned nfaults;
+static bool wanted[C_NCALLS];
+static const char *path_filter;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static ssize_t (*real_pread)(int, void *, size_t, off_t);
+static ssize_t (*real_pwrite)(int, const void *, size_t, off_t);
+static ssize_t (*real_read)(int, void *, size_t);
+static ssize_t (*real_write)(int, const void *, size_t);
+static ssize_t (*real_preadv2)(int, const struct iovec *, int, off_t, int);
+static ssize_t (*real_pwritev2)(int, const struct iovec *, int, off_t, int);
+static int (*real_fallocate)(int, int, off_t, off_t);
+
+static void die(const char *what, const char *spec)
+{
+	fprintf(stderr, "fault_shim: %s in IOJOB_FAULT: '%s'\n", what, spec);
+	_exit(125);
+}
+
+static int parse_errno(const char *s)
+{
+	char *end;
+	long v;
+
+	for (size_t i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++)
+		if (!strcmp(s, errnos[i].name))
+			return errnos[i].err;
+	v = strtol(s, &end, 10);
+	return *s && !*end && v > 0 && v < 4096 ? (int)v : -1;
+}
+
+static void parse_spec(char *spec)
+{
+	char *save, *call = strtok_r(spec, ":", &save), *what = strtok_r(NULL, ":", &save);
+	char *nth = strtok_r(NULL, ":", &save), *count = strtok_r(NULL, ":", &save);
+	struct fault *f = &faults[nfaults];
+	int c;
+
+	if (!call || !what || nfaults == MAX_FAULTS)
+		die("a spec is not CALL:FAULT[:NTH[:COUNT]]", spec);
+	for (c = 0; c < C_NCALLS && strcmp(call, call_names[c]); c++)
+		;
+	if (c == C_NCALLS)
+		die("unknown call", call);
+	f->call = (enum fault_call)c;
+	f->err = strcmp(what, "short") ? parse_errno(what) : 0;
+	if (f->err < 0)
+		die("unknown fault (an errno name or number, or short)", what);
+	snprintf(f->what, sizeof(f->what), "%s", what);
+	f->nth = nth ? strtoul(nth, NULL, 10) : 1;
+	f->count = count ? strtoul(count, NULL, 10) : 1;
+	if (!f->nth)
+		die("NTH counts from 1", spec);
+	wanted[c] = true;
+	nfaults++;
+}
+
+/* The next definitions of what this file wraps; a wrapper may run before the constructor. */
+static void resolve(void)
+{
+	real_pread = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
+	real_pwrite = (ssize_t (*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite");
+	real_read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	real_write = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	real_preadv2 = (ssize_t (*)(int, const struct iovec *, int, off_t, int))
+		       dlsym(RTLD_NEXT, "preadv2");
+	real_pwritev2 = (ssize_t (*)(int, const struct iovec *, int, off_t, int))
+			dlsym(RTLD_NEXT, "pwritev2");
+	real_fallocate = (int (*)(int, int, off_t, off_t))dlsym(RTLD_NEXT, "fallocate");
+}
+
+__attribute__((constructor)) static void fault_init(void)
+{
+	const char *env = getenv("IOJOB_FAULT");
+	char *specs, *spec, *save;
+
+	if (!real_pread)
+		resolve();
+	path_filter = getenv("IOJOB_FAULT_PATH");
+	if (!env || !*env)
+		return;
+	specs = strdup(env);
+	if (!specs)
+		die("out of memory", env);
+	for (spec = strtok_r(specs, ",", &save); spec; spec = strtok_r(NULL, ",", &save))
+		parse_spec(spec);
+	free(specs);
+}
+
+__attribute__((destructor)) static void fault_report(void)
+{
+	const char *path = getenv("IOJOB_FAULT_LOG");
+	FILE *f;
+
+	if (!path || !(f = fopen(path, "we")))
+		return;
+	for (unsigned i = 0; i < nfaults; i++)
+		fprintf(f, "%s %s calls=%lu hits=%lu\n", call_names[faults[i].call],
+			faults[i].what, faults[i].calls, faults[i].hits);
+	fclose(f);
+}
+
+/* Whether calls on fd count: the path filter, or a regular file or a block device. */
+static bool fd_counts(int fd)
+{
+	char link[64], path[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	if (fd == FAULT_ANY_FD)
+		return true;
+	if (!path_filter)
+		return fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode));
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n < 0)
+		return false;
+	path[n] = '\0';
+	return strstr(path, path_filter) != NULL;
+}
+
+int fault_hit(enum fault_call call, int fd)
+{
+	int ret = 0;
+
+	if (!real_pread)
+		resolve();
+	if (!wanted[call] || !fd_counts(fd))
+		return 0;
+	pthread_mutex_lock(&lock);
+	for (unsigned i = 0; i < nfaults; i++) {
+		struct fault *f = &faults[i];
+
+		if (f->call != call)
+			continue;
+		f->calls++;
+		if (ret || f->calls < f->nth || (f->count && f->calls >= f->nth + f->count))
+			continue;
+		f->hits++;
+		ret = f->err ? f->err : FAULT_SHORT;
+	}
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+size_t fault_shorter(size_t n)
+{
+	if (n >= 1024)
+		return (n / 2) & ~(size_t)511;
+	return n > 1 && n % 512 ? n / 2 : n;
+}
+
+/* --- plain system calls ------------------------------------------------------------------ */
+
+static ssize_t do_pread(int fd, void *buf, size_t n, off_t off)
+{
+	int f = fault_hit(C_PREAD, fd);
+
+	if (f > 0) {
+		errno = f;
+		return -1;
+	}
+	return real_pread(fd, buf, f == FAULT_SHORT ? fault_shorter(n) : n, off);
+}
+
+static ssize_t do_pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+	int f = fault_hit(C_PWRITE, fd);
+
+	if (f > 0) {
+		errno = f;
+		return -1;
+	}
+	return real_pwrite(fd, buf, f == FAULT_SHORT ? fault_shorter(n) : n, off);
+}
+
+ssize_t pread(int fd, void *buf, size_t n, off_t off)
+{
+	return do_pread(fd, buf, n, off);
+}
+
+ssize_t pread64(int fd, void *buf, size_t n, off_t off)
+{
+	return do_pread(fd, buf, n, off);
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+	return do_pwrite(fd, buf, n, off);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off)
+{
+	return do_pwrite(fd, buf, n, off);
+}
+
+ssize_t read(int fd, void *buf, size_t n)
+{
+	int f = fault_hit(C_READ, fd);
+
+	if (f > 0) {
+		errno = f;
+		return -1;
+	}
+	return real_read(fd, buf, f == FAULT_SHORT ? fault_shorter(n) : n);
+}
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+	int f = fault_hit(C_WRITE, fd);
+
+	if (f > 0) {
+		errno = f;
+		return -1;
+	}
+	return real_write(fd, buf, f == FAULT_SHORT ? fault_shorter(n) : n);
+}
+
+/* The first iovecs of iov that hold half its bytes, in out; their count. */
+static int shorter_iov(const struct iovec *iov, int cnt, struct iovec *out)
+{
+	size_t total = 0, want;
+	int n = 0;
+
+	for (int i = 0; i < cnt && i < MAX_IOV; i++)
+		total += iov[i].iov_len;
+	want = fault_shorter(total);
+	for (; n < cnt && n < MAX_IOV && want; n++) {
+		out[n] = iov[n];
+		if (out[n].iov_len > want)
+			out[n].iov_len = want;
+		want -= out[n].iov_len;
+	}
+	return n;
+}
+
+static ssize_t do_rwv2(enum fault_call call, int fd, const struct iovec *iov, int cnt, off_t off,
+		       int flags)
+{
+	ssize_t (*real)(int, const struct iovec *, int, off_t, int) =
+		call == C_PREADV2 ? real_preadv2 : real_pwritev2;
+	struct iovec part[MAX_IOV];
+	int f = fault_hit(call, fd);
+
+	if (f > 0) {
+		errno = f;
+		return -1;
+	}
+	if (f == FAULT_SHORT && cnt > 0) {
+		cnt = shorter_iov(iov, cnt, part);
+		iov = part;
+	}
+	return real(fd, iov, cnt, off, flags);
+}
+
+ssize_t preadv2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
+{
+	return do_rwv2(C_PREADV2, fd, iov, cnt, off, flags);
+}
+
+ssize_t preadv64v2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
+{
+	return do_rwv2(C_PREADV2, fd, iov, cnt, off, flags);
+}
+
+ssize_t pwritev2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
+{
+	return do_rwv2(C_PWRITEV2, fd, iov, cnt, off, flags);
+}
+
+ssize_t pwritev64v2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
+{
+	return do_rwv2(C_PWRITEV2, fd, iov, cnt, off, flags);
+}
+
+/* A short allocation means nothing: only errors. */
+static int do_fallocate(int fd, int mode, off_t off, off_t len)
+{
+	int f = fault_hit(C_FALLOCATE, fd);
+
+	if (f > 0) {
+		errno = f;
+		return -1;
+	}
+	return real_fallocate(fd, mode, off, len);
+}
+
+int fallocate(int fd, int mode, off_t off, off_t len)
+{
+	return do_fallocate(fd, mode, off, len);
+}
+
+int fallocate64(int fd, int mode, off_t off, off_t len)
+{
+	return do_fallocate(fd, mode, off, len);
+}
+
+/* --- libaio ------------------------------------------------------------------------------ */
+
+#if HAVE_LIBAIO
+int io_submit(io_context_t ctx, long nr, struct iocb **iocbs)
+{
+	static int (*real)(io_context_t, long, struct iocb **);
+	int f = fault_hit(C_IO_SUBMIT, nr > 0 ? iocbs[0]->aio_fildes : FAULT_ANY_FD);
+
+	if (!real)
+		real = (int (*)(io_context_t, long, struct iocb **))dlsym(RTLD_NEXT, "io_submit");
+	if (f > 0)
+		return -f;	/* libaio returns -errno */
+	if (f == FAULT_SHORT && nr > 1)
+		nr /= 2;
+	return real(ctx, nr, iocbs);
+}
+
+int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events,
+		 struct timespec *timeout)
+{
+	static int (*real)(io_context_t, long, long, struct io_event *, struct timespec *);
+	int f = fault_hit(C_IO_GETEVENTS, FAULT_ANY_FD), n;
+
+	if (!real)
+		real = (int (*)(io_context_t, long, long, struct io_event *, struct timespec *))
+		       dlsym(RTLD_NEXT, "io_getevents");
+	if (f > 0)
+		return -f;
+	n = real(ctx, min_nr, nr, events, timeout);
+	for (int i = 0; i < n; i++) {
+		struct iocb *cb = events[i].obj;
+		long res = (long)events[i].res;
+
+		if (cb->aio_lio_opcode != IO_CMD_PREAD && cb->aio_lio_opcode != IO_CMD_PWRITE)
+			continue;
+		f = fault_hit(cb->aio_lio_opcode == IO_CMD_PREAD ? C_AIO_READ : C_AIO_WRITE,
+			cb->aio_fildes);
+		if (f > 0)
+			events[i].res = (unsigned long)(long)-f;
+		else if (f == FAULT_SHORT && res > 0)
+			events[i].res = fault_shorter((size_t)res);
+	}
+	return n;
+}
+#endif
