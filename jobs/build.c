@@ -259,6 +259,15 @@ static int build_one(const struct job_input *in, size_t sec, const size_t *globa
 static int append_clones(struct job_list *out, const struct job_desc *tmpl, size_t *cap,
 			 struct diag *d)
 {
+	if (out->njobs + tmpl->numjobs > JOBS_MAX) {
+		const char *file;
+		int line;
+
+		job_where(tmpl, "numjobs", &file, &line);
+		return diag_at(d, -EINVAL, file, line, "job '%s': option 'numjobs': %u more jobs "
+			       "would make %u, and a run has at most %u", tmpl->name,
+			       tmpl->numjobs, out->njobs + tmpl->numjobs, JOBS_MAX);
+	}
 	if (out->njobs + tmpl->numjobs > *cap) {
 		size_t ncap = (*cap ? *cap * 2 : 16) + tmpl->numjobs;
 		struct job_desc *v = realloc(out->jobs, ncap * sizeof(*v));

@@ -36,6 +36,9 @@ struct job_input {
 	bool readonly;			/* --readonly: refuse jobs that write, trim or delete */
 };
 
+/* Jobs in one run, clones included: as many as one section's numjobs may ask for. */
+#define JOBS_MAX	65536
+
 struct job_list {
 	struct jobs_arena *arena;	/* owns what the descriptors point to */
 	struct job_desc *jobs;
