@@ -14,6 +14,9 @@
 #include "engine/worker.h"
 
 #define VERIFY_MAGIC	0x564a4f49u	/* "IOJV" little-endian */
+#define GEN_ANY		UINT32_MAX	/* overlapping writes: either may have landed last */
+#define BUSY_OVERLAP	0x8000u		/* busy: writes to the chunk overlapped in flight */
+#define BUSY_COUNT	0x7fffu
 
 /* The start of each verified chunk; the checksum covers the chunk with csum zeroed. */
 struct vhdr {
@@ -37,6 +40,7 @@ struct verify {
 	bool pattern_only;		/* verify=pattern: no header, every byte checked */
 	uint32_t interval;
 	uint32_t **gen;			/* per file, per chunk: last generation written */
+	uint16_t **busy;		/* per file, per chunk: writes in flight (iodepth > 1) */
 	uint32_t *next_gen;		/* per file */
 	/* verify_backlog: completed writes wait here; every N of them are read back */
 	struct backlog_entry *ring;
@@ -82,13 +86,21 @@ int verify_init(struct worker *w)
 	v->pattern_only = j->verify == VERIFY_PATTERN;
 	v->interval = (uint32_t)j->verify_interval;
 	v->gen = calloc(w->nfiles, sizeof(*v->gen));
+	v->busy = calloc(w->nfiles, sizeof(*v->busy));
 	v->next_gen = calloc(w->nfiles, sizeof(*v->next_gen));
-	if (!v->gen || !v->next_gen)
+	if (!v->gen || !v->busy || !v->next_gen)
 		goto nomem;
-	/* Generations are kept only for what this run writes: 4 bytes per chunk. */
+	/*
+	 * Generations are kept only for what this run writes: 4 bytes per chunk, and 2 more
+	 * with iodepth > 1, where two writes to one chunk can be in flight at once.
+	 */
 	for (unsigned i = 0; rw_does(j->rw, IO_WRITE) && !j->verify_only && i < w->nfiles; i++) {
-		v->gen[i] = calloc(nchunks(v, &w->files[i]) + 1, sizeof(*v->gen[i]));
-		if (!v->gen[i])
+		uint64_t n = nchunks(v, &w->files[i]) + 1;
+
+		v->gen[i] = calloc(n, sizeof(*v->gen[i]));
+		if (j->iodepth > 1 && !v->pattern_only)
+			v->busy[i] = calloc(n, sizeof(*v->busy[i]));
+		if (!v->gen[i] || (j->iodepth > 1 && !v->pattern_only && !v->busy[i]))
 			goto nomem;
 	}
 	if (j->verify_backlog && rw_does(j->rw, IO_WRITE)) {
@@ -117,7 +129,10 @@ void verify_free(struct worker *w)
 		return;
 	for (unsigned i = 0; v->gen && i < w->nfiles; i++)
 		free(v->gen[i]);
+	for (unsigned i = 0; v->busy && i < w->nfiles; i++)
+		free(v->busy[i]);
 	free(v->gen);
+	free(v->busy);
 	free(v->next_gen);
 	free(v->ring);
 	free(v);
@@ -147,6 +162,30 @@ static void chunk_checksum(const struct verify *v, unsigned char *chunk, uint8_t
 	memcpy(h->csum, saved, sizeof(saved));
 }
 
+/*
+ * Two writes to one chunk in flight together may reach the medium in either order,
+ * whatever order they complete in: until the chunk is written again on its own, any
+ * generation of it is right (its header, offset and checksum are still checked).
+ */
+static void write_issued(uint16_t *busy)
+{
+	if (*busy & BUSY_COUNT)
+		*busy |= BUSY_OVERLAP;
+	if ((*busy & BUSY_COUNT) < BUSY_COUNT)
+		(*busy)++;
+}
+
+static uint32_t write_completed(uint16_t *busy, uint32_t gen)
+{
+	if (*busy & BUSY_OVERLAP)
+		gen = GEN_ANY;
+	if ((*busy & BUSY_COUNT) && (*busy & BUSY_COUNT) < BUSY_COUNT)
+		(*busy)--;
+	if (!(*busy & BUSY_COUNT))
+		*busy = 0;
+	return gen;
+}
+
 void verify_prepare_write(struct worker *w, struct io_req *r)
 {
 	const struct job_desc *j = w->job;
@@ -171,6 +210,8 @@ void verify_prepare_write(struct worker *w, struct io_req *r)
 		memcpy(r->buf + at, &h, sizeof(h));
 		chunk_checksum(v, r->buf + at, h.csum);
 		memcpy(r->buf + at + offsetof(struct vhdr, csum), h.csum, sizeof(h.csum));
+		if (v->busy[fi])
+			write_issued(&v->busy[fi][(r->off + at - r->file->io_off) / v->interval]);
 	}
 }
 
@@ -251,11 +292,15 @@ static void check_chunk(struct worker *w, const struct io_req *r, uint64_t off,
 	const struct vhdr *h = (const struct vhdr *)c;
 	uint8_t sum[CHECKSUM_MAX];
 	char what[256], want[2 * CHECKSUM_MAX + 1], got[2 * CHECKSUM_MAX + 1];
-	uint32_t expect_gen = v->gen[fi] ? v->gen[fi][(off - r->file->io_off) / v->interval] : 0;
+	uint64_t c_idx = (off - r->file->io_off) / v->interval;
+	uint32_t expect_gen = v->gen[fi] ? v->gen[fi][c_idx] : 0;
+	const uint16_t *busy = v->busy[fi] ? &v->busy[fi][c_idx] : NULL;
 	unsigned n = checksum_size(v->csum);
 
 	if (v->pattern_only)
 		return check_pattern(w, r, off, c, 0);
+	if (busy && *busy)
+		return;		/* a write to it is in flight: the read may see either, or both */
 	if (h->magic != VERIFY_MAGIC || h->len != v->interval) {
 		snprintf(what, sizeof(what), "no verify header (magic 0x%08x, expected 0x%08x): "
 			 "never written, or overwritten by something else", h->magic, VERIFY_MAGIC);
@@ -274,7 +319,7 @@ static void check_chunk(struct worker *w, const struct io_req *r, uint64_t off,
 			 want, got);
 		return bad_chunk(w, r, off, c, what);
 	}
-	if (expect_gen && h->gen != expect_gen) {
+	if (expect_gen && expect_gen != GEN_ANY && h->gen != expect_gen) {
 		snprintf(what, sizeof(what), "generation %u, expected %u: an older write (lost or "
 			 "reordered)", h->gen, expect_gen);
 		return bad_chunk(w, r, off, c, what);
@@ -293,8 +338,10 @@ static void remember_write(struct worker *w, const struct io_req *r)
 	if (v->gen[fi] && !v->pattern_only) {
 		for (uint32_t at = 0; at + v->interval <= r->full_len; at += v->interval) {
 			const struct vhdr *h = (const struct vhdr *)(r->buf_base + at);
+			uint64_t c = (first + at - r->file->io_off) / v->interval;
 
-			v->gen[fi][(first + at - r->file->io_off) / v->interval] = h->gen;
+			v->gen[fi][c] = v->busy[fi] ? write_completed(&v->busy[fi][c], h->gen) :
+				      h->gen;
 		}
 	} else if (v->gen[fi]) {
 		for (uint32_t at = 0; at + v->interval <= r->full_len; at += v->interval)
