@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "engine/engine.h"
+#include "jobs/help.h"
 #include "jobs/jobs.h"
 #include "jobs/sweep.h"
 #include "output/output.h"
@@ -66,103 +67,12 @@ static void on_signal(int sig)
 		atomic_store(&r->stop, true);
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: iojob [options] [JOBFILE ...]\n"
-		"       iojob [options] --name=JOB --OPTION=VALUE ... [--name=JOB2 ...]\n"
-		"\n"
-		"Runs the jobs of fio-style job files (or of the command line) and prints a\n"
-		"fio-style report. '-' reads a job file from stdin.\n"
-		"\n"
-		"  --output=FILE             write the report to FILE\n"
-		"  --output-format=FMT       normal, json, json+ or terse (comma-separated for\n"
-		"                            several)\n"
-		"  --minimal                 terse output (--output-format=terse)\n"
-		"  --set KEY=VALUE           override an option in every job (repeatable)\n"
-		"  --section=NAME            run only the job NAME (repeatable)\n"
-		"  --sweep KEY=V1,V2,...     run the jobs once per value (repeatable: every\n"
-		"                            combination, the first KEY varying slowest)\n"
-		"  --label=TEXT              name this run (a target or configuration) in results\n"
-		"  --results=FILE.jsonl      append each run's options and results to FILE\n"
-		"  --resume                  skip the sweep's runs FILE already holds\n"
-		"  --eta=auto|always|never   the status line on stderr (auto: on a terminal)\n"
-		"  --eta-interval=TIME       rewrite it this often (default 1s, at least 250ms)\n"
-		"  --eta-newline=TIME        start a new status line this often\n"
-		"  --status-interval=TIME    print each interval's results this often\n"
-		"  --parse-only              check the job files and exit\n"
-		"  --readonly                refuse jobs that write, trim or lay out files\n"
-		"  --cmdhelp[=OPTION|all]    describe job options\n"
-		"  --enghelp[=ENGINE]        list ioengines, or one engine's options\n"
-		"  --version                 print the version\n"
-		"  --help                    print this text\n"
-		"  --OPTION=VALUE            any job option; before the first --name it applies to\n"
-		"                            every job\n"
-		"\n"
-		"Exit status: 0 every job ran, 1 a job failed, 2 usage or job-file error.\n");
-}
-
 static int fail_usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "iojob: ");
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, " (see iojob --help)\n");
 	return EXIT_USAGE;
-}
-
-static void print_option(const struct opt_def *o)
-{
-	char desc[512];
-
-	opt_describe(o, desc, sizeof(desc));
-	printf("%-28s %s\n", o->name, o->help);
-	if (o->alias)
-		printf("%-28s alias: %s\n", "", o->alias);
-	printf("%-28s type: %s\n", "", desc);
-	if (o->def)
-		printf("%-28s default: %s\n", "", o->def);
-	if (o->engine)
-		printf("%-28s ioengine: %s only\n", "", o->engine);
-}
-
-static int cmdhelp(const struct cli *c, const char *name)
-{
-	const struct opt_def *o;
-
-	if (!name || !strcmp(name, "all")) {
-		for (o = job_options; o->name; o++)
-			print_option(o);
-		for (unsigned e = 0; e < c->nengines; e++)
-			for (o = c->engines[e].options; o && o->name; o++)
-				print_option(o);
-		return 0;
-	}
-	o = opt_find(job_options, name);
-	for (unsigned e = 0; !o && e < c->nengines; e++)
-		o = opt_find(c->engines[e].options, name);
-	if (!o)
-		return fail_usage("unknown option '%s'", name);
-	print_option(o);
-	return 0;
-}
-
-static int enghelp(const struct cli *c, const char *name)
-{
-	for (unsigned e = 0; e < c->nengines; e++) {
-		const struct engine_info *ei = &c->engines[e];
-
-		if (!name) {
-			printf("%-10s %s\n", ei->name, ei->available ? ei->help : ei->why_missing);
-			continue;
-		}
-		if (strcmp(ei->name, name))
-			continue;
-		printf("%s: %s\n", ei->name, ei->available ? ei->help : ei->why_missing);
-		for (const struct opt_def *o = ei->options; o && o->name; o++)
-			print_option(o);
-		return 0;
-	}
-	return name ? fail_usage("unknown ioengine '%s'", name) : 0;
 }
 
 static int parse_formats(struct cli *c, const char *list)
@@ -236,14 +146,12 @@ static int add_sweep(struct cli *c, const char *spec)
 }
 
 /* --eta, --eta-interval, --eta-newline, --status-interval. Returns -1 or an exit code. */
-static int parse_status_arg(struct cli *c, const char *key, const char *val)
+static int parse_status_arg(struct cli *c, const struct cli_opt *sw, const char *val)
 {
 	struct status_opts *o = &c->status;
 	uint64_t ns;
 
-	if (!val)
-		return fail_usage("--%s needs a value", key);
-	if (!strcmp(key, "eta")) {
+	if (sw->id == CLI_ETA) {
 		if (!strcmp(val, "auto"))
 			o->eta = ETA_AUTO;
 		else if (!strcmp(val, "always"))
@@ -255,22 +163,86 @@ static int parse_status_arg(struct cli *c, const char *key, const char *val)
 		return -1;
 	}
 	/* fio's units: milliseconds for --eta-interval, seconds for the others. */
-	if (value_parse_time(val, strcmp(key, "eta-interval") ? 1000000000ULL : 1000000ULL,
+	if (value_parse_time(val, sw->id == CLI_ETA_INTERVAL ? 1000000ULL : 1000000000ULL,
 			     &ns) < 0 || !ns)
-		return fail_usage("--%s needs a time above 0 such as 2s or 500ms", key);
-	if (!strcmp(key, "eta-interval"))
+		return fail_usage("--%s needs a time above 0 such as 2s or 500ms", sw->name);
+	if (sw->id == CLI_ETA_INTERVAL)
 		o->eta_interval_ns = ns < 250000000ULL ? 250000000ULL : ns;
-	else if (!strcmp(key, "eta-newline"))
+	else if (sw->id == CLI_ETA_NEWLINE)
 		o->eta_newline_ns = ns;
 	else
 		o->interval_ns = ns;
 	return -1;
 }
 
+/* The switches that print something generated from the tables, then exit. */
+static int print_help(const struct cli *c, const struct cli_opt *sw, const char *val)
+{
+	if (sw->id == CLI_HELP)
+		help_usage(stdout);
+	else if (sw->id == CLI_VERSION)
+		help_version(stdout);
+	else if (sw->id == CLI_CMDHELP && help_options(stdout, val, c->engines, c->nengines) < 0)
+		return fail_usage("unknown option '%s'", val);
+	else if (sw->id == CLI_ENGHELP && help_engines(stdout, val, c->engines, c->nengines) < 0)
+		return fail_usage("unknown ioengine '%s'", val);
+	else if (sw->id == CLI_COMPLETE_OPTIONS)
+		help_complete_options(stdout, c->engines, c->nengines);
+	else if (sw->id == CLI_COMPLETE_VALUES &&
+		 help_complete_values(stdout, val, c->engines, c->nengines) < 0)
+		return EXIT_USAGE;	/* no message: the completion script would drop it */
+	return 0;
+}
+
+/* One switch of cli_options with its value (NULL when it has none). -1 or an exit code. */
+static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val)
+{
+	switch (sw->id) {
+	case CLI_PARSE_ONLY:
+		c->parse_only = true;
+		return -1;
+	case CLI_READONLY:
+		c->readonly = true;
+		return -1;
+	case CLI_RESUME:
+		c->resume = true;
+		return -1;
+	case CLI_MINIMAL:
+		/* like fio: it replaces earlier --output-format, a later one replaces it */
+		c->formats = FMT_TERSE;
+		return -1;
+	case CLI_OUTPUT_FORMAT:
+		return parse_formats(c, val) ? EXIT_USAGE : -1;
+	case CLI_OUTPUT:
+		c->output = val;
+		return -1;
+	case CLI_LABEL:
+		c->label = val;
+		return -1;
+	case CLI_RESULTS:
+		c->results = val;
+		return -1;
+	case CLI_SET:
+		return add_set(c, val) ? EXIT_USAGE : -1;
+	case CLI_SWEEP:
+		return add_sweep(c, val) ? EXIT_USAGE : -1;
+	case CLI_SECTION:
+		if (c->nsections == MAX_ARGS_LIST)
+			return fail_usage("too many --section options ('%s')", val);
+		c->sections[c->nsections++] = val;
+		return -1;
+	case CLI_ETA: case CLI_ETA_INTERVAL: case CLI_ETA_NEWLINE: case CLI_STATUS_INTERVAL:
+		return parse_status_arg(c, sw, val);
+	default:
+		return print_help(c, sw, val);
+	}
+}
+
 /* Returns -1 to go on, or an exit code. */
 static int parse_arg(struct cli *c, char **argv, int *i)
 {
-	const char *arg = argv[*i], *eq;
+	const char *arg = argv[*i], *eq, *val;
+	const struct cli_opt *sw;
 	char key[256];
 
 	if (!strcmp(arg, "-") || arg[0] != '-') {
@@ -282,64 +254,16 @@ static int parse_arg(struct cli *c, char **argv, int *i)
 	arg += arg[1] == '-' ? 2 : 1;
 	eq = strchr(arg, '=');
 	snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
-	if (!strcmp(key, "help") || !strcmp(key, "h")) {
-		usage(stdout);
-		return 0;
-	}
-	if (!strcmp(key, "version") || !strcmp(key, "v")) {
-		printf("iojob %s\n", IOJOB_VERSION);
-		return 0;
-	}
-	if (!strcmp(key, "cmdhelp"))
-		return cmdhelp(c, eq ? eq + 1 : NULL);
-	if (!strcmp(key, "enghelp"))
-		return enghelp(c, eq ? eq + 1 : NULL);
-	if (!strcmp(key, "parse-only")) {
-		c->parse_only = true;
+	sw = cli_find(key);
+	if (!sw) {
+		if (add_cli_option(c, key, eq ? eq + 1 : "1") < 0)
+			return fail_usage("out of memory at '%s'", arg);
 		return -1;
 	}
-	if (!strcmp(key, "readonly")) {
-		c->readonly = true;
-		return -1;
-	}
-	if (!strcmp(key, "minimal")) {
-		/* like fio: it replaces earlier --output-format, a later one replaces it */
-		c->formats = FMT_TERSE;
-		return -1;
-	}
-	if (!strcmp(key, "eta") || !strcmp(key, "eta-interval") || !strcmp(key, "eta-newline") ||
-	    !strcmp(key, "status-interval"))
-		return parse_status_arg(c, key, eq ? eq + 1 : argv[++*i]);
-	if (!strcmp(key, "resume")) {
-		c->resume = true;
-		return -1;
-	}
-	if (!strcmp(key, "set") || !strcmp(key, "output") || !strcmp(key, "output-format") ||
-	    !strcmp(key, "section") || !strcmp(key, "sweep") || !strcmp(key, "label") ||
-	    !strcmp(key, "results")) {
-		const char *val = eq ? eq + 1 : argv[++*i];
-
-		if (!val)
-			return fail_usage("--%s needs a value", key);
-		if (!strcmp(key, "set"))
-			return add_set(c, val) ? EXIT_USAGE : -1;
-		if (!strcmp(key, "sweep"))
-			return add_sweep(c, val) ? EXIT_USAGE : -1;
-		if (!strcmp(key, "output"))
-			c->output = val;
-		else if (!strcmp(key, "label"))
-			c->label = val;
-		else if (!strcmp(key, "results"))
-			c->results = val;
-		else if (!strcmp(key, "section") && c->nsections < MAX_ARGS_LIST)
-			c->sections[c->nsections++] = val;
-		else if (!strcmp(key, "output-format") && parse_formats(c, val))
-			return EXIT_USAGE;
-		return -1;
-	}
-	if (add_cli_option(c, key, eq ? eq + 1 : "1") < 0)
-		return fail_usage("out of memory at '%s'", arg);
-	return -1;
+	val = eq ? eq + 1 : sw->arg == CLI_ARG_REQUIRED ? argv[++*i] : NULL;
+	if (sw->arg == CLI_ARG_REQUIRED && !val)
+		return fail_usage("--%s needs a value", sw->name);
+	return apply_switch(c, sw, val);
 }
 
 static void print_notes(struct diag *d)
@@ -434,7 +358,8 @@ static void note_to(void *ctx, const char *msg)
 {
 	FILE *f = ctx;
 
-	fprintf(f, "%s\n", msg);
+	/* in the normal report it is fio's line; on stderr, a note like any other */
+	fprintf(f, "%s%s\n", f == stderr ? "iojob: note: " : "", msg);
 	fflush(f);
 }
 

@@ -283,7 +283,7 @@ void opt_describe(const struct opt_def *o, char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, ", plain numbers in %s",
 				      o->unit_ns == 1000000000ULL ? "seconds" :
 				      o->unit_ns == 1000000ULL ? "milliseconds" : "microseconds");
-	if (o->vals) {
+	if (o->type == OPT_ENUM) {	/* a CUSTOM option's syntax says it all */
 		for (const struct opt_enum *e = o->vals; e->name && n < len; e++)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", e == o->vals ? " " : "|",
 					      e->name);

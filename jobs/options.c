@@ -136,7 +136,7 @@ const struct opt_def job_options[] = {
 	/* pattern */
 	JOB_CUSTOM("rw", rw, "read", opt_rw_parse, "access pattern, with :N (see values)",
 		   .alias = "readwrite", .vals = rw_vals,
-		   .syntax = "MODE[:N] (N: I/Os per random offset, or bytes to skip), MODE"),
+		   .syntax = "MODE or MODE:N (N: I/Os per random offset, or bytes to skip)"),
 	JOB_UINT("rwmixread", rwmixread, "50", 0, 100, "percent of reads in mixed modes"),
 	JOB_ENUM("rwmix_mode", rwmix_ratio, "random", rwmix_mode_vals,
 		 "how mixed modes choose each I/O's direction"),

@@ -136,7 +136,7 @@ void opt_enum_error(const struct opt_enum *vals, const char *val, char *why, siz
 /* Why val is not a size ("a size", "a block size"), with a "did you mean" for a bad suffix. */
 void opt_size_error(const char *val, const char *what, char *why, size_t whylen);
 
-/* A one-line description of what o accepts ("size, 1 to 64MiB", "read|write|..."). */
+/* A one-line description of what o accepts ("size, 1 to 64MiB", "one of read|write"). */
 void opt_describe(const struct opt_def *o, char *buf, size_t len);
 
 #endif

@@ -5,13 +5,16 @@
 # costs nothing.
 set -euo pipefail
 
+# scdoc renders the man page iojob(1) (without it, the build skips the page).
 build_pkgs="meson ninja-build pkg-config gcc libc6-dev libaio-dev liburing-dev libinih-dev check"
+build_pkgs="$build_pkgs scdoc"
 # python3 reads the JSON reports; e2fsprogs to dmsetup make and inspect loop devices for
 # device tests; fio (and python3-six, which its scripts import) brings fio_jsonplus_clat2csv,
 # fio_generate_plots and fio2gnuplot, which read iojob's output, and fio itself, whose
-# reports the parity tests compare with (iojob never needs it).
+# reports the parity tests compare with (iojob never needs it); man-db checks that iojob(1)
+# renders without warnings.
 test_pkgs="$build_pkgs python3 e2fsprogs mount util-linux fdisk dmsetup gnuplot-nox fio"
-test_pkgs="$test_pkgs python3-six"
+test_pkgs="$test_pkgs python3-six man-db"
 # libFuzzer and the sanitizers' runtimes come with clang; only the fuzz targets need them.
 fuzz_pkgs="$build_pkgs python3 clang libclang-rt-14-dev"
 

@@ -1,0 +1,75 @@
+# Bash completion for iojob. The option names and their values come from the binary being
+# completed (iojob --complete-options, iojob --complete-values=OPTION), so they always match
+# what it accepts; job files are *.fio, and --section offers the sections of the job files
+# already on the line.
+
+# The [section] names of the job files among the words, [global] left out.
+_iojob_sections()
+{
+	local w line
+	for w in "${COMP_WORDS[@]:1}"; do
+		[[ $w != -* && -f $w ]] || continue
+		while IFS= read -r line; do
+			[[ $line =~ ^[[:space:]]*\[([^]]+)\] ]] || continue
+			[[ ${BASH_REMATCH[1]} == global ]] || printf '%s\n' "${BASH_REMATCH[1]}"
+		done < "$w"
+	done
+}
+
+_iojob()
+{
+	local bin=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]} prev= opt= prefix=
+	local word kind separate=" " words=() commands=()
+	local IFS=$'\n'
+
+	[[ $bin == "~/"* ]] && bin=$HOME/${bin#"~/"}
+	while IFS=$'\t' read -r word kind; do
+		case $word in
+		--*) words+=("$word") ;;
+		*) commands+=("$word") ;;	# subcommands, completed as the first word
+		esac
+		[[ $kind == separate ]] && separate+="${word%=} "
+	done < <("$bin" --complete-options 2>/dev/null)
+	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
+
+	# Which option's value is being completed. With '=' in COMP_WORDBREAKS, as by
+	# default, bash splits "--rw=ra" into "--rw" "=" "ra"; without it, it is one word.
+	if [[ $cur == = && $prev == --* ]]; then
+		opt=$prev cur=
+	elif [[ $prev == = ]] && ((COMP_CWORD > 1)); then
+		opt=${COMP_WORDS[COMP_CWORD - 2]}
+	elif [[ $cur == --*=* ]]; then
+		opt=${cur%%=*} prefix=${cur%%=*}= cur=${cur#*=}
+	elif [[ $prev == --* && $separate == *" $prev "* ]]; then
+		opt=$prev
+	fi
+
+	if [[ -n $opt ]]; then
+		local values
+		if [[ $opt == --section ]]; then
+			values=$(_iojob_sections)
+		else
+			values=$("$bin" --complete-values="${opt#--}" 2>/dev/null)
+		fi
+		if [[ -n $values ]]; then
+			COMPREPLY=($(compgen -P "$prefix" -W "$values" -- "$cur"))
+			[[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
+		else	# free text: most such values are paths (filename, directory, output)
+			compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -f -- "$cur"))
+		fi
+		return 0
+	fi
+
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "${words[*]}" -- "$cur"))
+		[[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
+		return 0
+	fi
+	compopt -o filenames 2>/dev/null
+	COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.fio' -- "$cur"))
+	((COMP_CWORD == 1)) && COMPREPLY+=($(compgen -W "${commands[*]}" -- "$cur"))
+	return 0
+}
+
+complete -F _iojob iojob

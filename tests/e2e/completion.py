@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Bash completion (completion/iojob.bash), run as bash runs it: COMP_WORDS and COMP_CWORD
+set, _iojob called, COMPREPLY read. Option names and enum values must be what the binary
+accepts, job files *.fio, and --section the sections of the job file on the line."""
+import os
+import re
+import shutil
+import subprocess
+
+from common import BIN, SKIP, SRC, Checks, remove, run, scratch_dir
+
+SCRIPT = os.path.join(SRC, "completion", "iojob.bash")
+DRIVER = 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _iojob; ' \
+         'printf "%s\\n" "${COMPREPLY[@]}"'
+
+
+def complete(words, cwd):
+    """COMPREPLY for the command line BIN words..., the cursor at the end of the last."""
+    p = subprocess.run(["bash", "--norc", "--noprofile", "-c", DRIVER, "bash", SCRIPT, BIN] +
+                       words, cwd=cwd, capture_output=True, text=True, timeout=60)
+    return [w for w in p.stdout.split("\n") if w], p.stderr
+
+
+def option_values():
+    """{option: [values]} for every option whose --cmdhelp lists values."""
+    _, out, _ = run(["--cmdhelp=all"])
+    opts, name, in_values = {}, None, False
+    for line in out.splitlines():
+        if line and not line[0].isspace():
+            name, in_values = line.split()[0], False
+        elif line.strip() == "values:":
+            in_values, opts[name] = True, []
+        elif in_values and re.match(r" {31}\S", line):	# not a wrapped help line
+            opts[name] += line.strip().split("  ")[0].split(", ")
+    return opts
+
+
+def accepted(args, cwd):
+    """Whether the parser takes the value of args[-1] ("--key=value"). A rule between
+    options (verify=pattern needs verify_pattern) may still refuse the job: that is not
+    the value being unknown."""
+    value = args[-1].split("=", 1)[1]
+    code, _, err = run(["--parse-only", "--name=x", "--size=1m"] + args, cwd=cwd)
+    return code == 0 or ("'%s' is not" % value not in err and "unknown" not in err), err.strip()
+
+
+def check_option_names(c, d):
+    got, err = complete(["--"], d)
+    c.check(err == "", "completing '--' wrote to stderr: %r" % err)
+    _, out, _ = run(["--cmdhelp=all"])
+    names = [line.split()[0] for line in out.splitlines() if line and not line[0].isspace()]
+    for n in names:
+        c.check("--%s=" % n in got, "'--' does not offer --%s=" % n)
+    for sw in ["--parse-only", "--help", "--version", "--output=", "--output-format=", "--set=",
+               "--section=", "--eta=", "--status-interval=", "--enghelp", "--cmdhelp="]:
+        c.check(sw in got, "'--' does not offer %s" % sw)
+    c.check(not [w for w in got if w.startswith("--complete")],
+            "the completion's own switches are offered")
+    got, _ = complete(["--iodep"], d)
+    c.check(got and all(w.startswith("--iodepth") for w in got) and "--iodepth=" in got,
+            "'--iodep' offers %s" % got)
+
+
+def check_values(c, d):
+    values = option_values()
+    c.check("rw" in values and "verify" in values and "sync" in values,
+            "--cmdhelp=all lists values for rw, verify and sync: %s" % sorted(values))
+    for name, vals in sorted(values.items()):
+        got, _ = complete(["--" + name, "="], d)
+        c.check(sorted(got) == sorted(vals), "--%s= offers %s, --cmdhelp lists %s" %
+                (name, got, vals))
+        for v in got:
+            ok, err = accepted(["--%s=%s" % (name, v)], d)
+            c.check(ok, "--%s=%s is offered but rejected: %s" % (name, v, err))
+    got, _ = complete(["--rw=rand"], d)
+    c.check("--rw=randread" in got and all(w.startswith("--rw=rand") for w in got),
+            "'--rw=rand' as one word offers %s" % got)
+    got, _ = complete(["--rw", "=", "randr"], d)
+    c.check(sorted(got) == ["randread", "randrw"], "'--rw=randr' offers %s" % got)
+    got, _ = complete(["--direct", "=", ""], d)
+    c.check(got == ["0", "1"], "--direct= offers %s" % got)
+    _, out, _ = run(["--enghelp"])
+    built = [line.split()[0] for line in out.splitlines() if "built without" not in line]
+    got, _ = complete(["--ioengine", "=", ""], d)
+    c.check(sorted(got) == sorted(built), "--ioengine= offers %s, built: %s" % (got, built))
+    for e in got:
+        ok, err = accepted(["--ioengine=" + e], d)
+        c.check(ok, "--ioengine=%s is offered but rejected: %s" % (e, err))
+
+
+def check_switch_values(c, d):
+    for sw, want in [("--output-format", ["json", "json+", "normal", "terse"]),
+                     ("--eta", ["always", "auto", "never"])]:
+        for words in ([sw, "=", ""], [sw, ""]):
+            got, _ = complete(words, d)
+            c.check(sorted(got) == want, "%s offers %s" % (" ".join(words), got))
+        for v in want:
+            code, _, err = run(["--parse-only", "--name=x", "--size=1m", "%s=%s" % (sw, v)],
+                               cwd=d)
+            c.check(code == 0, "%s=%s is offered but rejected: %s" % (sw, v, err))
+    got, _ = complete(["--set", "iodepth_b"], d)
+    c.check("iodepth_batch_submit=" in got, "--set iodepth_b offers %s" % got)
+    got, _ = complete(["--set", "rw", "=", "randw"], d)
+    c.check(got == ["randwrite"], "--set rw=randw offers %s" % got)
+    got, _ = complete(["--enghelp", "=", ""], d)
+    c.check("psync" in got and "null" in got, "--enghelp= offers %s" % got)
+    got, _ = complete(["--cmdhelp", "=", "al"], d)
+    c.check("all" in got, "--cmdhelp=al offers %s" % got)
+
+
+def check_files_and_sections(c, d):
+    with open(os.path.join(d, "two.fio"), "w") as f:
+        f.write("[global]\nsize=1m\n[alpha]\nrw=read\n  [beta]  ; indented\nrw=write\n")
+    with open(os.path.join(d, "one.fio"), "w") as f:
+        f.write("[gamma]\nsize=1m\n")
+    open(os.path.join(d, "notes.txt"), "w").close()
+    os.mkdir(os.path.join(d, "sub"))
+    got, _ = complete([""], d)
+    c.check(sorted(got) == ["one.fio", "sub", "two.fio"], "job files: %s" % got)
+    got, _ = complete(["t"], d)
+    c.check(got == ["two.fio"], "'t' offers %s" % got)
+    got, _ = complete(["two.fio", "--section", "=", ""], d)
+    c.check(sorted(got) == ["alpha", "beta"], "--section= with two.fio offers %s" % got)
+    got, _ = complete(["two.fio", "one.fio", "--section", "g"], d)
+    c.check(got == ["gamma"], "--section g with two job files offers %s" % got)
+    got, _ = complete(["--output", "=", "no"], d)
+    c.check(got == ["notes.txt"], "--output= completes file names: %s" % got)
+
+
+def check_subcommands(c, d):
+    _, out, _ = run(["--complete-options"])
+    commands = [w for w in out.split() if not w.startswith("-") and w != "separate"]
+    got, _ = complete([""], d)
+    for cmd in commands:
+        c.check(cmd in got, "subcommand %s is not offered first: %s" % (cmd, got))
+    if not commands:
+        c.skip("no subcommands to complete yet")
+
+
+def main():
+    c = Checks("completion")
+    if not shutil.which("bash"):
+        print("SKIP: no bash")
+        raise SystemExit(SKIP)
+    d = scratch_dir()
+    try:
+        check_option_names(c, d)
+        check_values(c, d)
+        check_switch_values(c, d)
+        check_files_and_sections(c, d)
+        check_subcommands(c, d)
+    finally:
+        remove(d)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Help, man page and parser agree: every option of the tables (read from the sources) is in
+--cmdhelp=all and in iojob(1); every option and switch the man page and --help name is
+accepted; --version and --help exit 0; the man page renders without warnings."""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from common import SRC, Checks, run
+
+BUILD = os.environ.get("IOJOB_BUILDDIR", os.path.join(SRC, "build"))
+MAN = os.path.join(BUILD, "doc", "iojob.1")
+
+# Values for the CUSTOM options that have no default to try.
+CUSTOM_SAMPLES = {
+    "rwmixwrite": "30", "bsrange": "4k-8k", "bssplit": "4k/50:8k/50", "blockalign": "4k",
+    "rate": "1m", "rate_iops": "100", "buffer_pattern": "0xaa", "verify_pattern": "0xaa",
+}
+# What to give a switch, by the metavar the man page shows it with.
+METAVAR_SAMPLES = {
+    "FILE": "out.txt", "FILE.jsonl": "results.jsonl", "FORMAT": "json", "KEY=VALUE": "bs=8k",
+    "NAME": "x", "KEY=V1,V2,...": "bs=4k,8k", "TEXT": "t", "TIME": "1s", "WHEN": "never",
+    "OPTION|all": "all", "ENGINE": "null",
+}
+# Options that the parser accepts only with another one.
+NEEDS = {"write_hist_log": ["--log_hist_msec=100"]}
+# Words of the form key= in the man page's prose that are not job options.
+NOT_OPTIONS = {"key", "value", "option", "job", "job2", "name", "util", "aggrios", "ios",
+               "merge", "ticks", "in_queue", "r", "w", "f", "per", "min", "max", "avg",
+               "stdev", "samples", "target", "window", "percentile", "depth", "total",
+               "short", "dropped", "usr", "sys", "ctx", "majf", "minf", "bw"}
+
+
+def table_options():
+    """Option names and aliases from the table sources: {name: engine or None}."""
+    names = {}
+    with open(os.path.join(SRC, "jobs", "options.c")) as f:
+        text = f.read()
+    for m in re.finditer(r'JOB_[A-Z0-9_]+\("([^"]+)"(.*?)\),\n', text, re.S):
+        names[m.group(1)] = None
+        alias = re.search(r'\.alias = "([^"]+)"', m.group(2))
+        if alias:
+            names[alias.group(1)] = None
+    for path in glob.glob(os.path.join(SRC, "engine", "*.c")):
+        with open(path) as f:
+            for m in re.finditer(r'ENGINE_[A-Z]+\("([^"]+)",\s*[^,]+,\s*"([^"]+)"', f.read()):
+                names[m.group(2)] = m.group(1)
+    return names
+
+
+def engines():
+    """{engine: built} from --enghelp."""
+    _, out, _ = run(["--enghelp"])
+    return {line.split()[0]: "built without" not in line for line in out.splitlines()}
+
+
+def cmdhelp_fields(name):
+    """The fields --cmdhelp=NAME prints: {"type": ..., "default": ..., "values": [...]}."""
+    _, out, _ = run(["--cmdhelp=" + name])
+    fields, values, in_values = {}, [], False
+    for line in out.splitlines()[1:]:
+        text = line.strip()
+        if in_values:
+            values += [v.strip() for v in text.split("  ")[0].split(",")]
+        elif text == "values:":
+            in_values = True
+        elif ": " in text:
+            key, val = text.split(": ", 1)
+            fields[key] = val
+    fields["values"] = values
+    return fields
+
+
+def sample_value(name):
+    """A value the parser must accept for option name."""
+    f = cmdhelp_fields(name)
+    kind = f.get("type", "")
+    if "default" in f:
+        return f["default"]
+    if name in CUSTOM_SAMPLES:
+        return CUSTOM_SAMPLES[name]
+    if f["values"]:
+        return f["values"][0]
+    m = re.match(r"integer, (\d+) to", kind)
+    for prefix, value in [("integer", m.group(1) if m else "1"), ("size or percentage", "50%"),
+                          ("size or size range", "4k-8k"), ("size", "4k"),
+                          ("time", "1s"), ("boolean", "1"), ("list", "x"), ("text", "x")]:
+        if kind.startswith(prefix):
+            return value
+    return None
+
+
+def accepted(args, cwd):
+    code, out, err = run(["--parse-only"] + args, cwd=cwd)
+    return code == 0, err.strip()
+
+
+def check_option_accepted(c, name, engine, d):
+    value = sample_value(name)
+    c.check(value is not None, "option '%s': no sample value for its type" % name)
+    if value is None:
+        return
+    args = ["--name=x", "--size=1m", "--%s=%s" % (name, value)] + NEEDS.get(name, [])
+    if engine:
+        args.insert(2, "--ioengine=" + engine)
+    ok, err = accepted(args, d)
+    c.check(ok, "the parser rejects %s: %s" % (" ".join(args), err))
+
+
+def check_help(c, table, built):
+    code, out, _ = run(["--version"])
+    c.check(code == 0 and re.fullmatch(r"iojob \d+\.\d+\.\d+\n", out) is not None,
+            "--version: exit %d, %r" % (code, out))
+    code, out, err = run(["--help"])
+    c.check(code == 0 and out.startswith("usage: iojob") and err == "",
+            "--help: exit %d, stderr %r" % (code, err))
+    c.check("man iojob" in out and "Exit status: 0" in out,
+            "--help names the manual and the exit status")
+    code, out, _ = run(["--cmdhelp=all"])
+    listed = set()
+    for line in out.splitlines():
+        if line and not line[0].isspace():
+            listed.add(line.split()[0])
+        m = re.match(r"\s+alias: (\S+)$", line)
+        if m:
+            listed.add(m.group(1))
+    for name, engine in sorted(table.items(), key=lambda kv: kv[0]):
+        if engine is None or built.get(engine):
+            c.check(name in listed, "option '%s' is missing from --cmdhelp=all" % name)
+    c.check(not listed - set(table), "--cmdhelp=all lists options the table has not: %s" %
+            sorted(listed - set(table)))
+    code, _, err = run(["--cmdhelp=no_such_option"])
+    c.check(code == 2 and "unknown option 'no_such_option'" in err, "--cmdhelp=bad: %r" % err)
+    for eng, ok in built.items():
+        code, out, _ = run(["--enghelp=" + eng])
+        c.check(code == 0 and out.startswith(eng + ": "), "--enghelp=%s: exit %d" % (eng, code))
+
+
+def man_text(width):
+    env = dict(os.environ, MANWIDTH=str(width), LC_ALL="C.UTF-8")
+    p = subprocess.run(["man", "-l", MAN], capture_output=True, text=True, env=env)
+    return p.stdout, p.stderr
+
+
+def man_terms(text):
+    """The terms of the page's lists: a line after a blank one or a heading, indented 7
+    columns, with its description indented 11 below it."""
+    return re.findall(r"^(?:\n|   \S.*\n) {7}(\S.*)\n {11}\S", text, re.M)
+
+
+def check_man(c, table, built, d):
+    _, warnings = man_text(80)
+    c.check(warnings == "", "MANWIDTH=80 man -l %s warns:\n%s" % (MAN, warnings))
+    text, _ = man_text(1000)	# one line per paragraph: nothing wraps or hyphenates
+    terms = man_terms(text)
+    options = {m.group(1) for m in (re.match(r"([a-z][a-z0-9_]*)=", t) for t in terms) if m}
+    aliases = set(re.findall(r"Also spelled ([a-z0-9_]+)\.", text))
+    for name, engine in sorted(table.items(), key=lambda kv: kv[0]):
+        if engine is None or built.get(engine):
+            c.check(name in options | aliases, "option '%s' is missing from iojob(1)" % name)
+    for name in sorted((options | aliases) - set(table)):
+        c.check(False, "iojob(1) describes '%s', which is not in the option table" % name)
+    for eng in built:
+        c.check(eng in terms, "engine '%s' is missing from iojob(1)" % eng)
+
+    # Every job option the prose names (key=value) must exist.
+    for word in sorted(set(re.findall(r"(?<![\w./-])([a-z][a-z0-9_]*)=", text))):
+        if word not in NOT_OPTIONS:
+            c.check(word in table, "iojob(1) names '%s=', which is not an option" % word)
+
+    # Every switch the page describes is accepted, with a sample of its metavar.
+    for term in terms:
+        m = re.match(r"(?:-\w, )?--([a-z-]+)(\[?[= ])?([^\]\s]*)", term)
+        if not m:
+            continue
+        name, sep, metavar = m.groups()
+        args = ["--name=x", "--size=1m"]
+        if not sep:
+            args.append("--" + name)
+        else:
+            value = METAVAR_SAMPLES.get(metavar)
+            c.check(value is not None, "switch --%s: no sample for %s" % (name, metavar))
+            args.append("--%s=%s" % (name, value))
+        if name == "resume":
+            args.append("--results=results.jsonl")
+        code, _, err = run(["--parse-only"] + args, cwd=d)
+        c.check(code == 0, "iojob(1)'s --%s is rejected: %s" % (name, err.strip()))
+    # and every --word anywhere on the page is a switch or a job option
+    switches = {w.split("=")[0][2:] for w in run(["--complete-options"])[1].split()}
+    for word in sorted(set(re.findall(r"(?<![\w-])--([a-z][a-z0-9_-]*)", text))):
+        c.check(word in switches or word in table or word in ("option", "name"),
+                "iojob(1) names --%s, which iojob does not accept" % word)
+
+
+def main():
+    c = Checks("docs")
+    table = table_options()
+    built = engines()
+    with tempfile.TemporaryDirectory(prefix="iojob-docs-") as d:
+        check_help(c, table, built)
+        for name, engine in sorted(table.items(), key=lambda kv: kv[0]):
+            if engine is None or built.get(engine):
+                check_option_accepted(c, name, engine, d)
+        if not os.path.exists(MAN):
+            c.skip("no %s: built without the man page (scdoc missing or -Dman=disabled)" % MAN)
+        elif not shutil.which("man"):
+            c.skip("no man to render iojob(1) with (apt-get install man-db)")
+        else:
+            check_man(c, table, built, d)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
