@@ -7,6 +7,7 @@
 #
 # usage: tests/fuzz/run.sh [SECONDS] [TARGET ...]     (targets: jobfile values)
 #        tests/fuzz/run.sh --repro TARGET FILE        (run one input, e.g. a finding)
+# IOJOB_FUZZ_FLAGS adds libFuzzer flags (-malloc_limit_mb=512 flags any larger allocation).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${IOJOB_FUZZ_BUILD:-$top/build-fuzz}
@@ -51,7 +52,8 @@ for t in $targets; do
 	echo "== fuzz_$t for ${secs}s (log: $log)"
 	(cd "$incdir" && "$build/tests/fuzz/fuzz_$t" "${dict[@]}" -max_total_time="$secs" \
 		-timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
-		-artifact_prefix="$findings/" "$corpus" "$work/seeds/$t") >"$log" 2>&1
+		-artifact_prefix="$findings/" ${IOJOB_FUZZ_FLAGS:-} "$corpus" "$work/seeds/$t") \
+		>"$log" 2>&1
 	ret=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	nfound=$(find "$findings" -type f | wc -l)
