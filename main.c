@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "engine/dist.h"
+#include "engine/dist_report.h"
 #include "engine/engine.h"
 #include "jobs/help.h"
 #include "jobs/jobs.h"
@@ -50,6 +52,7 @@ struct cli {
 	struct status_opts status;
 	struct engine_info engines[IOENGINE_MAX];
 	unsigned nengines;
+	struct dist *dist;		/* the ranks of an MPI run (iojob-mpi), or just this one */
 };
 
 /* The signal handler can only reach the run through a pointer it finds on its own. */
@@ -301,6 +304,9 @@ static int build_jobs(struct cli *c, unsigned long cell, struct job_list *jobs,
 		.nengines = c->nengines,
 		.check_paths = !c->parse_only,
 		.readonly = c->readonly,
+		.rank = c->dist->rank,
+		.nranks = c->dist->nranks,
+		.host = c->dist->host,
 	};
 
 	memcpy(c->cell, c->sets, c->nsets * sizeof(c->sets[0]));
@@ -350,6 +356,9 @@ static void print_header(FILE *out, const struct cli *c, const struct job_list *
 		}
 	}
 	fprintf(out, "\n");
+	if (c->dist->nranks > 1)
+		fprintf(out, "Ranks: %d on %u host%s (MPI), each running the jobs below\n",
+			c->dist->nranks, c->dist->nhosts, c->dist->nhosts > 1 ? "s" : "");
 	fprintf(out, "Starting %u thread%s\n", nthreads, nthreads > 1 ? "s" : "");
 	fflush(out);
 }
@@ -398,27 +407,86 @@ static int save_results(const struct cli *c, const struct report *rep)
 	return ret;
 }
 
-static int report(FILE *out, const struct cli *c, const struct run *r)
+static int print_report(FILE *out, const struct cli *c, const struct report *rep)
+{
+	/* each format once, in fio's order whatever the order asked for */
+	if (c->formats & FMT_TERSE)
+		report_terse(out, rep);
+	if (c->formats & FMT_JSON)
+		report_json(out, rep, c->formats & FMT_JSON_PLUS);
+	if (c->formats & FMT_NORMAL)
+		report_normal(out, rep);
+	if (c->results && !stopped_by)	/* a cell cut short is not kept: --resume reruns it */
+		return save_results(c, rep);
+	return 0;
+}
+
+/*
+ * MPI: every rank's results merge on the root, which prints them and the other ranks'
+ * failures. Returns what report() does, 1 when a job failed on another rank.
+ */
+static int report_ranks(FILE *out, const struct cli *c, struct run *r)
+{
+	struct dist_report dr;
+	int ret = dist_report_build(c->dist, r, &dr);
+
+	if (!ret && dist_root(c->dist)) {
+		for (unsigned i = 0; i < dr.nfailures; i++)
+			fprintf(stderr, "iojob: %s\n", dr.failures[i]);
+		ret = print_report(out, c, &dr.agg.rep);
+		for (unsigned i = 0; !ret && i < r->jobs->njobs; i++)
+			ret = r->results[i].error != 0;	/* merged: any rank's failure */
+	} else if (ret < 0) {
+		fprintf(stderr, "iojob: out of memory building the report\n");
+	}
+	dist_report_free(&dr, r);
+	return ret;
+}
+
+static int report(FILE *out, const struct cli *c, struct run *r)
 {
 	struct run_report rr;
-	int ret = 0;
+	int ret;
 
+	if (c->dist->nranks > 1)
+		return report_ranks(out, c, r);
 	if (run_build_report(r, &rr) < 0) {
 		run_report_free(&rr);
 		fprintf(stderr, "iojob: out of memory building the report\n");
 		return -ENOMEM;
 	}
-	/* each format once, in fio's order whatever the order asked for */
-	if (c->formats & FMT_TERSE)
-		report_terse(out, &rr.rep);
-	if (c->formats & FMT_JSON)
-		report_json(out, &rr.rep, c->formats & FMT_JSON_PLUS);
-	if (c->formats & FMT_NORMAL)
-		report_normal(out, &rr.rep);
-	if (c->results && !stopped_by)	/* a cell cut short is not kept: --resume reruns it */
-		ret = save_results(c, &rr.rep);
+	ret = print_report(out, c, &rr.rep);
 	run_report_free(&rr);
 	return ret;
+}
+
+/*
+ * Every rank must take the same path: the worst exit code of all. The root says what
+ * went wrong on each rank where it did (the others' stderr is closed under MPI).
+ */
+static int agree(const struct cli *c, int code, const struct diag *d)
+{
+	const struct dist *dist = c->dist;
+	char (*msgs)[sizeof(d->msg)] = NULL;
+	char mine[sizeof(d->msg)];
+
+	if (dist->nranks == 1)
+		return code;
+	snprintf(mine, sizeof(mine), "%s", code ? d->msg : "");
+	if (dist_root(dist) && !(msgs = calloc((size_t)dist->nranks, sizeof(*msgs))))
+		abort();	/* the others are in the gather: nothing else is safe */
+	dist_gather(dist, mine, sizeof(mine), msgs);
+	for (int k = 1; msgs && k < dist->nranks; k++)
+		if (msgs[k][0] && strcmp(msgs[k], msgs[0]))
+			fprintf(stderr, "iojob: rank %d (host %s): %s\n", k,
+				dist->hosts[dist->rank_host[k]], msgs[k]);
+	free(msgs);
+	return dist_max(dist, code);
+}
+
+static void meet_ranks(void *ctx)
+{
+	dist_barrier(ctx);
 }
 
 static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag *d)
@@ -427,10 +495,16 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 	int ret;
 
 	ret = run_prepare(&r, jobs, d);
-	if (ret < 0) {
+	if (ret < 0)
 		fprintf(stderr, "iojob: %s\n", d->msg);
+	ret = agree(c, ret == 0 ? 0 : ret == -EINVAL ? EXIT_USAGE : EXIT_JOB_FAILED, d);
+	if (ret) {
 		run_free(&r);
-		return ret == -EINVAL ? EXIT_USAGE : EXIT_JOB_FAILED;
+		return ret;
+	}
+	if (c->dist->nranks > 1) {
+		r.ranks_sync = meet_ranks;
+		r.ranks_ctx = c->dist;
 	}
 	if (c->formats & FMT_NORMAL)
 		print_header(out, c, jobs, &r);
@@ -456,9 +530,17 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 	}
 	for (unsigned i = 0; i < jobs->njobs; i++)
 		if (r.results[i].error && r.results[i].error != ECANCELED)
-			fprintf(stderr, "iojob: %s\n", r.results[i].error_msg);
-	if (report(out, c, &r) < 0)
+			fprintf(stderr, "iojob: %s%s\n", c->dist->nranks > 1 ? "rank 0: " : "",
+				r.results[i].error_msg);
+	switch (report(out, c, &r)) {
+	case 0:
+		break;
+	case 1:
+		ret = 1;	/* a job failed on another rank */
+		break;
+	default:
 		ret = -1;
+	}
 	running = NULL;
 	run_free(&r);
 	if (stopped_by)
@@ -474,7 +556,8 @@ static int skip_cell(const struct cli *c)
 	int ret;
 
 	cell_meta(c, keys, values, &m);
-	ret = resultset_has_cell(c->results, &m);
+	ret = dist_root(c->dist) ? resultset_has_cell(c->results, &m) : 0;
+	ret = dist_bcast(c->dist, ret);		/* the root's file decides for every rank */
 	if (ret < 0)
 		fprintf(stderr, "iojob: note: --resume cannot read '%s' (%s): running the cell\n",
 			c->results, strerror(-ret));
@@ -529,10 +612,13 @@ static int run_cells(struct cli *c, FILE *out, struct diag *d)
 {
 	int worst = 0;
 
-	for (c->cell_idx = 0; c->cell_idx < c->ncells && !stopped_by; c->cell_idx++) {
+	for (c->cell_idx = 0; c->cell_idx < c->ncells; c->cell_idx++) {
 		struct job_list jobs;
-		int ret = build_jobs(c, c->cell_idx, &jobs, d);
+		int ret;
 
+		if (dist_max(c->dist, stopped_by != 0))
+			break;	/* a signal on any rank ends the sweep on all */
+		ret = build_jobs(c, c->cell_idx, &jobs, d);
 		free(d->notes);		/* check_cells printed them */
 		d->notes = NULL;
 		d->notes_len = 0;
@@ -553,6 +639,19 @@ static int run_cells(struct cli *c, FILE *out, struct diag *d)
 	return worst;
 }
 
+/*
+ * Under MPI only the root writes: the others' reports and messages would repeat its own
+ * N times, and their failures reach the root (see agree() and report_ranks()).
+ */
+static void quiet_other_ranks(struct cli *c)
+{
+	if (dist_root(c->dist))
+		return;
+	if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+		return;
+	c->status.eta = ETA_NEVER;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = {
@@ -561,10 +660,17 @@ int main(int argc, char **argv)
 		.formats = FMT_NORMAL,
 		.status = { .eta = ETA_AUTO, .eta_interval_ns = 1000000000ULL },
 	};
+	struct dist dist;
 	struct diag d = { 0 };
 	FILE *out = stdout;
 	int ret;
 
+	if (dist_init(&argc, &argv, &dist) < 0) {
+		fprintf(stderr, "iojob: cannot start MPI\n");
+		return EXIT_JOB_FAILED;
+	}
+	c.dist = &dist;
+	quiet_other_ranks(&c);
 	c.nengines = engine_catalog(c.engines, IOENGINE_MAX);
 	for (int i = 1; i < argc; i++) {
 		ret = parse_arg(&c, argv, &i);
@@ -579,13 +685,17 @@ int main(int argc, char **argv)
 	c.ncells = sweep_ncells(&c.sweep);
 	if (parse_job_files(&c, &d) < 0 || check_cells(&c, &d) < 0) {
 		fprintf(stderr, "iojob: %s\n", d.msg);
-		goto done;
+		if (agree(&c, EXIT_USAGE, &d))
+			goto done;
+	} else if (agree(&c, 0, &d)) {
+		goto done;	/* a rank's own files or directories were wrong */
 	}
 	if (c.parse_only) {
 		ret = 0;
-	} else if (c.output && !(out = fopen(c.output, "w"))) {
+	} else if (c.output && dist_root(&dist) && !(out = fopen(c.output, "w"))) {
 		fprintf(stderr, "iojob: --output '%s': %s\n", c.output, strerror(errno));
-	} else {
+		agree(&c, EXIT_USAGE, &d);
+	} else if (!agree(&c, 0, &d)) {
 		ret = run_cells(&c, out, &d);
 		if (out != stdout)
 			fclose(out);
@@ -593,5 +703,6 @@ int main(int argc, char **argv)
 done:
 	sweep_free(&c.sweep);
 	jobfile_free(&c.jf);
+	dist_finalize(&dist);
 	return ret;
 }

@@ -49,6 +49,8 @@ struct job_result {
 /* What a phase cost the whole process: tiobench's CPU% is (usr + sys) / wall. */
 struct phase_usage {
 	uint64_t wall_ns, usr_ns, sys_ns;
+	uint64_t start_real_ns;		/* CLOCK_REALTIME when its jobs were released */
+	uint64_t barrier_ns;		/* waiting for the other ranks first */
 };
 
 struct run {
@@ -66,6 +68,14 @@ struct run {
 	time_t end_time;
 	unsigned long long end_ms;
 	struct run_status *status;	/* the status thread, NULL when none */
+	/*
+	 * The ranks of an MPI run meet here before every phase (run or not, so that none
+	 * waits forever for one that failed) and at the end; NULL for a run on its own.
+	 */
+	void (*ranks_sync)(void *ctx);
+	void *ranks_ctx;
+	bool synced;			/* this phase met the other ranks already */
+	unsigned ranks;			/* ranks merged into the results (MPI), else 0 */
 };
 
 #define IOENGINE_MAX 16

@@ -134,7 +134,7 @@ static void fill_unit(struct report_unit *u, const struct run *r, unsigned i,
 	u->name = j->name;
 	u->desc = j->description;
 	u->groupid = j->groupid;
-	u->members = 1;
+	u->members = r->ranks > 1 ? r->ranks : 1;	/* an MPI job runs once per rank */
 	u->tid = res->tid;
 	u->error = res->error;
 	u->error_msg = res->error ? res->error_msg : NULL;
@@ -179,7 +179,7 @@ static unsigned merge_group(const struct run *r, unsigned i, struct report_unit 
 			u->error_msg = r->results[k].error_msg;
 		}
 	}
-	u->members = n;
+	u->members = n * (r->ranks > 1 ? r->ranks : 1);
 	*merged = st;
 	return n;
 }

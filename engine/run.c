@@ -413,11 +413,14 @@ static uint64_t mono_ns(void)
 static void usage_begin(struct phase_usage *u)
 {
 	struct rusage ru;
+	struct timespec now;
 
 	getrusage(RUSAGE_SELF, &ru);
 	u->usr_ns = tv_ns(ru.ru_utime);
 	u->sys_ns = tv_ns(ru.ru_stime);
 	u->wall_ns = mono_ns();
+	clock_gettime(CLOCK_REALTIME, &now);
+	u->start_real_ns = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
 }
 
 static void usage_end(struct phase_usage *u)
@@ -428,6 +431,19 @@ static void usage_end(struct phase_usage *u)
 	u->usr_ns = tv_ns(ru.ru_utime) - u->usr_ns;
 	u->sys_ns = tv_ns(ru.ru_stime) - u->sys_ns;
 	u->wall_ns = mono_ns() - u->wall_ns;
+}
+
+/* Wait for the other ranks, if any, once per phase; the wait is reported. */
+static void meet_ranks(struct run *r, struct phase_usage *u)
+{
+	uint64_t t0;
+
+	if (!r->ranks_sync || r->synced)
+		return;
+	t0 = mono_ns();
+	r->ranks_sync(r->ranks_ctx);
+	u->barrier_ns = mono_ns() - t0;
+	r->synced = true;
 }
 
 /* One phase: every job set up, the disks sampled at the start, all released at once. */
@@ -465,6 +481,7 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 		ret = diag_set(d, -err, "cannot start %u job threads: %s", n, strerror(err));
 	}
 	gate_wait_ready(&gate, started);
+	meet_ranks(r, &r->phases[phase]);
 	if (phase == 0)
 		diskset_snapshot_start(&r->disks);
 	usage_begin(&r->phases[phase]);
@@ -497,19 +514,28 @@ static void mark_not_run(struct run *r, unsigned phase, const char *why)
 int run_execute(struct run *r, struct diag *d)
 {
 	struct timeval tv;
+	bool ended = false;
 	int failed = 0;
 
 	for (unsigned p = 0; p < r->jobs->nphases; p++) {
-		if (atomic_load(&r->stop)) {
+		r->synced = false;
+		if (!ended && atomic_load(&r->stop)) {
 			mark_not_run(r, p, "stopped before its phase began");
-			break;
+			ended = true;
 		}
-		if (run_phase(r, p, d) < 0) {
-			mark_not_run(r, p, "its phase could not start (see above)");
+		if (!ended && run_phase(r, p, d) < 0) {
+			char why[sizeof(d->msg) + 64];
+
+			/* the reason in full: under MPI another rank's stderr is not shown */
+			snprintf(why, sizeof(why), "its phase could not start: %s", d->msg);
+			mark_not_run(r, p, why);
 			failed = 1;
-			break;
+			ended = true;
 		}
+		meet_ranks(r, &r->phases[p]);	/* when the phase did not get that far */
 	}
+	r->synced = false;
+	meet_ranks(r, &(struct phase_usage){ 0 });	/* the disks' end is every rank's */
 	diskset_snapshot_end(&r->disks);
 	gettimeofday(&tv, NULL);
 	r->end_time = tv.tv_sec;

@@ -41,6 +41,8 @@ struct verify {
 	uint32_t interval;
 	uint32_t **gen;			/* per file, per chunk: last generation written */
 	uint16_t **busy;		/* per file, per chunk: writes in flight (iodepth > 1) */
+	uint32_t **issued;		/* per file, per chunk: the last write's generation */
+	uint32_t *read_snap;		/* per request slot: its file's next_gen at a read */
 	uint32_t *next_gen;		/* per file */
 	/* verify_backlog: completed writes wait here; every N of them are read back */
 	struct backlog_entry *ring;
@@ -87,20 +89,25 @@ int verify_init(struct worker *w)
 	v->interval = (uint32_t)j->verify_interval;
 	v->gen = calloc(w->nfiles, sizeof(*v->gen));
 	v->busy = calloc(w->nfiles, sizeof(*v->busy));
+	v->issued = calloc(w->nfiles, sizeof(*v->issued));
 	v->next_gen = calloc(w->nfiles, sizeof(*v->next_gen));
-	if (!v->gen || !v->busy || !v->next_gen)
+	v->read_snap = calloc(j->iodepth, sizeof(*v->read_snap));
+	if (!v->gen || !v->busy || !v->issued || !v->next_gen || !v->read_snap)
 		goto nomem;
 	/*
-	 * Generations are kept only for what this run writes: 4 bytes per chunk, and 2 more
-	 * with iodepth > 1, where two writes to one chunk can be in flight at once.
+	 * Generations are kept only for what this run writes: 4 bytes per chunk, and 6 more
+	 * with iodepth > 1, where writes and reads of one chunk can be in flight at once.
 	 */
 	for (unsigned i = 0; rw_does(j->rw, IO_WRITE) && !j->verify_only && i < w->nfiles; i++) {
 		uint64_t n = nchunks(v, &w->files[i]) + 1;
+		bool racy = j->iodepth > 1 && !v->pattern_only;
 
 		v->gen[i] = calloc(n, sizeof(*v->gen[i]));
-		if (j->iodepth > 1 && !v->pattern_only)
+		if (racy) {
 			v->busy[i] = calloc(n, sizeof(*v->busy[i]));
-		if (!v->gen[i] || (j->iodepth > 1 && !v->pattern_only && !v->busy[i]))
+			v->issued[i] = calloc(n, sizeof(*v->issued[i]));
+		}
+		if (!v->gen[i] || (racy && (!v->busy[i] || !v->issued[i])))
 			goto nomem;
 	}
 	if (j->verify_backlog && rw_does(j->rw, IO_WRITE)) {
@@ -131,6 +138,10 @@ void verify_free(struct worker *w)
 		free(v->gen[i]);
 	for (unsigned i = 0; v->busy && i < w->nfiles; i++)
 		free(v->busy[i]);
+	for (unsigned i = 0; v->issued && i < w->nfiles; i++)
+		free(v->issued[i]);
+	free(v->issued);
+	free(v->read_snap);
 	free(v->gen);
 	free(v->busy);
 	free(v->next_gen);
@@ -210,8 +221,12 @@ void verify_prepare_write(struct worker *w, struct io_req *r)
 		memcpy(r->buf + at, &h, sizeof(h));
 		chunk_checksum(v, r->buf + at, h.csum);
 		memcpy(r->buf + at + offsetof(struct vhdr, csum), h.csum, sizeof(h.csum));
-		if (v->busy[fi])
-			write_issued(&v->busy[fi][(r->off + at - r->file->io_off) / v->interval]);
+		if (v->busy[fi]) {
+			uint64_t c = (r->off + at - r->file->io_off) / v->interval;
+
+			write_issued(&v->busy[fi][c]);
+			v->issued[fi][c] = h.gen;
+		}
 	}
 }
 
@@ -299,8 +314,9 @@ static void check_chunk(struct worker *w, const struct io_req *r, uint64_t off,
 
 	if (v->pattern_only)
 		return check_pattern(w, r, off, c, 0);
-	if (busy && *busy)
-		return;		/* a write to it is in flight: the read may see either, or both */
+	/* A write to it in flight, or issued while the read was: the read may see either. */
+	if (busy && (*busy || v->issued[fi][c_idx] > v->read_snap[r->slot]))
+		return;
 	if (h->magic != VERIFY_MAGIC || h->len != v->interval) {
 		snprintf(what, sizeof(what), "no verify header (magic 0x%08x, expected 0x%08x): "
 			 "never written, or overwritten by something else", h->magic, VERIFY_MAGIC);
@@ -369,6 +385,7 @@ void verify_done(struct worker *w, struct io_req *r)
 static void fill_read(struct worker *w, struct io_req *r, struct io_file *f, uint64_t off,
 		      uint32_t len)
 {
+	w->verify->read_snap[r->slot] = w->verify->next_gen[file_index(w, f)];
 	r->file = f;
 	r->dir = IO_READ;
 	r->off = off;

@@ -5,6 +5,7 @@
 #include "jobs/jobs.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,12 +145,48 @@ static int record_setting(struct jobs_arena **arena, struct job_desc *j, const c
 	return 0;
 }
 
+/*
+ * $rank, $nranks and $host in a file name (filename, directory, filename_format), so that
+ * each rank of an MPI run can have its own files. Returns val itself when it has none.
+ */
+static const char *rank_vars(const struct job_input *in, const struct opt_def *o,
+			     const char *val, struct jobs_arena **arena)
+{
+	char out[4096];
+	size_t n = 0;
+
+	if (!strchr(val, '$') || (strcmp(o->name, "filename") && strcmp(o->name, "directory") &&
+				  strcmp(o->name, "filename_format")))
+		return val;
+	while (*val && n + 1 < sizeof(out)) {
+		int w = -1;
+
+		if (!strncmp(val, "$rank", 5)) {
+			w = snprintf(out + n, sizeof(out) - n, "%d", in->rank);
+			val += 5;
+		} else if (!strncmp(val, "$nranks", 7)) {
+			w = snprintf(out + n, sizeof(out) - n, "%d", in->nranks ? in->nranks : 1);
+			val += 7;
+		} else if (!strncmp(val, "$host", 5)) {
+			w = snprintf(out + n, sizeof(out) - n, "%s", in->host ? in->host : "");
+			val += 5;
+		} else {
+			out[n++] = *val++;
+		}
+		if (w > 0)
+			n += (size_t)w < sizeof(out) - n ? (size_t)w : sizeof(out) - n - 1;
+	}
+	out[n] = '\0';
+	return arena_strdup(arena, out);
+}
+
 static int apply_key(const struct job_input *in, const struct engine_info *eng,
 		     const struct opt_ctx *ctx, struct job_desc *j, const struct key_ref *k,
 		     struct diag *d)
 {
 	const struct opt_def *o = opt_find(job_options, k->key);
 	char why[WHY_LEN];
+	const char *val;
 	void *base = j;
 	int ret;
 
@@ -159,7 +196,8 @@ static int apply_key(const struct job_input *in, const struct engine_info *eng,
 	}
 	if (!o)
 		return unknown_option(in, j, k, d);
-	ret = opt_apply(o, ctx, base, k->val, why, sizeof(why));
+	val = rank_vars(in, o, k->val, ctx->arena);
+	ret = val ? opt_apply(o, ctx, base, val, why, sizeof(why)) : -ENOMEM;
 	if (ret == -ENOMEM)
 		return diag_set(d, ret, "out of memory");
 	/* Out of range too: jobs_build() returns -EINVAL for every job-file error. */

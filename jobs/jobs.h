@@ -33,6 +33,9 @@ struct job_input {
 	const struct engine_info *engines;
 	unsigned nengines;
 	bool check_paths;		/* check that directory= exists (not with --parse-only) */
+	/* $rank, $nranks and $host in filename, directory and filename_format */
+	int rank, nranks;		/* this process's rank of nranks (0 of 1 alone) */
+	const char *host;
 	bool readonly;			/* --readonly: refuse jobs that write, trim or delete */
 };
 

@@ -46,6 +46,16 @@ struct report_unit {
 	uint64_t phase_usr_ns, phase_sys_ns;	/* the whole process's CPU in that phase */
 };
 
+/* One rank of an MPI run, for the JSON "iojob_ranks" list. */
+struct report_rank {
+	int rank;
+	const char *host;
+	uint64_t start_real_ns;		/* its first phase's release, CLOCK_REALTIME */
+	uint64_t barrier_ns;		/* waiting for the other ranks, over every phase */
+	uint64_t issued[3];		/* I/Os it issued, read/write/trim */
+	int error;			/* errno of its first failed job, 0 if none */
+};
+
 struct report {
 	const char *version;		/* "iojob-0.1.0", printed where fio prints "fio-3.33" */
 	time_t time;			/* when the run ended */
@@ -56,6 +66,13 @@ struct report {
 	const char *const *global_names;	/* JSON "global options" */
 	const char *const *global_values;
 	unsigned nglobal;
+	/* an MPI run of several ranks: the aggregate holds each host's part */
+	const char *hostname;			/* in a host's part: its name */
+	const char *rank_list;			/* in a host's part: "0-1,4" */
+	const struct report *hosts;
+	unsigned nhosts;
+	const struct report_rank *ranks;
+	unsigned nranks;
 };
 
 /*

@@ -189,8 +189,12 @@ static void json_iojob(struct json_out *j, const struct report_unit *u,
 	json_close(j, '}');
 }
 
+/*
+ * One unit. In fio's client_stats a unit also names its host (and port, 0 here: MPI has
+ * none), and the aggregate over hosts is named "All clients".
+ */
 static void json_unit(struct json_out *j, const struct report_ctx *c, const struct unit_view *v,
-		      bool plus)
+		      bool plus, const char *host)
 {
 	const struct report_unit *u = v->u;
 	const struct job_stats *st = v->st;
@@ -199,11 +203,15 @@ static void json_unit(struct json_out *j, const struct report_ctx *c, const stru
 	unsigned i;
 
 	json_open(j, NULL, '{');
-	json_str(j, "jobname", u->name);
+	json_str(j, "jobname", host && !*host ? "All clients" : u->name);
 	json_int(j, "groupid", u->groupid);
 	json_int(j, "error", u->error);
 	json_int(j, "eta", 0);
 	json_uint(j, "elapsed", elapsed_s(st));
+	if (host && *host) {
+		json_str(j, "hostname", host);
+		json_uint(j, "port", 0);
+	}
 	json_open(j, "job options", '{');
 	for (i = 0; i < u->nopts; i++)
 		json_str(j, u->opt_names[i], u->opt_values[i]);
@@ -275,6 +283,50 @@ static void json_disks(struct json_out *j, const struct disk_set *s)
 	json_close(j, ']');
 }
 
+static void json_ranks(struct json_out *j, const struct report *r)
+{
+	json_open(j, "iojob_ranks", '[');
+	for (unsigned i = 0; i < r->nranks; i++) {
+		const struct report_rank *k = &r->ranks[i];
+
+		json_open(j, NULL, '{');
+		json_int(j, "rank", k->rank);
+		json_str(j, "hostname", k->host);
+		json_uint(j, "start_ns", k->start_real_ns);
+		json_uint(j, "barrier_ns", k->barrier_ns);
+		json_open(j, "issued_ios", '[');
+		for (unsigned d = 0; d < 3; d++)
+			json_uint(j, NULL, k->issued[d]);
+		json_close(j, ']');
+		json_int(j, "error", k->error);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+}
+
+/*
+ * An MPI run: fio's client_stats (each host's units, then the aggregate as "All clients",
+ * the layout fio's client mode writes and fio-plot reads) and each rank's start.
+ */
+static void json_clients(struct json_out *j, const struct report *r, struct report_ctx *agg,
+			 bool plus)
+{
+	json_open(j, "client_stats", '[');
+	for (unsigned h = 0; h < r->nhosts; h++) {
+		struct report_ctx c;
+
+		if (report_ctx_init(&c, &r->hosts[h]))
+			continue;
+		for (unsigned i = 0; i < r->hosts[h].nunits; i++)
+			json_unit(j, &c, &c.views[i], plus, r->hosts[h].hostname);
+		report_ctx_free(&c);
+	}
+	for (unsigned i = 0; i < r->nunits; i++)
+		json_unit(j, agg, &agg->views[i], plus, "");
+	json_close(j, ']');
+	json_ranks(j, r);
+}
+
 static void write_report(FILE *f, const struct report *r, bool plus, bool compact)
 {
 	struct report_ctx c;
@@ -301,8 +353,10 @@ static void write_report(FILE *f, const struct report *r, bool plus, bool compac
 	}
 	json_open(&j, "jobs", '[');
 	for (i = 0; i < r->nunits; i++)
-		json_unit(&j, &c, &c.views[i], plus);
+		json_unit(&j, &c, &c.views[i], plus, NULL);
 	json_close(&j, ']');
+	if (r->nhosts)
+		json_clients(&j, r, &c, plus);
 	if (r->disks && r->disks->n)
 		json_disks(&j, r->disks);
 	json_end(&j);

@@ -314,6 +314,21 @@ static void print_disks(FILE *f, const struct disk_set *s)
 	}
 }
 
+/* An MPI run's host: its ranks' units and groups, after the aggregate above them. */
+static void print_host(FILE *f, const struct report *h)
+{
+	struct report_ctx c;
+
+	if (report_ctx_init(&c, h))
+		return;
+	fprintf(f, "\nHost %s (ranks %s):\n", h->hostname, h->rank_list);
+	for (unsigned i = 0; i < h->nunits; i++)
+		print_unit(f, &c, &c.views[i]);
+	for (unsigned i = 0; i < c.ngroups; i++)
+		print_group(f, &c.groups[i]);
+	report_ctx_free(&c);
+}
+
 void report_normal(FILE *f, const struct report *r)
 {
 	struct report_ctx c;
@@ -330,4 +345,6 @@ void report_normal(FILE *f, const struct report *r)
 	if (r->disks && r->disks->n)
 		print_disks(f, r->disks);
 	report_ctx_free(&c);
+	for (i = 0; i < r->nhosts; i++)
+		print_host(f, &r->hosts[i]);
 }
