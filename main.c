@@ -63,9 +63,14 @@ static void on_signal(int sig)
 {
 	struct run *r = running;
 
+	static const char say[] = "iojob: interrupted: stopping the jobs and reporting what "
+				  "was done (signal again to exit at once)\n";
+
 	/* A second signal ends the process at once, with the default action. */
 	signal(sig, SIG_DFL);
 	stopped_by = sig;
+	if (write(STDERR_FILENO, say, sizeof(say) - 1) < 0)
+		return;	/* nowhere to say it: stopping is what matters */
 	if (r)
 		atomic_store(&r->stop, true);
 }
@@ -433,6 +438,7 @@ static int report_ranks(FILE *out, const struct cli *c, struct run *r)
 	if (!ret && dist_root(c->dist)) {
 		for (unsigned i = 0; i < dr.nfailures; i++)
 			fprintf(stderr, "iojob: %s\n", dr.failures[i]);
+		dr.agg.rep.interrupted_by = stopped_by;
 		ret = print_report(out, c, &dr.agg.rep);
 		for (unsigned i = 0; !ret && i < r->jobs->njobs; i++)
 			ret = r->results[i].error != 0;	/* merged: any rank's failure */
@@ -455,6 +461,7 @@ static int report(FILE *out, const struct cli *c, struct run *r)
 		fprintf(stderr, "iojob: out of memory building the report\n");
 		return -ENOMEM;
 	}
+	rr.rep.interrupted_by = stopped_by;
 	ret = print_report(out, c, &rr.rep);
 	run_report_free(&rr);
 	return ret;

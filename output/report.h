@@ -73,6 +73,7 @@ struct report {
 	unsigned nhosts;
 	const struct report_rank *ranks;
 	unsigned nranks;
+	int interrupted_by;			/* the signal that cut the run short, 0 if none */
 };
 
 /*

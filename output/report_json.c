@@ -359,6 +359,11 @@ static void write_report(FILE *f, const struct report *r, bool plus, bool compac
 		json_clients(&j, r, &c, plus);
 	if (r->disks && r->disks->n)
 		json_disks(&j, r->disks);
+	/* iojob's own: whether the figures cover the whole run or what a signal left */
+	json_open(&j, "iojob", '{');
+	json_str(&j, "interrupted_by", r->interrupted_by ?
+		 report_signal_name(r->interrupted_by) : "");
+	json_close(&j, '}');
 	json_end(&j);
 	report_ctx_free(&c);
 }

@@ -338,6 +338,9 @@ void report_normal(FILE *f, const struct report *r)
 		return;
 	/* fio opens its report with an empty line */
 	fputc('\n', f);
+	if (r->interrupted_by)
+		fprintf(f, "Interrupted by %s: the figures below cover the I/O done until then\n\n",
+			report_signal_name(r->interrupted_by));
 	for (i = 0; i < r->nunits; i++)
 		print_unit(f, &c, &c.views[i]);
 	for (i = 0; i < c.ngroups; i++)

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,18 @@ uint64_t sum_counts(const uint64_t *v, unsigned n)
 	for (i = 0; i < n; i++)
 		s += v[i];
 	return s;
+}
+
+const char *report_signal_name(int sig)
+{
+	static _Thread_local char other[24];
+
+	if (sig == SIGINT)
+		return "SIGINT";
+	if (sig == SIGTERM)
+		return "SIGTERM";
+	snprintf(other, sizeof(other), "signal %d", sig);
+	return other;
 }
 
 void report_ctime(time_t t, char *buf, size_t len)

@@ -99,6 +99,9 @@ extern const char *const batch_bucket_label[STATS_BATCH_NR];
 /* The lat bucket labels, in stats_lat_bucket order: 10 nsec, 10 usec, 12 msec. */
 extern const char *const lat_bucket_label[STATS_LAT_NR];
 
+/* "SIGINT", "SIGTERM" or "signal N": how a report names the signal that cut a run short. */
+const char *report_signal_name(int sig);
+
 /* ctime() of t without its newline. */
 void report_ctime(time_t t, char *buf, size_t len);
 
