@@ -64,6 +64,7 @@ unsigned ioengine_catalog(struct engine_info *out, unsigned max)
 			.sync = o->flags & IOENG_SYNC,
 			.can_trim = o->flags & IOENG_TRIM,
 			.cheap_submit = o->flags & IOENG_CHEAP_SUBMIT,
+			.no_data = o->flags & IOENG_NOFILES,
 			.options = o->options,
 			.options_size = o->options_size,
 		};

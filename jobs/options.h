@@ -116,6 +116,7 @@ struct engine_info {
 	bool sync;		/* one I/O at a time: iodepth is capped at 1 */
 	bool can_trim;
 	bool cheap_submit;	/* submitting does no work: batch everything by default */
+	bool no_data;		/* stores and returns nothing (null): nothing to verify */
 	const struct opt_def *options;	/* ended by { NULL }, or NULL */
 	size_t options_size;
 };

@@ -188,6 +188,9 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_sysbench_modes(j, d);
 	if (ret)
 		return ret;
+	if (j->verify != VERIFY_NONE && eng->no_data)
+		return fail(j, "verify", d, "option 'verify': this ioengine stores no data, so "
+			    "there is nothing to verify (use psync, sync, libaio or io_uring)");
 	if ((rw_does(j->rw, IO_TRIM)) && !eng->can_trim)
 		return fail(j, "ioengine", d, "option 'rw': this ioengine cannot trim "
 			    "(use psync, sync or null)");

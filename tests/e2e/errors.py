@@ -26,6 +26,9 @@ CASES = [
     ("[job]\niodepth=0\n", r"^iojob: job\.fio:2: option 'iodepth': 0 is out of range", 2),
     ("[job]\niodepth=-1\n", r"^iojob: job\.fio:2: option 'iodepth': -1 is out of range", 2),
     ("[job]\nbs=0\n", r"^iojob: job\.fio:2: option 'bs': 0 is out of range", 2),
+    ("[job]\nioengine=null\nsize=1m\nverify=crc32c\nrw=write\n",
+     r"^iojob: job\.fio:4: job 'job': option 'verify': this ioengine stores no data, so there is "
+     r"nothing to verify \(use psync, sync, libaio or io_uring\)$", 2),
     ("[job]\ndirect=maybe\n",
      r"^iojob: job\.fio:2: option 'direct': 'maybe' is not a boolean", 2),
     ("filename=x.dat\n[job]\nsize=1m\n",

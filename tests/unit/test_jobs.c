@@ -53,7 +53,8 @@ static const struct engine_info test_engines[] = {
 	  .options_size = sizeof(struct aio_test_opts) },
 	{ .name = "io_uring", .available = true, .options = uring_test_options,
 	  .options_size = sizeof(struct uring_test_opts) },
-	{ .name = "null", .available = true, .can_trim = true, .cheap_submit = true },
+	{ .name = "null", .available = true, .can_trim = true, .cheap_submit = true,
+	  .no_data = true },
 	{ .name = "posixaio", .why_missing = "built without posixaio" },
 };
 
