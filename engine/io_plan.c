@@ -120,7 +120,6 @@ void plan_init(struct worker *w)
 	w->gated = w->rated || j->thinktime_ns || j->fsync_every || j->fdatasync_every ||
 		   j->fsync_every_ios;
 	w->sync_all = false;
-	w->wrote_since_sync = false;
 	w->last_written = NULL;
 	cursor_init(w, io_size);
 	w->issuing = true;
@@ -280,23 +279,22 @@ static bool cursor_next(struct worker *w, uint32_t *len, struct io_file **fp, ui
 
 /*
  * fsync_every_ios: every N I/Os of the job and its clones, of any direction, sync the
- * file just written or (fsync_scope=all_files) every file, if this job wrote since.
+ * file last written or (fsync_scope=all_files) every file, as sysbench's fsync-freq does.
+ * The clone that makes the Nth I/O syncs whatever it did since: the count is shared, so
+ * asking whether this clone wrote would make the number of syncs depend on scheduling.
  */
 static void count_for_sync(struct worker *w, struct io_file *f, int d)
 {
 	const struct job_desc *j = w->job;
 	uint64_t n = atomic_fetch_add_explicit(w->ios_shared, 1, memory_order_relaxed) + 1;
 
-	if (d == IO_WRITE) {
-		w->wrote_since_sync = true;
+	if (d == IO_WRITE)
 		w->last_written = f;
-	}
-	if (n % j->fsync_every_ios || !w->wrote_since_sync)
+	if (n % j->fsync_every_ios || !rw_does(j->rw, IO_WRITE))
 		return;
-	w->wrote_since_sync = false;
 	w->sync_kind = IO_FSYNC;
 	w->sync_all = j->fsync_scope == FSYNC_SCOPE_ALL;
-	w->sync_due = w->sync_all ? &w->files[0] : w->last_written;
+	w->sync_due = w->sync_all || !w->last_written ? &w->files[0] : w->last_written;
 }
 
 static void schedule_sync(struct worker *w, struct io_file *f)

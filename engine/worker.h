@@ -67,7 +67,6 @@ struct worker {
 	struct io_file *sync_due;	/* fsync= or fdatasync= wants this file synced */
 	int sync_kind;
 	bool sync_all;			/* then the files after it too (fsync_scope=all_files) */
-	bool wrote_since_sync;		/* fsync_every_ios syncs only after a write */
 	struct io_file *last_written;
 	atomic_uint_fast64_t *ios_shared;	/* fsync_every_ios: I/Os of the job's clones */
 	atomic_uint_fast64_t *cursor;	/* seq_cursor=shared: bytes taken by the clones */

@@ -15,6 +15,8 @@ build_pkgs="$build_pkgs scdoc"
 # renders without warnings.
 test_pkgs="$build_pkgs python3 e2fsprogs mount util-linux fdisk dmsetup gnuplot-nox fio"
 test_pkgs="$test_pkgs python3-six man-db"
+# valgrind's memcheck runs whole jobs in e2e/memcheck.py (the plain build only).
+test_pkgs="$test_pkgs valgrind"
 # OpenMPI builds iojob-mpi and runs its tests (mpirun on this machine's ranks).
 test_pkgs="$test_pkgs openmpi-bin libopenmpi-dev"
 # libFuzzer and the sanitizers' runtimes come with clang; only the fuzz targets need them.

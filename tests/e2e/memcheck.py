@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""valgrind's memcheck on whole runs: no invalid access, no use of uninitialised memory and
+no leak at exit, for every engine, with verification, logs, every report format, sweeps
+with a result set, a failing job and a rejected job file. The ASan build is skipped (the
+two cannot share a process); so is a machine without valgrind."""
+import os
+import shutil
+import subprocess
+
+from common import BIN, Checks, engine_available, remove, scratch_dir
+
+VALGRIND = ["valgrind", "--error-exitcode=99", "--leak-check=full",
+            "--show-leak-kinds=definite,indirect,possible",
+            "--errors-for-leak-kinds=definite,indirect,possible", "--track-origins=yes",
+            "--num-callers=20"]
+COMMON = ["--eta=never", "--size=1m"]
+
+
+def cases():
+    """(what, arguments, expected exit code)"""
+    out = [
+        ("psync verify + logs + json+",
+         ["--name=p", "--ioengine=psync", "--rw=randwrite", "--numjobs=2", "--verify=crc32c",
+          "--filename_format=$jobname.$jobnum", "--write_lat_log=p", "--write_bw_log=p",
+          "--write_hist_log=p", "--log_hist_msec=10", "--log_avg_msec=10",
+          "--output-format=normal,json+,terse"], 0),
+        ("sync randrw group",
+         ["--name=s", "--ioengine=sync", "--filename=m.dat", "--rw=randrw", "--numjobs=2",
+          "--group_reporting"], 0),
+        ("null sweep + results",
+         ["--name=n", "--ioengine=null", "--rw=randread", "--sweep", "iodepth=1,4",
+          "--label", "vg", "--results", "r.jsonl"], 0),
+        ("a job that fails",
+         ["--name=f", "--ioengine=psync", "--rw=read", "--filename=/nonexistent/dir/x"], 1),
+        ("a rejected option", ["--name=b", "--ioengine=psync", "--bs=4q"], 2),
+    ]
+    if engine_available("libaio"):
+        out.append(("libaio verify_backlog",
+                    ["--name=a", "--ioengine=libaio", "--filename=m.dat", "--iodepth=8",
+                     "--direct=1", "--rw=randwrite", "--verify=md5", "--verify_backlog=16"],
+                    0))
+    if engine_available("io_uring"):
+        out.append(("io_uring randread",
+                    ["--name=u", "--ioengine=io_uring", "--filename=m.dat", "--iodepth=8",
+                     "--rw=randread", "--output-format=json"], 0))
+    return out
+
+
+def is_asan_build():
+    p = subprocess.run(["ldd", BIN], capture_output=True, text=True)
+    return "libasan" in p.stdout or "libubsan" in p.stdout
+
+
+def main():
+    c = Checks("memcheck")
+    if not shutil.which("valgrind"):
+        c.skip("valgrind is not installed")
+        c.finish()
+    if is_asan_build():
+        c.skip("a sanitizer build: valgrind cannot run it")
+        c.finish()
+    d = scratch_dir()
+    try:
+        for what, args, want in cases():
+            p = subprocess.run(VALGRIND + [BIN] + COMMON + args, cwd=d, capture_output=True,
+                               text=True, timeout=240)
+            c.check(p.returncode == want, "%s: exit %d, want %d (99: memcheck found "
+                    "errors):\n%s" % (what, p.returncode, want, p.stderr[-3000:]))
+            c.check("ERROR SUMMARY: 0 errors" in p.stderr or "==" not in p.stderr,
+                    "%s: memcheck errors:\n%s" % (what, p.stderr[-3000:]))
+    finally:
+        remove(d)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
