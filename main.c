@@ -16,6 +16,7 @@
 #include "jobs/help.h"
 #include "jobs/jobs.h"
 #include "jobs/sweep.h"
+#include "output/commands.h"
 #include "output/output.h"
 #include "output/resultset.h"
 #include "parser/diag.h"
@@ -672,6 +673,11 @@ int main(int argc, char **argv)
 	FILE *out = stdout;
 	int ret;
 
+	/* Subcommands on result sets: they run no jobs. */
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return report_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return compare_main(argc - 1, argv + 1);
 	if (dist_init(&argc, &argv, &dist) < 0) {
 		fprintf(stderr, "iojob: cannot start MPI\n");
 		return EXIT_JOB_FAILED;

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 from fractions import Fraction
 
-from common import Checks, remove, scratch_dir
+from common import SRC, Checks, remove, run, scratch_dir
 
 MPI_BIN = os.environ.get("IOJOB_MPI_BIN", "")
 SHIM = os.environ.get("IOJOB_FAULT_SHIM", "")
@@ -141,6 +141,34 @@ def check_sweep(c, d):
             "each line holds both ranks' I/O")
 
 
+def json_of(out):
+    at = out.index("\n{\n") + 1 if not out.startswith("{") else 0
+    return json.loads(out[at:out.index("\n}\n", at) + 3])
+
+
+def check_example(c, d):
+    """The README's command: four ranks of examples/many-ranks.fio count four times what
+    one plain iojob run of it does, each rank on the file its $rank names."""
+    job = os.path.join(SRC, "examples", "many-ranks.fio")
+    code, out, err = run(["--output-format=json", job], cwd=d)
+    c.check(code == 0, "one run of many-ranks.fio: %s" % err)
+    one = json_of(out)
+    p = mpirun(c, [(4, "hosta", ["--output-format=normal,json", job], None)], d)
+    if p.returncode:
+        return
+    four = json_of(p.stdout)
+    for j1, j4 in zip(one["jobs"], four["jobs"]):
+        for dd in ("read", "write"):
+            c.check(j4[dd]["total_ios"] == 4 * j1[dd]["total_ios"] and
+                    j4[dd]["io_bytes"] == 4 * j1[dd]["io_bytes"],
+                    "many-ranks %s %s: %d I/Os merged, 4 x %d" %
+                    (j1["jobname"], dd, j4[dd]["total_ios"], j1[dd]["total_ios"]))
+    for r in range(4):
+        c.check(os.path.exists(os.path.join(d, "iojob-rank%d.dat" % r)),
+                "many-ranks: rank %d's file" % r)
+    c.check("Ranks: 4 on 1 host" in p.stdout, "many-ranks: the header names the ranks")
+
+
 def main():
     c = Checks("mpi")
     if not MPI_BIN or not os.path.exists(MPI_BIN) or not shutil.which("mpirun"):
@@ -153,6 +181,7 @@ def main():
         check_normal(c, d)
         check_failure(c, d)
         check_sweep(c, d)
+        check_example(c, d)
     finally:
         remove(d)
     c.finish()

@@ -1,0 +1,116 @@
+/*
+ * Unit tests for output/svg_chart.c: a series per polyline, missing points left out (not
+ * drawn at 0), names escaped, log2 axes for powers of two. The e2e test parses whole
+ * charts as XML; these check the pieces.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "output/svg_chart.h"
+
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	for (; (s = strstr(s, what)); s += strlen(what))
+		n++;
+	return n;
+}
+
+static char *draw(const struct svg_chart *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(svg_chart_write(f, c), 0);
+	fclose(f);
+	return buf;
+}
+
+/* Seed 000's random-write MiB/s, SLC missing at 32 and 64 threads. */
+static const double threads[] = { 1, 4, 8, 16, 32, 64 };
+static const double mlc[] = { 83.917, 130.83, 177.34, 161.74, 150.9, 146.08 };
+static const double slc[] = { 134.33, 443.59, 566.54, 554.73, NAN, NAN };
+
+START_TEST(missing_points_are_left_out)
+{
+	const struct svg_series s[] = {
+		{ "32GB, 100% formatted", threads, mlc, 6 }, { "SLC & co", threads, slc, 6 },
+	};
+	char *out = draw(&(struct svg_chart){ "t", "threads", "MiB/s", SVG_LOG2, SVG_LINEAR,
+					      NULL, 0, s, 2 });
+
+	ck_assert_uint_eq(count(out, "<polyline class=\"series\""), 2);
+	ck_assert_uint_eq(count(out, "class=\"point\" data-series=\"32GB"), 6);
+	ck_assert_uint_eq(count(out, "class=\"point\" data-series=\"SLC &amp; co\""), 4);
+	ck_assert_ptr_null(strstr(out, "nan"));
+	ck_assert_ptr_nonnull(strstr(out, ">64</text>"));	/* a tick per power of two */
+	free(out);
+}
+END_TEST
+
+START_TEST(an_empty_chart_says_so)
+{
+	char *out = draw(&(struct svg_chart){ "t", "x", "y", SVG_LINEAR, SVG_LINEAR,
+					      NULL, 0, NULL, 0 });
+
+	ck_assert_ptr_nonnull(strstr(out, ">no data</text>"));
+	ck_assert_ptr_nonnull(strstr(out, "</svg>\n"));
+	free(out);
+}
+END_TEST
+
+START_TEST(categories_name_their_ticks)
+{
+	static const char *const names[] = { "rndrd", "rndwr" };
+	const double x[] = { 0, 1 }, y[] = { 5, 7 };
+	const struct svg_series s = { "A", x, y, 2 };
+	char *out = draw(&(struct svg_chart){ "t", "rw", "IOPS", SVG_CATEGORY, SVG_LINEAR,
+					      names, 2, &s, 1 });
+
+	ck_assert_ptr_nonnull(strstr(out, ">rndrd</text>"));
+	ck_assert_ptr_nonnull(strstr(out, ">rndwr</text>"));
+	free(out);
+}
+END_TEST
+
+START_TEST(powers_of_two)
+{
+	const double yes[] = { 1, 2, 64, 512 }, no[] = { 1, 3 }, zero[] = { 0, 2 };
+
+	ck_assert(svg_powers_of_two(yes, 4));
+	ck_assert(!svg_powers_of_two(no, 2));
+	ck_assert(!svg_powers_of_two(zero, 2));
+	ck_assert(!svg_powers_of_two(yes, 0));
+}
+END_TEST
+
+static Suite *svg_suite(void)
+{
+	Suite *s = suite_create("svg");
+	TCase *tc = tcase_create("chart");
+
+	tcase_add_test(tc, missing_points_are_left_out);
+	tcase_add_test(tc, an_empty_chart_says_so);
+	tcase_add_test(tc, categories_name_their_ticks);
+	tcase_add_test(tc, powers_of_two);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(svg_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
