@@ -77,8 +77,27 @@ static void add_tick(struct axis *a, double t, const char *fmt, double v)
 	snprintf(a->label[a->nticks++], sizeof(a->label[0]), fmt, v);
 }
 
-/* 1, 2 or 5 times a power of ten, about (hi - lo) / 5; ticks on its multiples. */
-static void linear_ticks(struct axis *a, double min, double max, bool from_zero)
+/* A linear tick's text: "15M" rather than "15000000", which would run into the axis label. */
+static void tick_text(char *buf, size_t len, double v, int dec, double max)
+{
+	static const struct { double div; const char *suffix; } si[] = {
+		{ 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" },
+	};
+
+	for (size_t i = 0; v != 0 && max >= 1e4 && i < sizeof(si) / sizeof(si[0]); i++) {
+		if (max >= si[i].div) {
+			snprintf(buf, len, "%g%s", v / si[i].div, si[i].suffix);
+			return;
+		}
+	}
+	snprintf(buf, len, "%.*f", dec, v);
+}
+
+/*
+ * 1, 2 or 5 times a power of ten, about (hi - lo) / 5; ticks on its multiples. Whole
+ * numbers (thread counts) get no ticks between them.
+ */
+static void linear_ticks(struct axis *a, double min, double max, bool from_zero, bool whole)
 {
 	double raw, mag, step;
 	int dec;
@@ -90,14 +109,15 @@ static void linear_ticks(struct axis *a, double min, double max, bool from_zero)
 	raw = (max - min) / 5;
 	mag = pow(10, floor(log10(raw)));
 	step = raw <= mag ? mag : raw <= 2 * mag ? 2 * mag : raw <= 5 * mag ? 5 * mag : 10 * mag;
+	if (whole && step < 1)
+		step = 1;
 	a->lo = floor(min / step) * step;
 	a->hi = ceil(max / step) * step;
 	dec = step >= 1 ? 0 : (int)ceil(-log10(step));
 	for (double t = a->lo; t <= a->hi + step / 2 && a->nticks < MAX_TICKS; t += step) {
-		char fmt[16];
-
-		snprintf(fmt, sizeof(fmt), "%%.%df", dec);
-		add_tick(a, t, fmt, fabs(t) < step / 2 ? 0 : t);
+		a->tick[a->nticks] = t;
+		tick_text(a->label[a->nticks++], sizeof(a->label[0]), fabs(t) < step / 2 ? 0 : t,
+			  dec, fmax(fabs(a->lo), fabs(a->hi)));
 	}
 }
 
@@ -156,6 +176,17 @@ static bool extremes(const struct svg_chart *c, bool want_x, double *min, double
 	return any;
 }
 
+/* Whether every x that can be drawn is a whole number. */
+static bool whole_x(const struct svg_chart *c)
+{
+	for (size_t k = 0; k < c->nseries; k++)
+		for (size_t i = 0; i < c->series[k].n; i++)
+			if (point_ok(c, c->series[k].x[i], c->series[k].y[i]) &&
+			    c->series[k].x[i] != floor(c->series[k].x[i]))
+				return false;
+	return true;
+}
+
 static void category_ticks(struct axis *a, const struct svg_chart *c)
 {
 	a->lo = -0.5;
@@ -192,7 +223,7 @@ static bool setup_axis(struct axis *a, const struct svg_chart *c, bool is_x)
 		nines_ticks(a, any ? max : 90);
 		break;
 	default:
-		linear_ticks(a, min, max, !is_x);
+		linear_ticks(a, min, max, !is_x, is_x && whole_x(c));
 	}
 	return any;
 }

@@ -80,6 +80,21 @@ START_TEST(categories_name_their_ticks)
 }
 END_TEST
 
+START_TEST(large_ticks_are_short_and_whole_x_has_no_fractions)
+{
+	const double x[] = { 1, 2 }, y[] = { 9686557, 14733097 };
+	const struct svg_series s = { "one", x, y, 2 };
+	char *out = draw(&(struct svg_chart){ "t", "numjobs", "IOPS", SVG_LINEAR, SVG_LINEAR,
+					      NULL, 0, &s, 1 });
+
+	ck_assert_ptr_nonnull(strstr(out, ">15M</text>"));
+	ck_assert_ptr_nonnull(strstr(out, ">0</text>"));
+	ck_assert_ptr_null(strstr(out, "15000000<"));
+	ck_assert_ptr_null(strstr(out, ">1.5</text>"));	/* no thread count between 1 and 2 */
+	free(out);
+}
+END_TEST
+
 START_TEST(powers_of_two)
 {
 	const double yes[] = { 1, 2, 64, 512 }, no[] = { 1, 3 }, zero[] = { 0, 2 };
@@ -99,6 +114,7 @@ static Suite *svg_suite(void)
 	tcase_add_test(tc, missing_points_are_left_out);
 	tcase_add_test(tc, an_empty_chart_says_so);
 	tcase_add_test(tc, categories_name_their_ticks);
+	tcase_add_test(tc, large_ticks_are_short_and_whole_x_has_no_fractions);
 	tcase_add_test(tc, powers_of_two);
 	suite_add_tcase(s, tc);
 	return s;
