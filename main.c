@@ -200,6 +200,8 @@ static int print_help(const struct cli *c, const struct cli_opt *sw, const char 
 	else if (sw->id == CLI_COMPLETE_VALUES &&
 		 help_complete_values(stdout, val, c->engines, c->nengines) < 0)
 		return EXIT_USAGE;	/* no message: the completion script would drop it */
+	if (sw->id == CLI_COMPLETE_OPTIONS)
+		commands_complete(stdout);	/* completed as the first word */
 	return 0;
 }
 

@@ -1,7 +1,9 @@
 # Bash completion for iojob. The option names and their values come from the binary being
 # completed (iojob --complete-options, iojob --complete-values=OPTION), so they always match
 # what it accepts; job files are *.fio, and --section offers the sections of the job files
-# already on the line.
+# already on the line. After a subcommand (iojob report, iojob compare), its own options
+# come from iojob SUBCOMMAND --complete-options, and its files are result sets (*.jsonl)
+# and, for report, bandwidth and IOPS logs (*.log).
 
 # The [section] names of the job files among the words, [global] left out.
 _iojob_sections()
@@ -19,17 +21,19 @@ _iojob_sections()
 _iojob()
 {
 	local bin=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]} prev= opt= prefix=
-	local word kind separate=" " words=() commands=()
+	local word kind separate=" " words=() commands=() sub=()
 	local IFS=$'\n'
 
 	[[ $bin == "~/"* ]] && bin=$HOME/${bin#"~/"}
 	while IFS=$'\t' read -r word kind; do
-		case $word in
-		--*) words+=("$word") ;;
-		*) commands+=("$word") ;;	# subcommands, completed as the first word
-		esac
-		[[ $kind == separate ]] && separate+="${word%=} "
+		[[ $word == --* ]] && continue
+		commands+=("$word")	# subcommands, completed as the first word
+		[[ $word == "${COMP_WORDS[1]}" ]] && ((COMP_CWORD > 1)) && sub=("$word")
 	done < <("$bin" --complete-options 2>/dev/null)
+	while IFS=$'\t' read -r word kind; do
+		[[ $word == --* ]] && words+=("$word")
+		[[ $kind == separate ]] && separate+="${word%=} "
+	done < <("$bin" "${sub[@]}" --complete-options 2>/dev/null)
 	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
 
 	# Which option's value is being completed. With '=' in COMP_WORDBREAKS, as by
@@ -49,7 +53,7 @@ _iojob()
 		if [[ $opt == --section ]]; then
 			values=$(_iojob_sections)
 		else
-			values=$("$bin" --complete-values="${opt#--}" 2>/dev/null)
+			values=$("$bin" "${sub[@]}" --complete-values="${opt#--}" 2>/dev/null)
 		fi
 		if [[ -n $values ]]; then
 			COMPREPLY=($(compgen -P "$prefix" -W "$values" -- "$cur"))
@@ -67,7 +71,12 @@ _iojob()
 		return 0
 	fi
 	compopt -o filenames 2>/dev/null
-	COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.fio' -- "$cur"))
+	case ${sub[0]} in
+	report) COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.jsonl' -- "$cur")
+		$(compgen -f -X '!*.log' -- "$cur")) ;;
+	compare) COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.jsonl' -- "$cur")) ;;
+	*) COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.fio' -- "$cur")) ;;
+	esac
 	((COMP_CWORD == 1)) && COMPREPLY+=($(compgen -W "${commands[*]}" -- "$cur"))
 	return 0
 }

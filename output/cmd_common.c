@@ -11,7 +11,8 @@
 #include "output/seed_tables.h"
 #include "parser/diag.h"
 
-int cmd_option(int argc, char **argv, int *i, const char *name, const char **val)
+/* "--name=VALUE" or "--name VALUE": 1 with *val set, 0 for another option, -1 no value. */
+static int match_option(int argc, char **argv, int *i, const char *name, const char **val)
 {
 	const char *a = argv[*i];
 	size_t n = strlen(name);
@@ -28,6 +29,62 @@ int cmd_option(int argc, char **argv, int *i, const char *name, const char **val
 		return -1;
 	*val = argv[++*i];
 	return 1;
+}
+
+int cmd_parse_option(const char *cmd, const struct cmd_opt *opts, void *args,
+		     struct cmd_where *w, int argc, char **argv, int *i)
+{
+	const char *val;
+
+	for (const struct cmd_opt *o = opts; o->name; o++) {
+		int r = match_option(argc, argv, i, o->name, &val);
+
+		if (r < 0)
+			return cmd_fail(cmd, "--%s needs a value (see iojob %s --help)", o->name,
+					cmd);
+		if (!r)
+			continue;
+		if (o->off != CMD_OPT_WHERE)
+			*(const char **)((char *)args + o->off) = val;
+		else if (w->n < CMD_MAX_WHERE && strchr(val, '='))
+			w->kv[w->n++] = val;
+		else
+			return cmd_fail(cmd, "--where takes KEY=VALUE, at most %d times ('%s')",
+					CMD_MAX_WHERE, val);
+		return CMD_CONTINUE;
+	}
+	return cmd_fail(cmd, "unknown option '%s' (see iojob %s --help)", argv[*i], cmd);
+}
+
+int cmd_complete(const struct cmd_opt *opts, int argc, char **argv)
+{
+	const char *name;
+
+	if (argc != 2 || strncmp(argv[1], "--complete-", 11))
+		return CMD_CONTINUE;
+	if (!strcmp(argv[1], "--complete-options")) {
+		puts("--help");
+		for (const struct cmd_opt *o = opts; o->name; o++)
+			printf("--%s=\tseparate\n", o->name);
+		return 0;
+	}
+	if (strncmp(argv[1], "--complete-values=", 18))
+		return CMD_CONTINUE;
+	name = argv[1] + 18;
+	for (const struct cmd_opt *o = opts; o->name; o++) {
+		if (strcmp(o->name, name))
+			continue;
+		/* one value a line */
+		for (const char *p = o->values; p && *p; p += strcspn(p, "|"), p += *p == '|')
+			printf("%.*s\n", (int)strcspn(p, "|"), p);
+		return 0;
+	}
+	return CMD_USAGE;	/* no message: the completion script would drop it */
+}
+
+void commands_complete(FILE *f)
+{
+	fputs("report\ncompare\n", f);
 }
 
 int cmd_parse_format(const char *s, struct cmd_format *out)

@@ -21,11 +21,40 @@ struct cmd_format {
 	enum table_style style;
 };
 
+#define CMD_MAX_WHERE		32
+#define CMD_OPT_WHERE		((size_t)-1)
+
+/* --where KEY=VALUE, repeatable: only the runs where KEY is VALUE. */
+struct cmd_where {
+	const char *kv[CMD_MAX_WHERE];
+	unsigned n;
+};
+
 /*
- * "--name=VALUE" or "--name VALUE" at argv[*i] (moving *i past VALUE): returns 1 with
- * *val set, 0 when argv[*i] is another option, -1 when the value is missing.
+ * A subcommand's option, all of which take a value: where the value goes (the offset of a
+ * const char * in the subcommand's arguments, or CMD_OPT_WHERE), and what bash completion
+ * offers for it ('|'-separated; NULL: file names).
  */
-int cmd_option(int argc, char **argv, int *i, const char *name, const char **val);
+struct cmd_opt {
+	const char *name;
+	size_t off;
+	const char *values;
+};
+
+/*
+ * Parse the option at argv[*i] ("--name=VALUE" or "--name VALUE", moving *i past VALUE)
+ * by the table opts (ending with a NULL name) into args and w. Returns CMD_CONTINUE, or
+ * CMD_USAGE after saying what is wrong.
+ */
+int cmd_parse_option(const char *cmd, const struct cmd_opt *opts, void *args,
+		     struct cmd_where *w, int argc, char **argv, int *i);
+
+/*
+ * Answer the completion script: "--complete-options" lists the options as iojob's own
+ * switch does, "--complete-values=NAME" one option's values. Returns CMD_CONTINUE when
+ * argv[1] is neither, else the exit status.
+ */
+int cmd_complete(const struct cmd_opt *opts, int argc, char **argv);
 
 /* A renderer, a seed shape, or "SHAPE,RENDERER" ("sysbench,dokuwiki"). 0 or -EINVAL. */
 int cmd_parse_format(const char *s, struct cmd_format *out);

@@ -2,6 +2,7 @@
 #include "output/commands.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,6 @@
 
 #define CMD		"compare"
 #define MAX_FILES	256
-#define MAX_WHERE	32
 #define MAX_METRICS	32
 #define DEFAULT_METRICS	"iops,bw_mib,runtime,lat_mean,lat_p95,lat_p99,lat_max"
 
@@ -32,13 +32,23 @@ struct compare_run {
 	const char *files[MAX_FILES];	/* every file, once */
 	size_t nfiles;
 	const char *job, *metrics, *format;
-	const char *where[MAX_WHERE];
-	unsigned nwhere;
+	struct cmd_where where;
 	struct metric m[MAX_METRICS];
 	unsigned nm;
 	struct cmd_format fmt;
 	struct rs_set set;
 	struct rs_sel sel;
+};
+
+#define ARG(field)	offsetof(struct compare_run, field)
+
+static const struct cmd_opt options[] = {
+	{ "metrics", ARG(metrics), "iops,bw_mib,runtime|iops|bw_mib|runtime|lat_mean|lat_p95|"
+				   "lat_p99|lat_max" },
+	{ "job", ARG(job), NULL },
+	{ "where", CMD_OPT_WHERE, NULL },
+	{ "format", ARG(format), "table|markdown|csv|dokuwiki" },
+	{ 0 },
 };
 
 static void usage(FILE *f)
@@ -129,34 +139,6 @@ static int parse_metrics(struct compare_run *c)
 	return c->nm ? CMD_CONTINUE : cmd_fail(CMD, "--metrics: no metric given");
 }
 
-static int parse_option(struct compare_run *c, int argc, char **argv, int *i)
-{
-	const struct { const char *name; const char **dst; } opts[] = {
-		{ "metrics", &c->metrics }, { "job", &c->job }, { "format", &c->format },
-		{ "where", NULL },
-	};
-	const char *val;
-
-	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
-		int r = cmd_option(argc, argv, i, opts[k].name, &val);
-
-		if (r < 0)
-			return cmd_fail(CMD, "--%s needs a value (see iojob compare --help)",
-					opts[k].name);
-		if (!r)
-			continue;
-		if (opts[k].dst)
-			*opts[k].dst = val;
-		else if (c->nwhere < MAX_WHERE && strchr(val, '='))
-			c->where[c->nwhere++] = val;
-		else
-			return cmd_fail(CMD, "--where takes KEY=VALUE, at most %d times ('%s')",
-					MAX_WHERE, val);
-		return CMD_CONTINUE;
-	}
-	return cmd_fail(CMD, "unknown option '%s' (see iojob compare --help)", argv[*i]);
-}
-
 /* With a label among the sides, plain files only supply runs: they are not sides. */
 static void drop_file_sides(struct compare_run *c)
 {
@@ -181,7 +163,10 @@ static int parse_args(struct compare_run *c, int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		ret = argv[i][0] == '-' ? parse_option(c, argc, argv, &i) : add_side(c, argv[i]);
+		if (argv[i][0] == '-')
+			ret = cmd_parse_option(CMD, options, c, &c->where, argc, argv, &i);
+		else
+			ret = add_side(c, argv[i]);
 		if (ret != CMD_CONTINUE)
 			return ret;
 	}
@@ -269,7 +254,7 @@ static int run_compare(struct compare_run *c)
 
 	if (ret)
 		return ret;
-	if (rs_select(&c->set, c->job, c->where, c->nwhere, &c->sel) < 0)
+	if (rs_select(&c->set, c->job, c->where.kv, c->where.n, &c->sel) < 0)
 		return cmd_fail(CMD, "out of memory");
 	for (unsigned i = 0; i < c->nsides; i++)
 		if ((ret = build_side(c, i)) != CMD_CONTINUE)
@@ -291,7 +276,9 @@ int compare_main(int argc, char **argv)
 
 	if (!c)
 		return cmd_fail(CMD, "out of memory");
-	ret = parse_args(c, argc, argv);
+	ret = cmd_complete(options, argc, argv);
+	if (ret == CMD_CONTINUE)
+		ret = parse_args(c, argc, argv);
 	if (ret == CMD_CONTINUE)
 		ret = run_compare(c);
 	for (unsigned i = 0; i < c->nsides; i++)

@@ -2,6 +2,7 @@
 #include "output/commands.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,6 @@
 
 #define CMD		"report"
 #define MAX_FILES	256
-#define MAX_WHERE	32
 #define MAX_KEYS	64
 
 enum chart_kind { CHART_METRIC, CHART_LATENCY, CHART_BW, CHART_IOPS };
@@ -28,11 +28,27 @@ struct report_args {
 	const char *files[MAX_FILES], *logs[MAX_FILES];
 	size_t nfiles, nlogs;
 	const char *rows, *cols, *metric, *svg, *html, *job, *format, *chart;
-	const char *where[MAX_WHERE];
-	unsigned nwhere;
+	struct cmd_where where;
 	struct cmd_format fmt;
 	enum chart_kind chart_kind;
 	struct metric m;
+};
+
+#define METRIC_VALUES	"iops|read_iops|write_iops|bw_mib|read_bw_mib|write_bw_mib|runtime|" \
+			"lat_mean|lat_p95|lat_p99|lat_max|clat_p99|cpu|util"
+#define ARG(field)	offsetof(struct report_args, field)
+
+static const struct cmd_opt options[] = {
+	{ "rows", ARG(rows), "label|job" },
+	{ "cols", ARG(cols), "label|job|none" },
+	{ "metric", ARG(metric), METRIC_VALUES },
+	{ "job", ARG(job), NULL },
+	{ "where", CMD_OPT_WHERE, NULL },
+	{ "format", ARG(format), "table|markdown|csv|dokuwiki|sysbench|tiobench|xdd" },
+	{ "svg", ARG(svg), NULL },
+	{ "chart", ARG(chart), "metric|latency|bw|iops" },
+	{ "html", ARG(html), NULL },
+	{ 0 },
 };
 
 struct report_run {
@@ -96,37 +112,6 @@ static int add_positional(struct report_args *a, const char *arg)
 	return CMD_CONTINUE;
 }
 
-/* One option at argv[*i]. Returns CMD_CONTINUE to go on, or an exit status. */
-static int parse_option(struct report_args *a, int argc, char **argv, int *i)
-{
-	const struct { const char *name; const char **dst; } opts[] = {
-		{ "rows", &a->rows }, { "cols", &a->cols }, { "metric", &a->metric },
-		{ "svg", &a->svg }, { "html", &a->html }, { "job", &a->job },
-		{ "format", &a->format }, { "chart", &a->chart }, { "where", NULL },
-	};
-	const char *val;
-
-	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
-		int r = cmd_option(argc, argv, i, opts[k].name, &val);
-
-		if (r < 0)
-			return cmd_fail(CMD, "--%s needs a value (see iojob report --help)",
-					opts[k].name);
-		if (!r)
-			continue;
-		if (opts[k].dst) {
-			*opts[k].dst = val;
-		} else if (a->nwhere == MAX_WHERE || !strchr(val, '=')) {
-			return cmd_fail(CMD, "--where takes KEY=VALUE, at most %d times ('%s')",
-					MAX_WHERE, val);
-		} else {
-			a->where[a->nwhere++] = val;
-		}
-		return CMD_CONTINUE;
-	}
-	return cmd_fail(CMD, "unknown option '%s' (see iojob report --help)", argv[*i]);
-}
-
 static int parse_chart(struct report_args *a)
 {
 	static const char *const kinds[] = { "metric", "latency", "bw", "iops" };
@@ -173,7 +158,7 @@ static int parse_args(struct report_args *a, int argc, char **argv)
 		if (argv[i][0] != '-')
 			ret = add_positional(a, argv[i]);
 		else
-			ret = parse_option(a, argc, argv, &i);
+			ret = cmd_parse_option(CMD, options, a, &a->where, argc, argv, &i);
 		if (ret != CMD_CONTINUE)
 			return ret;
 	}
@@ -220,11 +205,11 @@ static int load(struct report_run *r)
 		return ret;
 	if (!r->a.nfiles)
 		return CMD_CONTINUE;
-	if (rs_select(&r->set, r->a.job, r->a.where, r->a.nwhere, &r->sel) < 0)
+	if (rs_select(&r->set, r->a.job, r->a.where.kv, r->a.where.n, &r->sel) < 0)
 		return cmd_fail(CMD, "out of memory");
 	if (!r->sel.n)
 		return cmd_fail(CMD, "no run matches%s%s%s", r->a.job ? " --job " : "",
-				r->a.job ? r->a.job : "", r->a.nwhere ? " and --where" : "");
+				r->a.job ? r->a.job : "", r->a.where.n ? " and --where" : "");
 	if (choose_keys(r) != CMD_CONTINUE)
 		return CMD_USAGE;
 	r->npiv = pivot_build(&r->set, &r->sel, r->a.rows, r->a.cols, &r->a.m, &r->piv);
@@ -425,7 +410,9 @@ int report_main(int argc, char **argv)
 
 	if (!r)
 		return cmd_fail(CMD, "out of memory");
-	ret = parse_args(&r->a, argc, argv);
+	ret = cmd_complete(options, argc, argv);
+	if (ret == CMD_CONTINUE)
+		ret = parse_args(&r->a, argc, argv);
 	if (ret == CMD_CONTINUE)
 		ret = run_report(r);
 	pivot_free(r->piv, r->npiv > 0 ? (size_t)r->npiv : 0);

@@ -6,10 +6,15 @@
 #ifndef OUTPUT_COMMANDS_H
 #define OUTPUT_COMMANDS_H
 
+#include <stdio.h>
+
 /* iojob report FILE.jsonl... [options]: tables, seed-shaped tables, SVG and HTML. */
 int report_main(int argc, char **argv);
 
 /* iojob compare SIDE SIDE... [options]: metric | A | B | ratio | better, job by job. */
 int compare_main(int argc, char **argv);
+
+/* The subcommands' names, one a line, for iojob --complete-options. */
+void commands_complete(FILE *f);
 
 #endif

@@ -116,7 +116,8 @@ def check_files_and_sections(c, d):
     open(os.path.join(d, "notes.txt"), "w").close()
     os.mkdir(os.path.join(d, "sub"))
     got, _ = complete([""], d)
-    c.check(sorted(got) == ["one.fio", "sub", "two.fio"], "job files: %s" % got)
+    c.check(sorted(got) == ["compare", "one.fio", "report", "sub", "two.fio"],
+            "job files, directories and subcommands: %s" % got)
     got, _ = complete(["t"], d)
     c.check(got == ["two.fio"], "'t' offers %s" % got)
     got, _ = complete(["two.fio", "--section", "=", ""], d)
@@ -130,11 +131,36 @@ def check_files_and_sections(c, d):
 def check_subcommands(c, d):
     _, out, _ = run(["--complete-options"])
     commands = [w for w in out.split() if not w.startswith("-") and w != "separate"]
+    c.check(commands == ["report", "compare"], "subcommands listed: %s" % commands)
     got, _ = complete([""], d)
     for cmd in commands:
         c.check(cmd in got, "subcommand %s is not offered first: %s" % (cmd, got))
-    if not commands:
-        c.skip("no subcommands to complete yet")
+    got, _ = complete(["rep"], d)
+    c.check(got == ["report"], "'rep' offers %s" % got)
+    for f in ["r.jsonl", "bw_bw.1.log", "job.fio"]:
+        open(os.path.join(d, f), "w").close()
+    want = {"report": ["--chart=", "--cols=", "--format=", "--help", "--html=", "--job=",
+                       "--metric=", "--rows=", "--svg=", "--where="],
+            "compare": ["--format=", "--help", "--job=", "--metrics=", "--where="]}
+    for cmd, opts in want.items():
+        got, err = complete([cmd, "--"], d)
+        c.check(sorted(got) == opts and err == "", "%s --: offers %s %s" % (cmd, got, err))
+        got, _ = complete([cmd, "r.jsonl", "--format", "=", ""], d)
+        c.check(got and "csv" in got and ("sysbench" in got) == (cmd == "report"),
+                "%s --format= offers %s" % (cmd, got))
+        for v in got:
+            code, _, err = run([cmd, "--format=" + v, "--help"], cwd=d)
+            c.check(code == 0, "%s --format=%s is offered but rejected: %s" % (cmd, v, err))
+        got, _ = complete([cmd, "--format", "csv", ""], d)
+        c.check(sorted(got) == (["bw_bw.1.log", "r.jsonl", "sub"] if cmd == "report" else
+                                ["r.jsonl", "sub"]), "%s offers result files: %s" % (cmd, got))
+    got, _ = complete(["report", "--chart", ""], d)
+    c.check(sorted(got) == ["bw", "iops", "latency", "metric"], "--chart offers %s" % got)
+    got, _ = complete(["report", "--metric=write_"], d)
+    c.check("--metric=write_iops" in got and all(w.startswith("--metric=write_") for w in got),
+            "--metric=write_ offers %s" % got)
+    got, _ = complete(["report", "--iodep"], d)
+    c.check(got == [], "job options are not offered after report: %s" % got)
 
 
 def main():
