@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: install what is missing, then build iojob twice (plain, and with
-# AddressSanitizer and UndefinedBehaviorSanitizer) and run every test in both builds.
+# The whole test suite: install what is missing, then build iojob three times and run every
+# test in the plain build and with AddressSanitizer and UndefinedBehaviorSanitizer, and the
+# tests that run several job threads at once (suite 'threads') with ThreadSanitizer.
 # Check's closing lines are in the log; the last line is "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,20 +14,26 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 
 passed=0 failed=0 skipped=0
+# run_build DIR [SETUP-OPTION...] [-- MESON-TEST-OPTION...]; TARGETS="a b" builds only those
+# (what the tests chosen need), the whole tree otherwise.
 run_build() {
-	local dir=$1; shift
-	echo "== $dir ($*)"
+	local dir=$1 setup=() args=(); shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do setup+=("$1"); shift; done
+	[ $# -gt 0 ] && shift && args=("$@")
+	echo "== $dir (${setup[*]}) ${args[*]}"
 	if [ -f "$dir/build.ninja" ]; then
-		meson configure "$dir" "$@" >/dev/null
-	elif ! meson setup "$dir" "$@"; then
+		meson configure "$dir" "${setup[@]}" >/dev/null
+	elif ! meson setup "$dir" "${setup[@]}"; then
 		failed=$((failed + 1))
 		return
 	fi
-	if ! ninja -C "$dir"; then
+	# shellcheck disable=SC2086 # TARGETS is a list of words
+	if ! ninja -C "$dir" ${TARGETS:-}; then
 		failed=$((failed + 1))
 		return
 	fi
-	meson test -C "$dir" --print-errorlogs -v
+	[ -n "${TARGETS:-}" ] && args+=(--no-rebuild)
+	meson test -C "$dir" --print-errorlogs -v "${args[@]}"
 	local log=$dir/meson-logs/testlog.json
 	passed=$((passed + $(grep -c '"result": "OK"' "$log")))
 	skipped=$((skipped + $(grep -c '"result": "SKIP"' "$log")))
@@ -36,6 +43,8 @@ run_build() {
 # iojob-mpi only in the plain build: OpenMPI's own allocations would drown LeakSanitizer.
 run_build build -Dmpi=enabled
 run_build build-asan -Db_sanitize=address,undefined -Db_lundef=false
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 TARGETS="iojob tests/test_engines" \
+	run_build build-tsan -Db_sanitize=thread -Db_lundef=false -- --suite threads
 
 echo "($skipped skipped: their reasons are in the log above)"
 echo "$passed passed, $failed failed"
