@@ -151,6 +151,12 @@ def man_terms(text):
     return re.findall(r"^(?:\n|   \S.*\n) {7}(\S.*)\n {11}\S", text, re.M)
 
 
+def subcommand_options():
+    """The options of iojob report and iojob compare, as they tell the completion."""
+    out = run(["report", "--complete-options"])[1] + run(["compare", "--complete-options"])[1]
+    return {w.split("=")[0][2:] for w in out.split() if w.startswith("--") and w != "--help"}
+
+
 def check_man(c, table, built, d):
     _, warnings = man_text(80)
     c.check(warnings == "", "MANWIDTH=80 man -l %s warns:\n%s" % (MAN, warnings))
@@ -171,10 +177,15 @@ def check_man(c, table, built, d):
         if word not in NOT_OPTIONS:
             c.check(word in table, "iojob(1) names '%s=', which is not an option" % word)
 
-    # Every switch the page describes is accepted, with a sample of its metavar.
+    # Every switch the page describes is accepted, with a sample of its metavar; the
+    # options of iojob report and compare by the subcommand.
+    subopts = subcommand_options()
+    for name in sorted(subopts):
+        c.check(any(re.match(r"(--\w+ \S+, )*--%s " % name, t) for t in terms),
+                "iojob(1) does not describe the subcommands' --%s" % name)
     for term in terms:
         m = re.match(r"(?:-\w, )?--([a-z-]+)(\[?[= ])?([^\]\s]*)", term)
-        if not m:
+        if not m or m.group(1) in subopts:
             continue
         name, sep, metavar = m.groups()
         args = ["--name=x", "--size=1m"]
@@ -191,7 +202,7 @@ def check_man(c, table, built, d):
     # and every --word anywhere on the page is a switch or a job option
     switches = {w.split("=")[0][2:] for w in run(["--complete-options"])[1].split()}
     for word in sorted(set(re.findall(r"(?<![\w-])--([a-z][a-z0-9_-]*)", text))):
-        c.check(word in switches or word in table or word in ("option", "name"),
+        c.check(word in switches | subopts or word in table or word in ("option", "name"),
                 "iojob(1) names --%s, which iojob does not accept" % word)
 
 
