@@ -5,7 +5,8 @@ a message naming the job, file, offset, length and errno (exit 1); continue_on_e
 counts the errors (the normal report's errors line, total_err and first_error in JSON);
 short transfers are completed, with every byte where it belongs; EAGAIN from a submit is
 retried; ENOSPC while laying out a file, injected or real (a small tmpfs, as root), fails
-before the timed phase and says how many bytes were needed.
+before the timed phase and says how many bytes were needed; an engine the kernel refuses
+(io_setup or the io_uring ring failing) says so in one line with the fix.
 
 Not retried yet: a completion (not a submit) that returns EAGAIN fails the job like any
 other error; the cases below check that it does so cleanly."""
@@ -205,6 +206,30 @@ def check_submit_faults(c, e, d, data):
             "%s: exit %d, message %r" % (name, code, errs))
 
 
+# An engine that cannot start: the call that makes its context or ring, the errno the kernel
+# gives, and the fix the one line must name.
+INIT_FAULTS = {
+    "libaio": [("io_setup", "EAGAIN", "raise /proc/sys/fs/aio-max-nr")],
+    "io_uring": [("uring_init", "EPERM", "see /proc/sys/kernel/io_uring_disabled"),
+                 ("uring_init", "ENOMEM", "raise the locked-memory limit (ulimit -l)")],
+}
+
+
+def check_engine_init(c, e, d, data):
+    """The engine refused (aio-max-nr used up, io_uring disabled or short of locked memory):
+    one clear line with the fix, exit 1, no report of I/O that never happened."""
+    for call, err, fix in INIT_FAULTS.get(e, []):
+        name = "%s %s %s" % (e, call, err)
+        code, out, errs, hits = fault_run(job(e, "read", data), "%s:%s" % (call, err), d)
+        lines = [ln for ln in errs.splitlines() if ln.startswith("iojob:")]
+        c.check(code == 1, "%s: exit %d, want 1: %s" % (name, code, errs))
+        c.check(hits.get("%s:%s" % (call, err)) == 1, "%s: hits %s" % (name, hits))
+        c.check(len(lines) == 1 and fix in lines[0] and "job 'f'" in lines[0],
+                "%s: one line naming the job and the fix %r: %r" % (name, fix, lines))
+        c.check("Segmentation" not in errs and "AddressSanitizer" not in errs,
+                "%s: no crash: %s" % (name, errs))
+
+
 def check_layout_enospc(c, d):
     """Laying out a file for a read job, the 2nd write fails: before the timed phase, with
     the bytes needed; a write job's fallocate fails the same way."""
@@ -272,6 +297,7 @@ def main():
             check_short(c, e, d)
             check_eagain(c, e, d, data)
             check_submit_faults(c, e, d, data)
+            check_engine_init(c, e, d, data)
         check_layout_enospc(c, d)
     finally:
         remove(d)

@@ -7,7 +7,9 @@
  *          io_submit io_getevents uring_submit: the call itself fails (nothing submitted
  *          or reaped), or with "short" submits half of what it was given;
  *          aio_read aio_write uring_read uring_write: the completions of reads or writes
- *          that io_getevents or io_uring return, whose result is changed
+ *          that io_getevents or io_uring return, whose result is changed;
+ *          io_setup uring_init: making an engine's context or ring fails (as when
+ *          /proc/sys/fs/aio-max-nr is used up or io_uring is disabled)
  *   FAULT  an errno name (EIO, ENOSPC, EAGAIN, ...) or number, or "short": half the bytes
  *          (whole 512-byte sectors when there are at least 1024; 512 are left alone)
  *   NTH    the first matching call it hits, counting from 1 (default 1)
@@ -47,7 +49,7 @@
 static const char *const call_names[C_NCALLS] = {
 	"pread", "pwrite", "read", "write", "preadv2", "pwritev2", "fallocate",
 	"io_submit", "io_getevents", "uring_submit",
-	"aio_read", "aio_write", "uring_read", "uring_write",
+	"aio_read", "aio_write", "uring_read", "uring_write", "io_setup", "uring_init",
 };
 
 static const struct {
@@ -369,6 +371,18 @@ int fallocate64(int fd, int mode, off_t off, off_t len)
 /* --- libaio ------------------------------------------------------------------------------ */
 
 #if HAVE_LIBAIO
+int io_setup(int nr, io_context_t *ctx)
+{
+	static int (*real)(int, io_context_t *);
+	int f = fault_hit(C_IO_SETUP, FAULT_ANY_FD);
+
+	if (!real)
+		real = (int (*)(int, io_context_t *))dlsym(RTLD_NEXT, "io_setup");
+	if (f > 0)
+		return -f;	/* libaio returns -errno */
+	return real(nr, ctx);
+}
+
 int io_submit(io_context_t ctx, long nr, struct iocb **iocbs)
 {
 	static int (*real)(io_context_t, long, struct iocb **);

@@ -129,6 +129,20 @@ static void uring_fault_cqes(struct io_uring *ring)
 	}
 }
 
+int io_uring_queue_init_params(unsigned entries, struct io_uring *ring,
+			       struct io_uring_params *p)
+{
+	static int (*real)(unsigned, struct io_uring *, struct io_uring_params *);
+	int f = fault_hit(C_URING_INIT, FAULT_ANY_FD);
+
+	if (!real)
+		real = (int (*)(unsigned, struct io_uring *, struct io_uring_params *))
+		       dlsym(RTLD_NEXT, "io_uring_queue_init_params");
+	if (f > 0)
+		return -f;	/* liburing returns -errno */
+	return real(entries, ring, p);
+}
+
 int io_uring_submit(struct io_uring *ring)
 {
 	static int (*real)(struct io_uring *);
