@@ -212,6 +212,9 @@ static int load(struct report_run *r)
 				r->a.job ? r->a.job : "", r->a.where.n ? " and --where" : "");
 	if (choose_keys(r) != CMD_CONTINUE)
 		return CMD_USAGE;
+	/* a seed's shape needs no pivot unless a chart is drawn from it */
+	if (r->a.fmt.shape != SHAPE_PLAIN && !r->a.svg && !r->a.html)
+		return CMD_CONTINUE;
 	r->npiv = pivot_build(&r->set, &r->sel, r->a.rows, r->a.cols, &r->a.m, &r->piv);
 	if (r->npiv < 0)
 		return cmd_fail(CMD, "out of memory");

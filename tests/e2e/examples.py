@@ -4,15 +4,22 @@
 Each example's '# expect: PATH OP VALUE' lines are checked against the JSON report; the
 normal report of the same run must agree with the JSON (issued I/Os per direction); the
 seed job files, replayed with --set size=16m, must issue exactly size/bs I/Os with all
-32 in flight.
+32 in flight. Every examples/seeds/*.fio is replayed by the commands in its header
+('# sweep:', then '# report:' or '# compare:') at a tiny size, each sweep cut to its first
+two values and each target directory a scratch one, and the tables have the seed's shape.
 """
 import glob
 import os
 import re
+import shlex
 import sys
 
-from common import Checks, SRC, Failure, engine_available, remove, run, scratch_dir, \
+import subprocess
+
+sys.dont_write_bytecode = True	# report.py is imported for its table parser: no __pycache__
+from common import BIN, Checks, SRC, Failure, engine_available, remove, run, scratch_dir, \
     split_normal_json
+from report import text_tables
 
 SEED_SIZE = 16 << 20
 EXPECT = re.compile(r"^#\s*expect:\s*(.+?)\s*(==|!=|>=|<=|>|<)\s*(.+?)\s*$")
@@ -113,12 +120,123 @@ def check_seed(c, name, report, doc):
         c.skip("%s: the scratch directory is on no block device: no disk stats" % name)
 
 
+SEED_HEADS = {
+    "sysbench": ["size", "type", "thr", "bytes/sec", "req/sec", "95% resp. time, ms",
+                 "max resp time, ms"],
+    "tiobench": ["Identifier", "File Size MiB", "Blk Size", "Num Thr", "Rate MiB/s", "CPU%",
+                 "Avg Lat ms", "Max Lat ms", "Lat% >2s", "Lat% >10s", "CPU Eff"],
+    "xdd": ["", "T", "Q", "Bytes", "Ops", "Time", "Rate", "IOPS", "Latency", "%CPU",
+            "OP_Type", "ReqSize"],
+}
+SYSBENCH_MODES = ["rndrd", "rndrw", "rndwr", "seqrd", "seqwr"]
+
+# What each replay's report and compare lines print, in order: (table count, head, rows of
+# each table as the first column's values or a count).
+SEED_SHAPES = {
+    "sysbench-fileio.fio": [
+        (2, SEED_HEADS["sysbench"], [m for m in SYSBENCH_MODES for _ in (1, 4)]),
+        (1, ["numjobs", "32G on 320GB", "32G on 240GB"], ["1", "4"])],
+    "random-write-threads.fio": [
+        (1, ["numjobs", "32GB filesize, 100% space formatted",
+             "32GB filesize, 75% space formatted", "100GB filesize, RAID0 over 2 cards"],
+         ["1", "4"])],
+    "aio-randread-randwrite.fio": [
+        (2, ["metric", "ioDrive", "md0", "ratio", "better"], 4)],
+    "tiobench.fio": [(4, SEED_HEADS["tiobench"], 4)],
+    "xdd.fio": [(1, SEED_HEADS["xdd"],
+                 ["TARGET PASS0001", "TARGET PASS0002", "TARGET Average", "Combined"])],
+}
+
+
+def replay_args(words, path, d):
+    """A sweep line made tiny: the first two values of each --sweep, scratch directories."""
+    env, args = dict(os.environ), []
+    while words and re.fullmatch(r"[A-Z]+=\S*", words[0]):
+        k, v = words.pop(0).split("=", 1)
+        env[k] = v
+    for w in words[1:]:
+        if re.fullmatch(r"numjobs=[\d,]+", w):
+            w = "numjobs=" + ",".join(w[8:].split(",")[:2])
+        elif w.startswith("directory="):
+            w = "directory=" + os.path.join(d, re.sub(r"\W", "_", w[10:]))
+            os.makedirs(w[10:], exist_ok=True)
+        elif w == os.path.basename(path):
+            w = path
+        args.append(w)
+    return env, args + ["--set", "size=4m", "--set", "runtime=0.1", "--output-format=terse"]
+
+
+def run_env(args, cwd, env):
+    p = subprocess.run([BIN] + args, cwd=cwd, env=env, capture_output=True, text=True,
+                       timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check_replay(c, path):
+    name = os.path.basename(path)
+    text = open(path).read()
+    for eng in engines_of(text):
+        if not engine_available(eng):
+            c.skip("%s: ioengine %s not built" % (name, eng))
+            return
+    lines = [(m.group(1), shlex.split(m.group(2)))
+             for m in re.finditer(r"^# (sweep|report|compare): (.*)$", text, re.M)]
+    c.check(lines and all(w[0] == "iojob" or "=" in w[0] for _, w in lines),
+            "%s: no '# sweep:' and '# report:' lines" % name)
+    d = scratch_dir()
+    try:
+        shapes = list(SEED_SHAPES.get(name, []))
+        for kind, words in lines:
+            if kind == "sweep":
+                env, args = replay_args(list(words), path, d)
+                code, _, err = run_env(args, d, env)
+                c.check(code == 0, "%s: %s: exit %d %s" % (name, " ".join(words), code, err))
+                continue
+            code, out, err = run(words[1:], cwd=d)
+            c.check(code == 0 and shapes, "%s: %s: exit %d %s" % (name, " ".join(words),
+                                                                   code, err))
+            if shapes:
+                check_shape(c, name, kind, out, shapes.pop(0))
+    finally:
+        remove(d)
+
+
+def check_shape(c, name, kind, out, shape):
+    count, head, rows = shape
+    tables = wiki_rows_tables(out) if "^ " in out else text_tables(out)
+    c.check(len(tables) == count, "%s %s: %d tables, want %d:\n%s" % (name, kind,
+                                                                     len(tables), count, out))
+    for t in tables:
+        c.check(t["head"] == head, "%s %s: head %r, want %r" % (name, kind, t["head"], head))
+        got = [r[0] for r in t["rows"]] if isinstance(rows, list) else len(t["rows"])
+        if isinstance(rows, list) and head == SEED_HEADS["sysbench"]:
+            got = [r[1] for r in t["rows"]]
+        c.check(got == rows, "%s %s: rows %r, want %r" % (name, kind, got, rows))
+
+
+def wiki_rows_tables(out):
+    """DokuWiki tables: a '^' head line, then '|' rows."""
+    tables = []
+    for line in out.splitlines():
+        cells = [x.strip() for x in re.split(r"[|^]", line)[1:-1]]
+        if line.startswith("^"):
+            tables.append({"head": cells, "rows": []})
+        elif line.startswith("|") and tables:
+            tables[-1]["rows"].append(cells)
+    return tables
+
+
 def main():
     c = Checks("examples")
     paths = sorted(glob.glob(os.path.join(SRC, "examples", "*.fio")))
     c.check(len(paths) >= 8, "examples found: %d" % len(paths))
     for p in paths:
         check_example(c, p)
+    seeds = sorted(glob.glob(os.path.join(SRC, "examples", "seeds", "*.fio")))
+    c.check(sorted(os.path.basename(p) for p in seeds) == sorted(SEED_SHAPES),
+            "examples/seeds holds a replay of every seed: %r" % seeds)
+    for p in seeds:
+        check_replay(c, p)
     c.finish()
 
 
