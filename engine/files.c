@@ -152,6 +152,33 @@ static int size_one(const struct job_desc *j, struct io_file *f, unsigned nfiles
 	return 0;
 }
 
+/*
+ * A stripe's member is used whole, as md uses its disks: it must exist, and have a size.
+ * Virtual members (null) get whole chunks enough for size= between them.
+ */
+static int size_member(const struct job_desc *j, struct io_file *f, unsigned n, bool exists,
+		       bool virtual_files, struct diag *d)
+{
+	uint64_t row = j->stripe_chunk * n;
+	const char *file;
+	int line;
+
+	job_where(j, "filename", &file, &line);
+	if (!exists)
+		return diag_at(d, -EINVAL, file, line, "job '%s': option 'filename': stripe member "
+			       "'%s' does not exist (a stripe's members are used as they are: "
+			       "create them first)", j->name, f->path);
+	if (f->is_chr)
+		return diag_at(d, -EINVAL, file, line, "job '%s': option 'filename': stripe member "
+			       "'%s' is a character device, not a regular file or a block device",
+			       j->name, f->path);
+	if (virtual_files)
+		f->real_size = (j->size.bytes + row - 1) / row * j->stripe_chunk;
+	f->io_off = 0;
+	f->io_len = f->want_size = f->real_size;
+	return 0;
+}
+
 int files_resolve(const struct job_desc *j, bool virtual_files,
 		  bool (*will_exist)(void *ctx, const char *path), void *ctx,
 		  struct io_file **out, unsigned *nout, struct diag *d)
@@ -194,6 +221,10 @@ int files_resolve(const struct job_desc *j, bool virtual_files,
 			      diag_at(d, ret, j->file, j->line, "job '%s': '%s': %s", j->name,
 				      f->path, strerror(-ret));
 			break;
+		}
+		if (j->stripe_chunk) {
+			ret = size_member(j, f, n, exists, virtual_files, d);
+			continue;
 		}
 		if (!exists && will_exist && will_exist(ctx, f->path)) {
 			f->deferred = true;

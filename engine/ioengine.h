@@ -50,6 +50,7 @@ struct io_req {
 	unsigned slot;		/* index in the job's request array */
 	bool resubmit;		/* remainder of a short transfer: keep its times */
 	bool busy;		/* taken from the free list */
+	unsigned buf_slot;	/* the buffer buf lies in: slot, or a stripe part's request's */
 	int64_t res;		/* bytes transferred or -errno */
 	uint64_t t_create;	/* clock ticks */
 	uint64_t t_submit;
@@ -104,7 +105,8 @@ struct ioengine {
 	unsigned nfiles;
 	struct io_req *reqs;
 	unsigned nreqs;			/* = iodepth */
-	unsigned char *bufs;		/* nreqs buffers of buf_size bytes, aligned */
+	unsigned char *bufs;		/* nbufs buffers of buf_size bytes, aligned */
+	unsigned nbufs;			/* = nreqs, but for a stripe's parts (see stripe.c) */
 	size_t buf_size;
 	void *priv;
 };

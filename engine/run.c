@@ -20,6 +20,7 @@
 
 #include "engine/files.h"
 #include "engine/logs.h"
+#include "engine/stripe.h"
 #include "engine/worker.h"
 #include "parser/diag.h"
 
@@ -29,6 +30,9 @@ struct run_files {
 	struct io_file *f;
 	unsigned n;
 	const struct ioengine_ops *ops;
+	struct io_file *target;		/* a striped job's logical file over f[], or NULL */
+	int stripe_id;			/* its "stripeN" in the disk stats; -1: none */
+	struct stripe_member_io *member_io;	/* the job's parts on each of f[] */
 };
 
 /*
@@ -192,6 +196,41 @@ static int ensure_fd_limit(const struct run *r, struct diag *d)
 			(unsigned long long)need, (unsigned long long)rl.rlim_max);
 }
 
+/*
+ * A striped job's target, and its entry in the disk stats: one per array (the same members
+ * and chunk, which its name spells), shared by the clones and jobs on it, listed before
+ * its members are watched so that they appear under it.
+ */
+static int prepare_stripe(struct run *r, unsigned i, bool virtual_files, struct diag *d)
+{
+	const struct job_desc *j = &r->jobs->jobs[i];
+	struct run_files *rf = &r->files[i];
+	int id = 0, ret;
+
+	rf->stripe_id = -1;
+	if (!j->stripe_chunk)
+		return 0;
+	ret = stripe_target(j, rf->f, rf->n, &rf->target, d);
+	if (ret || virtual_files)
+		return ret;
+	rf->member_io = calloc(rf->n, sizeof(*rf->member_io));
+	if (!rf->member_io)
+		return diag_set(d, -ENOMEM, "out of memory");
+	for (unsigned k = 0; k < i; k++) {
+		const struct run_files *o = &r->files[k];
+
+		if (o->stripe_id >= 0 && !strcmp(o->target->path, rf->target->path)) {
+			rf->stripe_id = o->stripe_id;
+			return 0;
+		}
+		if (o->stripe_id >= id)
+			id = o->stripe_id + 1;
+	}
+	rf->stripe_id = id;
+	ret = stripe_disk_add(&r->disks, (unsigned)id, rf->f, rf->n);
+	return ret < 0 ? diag_set(d, ret, "out of memory") : 0;
+}
+
 int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 {
 	int ret = 0;
@@ -219,6 +258,8 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 		ret = files_resolve(j, virtual_files, written_earlier, &e, &rf->f, &rf->n, d);
 		if (!ret && !virtual_files)
 			ret = files_check(j, rf->f, rf->n, d);
+		if (!ret)
+			ret = prepare_stripe(r, i, virtual_files, d);
 		for (unsigned f = 0; !ret && !virtual_files && f < rf->n; f++)
 			watch_disk(&r->disks, rf->f[f].path);
 		r->results[i].st = calloc(1, sizeof(*r->results[i].st));
@@ -342,6 +383,8 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 	s->w.progress = &r->results[index].progress;
 	s->w.files = r->files[index].f;
 	s->w.nfiles = r->files[index].n;
+	s->w.target = r->files[index].target;
+	s->w.member_io = r->files[index].member_io;
 	s->w.st = r->results[index].st;
 	s->w.stop = &r->stop;
 	/* clones are placed one after another, the first with jobnum 0 */
@@ -537,6 +580,13 @@ int run_execute(struct run *r, struct diag *d)
 	r->synced = false;
 	meet_ranks(r, &(struct phase_usage){ 0 });	/* the disks' end is every rank's */
 	diskset_snapshot_end(&r->disks);
+	for (unsigned i = 0; i < r->jobs->njobs; i++) {
+		const struct run_files *rf = &r->files[i];
+
+		if (rf->member_io && rf->stripe_id >= 0)
+			stripe_disk_count(&r->disks, (unsigned)rf->stripe_id, r->results[i].st,
+					  rf->f, rf->member_io, rf->n);
+	}
 	gettimeofday(&tv, NULL);
 	r->end_time = tv.tv_sec;
 	r->end_ms = (unsigned long long)tv.tv_sec * 1000 + (unsigned long long)tv.tv_usec / 1000;
@@ -548,8 +598,11 @@ int run_execute(struct run *r, struct diag *d)
 void run_free(struct run *r)
 {
 	for (unsigned i = 0; r->jobs && i < r->jobs->njobs; i++) {
-		if (r->files)
+		if (r->files) {
 			files_free(r->files[i].f, r->files[i].n);
+			stripe_target_free(r->files[i].target);
+			free(r->files[i].member_io);
+		}
 		if (r->results) {
 			free(r->results[i].st);
 			logs_free(r->results[i].logs);

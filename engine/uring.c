@@ -55,16 +55,16 @@ static int uring_setup(struct uring_state *st, const struct uring_opts *o, unsig
 
 static int uring_register_bufs(struct ioengine *e, struct uring_state *st)
 {
-	struct iovec *iov = calloc(e->nreqs, sizeof(*iov));
+	struct iovec *iov = calloc(e->nbufs, sizeof(*iov));
 	int ret;
 
 	if (!iov)
 		return -ENOMEM;
-	for (unsigned i = 0; i < e->nreqs; i++) {
+	for (unsigned i = 0; i < e->nbufs; i++) {
 		iov[i].iov_base = e->bufs + (size_t)i * e->buf_size;
 		iov[i].iov_len = e->buf_size;
 	}
-	ret = io_uring_register_buffers(&st->ring, iov, e->nreqs);
+	ret = io_uring_register_buffers(&st->ring, iov, e->nbufs);
 	free(iov);
 	return ret;
 }
@@ -156,9 +156,10 @@ static void prep_rw(struct ioengine *e, struct io_uring_sqe *sqe, struct io_req 
 
 	if (o->fixedbufs) {
 		if (rd)
-			io_uring_prep_read_fixed(sqe, fd, r->buf, r->len, r->off, (int)r->slot);
+			io_uring_prep_read_fixed(sqe, fd, r->buf, r->len, r->off, (int)r->buf_slot);
 		else
-			io_uring_prep_write_fixed(sqe, fd, r->buf, r->len, r->off, (int)r->slot);
+			io_uring_prep_write_fixed(sqe, fd, r->buf, r->len, r->off,
+						  (int)r->buf_slot);
 	} else if (rd) {
 		io_uring_prep_read(sqe, fd, r->buf, r->len, r->off);
 	} else {

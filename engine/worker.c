@@ -9,6 +9,7 @@
 
 #include "engine/files.h"
 #include "engine/io_plan.h"
+#include "engine/stripe.h"
 #include "engine/verify.h"
 
 #define BUF_ALIGN	4096
@@ -40,6 +41,7 @@ static int alloc_requests(struct worker *w)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++) {
 		w->reqs[i].slot = i;
+		w->reqs[i].buf_slot = i;
 		w->reqs[i].buf_base = w->eng.bufs + (size_t)i * w->eng.buf_size;
 		w->reqs[i].dir = IO_NDIR;	/* not yet used */
 		w->free_slots[i] = n - 1 - i;
@@ -47,6 +49,7 @@ static int alloc_requests(struct worker *w)
 	w->nfree = n;
 	w->eng.reqs = w->reqs;
 	w->eng.nreqs = n;
+	w->eng.nbufs = n;
 	return 0;
 }
 
@@ -74,6 +77,13 @@ int worker_setup(struct worker *w)
 	const struct job_desc *j = w->job;
 	int ret;
 
+	w->dev_files = w->files;
+	w->ndev_files = w->nfiles;
+	if (w->target && (ret = stripe_attach(w)) < 0) {
+		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': cannot set up its stripe: "
+			 "%s", j->name, strerror(-ret));
+		return ret;
+	}
 	w->sync_path = (w->ops->flags & IOENG_SYNC) ||
 		       (j->iodepth == 1 && (w->ops->flags & IOENG_INLINE_QD1));
 	w->eng.ops = w->ops;
@@ -100,7 +110,8 @@ int worker_setup(struct worker *w)
 	if (ret < 0)
 		return ret;
 	if (!(w->ops->flags & IOENG_NOFILES)) {
-		ret = files_open(j, w->files, w->nfiles, w->error_msg, sizeof(w->error_msg));
+		ret = files_open(j, w->dev_files, w->ndev_files, w->error_msg,
+				 sizeof(w->error_msg));
 		if (ret < 0)
 			return ret;
 	}
@@ -116,7 +127,7 @@ void worker_teardown(struct worker *w)
 	if (w->ops->cleanup)
 		w->ops->cleanup(&w->eng);
 	if (!(w->ops->flags & IOENG_NOFILES))
-		files_close(w->job, w->files, w->nfiles);
+		files_close(w->job, w->dev_files, w->ndev_files);
 	verify_free(w);
 	/* After a failed reap the kernel may still write into them: leave them be. */
 	if (!w->abandoned)
@@ -130,6 +141,7 @@ void worker_teardown(struct worker *w)
 	w->free_slots = NULL;
 	w->queued = NULL;
 	w->retry = NULL;
+	stripe_detach(w);
 }
 
 void worker_fail(struct worker *w, int err, const char *fmt, ...)

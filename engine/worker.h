@@ -15,6 +15,8 @@
 #include "engine/logs.h"
 #include "output/stats.h"
 
+struct stripe;
+
 struct worker {
 	/* given by the runner */
 	const struct job_desc *job;
@@ -22,8 +24,10 @@ struct worker {
 	const struct clock_src *clk;
 	const struct lat_map *latmap;
 	uint64_t lat_over_min;		/* lat_over='s lowest limit in ns; UINT64_MAX: none */
-	struct io_file *files;
+	struct io_file *files;		/* what the job plans over: a stripe's target alone */
 	unsigned nfiles;
+	struct io_file *target;		/* a striped job's logical file over files[], or NULL */
+	struct stripe_member_io *member_io;	/* a stripe's parts per member, at teardown */
 	struct job_stats *st;
 	struct job_logs *logs;		/* NULL when the job writes no log files */
 	struct job_progress *progress;	/* published for the status line */
@@ -32,6 +36,9 @@ struct worker {
 
 	/* requests */
 	struct ioengine eng;
+	struct stripe *stripe;		/* the stripe engine in front of the job's, or NULL */
+	struct io_file *dev_files;	/* the files opened: files[], or a stripe's members */
+	unsigned ndev_files;
 	struct io_req *reqs;
 	unsigned *free_slots;
 	unsigned nfree;

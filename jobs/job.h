@@ -84,7 +84,8 @@ struct job_desc {
 	int line;
 
 	/* files */
-	struct str_list filenames;	/* explicit filename= entries */
+	struct str_list filenames;	/* explicit filename= entries (a stripe's members) */
+	uint64_t stripe_chunk;		/* md RAID0 over the files, chunk bytes; 0: no stripe */
 	struct str_list directories;
 	const char *filename_format;
 	unsigned nrfiles;

@@ -105,7 +105,15 @@ const struct opt_def job_options[] = {
 	JOB_STR("description", description, NULL, "free text printed with the job"),
 
 	/* files */
-	JOB_LIST("filename", filenames, "file(s) or device(s) to use, ':'-separated"),
+	JOB_LIST("filename", filenames, "file(s) or device(s) to use, ':'-separated; "
+		 "stripe:chunk=SIZE:A:B... is one md RAID0 target over A, B... (see stripe_chunk)"),
+	JOB_SIZE("stripe_chunk", stripe_chunk, "0", 0, 0,
+		 "stripe the job's files into one target as md RAID0 does, in chunks of this "
+		 "size (0: no stripe): byte L is on file (L / chunk) mod n, at (L / (chunk * n)) "
+		 "* chunk + L mod chunk; requests are cut at chunk boundaries and complete with "
+		 "their last part. The files (2 or more, existing, of one size in whole chunks, "
+		 "used whole) are checked as devices are; the disk stats list the stripe with "
+		 "its members under it, as md's"),
 	JOB_LIST("directory", directories, "directory for the job's files, ':'-separated"),
 	JOB_STR("filename_format", filename_format, "$jobname.$jobnum.$filenum",
 		"name of generated files ($jobname, $jobnum, $filenum)"),

@@ -9,6 +9,7 @@
 #include "jobs/job.h"
 #include "jobs/options.h"
 #include "parser/diag.h"
+#include "parser/value.h"
 
 static int fail(const struct job_desc *j, const char *opt, struct diag *d, const char *why)
 {
@@ -169,6 +170,75 @@ static int check_sysbench_modes(const struct job_desc *j, struct diag *d)
 	return 0;
 }
 
+/*
+ * filename=stripe:chunk=SIZE:A:B... is md RAID0 over A, B...: keep the chunk and leave the
+ * members as the job's files, as stripe_chunk=SIZE with filename=A:B... does. A lone
+ * "stripe" is a file of that name, as in fio; "stripe:" before anything but chunk= is
+ * taken for a mistake rather than two files to create.
+ */
+static int take_stripe_prefix(struct job_desc *j, struct diag *d)
+{
+	struct str_list *l = &j->filenames;
+	char why[200], what[100];
+	uint64_t chunk;
+
+	if (l->n < 2 || strcmp(l->v[0], "stripe"))
+		return 0;
+	if (strncmp(l->v[1], "chunk=", 6))
+		return fail(j, "filename", d, "option 'filename': 'stripe:' must be followed by "
+			    "chunk=SIZE, such as stripe:chunk=64k:A:B (a file named stripe is "
+			    "./stripe)");
+	if (value_parse_size(l->v[1] + 6, j->kb_base, &chunk) < 0) {
+		opt_size_error(l->v[1] + 6, "a chunk size", what, sizeof(what));
+		snprintf(why, sizeof(why), "option 'filename': %s", what);
+		return fail(j, "filename", d, why);
+	}
+	if (!chunk)
+		return fail(j, "filename", d, "option 'filename': a stripe's chunk must be above "
+			    "0");
+	if (j->stripe_chunk && j->stripe_chunk != chunk) {
+		snprintf(why, sizeof(why), "options 'filename' and 'stripe_chunk' give the stripe "
+			 "different chunks (%llu and %llu bytes)", (unsigned long long)chunk,
+			 (unsigned long long)j->stripe_chunk);
+		return fail(j, "stripe_chunk", d, why);
+	}
+	j->stripe_chunk = chunk;
+	l->v += 2;	/* the list lives in the arena: only this job's view moves */
+	l->n -= 2;
+	return 0;
+}
+
+/* A stripe needs members to stripe over, and a chunk any device can address. */
+static int check_stripe(struct job_desc *j, struct diag *d)
+{
+	const char *opt = job_setting(j, "stripe_chunk") ? "stripe_chunk" : "filename";
+	unsigned n;
+	char why[160];
+	int ret;
+
+	ret = take_stripe_prefix(j, d);
+	if (ret || !j->stripe_chunk)
+		return ret;
+	n = j->filenames.n ? j->filenames.n : j->nrfiles;
+	if (n < 2) {
+		snprintf(why, sizeof(why), "option '%s': a stripe needs at least 2 members, not %u",
+			 j->filenames.n ? "filename" : "nrfiles", n);
+		return fail(j, j->filenames.n ? "filename" : "nrfiles", d, why);
+	}
+	if (j->stripe_chunk % 512) {
+		snprintf(why, sizeof(why), "option '%s': the chunk (%llu bytes) is not a multiple "
+			 "of 512 bytes", opt, (unsigned long long)j->stripe_chunk);
+		return fail(j, opt, d, why);
+	}
+	if (j->filesize.hi)
+		return fail(j, "filesize", d, "option 'filesize': a stripe's members keep their "
+			    "own sizes (size= sets the region of the stripe)");
+	if (j->create == CREATE_RECREATE)
+		return fail(j, "create", d, "option 'create': recreate would empty the members of "
+			    "a stripe");
+	return 0;
+}
+
 int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		 struct diag *d)
 {
@@ -186,6 +256,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_verify(j, d);
 	if (!ret)
 		ret = check_sysbench_modes(j, d);
+	if (!ret)
+		ret = check_stripe(j, d);
 	if (ret)
 		return ret;
 	if (j->verify != VERIFY_NONE && eng->no_data)

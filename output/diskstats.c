@@ -97,12 +97,23 @@ static int disk_of_dev(unsigned maj, unsigned min, char *name)
 	return 0;
 }
 
+/* A disk in sysfs: made-up entries are named after files, which may look like disks. */
 static int find_disk(const struct disk_set *s, const char *name)
 {
 	unsigned i;
 
 	for (i = 0; i < s->n; i++)
-		if (!strcmp(s->disks[i].name, name))
+		if (!s->disks[i].made_up && !strcmp(s->disks[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* A made-up entry under master (-1: at the top). */
+static int find_made_up(const struct disk_set *s, const char *name, int master)
+{
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->disks[i].made_up && s->disks[i].master == master &&
+		    !strcmp(s->disks[i].name, name))
 			return (int)i;
 	return -1;
 }
@@ -278,6 +289,74 @@ int diskset_add_path(struct disk_set *s, const char *path)
 	return diskset_add_dev(s, major(dev), minor(dev));
 }
 
+/* A made-up member's entry name: its path, or the path's tail when that is too long. */
+static void member_name(const char *path, char *name)
+{
+	size_t len = strlen(path);
+
+	if (len < DISK_NAME_LEN)
+		strcpy(name, path);
+	else
+		snprintf(name, DISK_NAME_LEN, "...%s", path + len - (DISK_NAME_LEN - 4));
+}
+
+/* A member that is no block device: an entry of its own, counted by the engine. */
+static int add_made_up_member(struct disk_set *s, int m, const char *path)
+{
+	char name[DISK_NAME_LEN];
+	int ret;
+
+	member_name(path, name);
+	ret = append_disk(s, name, m);
+	if (ret < 0)
+		return ret;
+	s->disks[ret].made_up = true;
+	s->disks[m].nslaves++;
+	return m;
+}
+
+int diskset_add_made_up(struct disk_set *s, const char *name, const char *const *paths,
+			unsigned n)
+{
+	int m, ret;
+
+	if (strlen(name) >= DISK_NAME_LEN)
+		return -ENAMETOOLONG;
+	m = append_disk(s, name, -1);
+	if (m < 0)
+		return m;
+	s->disks[m].made_up = true;
+	for (unsigned i = 0; i < n; i++) {
+		struct stat st;
+
+		if (stat(paths[i], &st) < 0)
+			return -errno;
+		if (S_ISBLK(st.st_mode))
+			ret = add_member(s, m, major(st.st_rdev), minor(st.st_rdev));
+		else
+			ret = add_made_up_member(s, m, paths[i]);
+		if (ret == -ENOENT)
+			continue;
+		if (ret < 0)
+			return ret;
+		m = ret;
+	}
+	return 0;
+}
+
+struct disk_counters *diskset_made_up_counters(struct disk_set *s, const char *name,
+					       const char *member)
+{
+	char mname[DISK_NAME_LEN];
+	int i = find_made_up(s, name, -1);
+
+	if (i >= 0 && member) {
+		member_name(member, mname);
+		i = find_made_up(s, mname, i);
+	}
+	return i >= 0 ? &s->disks[i].end : NULL;
+}
+
 /*
  * Parse block/<name>/stat: reads (ios, merges, sectors, ticks), the same for writes,
  * in_flight, io_ticks, time_in_queue, then on newer kernels the same four for discards
@@ -340,6 +419,8 @@ static int snapshot(struct disk_set *s, int at_end)
 	unsigned i;
 
 	for (i = 0; i < s->n; i++) {
+		if (s->disks[i].made_up)
+			continue;
 		c = at_end ? &s->disks[i].end : &s->disks[i].start;
 		err = read_counters(s->disks[i].name, c);
 		if (err < 0) {

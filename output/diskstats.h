@@ -8,6 +8,7 @@
 #ifndef OUTPUT_DISKSTATS_H
 #define OUTPUT_DISKSTATS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define DISKSTATS_SYSFS_ENV	"IOJOB_SYSFS_ROOT"
@@ -29,6 +30,7 @@ struct disk {
 	char name[64];		/* "vda", "md0", "loop3" */
 	int master;		/* index of the stacked device this is a member of, -1 if none */
 	unsigned nslaves;	/* members listed after this entry (md, dm, loop) */
+	bool made_up;		/* not in sysfs: its counters are set by the engine (a stripe) */
 	struct disk_counters start, end;
 };
 
@@ -50,6 +52,23 @@ int diskset_add_path(struct disk_set *s, const char *path);
 
 /* diskset_add_path() for the block device maj:min itself. */
 int diskset_add_dev(struct disk_set *s, unsigned maj, unsigned min);
+
+/*
+ * Add an entry that is in no sysfs, such as a stripe the engine makes of member files and
+ * devices, with its members listed under it as an md array's are: a block device's disk,
+ * whose counters the kernel keeps, or for any other path an entry named after it (its tail
+ * if long) that is in no sysfs either. Snapshots leave made-up counters alone: the caller
+ * adds into their end counters (diskset_made_up_counters). Returns 0, or -errno.
+ */
+int diskset_add_made_up(struct disk_set *s, const char *name, const char *const *paths,
+			unsigned n);
+
+/*
+ * The end counters of the made-up entry called name (member NULL), or of its made-up
+ * member for that path; NULL if there is none (a block device's disk has the kernel's).
+ */
+struct disk_counters *diskset_made_up_counters(struct disk_set *s, const char *name,
+					       const char *member);
 
 /* Read every disk's counters into start (begin) or end (finish) and stamp the time. */
 int diskset_snapshot_start(struct disk_set *s);

@@ -31,7 +31,8 @@ NEEDS = {"write_hist_log": ["--log_hist_msec=100"]}
 NOT_OPTIONS = {"key", "value", "option", "job", "job2", "name", "util", "aggrios", "ios",
                "merge", "ticks", "in_queue", "r", "w", "f", "per", "min", "max", "avg",
                "stdev", "samples", "target", "window", "percentile", "depth", "total",
-               "short", "dropped", "usr", "sys", "ctx", "majf", "minf", "bw"}
+               "short", "dropped", "usr", "sys", "ctx", "majf", "minf", "bw",
+               "chunk"}	# filename=stripe:chunk=SIZE:...
 
 
 def table_options():
