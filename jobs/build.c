@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "jobs/arena.h"
+#include "jobs/sysbench_modes.h"
 #include "jobs/validate.h"
 #include "parser/diag.h"
 #include "parser/jobfile.h"
@@ -289,6 +290,8 @@ static int build_one(const struct job_input *in, size_t sec, const size_t *globa
 	for (size_t i = 0; !ret && i < keys.n; i++)
 		ret = apply_key(in, eng, &ctx, j, &keys.v[i], d);
 	free(keys.v);
+	if (!ret)
+		sysbench_mode_defaults(j);
 	if (!ret)
 		ret = job_validate(j, eng, in->check_paths, d);
 	return ret;

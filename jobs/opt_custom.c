@@ -22,13 +22,20 @@ const struct opt_enum rw_vals[] = {
 	{ "randtrim", RW_RANDTRIM, "random trims" },
 	{ "trimwrite", RW_TRIMWRITE, "sequential trim then write of each block" },
 	{ "randtrimwrite", RW_RANDTRIMWRITE, "random trim then write of each block" },
-	/* sysbench fileio's --file-test-mode names, for replaying its sweeps */
-	{ "seqwr", RW_WRITE, "sysbench's seqwr: sequential writes" },
-	{ "seqrewr", RW_WRITE, "sysbench's seqrewr: sequential rewrites" },
-	{ "seqrd", RW_READ, "sysbench's seqrd: sequential reads" },
+	/*
+	 * sysbench fileio's --file-test-mode names, for replaying its sweeps; each brings
+	 * sysbench's semantics as defaults (jobs/sysbench_modes.c)
+	 */
+	{ "seqwr", RW_WRITE, "sysbench's seqwr: sequential writes to files emptied first, "
+	  "one pass of a cursor shared by the clones (create=recreate, seq_cursor=shared)" },
+	{ "seqrewr", RW_WRITE, "sysbench's seqrewr: sequential rewrites, one pass of a shared "
+	  "cursor (seq_cursor=shared)" },
+	{ "seqrd", RW_READ, "sysbench's seqrd: sequential reads, one pass of a shared cursor "
+	  "(seq_cursor=shared)" },
 	{ "rndrd", RW_RANDREAD, "sysbench's rndrd: random reads" },
 	{ "rndwr", RW_RANDWRITE, "sysbench's rndwr: random writes" },
-	{ "rndrw", RW_RANDRW, "sysbench's rndrw: random reads and writes" },
+	{ "rndrw", RW_RANDRW, "sysbench's rndrw: random reads and writes interleaved 1.5:1 "
+	  "(rwmix_mode=ratio, rwmixread=60)" },
 	{ NULL },
 };
 

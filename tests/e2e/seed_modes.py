@@ -95,6 +95,47 @@ def check_recreate(c, d):
     c.check(os.path.getsize(path) == 64 << 10, "and the refused job touched nothing")
 
 
+def check_mode_names(c, d):
+    """sysbench's mode names bring its semantics unless the job sets the option itself."""
+    files = ":".join("n%d" % i for i in range(4))
+    common = ["--name=s", "--ioengine=psync", "--filename=" + files, "--size=1m", "--bs=4k",
+              "--numjobs=3"]
+    doc = run_json(c, common + ["--rw=seqwr"], d, "seqwr")
+    c.check(sum(j["write"]["total_ios"] for j in doc["jobs"]) == 256,
+            "seqwr: three clones share one pass of 256 blocks")
+    doc = run_json(c, common + ["--rw=seqrd"], d, "seqrd")
+    c.check(sum(j["read"]["total_ios"] for j in doc["jobs"]) == 256,
+            "seqrd: one shared pass")
+    doc = run_json(c, common + ["--rw=seqrd", "--seq_cursor=job"], d, "seqrd, own cursors")
+    c.check(sum(j["read"]["total_ios"] for j in doc["jobs"]) == 768,
+            "seqrd with seq_cursor=job: each clone reads the set, as the job said")
+    path = os.path.join(d, "long.bin")
+    with open(path, "wb") as f:
+        f.write(b"x" * (1 << 20))
+    run_json(c, ["--name=w", "--ioengine=psync", "--filename=long.bin", "--size=64k",
+                 "--rw=seqwr"], d, "seqwr recreates")
+    c.check(os.path.getsize(path) == 64 << 10, "seqwr empties its file first")
+    doc = run_json(c, ["--name=m", "--ioengine=null", "--size=4m", "--bs=4k", "--rw=rndrw"],
+                   d, "rndrw")
+    j = doc["jobs"][0]
+    got = (j["read"]["total_ios"], j["write"]["total_ios"])
+    c.check(got == sysbench_mix(1024, 60), "rndrw: sysbench's 1.5:1 interleave: %r" % (got,))
+    doc = run_json(c, ["--name=m", "--ioengine=null", "--size=4m", "--bs=4k", "--rw=rndrw",
+                       "--rwmixread=80"], d, "rndrw 80")
+    j = doc["jobs"][0]
+    got = (j["read"]["total_ios"], j["write"]["total_ios"])
+    c.check(got == sysbench_mix(1024, 80), "rndrw keeps the job's rwmixread: %r" % (got,))
+    doc = run_json(c, ["--name=v", "--ioengine=psync", "--filename=v.bin", "--size=64k",
+                       "--rw=seqwr", "--verify=crc32c"], d, "seqwr with verify")
+    c.check(doc["jobs"] and doc["jobs"][0]["write"]["total_ios"] == 16,
+            "seqwr with verify keeps fio's defaults and verifies")
+    code, out, err = run(["--name=s", "--ioengine=null", "--size=1m", "--bs=4k",
+                          "--sweep", "rw=seqwr,seqrd,rndrd,rndwr,rndrw",
+                          "--output-format=terse"], cwd=d)
+    c.check(code == 0 and len(out.splitlines()) == 5,
+            "one sweep runs all five modes: %d %r" % (code, err))
+
+
 def check_tiobench_xdd(c, d):
     doc = run_json(c, ["--name=x", "--ioengine=null", "--size=4m", "--bs=4k",
                        "--lat_over=1ns,1000s", "--passes=3"], d, "passes")
@@ -126,6 +167,7 @@ def main():
         check_shared_cursor(c, d)
         check_fsync_every_ios(c, d)
         check_recreate(c, d)
+        check_mode_names(c, d)
         check_tiobench_xdd(c, d)
     finally:
         remove(d)
