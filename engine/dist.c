@@ -1,6 +1,7 @@
 /* What both drivers of struct dist share: host names and the tables built from them. */
 #include "engine/dist_impl.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -8,13 +9,15 @@
 /* $IOJOB_HOSTNAME names the host instead: tests give ranks on one machine two "hosts". */
 void dist_host_name(char *buf)
 {
-	const char *env = getenv("IOJOB_HOSTNAME");
+	const char *name = getenv("IOJOB_HOSTNAME");
+	char host[DIST_HOST_MAX] = "";
 
-	if (env && *env)
-		strncpy(buf, env, DIST_HOST_MAX - 1);
-	else if (gethostname(buf, DIST_HOST_MAX - 1) < 0)
-		strcpy(buf, "localhost");
-	buf[DIST_HOST_MAX - 1] = '\0';
+	if (!name || !*name) {
+		if (gethostname(host, sizeof(host) - 1) < 0 || !host[0])
+			strcpy(host, "localhost");
+		name = host;
+	}
+	snprintf(buf, DIST_HOST_MAX, "%s", name);
 }
 
 int dist_index_hosts(struct dist *d, const char (*names)[DIST_HOST_MAX])

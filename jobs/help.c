@@ -136,9 +136,13 @@ void help_usage(FILE *f)
 	char lead[64];
 
 	fprintf(f, "usage: iojob [options] [JOBFILE ...]\n"
-		"       iojob [options] --name=JOB --OPTION=VALUE ... [--name=JOB2 ...]\n\n"
+		"       iojob [options] --name=JOB --OPTION=VALUE ... [--name=JOB2 ...]\n"
+		"       iojob report FILE.jsonl... [options]    (iojob report --help)\n"
+		"       iojob compare SIDE SIDE... [options]    (iojob compare --help)\n\n"
 		"Runs the jobs of fio-style job files (or of the command line) and prints a\n"
-		"fio-style report. '-' reads a job file from stdin.\n\nOptions:\n");
+		"fio-style report. '-' reads a job file from stdin. report prints tables and\n"
+		"charts of what --results kept; compare sets targets side by side with ratios.\n"
+		"\nOptions:\n");
 	for (const struct cli_opt *o = cli_options; o->name; o++) {
 		if (o->hidden)
 			continue;

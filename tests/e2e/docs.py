@@ -120,6 +120,11 @@ def check_help(c, table, built):
             "--help: exit %d, stderr %r" % (code, err))
     c.check("man iojob" in out and "Exit status: 0" in out,
             "--help names the manual and the exit status")
+    for sub in ("report", "compare"):
+        c.check("iojob %s " % sub in out, "--help names the subcommand %s" % sub)
+        code, sout, _ = run([sub, "--help"])
+        c.check(code == 0 and sout.startswith("usage: iojob %s" % sub),
+                "iojob %s --help: exit %d" % (sub, code))
     code, out, _ = run(["--cmdhelp=all"])
     listed = set()
     for line in out.splitlines():

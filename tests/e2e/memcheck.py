@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """valgrind's memcheck on whole runs: no invalid access, no use of uninitialised memory and
 no leak at exit, for every engine, with verification, logs, every report format, sweeps
-with a result set, a failing job and a rejected job file. The ASan build is skipped (the
-two cannot share a process); so is a machine without valgrind."""
+with a result set, iojob report and compare over it, a failing job and a rejected option.
+The ASan build is skipped (the two cannot share a process); so is a machine without
+valgrind."""
 import os
 import shutil
 import subprocess
@@ -30,6 +31,15 @@ def cases():
         ("null sweep + results",
          ["--name=n", "--ioengine=null", "--rw=randread", "--sweep", "iodepth=1,4",
           "--label", "vg", "--results", "r.jsonl"], 0),
+        ("a second label",
+         ["--name=n", "--ioengine=null", "--rw=randread", "--sweep", "iodepth=1,4",
+          "--label", "vg2", "--results", "r.jsonl", "--output-format=json+"], 0),
+        ("report: tables, chart, page",
+         ["report", "r.jsonl", "--rows", "iodepth", "--metric", "lat_p99", "--svg", "c.svg",
+          "--html", "p.html"], 0),
+        ("report: a seed shape", ["report", "r.jsonl", "--format", "sysbench,markdown"], 0),
+        ("compare", ["compare", "vg", "vg2", "r.jsonl"], 0),
+        ("compare: an unknown label", ["compare", "vg", "nope", "r.jsonl"], 2),
         ("a job that fails",
          ["--name=f", "--ioengine=psync", "--rw=read", "--filename=/nonexistent/dir/x"], 1),
         ("a rejected option", ["--name=b", "--ioengine=psync", "--bs=4q"], 2),
@@ -62,7 +72,8 @@ def main():
     d = scratch_dir()
     try:
         for what, args, want in cases():
-            p = subprocess.run(VALGRIND + [BIN] + COMMON + args, cwd=d, capture_output=True,
+            pre = [] if args[0] in ("report", "compare") else COMMON
+            p = subprocess.run(VALGRIND + [BIN] + pre + args, cwd=d, capture_output=True,
                                text=True, timeout=240)
             c.check(p.returncode == want, "%s: exit %d, want %d (99: memcheck found "
                     "errors):\n%s" % (what, p.returncode, want, p.stderr[-3000:]))

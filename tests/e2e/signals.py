@@ -10,9 +10,9 @@ import time
 
 from common import BIN, Checks, engine_available, remove, scratch_dir, split_normal_json
 
-RUNTIME = 30			# far longer than the test waits: only a signal ends these runs
-STOP_WITHIN = 1.5		# seconds from the signal to the exit; the issue asks for 1 s of
-				# stopping, plus the report, on a loaded 2-core machine under ASan
+RUNTIME = 30		# far longer than the test waits: only a signal ends these runs
+STOP_WITHIN = 1.0	# the jobs' runtime ends this soon after the signal
+EXIT_WITHIN = 5.0	# and the process, its report written, this soon (ASan's exit is slow)
 
 
 def start(args, cwd, stdout=subprocess.PIPE):
@@ -25,12 +25,13 @@ def interrupt(c, d, engine, extra, sig):
     p = start(["--name=s", "--ioengine=" + engine, "--filename=s.dat", "--size=8m",
                "--rw=randread", "--runtime=%d" % RUNTIME, "--time_based",
                "--output-format=normal,json"] + extra, d)
+    started = time.monotonic()
     time.sleep(1.5)
     t0 = time.monotonic()
     p.send_signal(sig)
     out, err = p.communicate(timeout=30)
     took = time.monotonic() - t0
-    c.check(took < STOP_WITHIN, "%s: stopped %.2f s after the signal" % (what, took))
+    c.check(took < EXIT_WITHIN, "%s: exited %.2f s after the signal" % (what, took))
     c.check(p.returncode == 128 + sig, "%s: exit %d, want %d" %
             (what, p.returncode, 128 + sig))
     c.check("iojob: interrupted" in err, "%s: stderr says so: %r" % (what, err))
@@ -45,9 +46,12 @@ def interrupt(c, d, engine, extra, sig):
     c.check(doc.get("iojob", {}).get("interrupted_by") == name,
             "%s: JSON iojob.interrupted_by: %r" % (what, doc.get("iojob")))
     rd = doc["jobs"][0]["read"]
-    c.check(rd["total_ios"] > 0 and rd["runtime"] < RUNTIME * 1000,
-            "%s: what was done is reported: %d I/Os in %d ms" %
-            (what, rd["total_ios"], rd["runtime"]))
+    c.check(rd["total_ios"] > 0, "%s: what was done is reported: %d I/Os" %
+            (what, rd["total_ios"]))
+    # the jobs began after the process did, so their runtime bounds when they stopped
+    limit = (t0 - started + STOP_WITHIN) * 1000
+    c.check(rd["runtime"] <= limit, "%s: the jobs ran %d ms, stopping within %.1f s of the "
+            "signal means at most %d" % (what, rd["runtime"], STOP_WITHIN, limit))
     # the I/O in flight when it stopped was waited for: every I/O issued was timed
     c.check(rd["clat_ns"]["N"] == rd["total_ios"],
             "%s: every issued I/O completed and timed: %d of %d" %
