@@ -26,7 +26,7 @@ def interrupt(c, d, engine, extra, sig):
                "--rw=randread", "--runtime=%d" % RUNTIME, "--time_based",
                "--output-format=normal,json"] + extra, d)
     started = time.monotonic()
-    time.sleep(1.5)
+    time.sleep(0.5)
     t0 = time.monotonic()
     p.send_signal(sig)
     out, err = p.communicate(timeout=30)
@@ -66,9 +66,9 @@ def second_signal(c, d):
     iojob blocks writing it, and only the second signal can end it."""
     p = start(["--name=m", "--ioengine=null", "--size=1m", "--numjobs=200",
                "--rw=randread", "--runtime=%d" % RUNTIME, "--time_based"], d)
-    time.sleep(1.5)
+    time.sleep(0.5)
     p.send_signal(signal.SIGINT)
-    time.sleep(1.0)
+    time.sleep(0.7)
     c.check(p.poll() is None, "blocked on its report after the first signal")
     t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
