@@ -26,7 +26,7 @@ def interrupt(c, d, engine, extra, sig):
                "--rw=randread", "--runtime=%d" % RUNTIME, "--time_based",
                "--output-format=normal,json"] + extra, d)
     started = time.monotonic()
-    time.sleep(0.5)
+    time.sleep(1.0)		# running, even in the ThreadSanitizer build
     t0 = time.monotonic()
     p.send_signal(sig)
     out, err = p.communicate(timeout=30)
@@ -65,8 +65,10 @@ def second_signal(c, d):
     """The report of 200 jobs does not fit in a pipe nobody reads: after the first signal
     iojob blocks writing it, and only the second signal can end it."""
     p = start(["--name=m", "--ioengine=null", "--size=1m", "--numjobs=200",
-               "--rw=randread", "--runtime=%d" % RUNTIME, "--time_based"], d)
-    time.sleep(0.5)
+               "--rw=randread", "--rate_iops=1000", "--runtime=%d" % RUNTIME,
+               "--time_based"], d)
+    # all 200 running (a signal before they start leaves a report too short to block)
+    time.sleep(1.5)
     p.send_signal(signal.SIGINT)
     time.sleep(0.7)
     c.check(p.poll() is None, "blocked on its report after the first signal")
