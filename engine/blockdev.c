@@ -1,7 +1,7 @@
 /*
  * Block devices: size and logical block size ioctls, buffer cache flush, and the checks
  * that a device (or a partition of it, or its disk) is not mounted, used as swap or held by
- * another device, and carries no signature of data.
+ * another device.
  */
 #include "engine/blockdev.h"
 
@@ -17,8 +17,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <linux/fs.h>
-
-#include "engine/signature.h"
 
 /* A device whose use makes the checked one unsafe to write. */
 struct bdev_ref {
@@ -352,46 +350,5 @@ int blockdev_held(dev_t dev, char *where, size_t len)
 			snprintf(where, len, "%s holds %s", holder, l.v[i].name);
 	}
 	free(l.v);
-	return ret;
-}
-
-/* Read len bytes at off, all of them. Returns 0, or -errno (-EIO if the device ends first). */
-static int read_fully(int fd, unsigned char *buf, size_t len, uint64_t off)
-{
-	while (len) {
-		ssize_t n = pread(fd, buf, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		buf += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
-
-int blockdev_signature(int fd, char *what, size_t len)
-{
-	unsigned char *head, *tail;
-	uint64_t size;
-	size_t n;
-	int ret;
-
-	ret = blockdev_size(fd, &size);
-	if (ret < 0)
-		return ret;
-	n = size < SIGNATURE_AREA_BYTES ? (size_t)size : SIGNATURE_AREA_BYTES;
-	head = malloc(2 * (size_t)SIGNATURE_AREA_BYTES);
-	if (!head)
-		return -ENOMEM;
-	tail = head + SIGNATURE_AREA_BYTES;
-	ret = read_fully(fd, head, n, 0);
-	if (!ret)
-		ret = read_fully(fd, tail, n, size - n);
-	if (!ret)
-		ret = signature_find(head, n, tail, n, size, what, len);
-	free(head);
 	return ret;
 }

@@ -33,11 +33,4 @@ int blockdev_in_use(dev_t dev, char *where, size_t len);
  */
 int blockdev_held(dev_t dev, char *where, size_t len);
 
-/*
- * Whether the open block device fd carries a file system, swap, RAID, LVM, LUKS or
- * partition-table signature in its first or last MiB (engine/signature.h has the list).
- * Returns 1 and describes it in what, 0 when there is none, or -errno if it cannot be read.
- */
-int blockdev_signature(int fd, char *what, size_t len);
-
 #endif

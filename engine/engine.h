@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "engine/clock.h"
+#include "engine/device_users.h"
 #include "jobs/jobs.h"
 #include "output/output.h"
 
@@ -61,6 +62,7 @@ struct run {
 	struct job_result *results;	/* one per job */
 	struct phase_usage *phases;	/* one per phase */
 	struct disk_set disks;
+	struct device_users devices;	/* what the safety checks learned */
 	atomic_bool stop;		/* set to end every job early */
 	void (*note)(void *ctx, const char *msg);	/* "Laying out IO file" lines */
 	void *note_ctx;

@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include "engine/blockdev.h"
+#include "engine/device_users.h"
+#include "engine/pseudo_fs.h"
+#include "engine/signature.h"
 #include "parser/diag.h"
 
 /* Expand $jobname, $jobnum and $filenum in filename_format. */
@@ -153,6 +156,27 @@ static int size_one(const struct job_desc *j, struct io_file *f, unsigned nfiles
 }
 
 /*
+ * procfs, sysfs, devtmpfs and the like hold kernel interfaces, not data: a file there is
+ * only read, and only when it has the bytes the job reads (/dev/sdz missing is a typo,
+ * /proc/self/mem no file to lay out).
+ */
+static int check_pseudo_fs(const struct job_desc *j, const struct io_file *f, bool exists,
+			   struct diag *d)
+{
+	const char *fs;
+
+	if (f->is_bdev || f->is_chr || !(fs = pseudo_fs_of(f->path)))
+		return 0;
+	if (!exists)
+		return fail(j, d, -EINVAL, "'%s' does not exist, and iojob never creates files "
+			    "on %s", f->path, fs);
+	if (job_modifies(j) || j->unlink || f->real_size < f->want_size)
+		return fail(j, d, -EINVAL, "'%s' is on %s, a pseudo file system: iojob never "
+			    "writes, lays out, extends or deletes files there", f->path, fs);
+	return 0;
+}
+
+/*
  * A stripe's member is used whole, as md uses its disks: it must exist, and have a size.
  * Virtual members (null) get whole chunks enough for size= between them.
  */
@@ -230,13 +254,9 @@ int files_resolve(const struct job_desc *j, bool virtual_files,
 			f->deferred = true;
 			continue;
 		}
-		/* /dev/sdz missing means a typo, not a file to create in devtmpfs. */
-		if (!exists && !strncmp(f->path, "/dev/", 5) && !strchr(f->path + 5, '/')) {
-			ret = fail(j, d, -EINVAL, "'%s' does not exist (refusing to create a file "
-				   "under /dev)", f->path);
-			break;
-		}
 		ret = size_one(j, f, n, exists, filesize, d);
+		if (!ret)
+			ret = check_pseudo_fs(j, f, exists, d);
 	}
 	if (ret) {
 		files_free(files, n);
@@ -275,42 +295,27 @@ static int check_direct(const struct job_desc *j, const struct io_file *f, struc
 	return 0;
 }
 
-/* Never write to a device that is mounted, swap, or part of md or dm, unless told to. */
-static int check_in_use(const struct job_desc *j, const struct io_file *f, struct diag *d)
+/*
+ * Never write to a device that is mounted, swap, part of md or dm, or under a loop device
+ * that is any of these, nor to a file behind such a loop device, unless told to.
+ */
+static int check_in_use(const struct job_desc *j, const struct io_file *f,
+			struct device_users *u, struct diag *d)
 {
-	char where[512];
+	char why[1024];
 	struct stat st;
 	int ret;
 
-	if (stat(f->path, &st) < 0)
+	if (stat(f->path, &st) < 0) {
+		if (errno == ENOENT && !f->is_bdev)
+			return 0;	/* created by the job: no loop device is over it yet */
 		return diag_at(d, -errno, j->file, j->line, "job '%s': '%s': %s", j->name, f->path,
 			       strerror(errno));
-	ret = blockdev_in_use(st.st_rdev, where, sizeof(where));
-	if (ret > 0)
-		return diag_at(d, -EPERM, j->file, j->line, "job '%s': refusing to write to '%s': "
-			       "%s is mounted or in use as swap (set allow_mounted_write=1 to "
-			       "allow it)", j->name, f->path, where);
-	if (ret == 0)
-		ret = blockdev_held(st.st_rdev, where, sizeof(where));
-	if (ret > 0)
-		return diag_at(d, -EPERM, j->file, j->line, "job '%s': refusing to write to '%s': "
-			       "%s (md, dm or LVM is built on it; set allow_mounted_write=1 to "
-			       "allow it)", j->name, f->path, where);
-	if (ret == 0) {
-		/*
-		 * An exclusive open fails with EBUSY while the kernel holds the device in a
-		 * way the checks above cannot see (mounted in another mount namespace).
-		 */
-		int fd = open(f->path, O_RDONLY | O_EXCL | O_CLOEXEC);
-
-		if (fd >= 0)
-			close(fd);
-		else if (errno == EBUSY)
-			return diag_at(d, -EPERM, j->file, j->line, "job '%s': refusing to write "
-				       "to '%s': the kernel holds it (a file system, swap, md, dm "
-				       "or LVM uses it; set allow_mounted_write=1 to allow it)",
-				       j->name, f->path);
 	}
+	ret = device_used(u, &st, f->path, why, sizeof(why));
+	if (ret > 0)
+		return diag_at(d, -EPERM, j->file, j->line, "job '%s': refusing to write to '%s': "
+			       "%s (set allow_mounted_write=1 to allow it)", j->name, f->path, why);
 	if (ret < 0)
 		return diag_at(d, -EPERM, j->file, j->line, "job '%s': cannot tell whether '%s' "
 			       "is mounted (%s), so it will not be written (allow_mounted_write=1 "
@@ -318,18 +323,26 @@ static int check_in_use(const struct job_desc *j, const struct io_file *f, struc
 	return 0;
 }
 
-/* Never write over a file system, swap, RAID or LVM member or partition table unasked. */
+/*
+ * Never write over a file system, RAID member, crypto volume or partition table unasked.
+ * Each device is probed once a run, however many jobs write to it.
+ */
 static int check_signatures(const struct job_desc *j, const struct io_file *f,
-			    struct diag *d)
+			    struct device_users *u, struct diag *d)
 {
-	char what[128];
+	char what[512];
+	struct stat st;
 	int fd, ret;
 
 	fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return diag_at(d, -errno, j->file, j->line, "job '%s': '%s': %s", j->name, f->path,
-			       strerror(errno));
-	ret = blockdev_signature(fd, what, sizeof(what));
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		ret = -errno;
+		if (fd >= 0)
+			close(fd);
+		return diag_at(d, ret, j->file, j->line, "job '%s': '%s': %s", j->name, f->path,
+			       strerror(-ret));
+	}
+	ret = dev_set_has(&u->blank, st.st_rdev) ? 0 : signature_probe(fd, what, sizeof(what));
 	close(fd);
 	if (ret < 0)
 		return diag_at(d, -EPERM, j->file, j->line, "job '%s': cannot read '%s' to look "
@@ -340,6 +353,7 @@ static int check_signatures(const struct job_desc *j, const struct io_file *f,
 		return diag_at(d, -EPERM, j->file, j->line, "job '%s': refusing to write to '%s': "
 			       "it carries a signature (%s; set allow_overwrite_signatures=1 to "
 			       "overwrite it)", j->name, f->path, what);
+	dev_set_add(&u->blank, st.st_rdev);
 	return 0;
 }
 
@@ -352,7 +366,8 @@ static int check_readonly(const struct job_desc *j, const struct io_file *f, str
 		    "and --readonly forbids laying it out", f->path, f->real_size, f->want_size);
 }
 
-int files_check(const struct job_desc *j, const struct io_file *f, unsigned n, struct diag *d)
+int files_check(const struct job_desc *j, const struct io_file *f, unsigned n,
+		struct device_users *u, struct diag *d)
 {
 	int ret = 0;
 
@@ -361,10 +376,10 @@ int files_check(const struct job_desc *j, const struct io_file *f, unsigned n, s
 			continue;
 		if (j->direct)
 			ret = check_direct(j, &f[i], d);
-		if (!ret && f[i].is_bdev && job_modifies(j) && !j->allow_mounted_write)
-			ret = check_in_use(j, &f[i], d);
+		if (!ret && !f[i].is_chr && job_modifies(j) && !j->allow_mounted_write)
+			ret = check_in_use(j, &f[i], u, d);
 		if (!ret && f[i].is_bdev && job_modifies(j) && !j->allow_overwrite_signatures)
-			ret = check_signatures(j, &f[i], d);
+			ret = check_signatures(j, &f[i], u, d);
 		if (!ret && j->readonly)
 			ret = check_readonly(j, &f[i], d);
 	}

@@ -12,6 +12,7 @@
 
 #include "engine/ioengine.h"
 
+struct device_users;
 struct diag;
 
 /*
@@ -27,12 +28,15 @@ int files_resolve(const struct job_desc *j, bool virtual_files,
 		  struct io_file **out, unsigned *nout, struct diag *d);
 
 /*
- * The checks before any I/O: writes to a block device that is mounted, used as swap or
- * held by md or dm (unless allow_mounted_write) or that carries a file system, RAID or
+ * The checks before any I/O: writes to a block device that is mounted, used as swap, held
+ * by md or dm or under a loop device in use, or to a file behind such a loop device
+ * (unless allow_mounted_write); writes to a device with a file system, RAID, crypto or
  * partition-table signature (unless allow_overwrite_signatures); direct I/O sizes and
  * offsets the device cannot take; with readonly, files that would have to be laid out.
+ * u is the run's: what it learned about devices spares the next job the same checks.
  */
-int files_check(const struct job_desc *j, const struct io_file *f, unsigned n, struct diag *d);
+int files_check(const struct job_desc *j, const struct io_file *f, unsigned n,
+		struct device_users *u, struct diag *d);
 
 /*
  * Create what does not exist yet, and write out the data of files a job will read (or

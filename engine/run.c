@@ -157,7 +157,7 @@ static int resolve_deferred(struct run *r, unsigned phase, struct diag *d)
 		rf->n = 0;
 		ret = files_resolve(j, false, NULL, NULL, &rf->f, &rf->n, d);
 		if (!ret)
-			ret = files_check(j, rf->f, rf->n, d);
+			ret = files_check(j, rf->f, rf->n, &r->devices, d);
 		if (ret)
 			return ret;
 	}
@@ -257,7 +257,7 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 		virtual_files = rf->ops->flags & IOENG_NOFILES;
 		ret = files_resolve(j, virtual_files, written_earlier, &e, &rf->f, &rf->n, d);
 		if (!ret && !virtual_files)
-			ret = files_check(j, rf->f, rf->n, d);
+			ret = files_check(j, rf->f, rf->n, &r->devices, d);
 		if (!ret)
 			ret = prepare_stripe(r, i, virtual_files, d);
 		for (unsigned f = 0; !ret && !virtual_files && f < rf->n; f++)
@@ -612,6 +612,7 @@ void run_free(struct run *r)
 	free(r->results);
 	free(r->phases);
 	diskset_free(&r->disks);
+	device_users_free(&r->devices);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -5,8 +5,10 @@
 # costs nothing.
 set -euo pipefail
 
-# scdoc renders the man page iojob(1) (without it, the build skips the page).
 build_pkgs="meson ninja-build pkg-config gcc libc6-dev libaio-dev liburing-dev libinih-dev check"
+# libblkid finds the signatures of file systems, RAID members and partition tables on devices.
+build_pkgs="$build_pkgs libblkid-dev"
+# scdoc renders the man page iojob(1) (without it, the build skips the page).
 build_pkgs="$build_pkgs scdoc"
 # python3 reads the JSON reports; e2fsprogs to dmsetup make and inspect loop devices for
 # device tests; fio (and python3-six, which its scripts import) brings fio_jsonplus_clat2csv,

@@ -4,6 +4,7 @@
  * on a fake sysfs. Needs root and loop devices (else SKIP).
  */
 #include "engine/blockdev.h"
+#include "engine/signature.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -481,7 +482,7 @@ static int signature_of(const char *dev, char *what, size_t len)
 {
 	int fd = open_dev(dev, O_RDONLY), ret;
 
-	ret = blockdev_signature(fd, what, len);
+	ret = signature_probe(fd, what, len);
 	close(fd);
 	return ret;
 }
@@ -503,7 +504,7 @@ START_TEST(ext4_loop_has_its_signature)
 
 	REQUIRE_FIXTURE();
 	ck_assert_int_eq(signature_of(fx.loop2, what, sizeof(what)), 1);
-	ck_assert_str_eq(what, "ext4 file system, magic at byte 1080");
+	ck_assert_str_eq(what, "ext4 file system at byte 1080");
 }
 END_TEST
 
@@ -513,9 +514,9 @@ static const struct {
 	const char *input;	/* for sfdisk's stdin */
 	const char *want;
 } sig_tools[] = {
-	{ "mkswap", NULL, "Linux swap area, magic at byte 4086" },
-	{ "sfdisk", "label: dos\ntype=83\n", "MBR partition table, magic at byte 510" },
-	{ "sfdisk", "label: gpt\ntype=linux\n", "GPT partition table, magic at byte 512" },
+	{ "mkswap", NULL, "swap at byte 4086" },
+	{ "sfdisk", "label: dos\ntype=83\n", "dos partition table at byte 510" },
+	{ "sfdisk", "label: gpt\ntype=linux\n", "gpt partition table at byte 512" },
 };
 
 /* Zero the first and last 64 KiB of dev, where the tools below write. */

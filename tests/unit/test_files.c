@@ -154,7 +154,7 @@ START_TEST(ext4_device_is_refused_for_its_signature)
 	ck_assert_int_eq(prepare(&x, false, "[w]\nfilename=%s\nrw=%s\nbs=%u\n", fx.loop,
 				 modifying[_i], DEV_BS), -EPERM);
 	assert_msg_has(&x, "job 'w': refusing to write to '", "': it carries a signature (ext4 "
-		       "file system, magic at byte 1080; set allow_overwrite_signatures=1 to "
+		       "file system at byte 1080; set allow_overwrite_signatures=1 to "
 		       "overwrite it)");
 	ck_assert_msg(strstr(x.d.msg, fx.loop), "message: %s", x.d.msg);
 	trial_free(&x);

@@ -1,0 +1,77 @@
+/* Which file systems are kernel interfaces rather than storage, told by statfs. */
+#include "engine/pseudo_fs.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
+
+#define CONFIGFS_MAGIC	0x62656570	/* not in every linux/magic.h */
+#define MQUEUE_MAGIC	0x19800202
+#define FUSECTL_MAGIC	0x65735543
+
+static const struct {
+	long magic;
+	const char *name;
+} pseudo[] = {
+	{ PROC_SUPER_MAGIC, "procfs" },
+	{ SYSFS_MAGIC, "sysfs" },
+	{ DEBUGFS_MAGIC, "debugfs" },
+	{ TRACEFS_MAGIC, "tracefs" },
+	{ SECURITYFS_MAGIC, "securityfs" },
+	{ CGROUP_SUPER_MAGIC, "cgroup" },
+	{ CGROUP2_SUPER_MAGIC, "cgroup2" },
+	{ PSTOREFS_MAGIC, "pstore" },
+	{ BPF_FS_MAGIC, "bpf" },
+	{ EFIVARFS_MAGIC, "efivarfs" },
+	{ DEVPTS_SUPER_MAGIC, "devpts" },
+	{ SELINUX_MAGIC, "selinuxfs" },
+	{ SMACK_MAGIC, "smackfs" },
+	{ BINFMTFS_MAGIC, "binfmt_misc" },
+	{ NSFS_MAGIC, "nsfs" },
+	{ AUTOFS_SUPER_MAGIC, "autofs" },
+	{ HUGETLBFS_MAGIC, "hugetlbfs" },
+	{ RDTGROUP_SUPER_MAGIC, "resctrl" },
+	{ USBDEVICE_SUPER_MAGIC, "usbdevfs" },
+	{ CONFIGFS_MAGIC, "configfs" },
+	{ MQUEUE_MAGIC, "mqueue" },
+	{ FUSECTL_MAGIC, "fusectl" },
+};
+
+/* statfs and stat of path, or of its nearest existing parent. Returns 0 or -1. */
+static int stat_nearest(const char *path, struct statfs *sf, struct stat *st)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return -1;
+	for (;;) {
+		if (statfs(dir, sf) == 0 && stat(dir, st) == 0)
+			return 0;
+		slash = strrchr(dir, '/');
+		if (!slash)
+			return statfs(".", sf) == 0 && stat(".", st) == 0 ? 0 : -1;
+		if (slash == dir)
+			return statfs("/", sf) == 0 && stat("/", st) == 0 ? 0 : -1;
+		*slash = '\0';
+	}
+}
+
+const char *pseudo_fs_of(const char *path)
+{
+	struct stat st, dev;
+	struct statfs sf;
+
+	if (stat_nearest(path, &sf, &st) < 0)
+		return NULL;	/* nothing on the way exists: creating it fails anyway */
+	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+		if (sf.f_type == pseudo[i].magic)
+			return pseudo[i].name;
+	/* devtmpfs says it is tmpfs: it is the file system of /dev itself */
+	if (stat("/dev", &dev) == 0 && st.st_dev == dev.st_dev)
+		return "devtmpfs (/dev)";
+	return NULL;
+}
