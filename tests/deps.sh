@@ -17,6 +17,10 @@ build_pkgs="$build_pkgs scdoc"
 # renders without warnings.
 test_pkgs="$build_pkgs python3 e2fsprogs mount util-linux fdisk dmsetup gnuplot-nox fio"
 test_pkgs="$test_pkgs python3-six man-db"
+# mkfs tools, cryptsetup and mdadm put every kind of signature on loop devices for
+# e2e/safety.py (util-linux and fdisk bring minix, bfs, cramfs, swap and partition tables).
+test_pkgs="$test_pkgs dosfstools xfsprogs btrfs-progs f2fs-tools jfsutils udftools nilfs-tools"
+test_pkgs="$test_pkgs erofs-utils cryptsetup-bin mdadm"
 # valgrind's memcheck runs whole jobs in e2e/memcheck.py (the plain build only).
 test_pkgs="$test_pkgs valgrind"
 # OpenMPI builds iojob-mpi and runs its tests (mpirun on this machine's ranks).

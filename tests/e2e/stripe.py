@@ -223,8 +223,9 @@ def check_loop_devices(c, d):
     for path in backing + [shm]:
         with open(path, "wb") as f:
             f.truncate(size)
-    with open(backing[1], "r+b") as f:
-        f.write(b"XFSB")	# an xfs superblock's magic: the member looks formatted
+    # a swap signature (util-linux's mkswap, always there): the member looks in use
+    subprocess.run(["mkswap", backing[1]], capture_output=True, check=True,
+                   env=dict(os.environ, PATH=os.environ["PATH"] + ":/usr/sbin:/sbin"))
     attached = []
     try:
         for path in backing + [shm]:
@@ -233,7 +234,7 @@ def check_loop_devices(c, d):
         stripe = "stripe:chunk=64k:" + ":".join(loops)
         code, _, err = run(["--name=w", "--rw=write", "--filename=" + stripe, "--size=1m"])
         c.check(code != 0 and "refusing to write to '%s'" % loops[1] in err and
-                "xfs" in err, "a member with a signature is refused: %d %s" % (code, err))
+                "swap at byte" in err, "a member with a signature is refused: %d %s" % (code, err))
         doc = iojob_json(c, d, ["--name=w", "--rw=write", "--bs=96k", "--direct=1",
                                 "--ioengine=libaio", "--iodepth=8", "--verify=crc32c",
                                 "--allow_overwrite_signatures=1", "--filename=" + stripe],
