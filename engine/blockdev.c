@@ -298,6 +298,33 @@ out:
 	return found;
 }
 
+int blockdev_swap_file(dev_t dev, ino_t ino)
+{
+	char *line = NULL, *name, *save;
+	size_t cap = 0;
+	struct stat st;
+	int found = 0;
+	FILE *f;
+
+	f = fopen("/proc/swaps", "re");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	if (getline(&line, &cap, f) < 0)	/* the header */
+		goto out;
+	while (!found && getline(&line, &cap, f) > 0) {
+		name = strtok_r(line, " \t\n", &save);
+		if (!name)
+			continue;
+		unescape(name);
+		found = stat(name, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == dev &&
+			st.st_ino == ino;
+	}
+out:
+	free(line);
+	fclose(f);
+	return found;
+}
+
 int blockdev_in_use(dev_t dev, char *where, size_t len)
 {
 	struct bdev_list l = { 0 };

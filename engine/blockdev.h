@@ -26,6 +26,9 @@ int blockdev_flush(int fd);
  */
 int blockdev_in_use(dev_t dev, char *where, size_t len);
 
+/* Whether the regular file (st_dev, st_ino) is a swap file in use: 1, 0, or -errno. */
+int blockdev_swap_file(dev_t dev, ino_t ino);
+
 /*
  * Whether another block device (md, dm, bcache) is built on dev, one of its partitions, or
  * the whole disk it is a partition of: a non-empty /sys/class/block/NAME/holders.

@@ -227,10 +227,15 @@ int device_used(struct device_users *u, const struct stat *st, const char *path,
 	ret = load_loops(u);
 	if (ret < 0)
 		return ret;
-	if (S_ISBLK(st->st_mode))
+	if (S_ISBLK(st->st_mode)) {
 		ret = dev_used(u, st->st_rdev, path, 0, why, len);
-	else
-		ret = loops_used(u, st, 0, why, len);
+	} else {
+		ret = blockdev_swap_file(st->st_dev, st->st_ino);
+		if (ret > 0)
+			snprintf(why, len, "it is a swap file in use (/proc/swaps)");
+		if (ret == 0)
+			ret = loops_used(u, st, 0, why, len);
+	}
 	if (ret == 0 && S_ISBLK(st->st_mode))
 		dev_set_add(&u->unused, st->st_rdev);
 	return ret;

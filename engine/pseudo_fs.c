@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
@@ -40,14 +41,41 @@ static const struct {
 	{ FUSECTL_MAGIC, "fusectl" },
 };
 
+/*
+ * Where open(O_CREAT) would put path when it is a dangling symbolic link: its target,
+ * relative to the link's directory, into out. Returns 0, or -1 when path is no such link.
+ */
+static int dangling_target(const char *path, char *out, size_t len)
+{
+	char target[PATH_MAX];
+	const char *slash;
+	struct stat st;
+	ssize_t n;
+
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode) || stat(path, &st) == 0)
+		return -1;
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -1;
+	target[n] = '\0';
+	slash = strrchr(path, '/');
+	if (target[0] == '/' || !slash)
+		return snprintf(out, len, "%s", target) < (int)len ? 0 : -1;
+	return snprintf(out, len, "%.*s/%s", (int)(slash - path), path, target) < (int)len ?
+	       0 : -1;
+}
+
 /* statfs and stat of path, or of its nearest existing parent. Returns 0 or -1. */
 static int stat_nearest(const char *path, struct statfs *sf, struct stat *st)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], next[PATH_MAX];
 	char *slash;
 
 	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
 		return -1;
+	/* a link to a link to ...: the kernel gives up at 40, and so does the open */
+	for (int hops = 0; hops < 40 && dangling_target(dir, next, sizeof(next)) == 0; hops++)
+		memcpy(dir, next, sizeof(dir));
 	for (;;) {
 		if (statfs(dir, sf) == 0 && stat(dir, st) == 0)
 			return 0;

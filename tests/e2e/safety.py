@@ -10,7 +10,7 @@
   allow_overwrite_signatures=1 writes.
 - A loop device whose content is mounted through a second loop device stacked on it, and
   the regular file behind a mounted loop device, are refused as mounted, and written once
-  the stack is unmounted.
+  the stack is unmounted; so is a swap file in use.
 - Nothing is created, laid out or written on procfs, sysfs or devtmpfs, however the path
   is spelt (/dev/./x, //dev/x, /dev/../dev/x); /dev/shm (tmpfs) is an ordinary place.
 Every loop device is detached and every mount undone, whatever happens.
@@ -228,6 +228,25 @@ def check_stacked_loops(c, st, d):
     st.pop()
 
 
+def check_swap_file(c, d):
+    """A regular file in use as swap is never written."""
+    path = os.path.join(d, "swapfile")
+    with open(path, "wb") as f:
+        f.write(b"\0" * (16 << 20))
+    os.chmod(path, 0o600)
+    if sh("mkswap %s && swapon %s" % (path, path)).returncode:
+        c.skip("swap file: swapon is not allowed here")
+        return
+    try:
+        before = digest(path)
+        code, _, err = run(["--name=s", "--filename=" + path, "--rw=write", "--size=1m"])
+        c.check(code == 1 and "it is a swap file in use" in err,
+                "a swap file in use is refused (exit %d): %s" % (code, err))
+        c.check(digest(path) == before, "the swap file is unchanged")
+    finally:
+        sh("swapoff %s" % path)
+
+
 def check_pseudo_fs(c, d):
     for path, rw, want in [("/proc/self/mem", "read", "on procfs, a pseudo file system"),
                            ("/proc/iojob-e2e-x", "write", "never creates files on procfs"),
@@ -239,6 +258,11 @@ def check_pseudo_fs(c, d):
         code, _, err = run(["--name=p", "--filename=" + path, "--rw=" + rw, "--size=1m"])
         c.check(code == 2 and want in err, "%s (%s): refused with '%s' (exit %d): %s"
                 % (path, rw, want, code, err))
+    link = os.path.join(d, "link-to-dev")
+    os.symlink("/dev/iojob-e2e-x", link)
+    code, _, err = run(["--name=p", "--filename=" + link, "--rw=write", "--size=1m"])
+    c.check(code == 2 and "on devtmpfs (/dev)" in err,
+            "a dangling link into /dev is refused (exit %d): %s" % (code, err))
     c.check(not os.path.exists("/dev/iojob-e2e-x"), "no file was created in /dev")
     if os.path.exists("/dev/iojob-e2e-x"):
         os.unlink("/dev/iojob-e2e-x")
@@ -263,6 +287,7 @@ def main():
             check_signatures(c, st, d)
             check_md(c, st, d)
             check_stacked_loops(c, st, d)
+            check_swap_file(c, d)
         finally:
             st.close()
     remove(d)
