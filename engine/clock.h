@@ -56,14 +56,19 @@ static inline uint64_t clock_to_ns(const struct clock_src *c, uint64_t ticks)
 	return (uint64_t)(p >> 32);
 }
 
+/*
+ * The fewest ticks that clock_to_ns() reads as at least ns: the inverse of its multiply,
+ * rounded up, so that a deadline of ns ticks is never measured short (a 200 ms job's
+ * runtime_ns is 200000000 or more, never 199999999). Not for the per-I/O path: a divide.
+ */
 static inline uint64_t clock_from_ns(const struct clock_src *c, uint64_t ns)
 {
 	__extension__ unsigned __int128 p;
 
 	if (!c->tsc)
 		return ns;
-	p = (unsigned __int128)ns * c->hz / 1000000000ULL;
-	return (uint64_t)p;
+	p = ((unsigned __int128)ns << 32) + c->mult - 1;
+	return (uint64_t)(p / c->mult);
 }
 
 #endif
