@@ -25,8 +25,19 @@ void pace_tick(struct worker *w);
 /* Publish the job's progress and state (enum job_state) for the status line. */
 void pace_publish(struct worker *w, int state);
 
-/* Sleep ns, then read the clock into w->now. */
+/* Sleep ns on average (each sleep shortened by how late the last woke), then read the
+ * clock into w->now. */
 void pace_sleep(struct worker *w, uint64_t ns);
+
+/* The most lateness one sleep may teach pace_sleep(): a stall is not the timer's. */
+#define PACE_LATE_MAX_NS	1000000ULL
+
+/*
+ * The lateness pace_sleep() next subtracts: late_ns moved an eighth of the way to how
+ * much longer than asked_ns the last sleep took (slept_ns), that capped at
+ * PACE_LATE_MAX_NS.
+ */
+uint64_t pace_late_update(uint64_t late_ns, uint64_t asked_ns, uint64_t slept_ns);
 
 /*
  * Whether a pending fsync, thinktime or a rate limit holds the next I/O back. They need

@@ -71,6 +71,7 @@ struct worker {
 	uint64_t bytes_left;		/* issue budget; UINT64_MAX when time based */
 	uint64_t ios_left;		/* number_ios budget; UINT64_MAX when unset */
 	unsigned think_left;
+	uint64_t sleep_late_ns;		/* how late nanosleep wakes, on average (pace.c) */
 	struct io_file *sync_due;	/* fsync= or fdatasync= wants this file synced */
 	int sync_kind;
 	bool sync_all;			/* then the files after it too (fsync_scope=all_files) */
