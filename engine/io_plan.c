@@ -207,14 +207,32 @@ static struct io_file *plan_file(struct worker *w, uint32_t len)
 	return f;
 }
 
-/* Sequential streams are per direction, as in fio: rw=rw reads and writes side by side. */
-static uint64_t plan_offset(struct worker *w, struct io_file *f, int d, uint32_t len)
+/* len cut to fit in room bytes, in whole minimum blocks; 0 when not even one fits. */
+static uint32_t fit_len(const struct worker *w, int d, uint32_t len, uint64_t room)
+{
+	uint64_t min = w->job->bs[d].min;
+
+	if (len <= room)
+		return len;
+	return (uint32_t)(room / min * min);
+}
+
+/*
+ * Sequential streams are per direction, as in fio: rw=rw reads and writes side by side.
+ * A block of mixed sizes (bsrange, bssplit) that would run past the region's end is cut
+ * to fit, as fio cuts it, so that a pass covers the region to its last block.
+ */
+static uint64_t plan_offset(struct worker *w, struct io_file *f, int d, uint32_t *lenp)
 {
 	const struct job_desc *j = w->job;
+	uint32_t len = *lenp;
 	uint64_t off;
 
 	if (!w->random || w->rand_run_left) {
 		off = f->seq_pos[d];
+		if (off + len > f->io_len && off < f->io_len &&
+		    fit_len(w, d, len, f->io_len - off))
+			len = *lenp = fit_len(w, d, len, f->io_len - off);
 		if (off + len > f->io_len)
 			off = 0;	/* wrap: time_based, loops, or io_size beyond size */
 		f->seq_pos[d] = off + len + (w->random ? 0 : j->rw_nr);
@@ -340,15 +358,16 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 		len = w->tw_len;
 		w->trim_done = false;
 	} else {
-		len = plan_len(w, d);
-		if (w->bytes_left < len)
+		/* the last block of the job's bytes is cut to what is left, as the region's */
+		len = fit_len(w, d, plan_len(w, d), w->bytes_left);
+		if (!len)
 			return false;
 		if (w->cursor) {
 			if (!cursor_next(w, &len, &f, &off))
 				return false;
 		} else {
 			f = plan_file(w, len);
-			off = plan_offset(w, f, d, len);
+			off = plan_offset(w, f, d, &len);
 		}
 		if (j->rw == RW_TRIMWRITE || j->rw == RW_RANDTRIMWRITE) {
 			w->tw_file = f;
