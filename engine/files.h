@@ -48,8 +48,18 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 		 const atomic_bool *stop, void (*note)(void *ctx, const char *msg), void *ctx,
 		 struct diag *d);
 
-/* Open every file for the job's directions and flags; drop cached pages with invalidate. */
+/*
+ * Open every file for the job's directions and flags; drop its cached pages (invalidate)
+ * and give fadvise_hint's advice, as fio does at each open.
+ */
 int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *err, size_t len);
+
+/*
+ * With invalidate (and buffered I/O), drop f's cached pages in its region: at the open,
+ * and where fio reopens or rewinds a file, at the start of each new pass over the region
+ * (loops, time_based).
+ */
+void files_invalidate(const struct job_desc *j, const struct io_file *f);
 
 /* Close (fsync first with fsync_on_close) and, with unlink=1, remove the files (as fio). */
 void files_close(const struct job_desc *j, struct io_file *f, unsigned n);

@@ -1,5 +1,7 @@
 /* What a job issues next: direction, file, block size, offset and write data. */
 #include "engine/io_plan.h"
+
+#include "engine/files.h"
 #include "engine/verify.h"
 
 #include <string.h>
@@ -207,6 +209,11 @@ static struct io_file *plan_file(struct worker *w, uint32_t len)
 	return f;
 }
 
+void plan_new_pass(struct worker *w, struct io_file *f)
+{
+	files_invalidate(w->job, f);
+}
+
 /* len cut to fit in room bytes, in whole minimum blocks; 0 when not even one fits. */
 static uint32_t fit_len(const struct worker *w, int d, uint32_t len, uint64_t room)
 {
@@ -233,13 +240,17 @@ static uint64_t plan_offset(struct worker *w, struct io_file *f, int d, uint32_t
 		if (off + len > f->io_len && off < f->io_len &&
 		    fit_len(w, d, len, f->io_len - off))
 			len = *lenp = fit_len(w, d, len, f->io_len - off);
-		if (off + len > f->io_len)
+		if (off + len > f->io_len) {
 			off = 0;	/* wrap: time_based, loops, or io_size beyond size */
+			plan_new_pass(w, f);
+		}
 		f->seq_pos[d] = off + len + (w->random ? 0 : j->rw_nr);
 		if (w->rand_run_left)
 			w->rand_run_left--;
 		return off;
 	}
+	if (plan_pass_done(f))
+		plan_new_pass(w, f);
 	off = offgen_next(&f->gen) * w->align;
 	f->seq_pos[d] = off + len;
 	if (j->rw_nr > 1)

@@ -31,6 +31,18 @@ void plan_sync(struct worker *w, struct io_req *r);
 /* Fill the request buffers once before the run: random data, zeros or the pattern. */
 void plan_fill_buffers(struct worker *w);
 
+/*
+ * A pass over f's region starts again (loops, time_based, io_size past size): drop its
+ * cached pages as fio does when it reopens or rewinds a file. Rare, so out of line.
+ */
+void plan_new_pass(struct worker *w, struct io_file *f) __attribute__((cold));
+
+/* A random pass ends when every block of the permutation was drawn. */
+static inline bool plan_pass_done(const struct io_file *f)
+{
+	return __builtin_expect(f->gen.mode == OFFGEN_PERM && f->gen.done == f->gen.nblocks, 0);
+}
+
 /* plan_io() for a job with plan_fast set. */
 static inline __attribute__((always_inline)) bool
 plan_io_fast(struct worker *w, struct io_req *r)
@@ -42,11 +54,15 @@ plan_io_fast(struct worker *w, struct io_req *r)
 		return false;
 	w->fast_left--;
 	if (w->random) {
+		if (plan_pass_done(f))
+			plan_new_pass(w, f);
 		off = offgen_next(&f->gen) * w->align;
 	} else {
 		off = f->seq_pos[w->fast_dir];
-		if (off + w->fast_len > f->io_len)
+		if (off + w->fast_len > f->io_len) {
 			off = 0;	/* wrap: time_based, loops, or io_size beyond size */
+			plan_new_pass(w, f);
+		}
 		f->seq_pos[w->fast_dir] = off + w->fast_len;
 	}
 	r->file = f;

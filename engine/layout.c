@@ -183,6 +183,8 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 	return ret;
 }
 
+static int advice(const struct job_desc *j);
+
 static int open_flags(const struct job_desc *j, const struct io_file *f)
 {
 	int flags = O_CLOEXEC;
@@ -212,16 +214,37 @@ int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *er
 				 strerror(e));
 			return -e;
 		}
-		if (!j->invalidate || j->direct || f[i].is_chr)
-			continue;
-		/* Best effort, as in fio: a cache that cannot be dropped only warms the run. */
-		if (f[i].is_bdev)
-			blockdev_flush(f[i].fd);
-		else
-			posix_fadvise(f[i].fd, (off_t)f[i].io_off, (off_t)f[i].io_len,
-				      POSIX_FADV_DONTNEED);
+		files_invalidate(j, &f[i]);
+		if (advice(j) >= 0 && !f[i].is_chr)
+			posix_fadvise(f[i].fd, (off_t)f[i].io_off, (off_t)f[i].io_len, advice(j));
 	}
 	return 0;
+}
+
+/* fadvise_hint's advice, or -1 for none. */
+static int advice(const struct job_desc *j)
+{
+	switch (j->fadvise_hint) {
+	case FADV_HINT_PATTERN:
+		return rw_is_random(j->rw) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
+	case FADV_HINT_SEQUENTIAL:
+		return POSIX_FADV_SEQUENTIAL;
+	case FADV_HINT_RANDOM:
+		return POSIX_FADV_RANDOM;
+	default:
+		return -1;
+	}
+}
+
+void files_invalidate(const struct job_desc *j, const struct io_file *f)
+{
+	if (!j->invalidate || j->direct || f->is_chr || f->fd < 0)
+		return;
+	/* Best effort, as in fio: a cache that cannot be dropped only warms the run. */
+	if (f->is_bdev)
+		blockdev_flush(f->fd);
+	else
+		posix_fadvise(f->fd, (off_t)f->io_off, (off_t)f->io_len, POSIX_FADV_DONTNEED);
 }
 
 void files_close(const struct job_desc *j, struct io_file *f, unsigned n)

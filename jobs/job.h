@@ -18,6 +18,8 @@ enum rw_mode {
 
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum fallocate_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FALLOC_TRUNCATE };
+/* fadvise_hint: none, by the job's pattern (fio's 1), or one advice for every job */
+enum fadvise_mode { FADV_HINT_NONE, FADV_HINT_PATTERN, FADV_HINT_SEQUENTIAL, FADV_HINT_RANDOM };
 enum rand_dist { DIST_RANDOM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL };
 enum file_service { FSRV_ROUNDROBIN, FSRV_SEQUENTIAL, FSRV_RANDOM };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
@@ -100,6 +102,7 @@ struct job_desc {
 	int create;		/* enum create_mode: recreate empties the files first */
 	bool overwrite;
 	int fallocate;		/* enum fallocate_mode */
+	int fadvise_hint;	/* enum fadvise_mode */
 	bool allow_mounted_write;
 	bool allow_overwrite_signatures;
 	bool readonly;		/* --readonly: nothing may be written, not even a layout */

@@ -32,6 +32,14 @@ static const struct opt_enum fallocate_vals[] = {
 	{ NULL },
 };
 
+static const struct opt_enum fadvise_vals[] = {
+	{ "0", FADV_HINT_NONE, "give the kernel no advice" },
+	{ "1", FADV_HINT_PATTERN, "POSIX_FADV_RANDOM for random jobs, SEQUENTIAL for the rest" },
+	{ "sequential", FADV_HINT_SEQUENTIAL, "POSIX_FADV_SEQUENTIAL" },
+	{ "random", FADV_HINT_RANDOM, "POSIX_FADV_RANDOM" },
+	{ NULL },
+};
+
 static const struct opt_enum unified_vals[] = {
 	{ "none", UNIFIED_NONE, "report each direction" },
 	{ "0", UNIFIED_NONE, "same as none" },
@@ -186,7 +194,10 @@ const struct opt_def job_options[] = {
 		 "refill when fewer are in flight (0: iodepth)"),
 	JOB_BOOL("direct", direct, "0", "open files with O_DIRECT"),
 	JOB_BOOL_INV("buffered", direct, "the opposite of direct"),
-	JOB_BOOL("invalidate", invalidate, "1", "drop cached pages of the files before the run"),
+	JOB_BOOL("invalidate", invalidate, "1",
+		 "drop the files' cached pages when they are opened and at each new pass"),
+	JOB_ENUM("fadvise_hint", fadvise_hint, "1", fadvise_vals,
+		 "posix_fadvise advice given on the files' regions when they are opened"),
 	JOB_ENUM("sync", sync, "none", sync_vals, "open files with O_SYNC or O_DSYNC"),
 	JOB_UINT("fsync", fsync_every, "0", 0, UINT32_MAX, "fsync after every N writes"),
 	JOB_UINT("fdatasync", fdatasync_every, "0", 0, UINT32_MAX,

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -657,6 +658,107 @@ START_TEST(sequential_mixed_sizes_cover_the_region)
 }
 END_TEST
 
+/* --- page cache -------------------------------------------------------------------------- */
+
+/* How many of the pages of path's first bytes are in the page cache (mincore). */
+static unsigned cached_pages(const char *path, size_t bytes)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = bytes / page;
+	unsigned char *vec = malloc(n);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	unsigned cached = 0;
+	void *map;
+
+	ck_assert(vec && fd >= 0);
+	map = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
+	ck_assert(map != MAP_FAILED);
+	ck_assert_int_eq(mincore(map, bytes, vec), 0);
+	for (size_t i = 0; i < n; i++)
+		cached += vec[i] & 1;
+	munmap(map, bytes);
+	close(fd);
+	free(vec);
+	return cached;
+}
+
+/* A file of bytes written and then dropped from the page cache. */
+static void make_cold_file(const char *path, size_t bytes)
+{
+	int fd;
+
+	make_file(path, bytes, pattern, sizeof(pattern));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fdatasync(fd), 0);
+	ck_assert_int_eq(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	close(fd);
+	ck_assert_uint_eq(cached_pages(path, bytes), 0);
+}
+
+/*
+ * invalidate=1 drops the file's pages at each new pass, as fio does when it reopens or
+ * rewinds a file: io_size of a pass and a half leaves only the second half-pass's blocks
+ * cached (all of them with invalidate=0).
+ */
+START_TEST(invalidate_drops_the_cache_at_each_pass)
+{
+	const size_t bytes = 1 << 20, page = (size_t)sysconf(_SC_PAGESIZE);
+	char dir[PATH_MAX], path[PATH_MAX + 8];
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/data", dir);
+	for (int inv = 0; inv <= 1; inv++) {
+		make_cold_file(path, bytes);
+		ck_assert_int_eq(run_jobs(&x, "[r]\nfilename=%s\nrw=randread\nbs=%zu\nsize=%zu\n"
+					  "io_size=%zu\ninvalidate=%d\n", path, page, bytes,
+					  bytes + bytes / 2, inv), 0);
+		assert_did(&x, 0, IO_READ, (bytes + bytes / 2) / page, page);
+		trial_free(&x);
+		ck_assert_uint_eq(cached_pages(path, bytes), (inv ? bytes / 2 : bytes) / page);
+	}
+	unlink(path);
+}
+END_TEST
+
+/*
+ * fadvise_hint: POSIX_FADV_RANDOM (given by "random", and by "1", the default, to random
+ * jobs) stops the kernel reading ahead of sequential reads; a sequential advice (given
+ * by "1" to sequential jobs) lets it read far ahead.
+ */
+START_TEST(fadvise_hint_advises_the_kernel)
+{
+	static const struct {
+		const char *rw, *hint;
+		bool ahead;
+	} cases[] = {
+		{ "read", "random", false }, { "randread", "1", false },
+		{ "read", "sequential", true }, { "read", "1", true },
+	};
+	const size_t bytes = 4 << 20, page = (size_t)sysconf(_SC_PAGESIZE);
+	char dir[PATH_MAX], path[PATH_MAX + 8];
+	struct trial x;
+	unsigned cached;
+
+	make_test_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/data", dir);
+	make_cold_file(path, bytes);
+	ck_assert_int_eq(run_jobs(&x, "[r]\nfilename=%s\nrw=%s\nbs=%zu\nsize=%zu\n"
+				  "number_ios=8\nfadvise_hint=%s\n", path, cases[_i].rw, page,
+				  bytes, cases[_i].hint), 0);
+	assert_did(&x, 0, IO_READ, 8, page);
+	trial_free(&x);
+	cached = cached_pages(path, bytes);
+	if (cases[_i].ahead)
+		ck_assert_msg(cached > 8, "%s, fadvise_hint=%s: no read-ahead (%u pages)",
+			      cases[_i].rw, cases[_i].hint, cached);
+	else
+		ck_assert_msg(cached == 8, "%s, fadvise_hint=%s: %u pages cached, not 8",
+			      cases[_i].rw, cases[_i].hint, cached);
+	unlink(path);
+}
+END_TEST
+
 /* --- trim ------------------------------------------------------------------------------- */
 
 START_TEST(trim_punches_holes)
@@ -959,6 +1061,9 @@ static void add_file_tests(Suite *s, SRunner *sr)
 	tcase_add_test(tc, read_of_missing_file_lays_it_out_first);
 	tcase_add_test(tc, read_beyond_the_end_extends_the_file);
 	tcase_add_loop_test(tc, sequential_mixed_sizes_cover_the_region, 0, 3);
+	tc = tcase(s, "page cache", scratch_setup);
+	tcase_add_test(tc, invalidate_drops_the_cache_at_each_pass);
+	tcase_add_loop_test(tc, fadvise_hint_advises_the_kernel, 0, 4);
 	tc = tcase(s, "trim", scratch_setup);
 	tcase_add_test(tc, trim_punches_holes);
 	tcase_add_test(tc, trimwrite_trims_then_writes_every_block);
