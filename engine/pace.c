@@ -184,6 +184,20 @@ bool pace_held_back(struct worker *w)
 	if (w->next_dir < 0)
 		w->next_dir = plan_dir(w);
 	wait = rate_wait(w, w->next_dir);
+	/*
+	 * A mixed job whose chosen direction is over its rate issues the other one if that
+	 * one may go sooner, as fio does: each direction then reaches its own cap, and
+	 * rwmixread only picks between directions that both may go.
+	 */
+	if (wait && rw_is_mixed(j->rw)) {
+		int other = w->next_dir == IO_READ ? IO_WRITE : IO_READ;
+		uint64_t other_wait = rate_wait(w, other);
+
+		if (other_wait < wait) {
+			w->next_dir = other;
+			wait = other_wait;
+		}
+	}
 	if (!wait)
 		return false;
 	if (w->inflight || w->nqueued)

@@ -538,6 +538,37 @@ START_TEST(time_based_runs_for_runtime)
 }
 END_TEST
 
+/*
+ * Mixed jobs with a rate per direction reach both: a direction over its rate lets the
+ * other go, so the I/Os split as the rates do, whatever rwmixread says (fio does the
+ * same). A split of counts, not a time: it holds however the job is scheduled.
+ */
+START_TEST(mixed_rates_split_as_the_caps_do)
+{
+	static const struct {
+		const char *opts;
+		unsigned reads_of_600;
+	} cases[] = {
+		{ "rate_iops=1000,500", 400 },		/* rwmixread=50 alone gives 300 */
+		{ "rwmixread=70\nrate_iops=1500", 300 },	/* 420 */
+		{ "rate=2m,1m", 400 },
+	};
+	const struct job_stats *st;
+	struct trial x;
+
+	ck_assert_int_eq(run_jobs(&x, "[m]\nioengine=null\nrw=randrw\nsize=1g\nbs=4k\n"
+				  "number_ios=600\n%s\n", cases[_i].opts), 0);
+	st = stats(&x, 0);
+	assert_no_error(&x, 0);
+	ck_assert_uint_eq(st->dir[IO_READ].ios + st->dir[IO_WRITE].ios, 600);
+	ck_assert_msg(st->dir[IO_READ].ios >= cases[_i].reads_of_600 - 20 &&
+		      st->dir[IO_READ].ios <= cases[_i].reads_of_600 + 20,
+		      "%s: %llu reads of 600, want %u", cases[_i].opts,
+		      (unsigned long long)st->dir[IO_READ].ios, cases[_i].reads_of_600);
+	trial_free(&x);
+}
+END_TEST
+
 /* At 1000 IOPS, 300 ms of ramp then 500 ms measured: ~500 I/Os counted, not ~800. */
 START_TEST(ramp_time_resets_the_stats)
 {
@@ -1056,6 +1087,7 @@ static void add_file_tests(Suite *s, SRunner *sr)
 	tc = tcase(s, "time", scratch_setup);
 	tcase_add_test(tc, time_based_runs_for_runtime);
 	tcase_add_test(tc, ramp_time_resets_the_stats);
+	tcase_add_loop_test(tc, mixed_rates_split_as_the_caps_do, 0, 3);
 	tcase_add_test(tc, number_ios_stops_the_job);
 	tc = tcase(s, "layout", scratch_setup);
 	tcase_add_test(tc, read_of_missing_file_lays_it_out_first);
