@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <linux/falloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,13 +103,38 @@ static unsigned char *layout_buffer(uint64_t seed)
 }
 
 /*
+ * Create the directories a file's path names that do not exist yet, as fio does for
+ * filename= ("a/b/c.dat" makes a and a/b). Only after every check passed, so a refused
+ * job creates nothing; the safety checks already refused paths on pseudo file systems.
+ */
+static int make_parents(const struct job_desc *j, const char *path, struct diag *d)
+{
+	char dir[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(dir))
+		return diag_at(d, -ENAMETOOLONG, j->file, j->line, "job '%s': '%s': %s", j->name,
+			       path, strerror(ENAMETOOLONG));
+	memcpy(dir, path, n + 1);
+	for (char *p = dir + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+			return diag_at(d, -errno, j->file, j->line, "job '%s': cannot create "
+				       "directory '%s' for '%s': %s", j->name, dir, path,
+				       strerror(errno));
+		*p = '/';
+	}
+	return 0;
+}
+
+/*
  * create=recreate: delete the files and create them empty, so that the job's writes
  * append and allocate as sysbench's seqwr does. Shared files are emptied once.
  */
 static int recreate(const struct job_desc *j, struct io_file *f, unsigned n, struct diag *d)
 {
 	for (unsigned i = 0; i < n; i++) {
-		int fd;
+		int fd, ret;
 
 		if (f[i].is_bdev || f[i].is_chr)
 			return diag_at(d, -EINVAL, j->file, j->line, "job '%s': create=recreate "
@@ -118,6 +144,9 @@ static int recreate(const struct job_desc *j, struct io_file *f, unsigned n, str
 		if (unlink(f[i].path) < 0 && errno != ENOENT)
 			return diag_at(d, -errno, j->file, j->line, "job '%s': cannot delete "
 				       "'%s': %s", j->name, f[i].path, strerror(errno));
+		ret = make_parents(j, f[i].path, d);
+		if (ret < 0)
+			return ret;
 		fd = open(f[i].path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (fd < 0)
 			return diag_at(d, -errno, j->file, j->line, "job '%s': cannot create "
@@ -151,6 +180,8 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 		if (f[i].is_bdev || f[i].is_chr)
 			continue;
 		if (stat(f[i].path, &st) < 0) {
+			if (errno == ENOENT && (ret = make_parents(j, f[i].path, d)) < 0)
+				break;
 			/* create_on_open: the job's own open (O_CREAT) makes it, at its start. */
 			if (!data && j->create_on_open)
 				continue;

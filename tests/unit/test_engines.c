@@ -639,6 +639,39 @@ START_TEST(read_beyond_the_end_extends_the_file)
 }
 END_TEST
 
+/*
+ * The directories a filename names are created, as fio creates them, for write and read
+ * jobs alike; a job refused before its I/O creates none.
+ */
+START_TEST(missing_directories_of_a_filename_are_created)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 32];
+	struct stat st;
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/a/b/w.dat", dir);
+	ck_assert_int_eq(run_jobs(&x, "[w]\nfilename=%s\nrw=write\nsize=64k\nbs=%u\n", path,
+				  BS), 0);
+	assert_did(&x, 0, IO_WRITE, (64 << 10) / BS, BS);
+	trial_free(&x);
+	ck_assert_int_eq(file_size(path), 64 << 10);
+	snprintf(path, sizeof(path), "%s/c/d/r.dat", dir);
+	ck_assert_int_eq(run_jobs(&x, "[r]\nfilename=%s\nrw=read\nsize=64k\nbs=%u\n", path,
+				  BS), 0);
+	assert_did(&x, 0, IO_READ, (64 << 10) / BS, BS);
+	trial_free(&x);
+	ck_assert_int_eq(file_size(path), 64 << 10);
+	/* refused before any I/O: direct=1 with a block size no device takes */
+	snprintf(path, sizeof(path), "%s/e/f/x.dat", dir);
+	ck_assert_int_ne(prepare(&x, "[x]\nfilename=%s\nrw=write\nsize=64k\nbs=1000\n"
+				 "direct=1\n", path), 0);
+	trial_free(&x);
+	snprintf(path, sizeof(path), "%s/e", dir);
+	ck_assert_int_eq(stat(path, &st), -1);
+}
+END_TEST
+
 /* Bytes of path that are data, not holes (SEEK_DATA/SEEK_HOLE). */
 static uint64_t data_bytes(const char *path)
 {
@@ -1093,6 +1126,7 @@ static void add_file_tests(Suite *s, SRunner *sr)
 	tcase_add_test(tc, read_of_missing_file_lays_it_out_first);
 	tcase_add_test(tc, read_beyond_the_end_extends_the_file);
 	tcase_add_loop_test(tc, sequential_mixed_sizes_cover_the_region, 0, 3);
+	tcase_add_test(tc, missing_directories_of_a_filename_are_created);
 	tc = tcase(s, "page cache", scratch_setup);
 	tcase_add_test(tc, invalidate_drops_the_cache_at_each_pass);
 	tcase_add_loop_test(tc, fadvise_hint_advises_the_kernel, 0, 4);
