@@ -309,7 +309,9 @@ static void *job_thread(void *arg)
 		 */
 		if (!delay)
 			s->w.t_go = s->w.clk->tsc ? s->gate->go_tsc : s->gate->go_ns;
+		res->io_start_ns = delay ? clock_mono_ns() : s->gate->go_ns;
 		worker_run(&s->w);
+		res->io_end_ns = clock_mono_ns();
 	} else {
 		s->w.error = -ret;
 		s->w.st->error = -ret;
@@ -554,6 +556,29 @@ static void mark_not_run(struct run *r, unsigned phase, const char *why)
 	}
 }
 
+/*
+ * The disks' util is their busy time over the jobs' I/O window, from the first job's
+ * start (after its startdelay) to the last one's end: not thread setup, teardown or a
+ * startdelay before any job began, which the device spends idle.
+ */
+static void io_window(struct run *r)
+{
+	uint64_t start = UINT64_MAX, end = 0;
+
+	for (unsigned i = 0; i < r->jobs->njobs; i++) {
+		const struct job_result *res = &r->results[i];
+
+		if (!res->io_end_ns)
+			continue;
+		if (res->io_start_ns < start)
+			start = res->io_start_ns;
+		if (res->io_end_ns > end)
+			end = res->io_end_ns;
+	}
+	if (end > start)
+		diskset_set_window(&r->disks, start, end);
+}
+
 int run_execute(struct run *r, struct diag *d)
 {
 	struct timeval tv;
@@ -580,6 +605,7 @@ int run_execute(struct run *r, struct diag *d)
 	r->synced = false;
 	meet_ranks(r, &(struct phase_usage){ 0 });	/* the disks' end is every rank's */
 	diskset_snapshot_end(&r->disks);
+	io_window(r);
 	for (unsigned i = 0; i < r->jobs->njobs; i++) {
 		const struct run_files *rf = &r->files[i];
 

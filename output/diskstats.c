@@ -446,6 +446,11 @@ int diskset_snapshot_end(struct disk_set *s)
 	return snapshot(s, 1);
 }
 
+void diskset_set_window(struct disk_set *s, uint64_t start_ns, uint64_t end_ns)
+{
+	s->window_ns = end_ns > start_ns ? end_ns - start_ns : 0;
+}
+
 void diskset_free(struct disk_set *s)
 {
 	free(s->disks);

@@ -38,6 +38,7 @@ struct disk_set {
 	struct disk *disks;
 	unsigned n, cap;
 	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC of the two snapshots */
+	uint64_t window_ns;		/* util's time base: the jobs' I/O window, else 0 */
 };
 
 /*
@@ -73,6 +74,12 @@ struct disk_counters *diskset_made_up_counters(struct disk_set *s, const char *n
 /* Read every disk's counters into start (begin) or end (finish) and stamp the time. */
 int diskset_snapshot_start(struct disk_set *s);
 int diskset_snapshot_end(struct disk_set *s);
+
+/*
+ * Take [start_ns, end_ns) (CLOCK_MONOTONIC, inside the snapshots) as the time the util
+ * is over, rather than the time between the snapshots.
+ */
+void diskset_set_window(struct disk_set *s, uint64_t start_ns, uint64_t end_ns);
 
 /* Free the list. */
 void diskset_free(struct disk_set *s);

@@ -307,7 +307,7 @@ static uint64_t counter_delta(uint64_t start, uint64_t end)
 void disk_delta(const struct disk_set *s, unsigned i, struct disk_view *out)
 {
 	const struct disk_counters *a = &s->disks[i].start, *b = &s->disks[i].end;
-	uint64_t ms, busy, ios;
+	uint64_t ns, ms, busy, ios;
 	unsigned k;
 
 	for (k = 0; k < 2; k++) {
@@ -321,7 +321,9 @@ void disk_delta(const struct disk_set *s, unsigned i, struct disk_view *out)
 	      counter_delta(a->flush_ios, b->flush_ios);
 	/* Some devices (md on older kernels, zram) complete I/O without counting busy time. */
 	out->util_known = busy || !ios;
-	ms = s->end_ns > s->start_ns ? (s->end_ns - s->start_ns) / 1000000 : 0;
+	ns = s->window_ns ? s->window_ns : s->end_ns > s->start_ns ? s->end_ns - s->start_ns : 0;
+	/* io_ticks count whole milliseconds: over whole milliseconds, as fio divides */
+	ms = ns / 1000000;
 	out->util = ms ? 100.0 * (double)busy / (double)ms : 0.0;
 	if (out->util > 100.0)
 		out->util = 100.0;

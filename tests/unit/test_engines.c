@@ -672,6 +672,27 @@ START_TEST(missing_directories_of_a_filename_are_created)
 }
 END_TEST
 
+/*
+ * The disks' util is over the jobs' I/O window: a startdelay before every job is no
+ * time of theirs, so the window is shorter than the snapshots' span by at least it.
+ */
+START_TEST(util_window_leaves_out_the_startdelay)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 8];
+	const struct disk_set *s;
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/data", dir);
+	ck_assert_int_eq(run_jobs(&x, "[w]\nfilename=%s\nrw=write\nsize=256k\nbs=%u\n"
+				  "startdelay=300ms\n", path, BS), 0);
+	s = &x.run.disks;
+	ck_assert_uint_gt(s->window_ns, 0);
+	ck_assert_uint_le(s->window_ns + 300000000ULL, s->end_ns - s->start_ns);
+	trial_free(&x);
+}
+END_TEST
+
 /* Bytes of path that are data, not holes (SEEK_DATA/SEEK_HOLE). */
 static uint64_t data_bytes(const char *path)
 {
@@ -1127,6 +1148,7 @@ static void add_file_tests(Suite *s, SRunner *sr)
 	tcase_add_test(tc, read_beyond_the_end_extends_the_file);
 	tcase_add_loop_test(tc, sequential_mixed_sizes_cover_the_region, 0, 3);
 	tcase_add_test(tc, missing_directories_of_a_filename_are_created);
+	tcase_add_test(tc, util_window_leaves_out_the_startdelay);
 	tc = tcase(s, "page cache", scratch_setup);
 	tcase_add_test(tc, invalidate_drops_the_cache_at_each_pass);
 	tcase_add_loop_test(tc, fadvise_hint_advises_the_kernel, 0, 4);

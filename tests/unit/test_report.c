@@ -14,6 +14,7 @@
 #include <check.h>
 
 #include "output/output.h"
+#include "output/report_util.h"
 
 #define TABLE_LEN(t)	(sizeof(t) / sizeof((t)[0]))
 #define MAX_UNITS	4
@@ -695,6 +696,30 @@ static unsigned terse_fields(char *text, unsigned line, char **field, unsigned m
 /* Field numbers as the fio HOWTO counts them, from 1. */
 #define F(n)	field[(n) - 1]
 
+/*
+ * util is busy time over the jobs' I/O window when the run set one (setup, teardown and a
+ * startdelay before any job began are no idle time of the device), else over the time
+ * between the snapshots; never over 100%.
+ */
+START_TEST(util_is_over_the_jobs_io_window)
+{
+	struct disk d = { .name = "vdz", .master = -1 };
+	struct disk_set s = { .disks = &d, .n = 1, .start_ns = 0, .end_ns = 2000000000ULL };
+	struct disk_view v;
+
+	d.end.ios[0] = 1000;
+	d.end.io_ticks = 950;			/* ms busy */
+	disk_delta(&s, 0, &v);
+	ck_assert_double_eq_tol(v.util, 47.5, 1e-9);
+	diskset_set_window(&s, 500000000ULL, 1500000000ULL);
+	disk_delta(&s, 0, &v);
+	ck_assert_double_eq_tol(v.util, 95.0, 1e-9);
+	diskset_set_window(&s, 500000000ULL, 1400000000ULL);	/* busy past the window */
+	disk_delta(&s, 0, &v);
+	ck_assert_double_eq_tol(v.util, 100.0, 1e-9);
+}
+END_TEST
+
 START_TEST(terse_v3_has_fios_fields_for_one_disk)
 {
 	char *out = render(build_read_async, FMT_TERSE), *field[256];
@@ -846,6 +871,7 @@ static Suite *report_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("terse");
+	tcase_add_test(tc, util_is_over_the_jobs_io_window);
 	tcase_add_test(tc, terse_v3_has_fios_fields_for_one_disk);
 	tcase_add_test(tc, terse_md_master_adds_slaves_and_the_members_average);
 	tcase_add_test(tc, terse_ends_with_errors_then_description);
