@@ -19,6 +19,7 @@
 #include "output/commands.h"
 #include "output/output.h"
 #include "output/resultset.h"
+#include "output/stream.h"
 #include "parser/diag.h"
 #include "parser/jobfile.h"
 #include "parser/value.h"
@@ -662,6 +663,25 @@ static void quiet_other_ranks(struct cli *c)
 	c->status.eta = ETA_NEVER;
 }
 
+/*
+ * The end of a report stream: a report that could not be written fails the run (fio
+ * exits 0 with it lost). who is "iojob" or "iojob report"; path NULL for stdout.
+ */
+static int finish_output(FILE *f, const char *path, const char *who, int ret)
+{
+	int err = stream_finish(f, f != stdout);
+
+	if (!err)
+		return ret;
+	if (path)
+		fprintf(stderr, "%s: cannot write the report to '%s': %s\n", who, path,
+			strerror(-err));
+	else
+		fprintf(stderr, "%s: cannot write the report to stdout: %s\n", who,
+			strerror(-err));
+	return ret ? ret : EXIT_JOB_FAILED;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = {
@@ -677,9 +697,11 @@ int main(int argc, char **argv)
 
 	/* Subcommands on result sets: they run no jobs. */
 	if (argc > 1 && !strcmp(argv[1], "report"))
-		return report_main(argc - 1, argv + 1);
+		return finish_output(stdout, NULL, "iojob report",
+				     report_main(argc - 1, argv + 1));
 	if (argc > 1 && !strcmp(argv[1], "compare"))
-		return compare_main(argc - 1, argv + 1);
+		return finish_output(stdout, NULL, "iojob compare",
+				     compare_main(argc - 1, argv + 1));
 	if (dist_init(&argc, &argv, &dist) < 0) {
 		fprintf(stderr, "iojob: cannot start MPI\n");
 		return EXIT_JOB_FAILED;
@@ -713,9 +735,10 @@ int main(int argc, char **argv)
 	} else if (!agree(&c, 0, &d)) {
 		ret = run_cells(&c, out, &d);
 		if (out != stdout)
-			fclose(out);
+			ret = finish_output(out, c.output, "iojob", ret);
 	}
 done:
+	ret = finish_output(stdout, NULL, "iojob", ret);
 	sweep_free(&c.sweep);
 	jobfile_free(&c.jf);
 	dist_finalize(&dist);
