@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Sweeps appending to one result set at once lose nothing: each cell's line goes out in
+one write under a lock on the file, so lines of several processes never interleave, and
+every cell of every sweep is there exactly once as valid JSON."""
+import collections
+import json
+import os
+import subprocess
+
+from common import BIN, Checks, remove, scratch_dir
+
+SWEEPS = 4
+DEPTHS = [str(n) for n in range(1, 25)]
+
+
+def start(d, label):
+    args = [BIN, "--name=t", "--ioengine=null", "--size=256k", "--bs=4k", "--rw=randread",
+            "--sweep", "iodepth=" + ",".join(DEPTHS), "--label", label,
+            "--results", "r.jsonl", "--output-format=terse"]
+    return subprocess.Popen(args, cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def check_lines(c, path):
+    seen = collections.Counter()
+    bad = 0
+    with open(path, "rb") as f:
+        lines = f.read().split(b"\n")
+    c.check(lines[-1] == b"", "the result set ends with a newline")
+    for line in lines[:-1]:
+        try:
+            cell = json.loads(line)
+        except ValueError:
+            bad += 1
+            continue
+        seen[(cell["label"], cell["cell"]["iodepth"])] += 1
+    c.check(bad == 0, "every line is one JSON object: %d are not" % bad)
+    want = {("sweep %d" % i, depth) for i in range(SWEEPS) for depth in DEPTHS}
+    c.check(set(seen) == want, "every cell of every sweep is there: %d missing, %d extra" %
+            (len(want - set(seen)), len(set(seen) - want)))
+    twice = [k for k, n in seen.items() if n > 1]
+    c.check(not twice, "no cell twice: %r" % twice[:5])
+
+
+def main():
+    c = Checks("resultset_lock")
+    d = scratch_dir()
+    try:
+        procs = [start(d, "sweep %d" % i) for i in range(SWEEPS)]
+        for i, p in enumerate(procs):
+            _, err = p.communicate(timeout=240)
+            c.check(p.returncode == 0, "sweep %d: exit %d %s" % (i, p.returncode, err))
+        check_lines(c, os.path.join(d, "r.jsonl"))
+    finally:
+        remove(d)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
