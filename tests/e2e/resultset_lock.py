@@ -9,12 +9,12 @@ import subprocess
 
 from common import BIN, Checks, remove, scratch_dir
 
-SWEEPS = 4
+SWEEPS = 6
 DEPTHS = [str(n) for n in range(1, 25)]
 
 
 def start(d, label):
-    args = [BIN, "--name=t", "--ioengine=null", "--size=256k", "--bs=4k", "--rw=randread",
+    args = [BIN, "--name=t", "--ioengine=null", "--size=256k", "--bs=4k", "--rw=randread", "--numjobs=4",
             "--sweep", "iodepth=" + ",".join(DEPTHS), "--label", label,
             "--results", "r.jsonl", "--output-format=terse"]
     return subprocess.Popen(args, cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
