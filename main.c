@@ -579,20 +579,34 @@ static int skip_cell(const struct cli *c)
 }
 
 /*
- * Build every cell's jobs before running any, so a bad value in the last cell of a long
- * sweep stops it before it starts. Notes print once however many cells repeat them.
+ * A cell's jobs and, in a sweep, their files and devices (the only cell's are checked as
+ * it starts): a bad cell late in a sweep stops it before the first I/O.
+ */
+static int check_cell(struct cli *c, unsigned long cell, struct diag *d)
+{
+	struct job_list jobs;
+	int ret = build_jobs(c, cell, &jobs, d);
+
+	if (ret < 0)
+		return ret;
+	if (c->ncells > 1 && !c->parse_only)
+		ret = run_check_files(&jobs, d);
+	jobs_free(&jobs);
+	return ret;
+}
+
+/*
+ * Check every cell before running any, so a bad value in the last cell of a long sweep
+ * stops it before it starts. Notes print once however many cells repeat them.
  */
 static int check_cells(struct cli *c, struct diag *d)
 {
-	struct job_list jobs;
 	char *seen = NULL;
 	size_t seen_len = 0;
 	int ret = 0;
 
 	for (unsigned long i = 0; !ret && i < c->ncells; i++) {
-		ret = build_jobs(c, i, &jobs, d);
-		if (!ret)
-			jobs_free(&jobs);
+		ret = check_cell(c, i, d);
 		if (c->ncells > 1 && ret < 0) {
 			char msg[sizeof(d->msg)];
 
@@ -664,6 +678,28 @@ static void quiet_other_ranks(struct cli *c)
 }
 
 /*
+ * The result set and the report file, opened before anything runs: a path that cannot
+ * be written stops the run now, not after it (where fio finds out). Only the root writes.
+ */
+static int open_outputs(const struct cli *c, FILE **out, struct diag *d)
+{
+	FILE *f;
+	int ret;
+
+	if (!dist_root(c->dist))
+		return 0;
+	if (c->results && (ret = resultset_check(c->results)) < 0)
+		return diag_set(d, ret, "--results '%s': %s", c->results, strerror(-ret));
+	if (!c->output)
+		return 0;
+	f = fopen(c->output, "w");
+	if (!f)
+		return diag_set(d, -errno, "--output '%s': %s", c->output, strerror(errno));
+	*out = f;
+	return 0;
+}
+
+/*
  * The end of a report stream: a report that could not be written fails the run (fio
  * exits 0 with it lost). who is "iojob" or "iojob report"; path NULL for stdout.
  */
@@ -729,11 +765,13 @@ int main(int argc, char **argv)
 	}
 	if (c.parse_only) {
 		ret = 0;
-	} else if (c.output && dist_root(&dist) && !(out = fopen(c.output, "w"))) {
-		fprintf(stderr, "iojob: --output '%s': %s\n", c.output, strerror(errno));
-		agree(&c, EXIT_USAGE, &d);
-	} else if (!agree(&c, 0, &d)) {
-		ret = run_cells(&c, out, &d);
+	} else {
+		int opened = open_outputs(&c, &out, &d);
+
+		if (opened < 0)
+			fprintf(stderr, "iojob: %s\n", d.msg);
+		if (!agree(&c, opened < 0 ? EXIT_USAGE : 0, &d))
+			ret = run_cells(&c, out, &d);
 		if (out != stdout)
 			ret = finish_output(out, c.output, "iojob", ret);
 	}

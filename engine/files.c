@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -352,6 +353,26 @@ static int check_readonly(const struct job_desc *j, const struct io_file *f, str
 		    "and --readonly forbids laying it out", f->path, f->real_size, f->want_size);
 }
 
+/*
+ * A file the job is to create: its directory must take it now, or the job would fail at
+ * layout, after the jobs (and sweep cells) before it had run.
+ */
+static int check_creatable(const struct job_desc *j, const struct io_file *f, struct diag *d)
+{
+	char *copy;
+	int ret = 0;
+
+	if (f->is_bdev || f->is_chr || access(f->path, F_OK) == 0 || errno != ENOENT)
+		return 0;
+	copy = strdup(f->path);
+	if (!copy)
+		return diag_set(d, -ENOMEM, "out of memory");
+	if (access(dirname(copy), W_OK | X_OK) < 0)
+		ret = fail(j, d, -EINVAL, "cannot create '%s': %s", f->path, strerror(errno));
+	free(copy);
+	return ret;
+}
+
 int files_check(const struct job_desc *j, const struct io_file *f, unsigned n, struct diag *d)
 {
 	int ret = 0;
@@ -367,6 +388,8 @@ int files_check(const struct job_desc *j, const struct io_file *f, unsigned n, s
 			ret = check_signatures(j, &f[i], d);
 		if (!ret && j->readonly)
 			ret = check_readonly(j, &f[i], d);
+		if (!ret)
+			ret = check_creatable(j, &f[i], d);
 	}
 	return ret;
 }

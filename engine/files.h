@@ -30,7 +30,8 @@ int files_resolve(const struct job_desc *j, bool virtual_files,
  * The checks before any I/O: writes to a block device that is mounted, used as swap or
  * held by md or dm (unless allow_mounted_write) or that carries a file system, RAID or
  * partition-table signature (unless allow_overwrite_signatures); direct I/O sizes and
- * offsets the device cannot take; with readonly, files that would have to be laid out.
+ * offsets the device cannot take; with readonly, files that would have to be laid out;
+ * files to create in a directory that is missing or not writable.
  */
 int files_check(const struct job_desc *j, const struct io_file *f, unsigned n, struct diag *d);
 

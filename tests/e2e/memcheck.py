@@ -42,7 +42,7 @@ def cases():
         ("compare", ["compare", "vg", "vg2", "r.jsonl"], 0),
         ("compare: an unknown label", ["compare", "vg", "nope", "r.jsonl"], 2),
         ("a job that fails",
-         ["--name=f", "--ioengine=psync", "--rw=read", "--filename=/nonexistent/dir/x"], 1),
+         ["--name=f", "--ioengine=psync", "--rw=write", "--filename=/dev/full"], 1),
         ("a rejected option", ["--name=b", "--ioengine=psync", "--bs=4q"], 2),
     ]
     if engine_available("libaio"):
