@@ -20,6 +20,7 @@
 #include "output/output.h"
 #include "output/resultset.h"
 #include "output/stream.h"
+#include "output/text.h"
 #include "parser/diag.h"
 #include "parser/jobfile.h"
 #include "parser/value.h"
@@ -377,7 +378,9 @@ static void note_to(void *ctx, const char *msg)
 	FILE *f = ctx;
 
 	/* in the normal report it is fio's line; on stderr, a note like any other */
-	fprintf(f, "%s%s\n", f == stderr ? "iojob: note: " : "", msg);
+	fputs(f == stderr ? "iojob: note: " : "", f);
+	text_put_escaped(f, msg);	/* it names the job, and a name may hold anything */
+	fputc('\n', f);
 	fflush(f);
 }
 
