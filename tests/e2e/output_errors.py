@@ -3,6 +3,7 @@
 full file system), from iojob report and iojob compare, in log files and in --results, the
 write error is said on stderr and the exit status is 1, where fio exits 0 with it lost."""
 import os
+import shutil
 import subprocess
 
 from common import BIN, Checks, remove, run, scratch_dir
@@ -74,6 +75,9 @@ def mount_full_tmpfs(c, d):
     """A small tmpfs under d, filled up; None (and why, skipped) where it cannot be."""
     if os.geteuid() != 0:
         c.skip("a full file system needs root to mount a tmpfs")
+        return None
+    if not shutil.which("mount"):
+        c.skip("a full file system needs mount(8), which is missing")
         return None
     mnt = os.path.join(d, "full")
     os.mkdir(mnt)
