@@ -42,6 +42,31 @@ def check_lines(c, path):
     c.check(not twice, "no cell twice: %r" % twice[:5])
 
 
+def check_short_writes(c, d):
+    """Every write to the result set moves half of what it was given: the lines are whole."""
+    shim = os.environ.get("IOJOB_FAULT_SHIM")
+    if not shim or not os.path.exists(shim):
+        c.skip("no fault shim (IOJOB_FAULT_SHIM): short writes are not tested")
+        return
+    env = dict(os.environ, LD_PRELOAD=shim, IOJOB_FAULT="write:short:1:0",
+               IOJOB_FAULT_PATH="short.jsonl", IOJOB_FAULT_LOG=os.path.join(d, "fault.log"))
+    p = subprocess.run([BIN, "--name=t", "--ioengine=null", "--size=64k", "--sweep",
+                        "iodepth=1,2,3", "--results", "short.jsonl", "--output-format=terse"],
+                       cwd=d, env=env, capture_output=True, text=True, timeout=120)
+    c.check(p.returncode == 0, "short writes: exit %d %s" % (p.returncode, p.stderr))
+    with open(os.path.join(d, "fault.log")) as f:
+        log = f.read()
+    c.check("hits=0" not in log, "the writes were cut short: %s" % log.strip())
+    with open(os.path.join(d, "short.jsonl"), "rb") as f:
+        lines = f.read().split(b"\n")
+    try:
+        depths = [json.loads(line)["cell"]["iodepth"] for line in lines[:-1]]
+    except ValueError:
+        depths = None
+    c.check(depths == ["1", "2", "3"] and lines[-1] == b"",
+            "short writes: every line whole: %r" % depths)
+
+
 def main():
     c = Checks("resultset_lock")
     d = scratch_dir()
@@ -51,6 +76,7 @@ def main():
             _, err = p.communicate(timeout=240)
             c.check(p.returncode == 0, "sweep %d: exit %d %s" % (i, p.returncode, err))
         check_lines(c, os.path.join(d, "r.jsonl"))
+        check_short_writes(c, d)
     finally:
         remove(d)
     c.finish()
