@@ -50,13 +50,17 @@ def check_short_writes(c, d):
         return
     env = dict(os.environ, LD_PRELOAD=shim, IOJOB_FAULT="write:short:1:0",
                IOJOB_FAULT_PATH="short.jsonl", IOJOB_FAULT_LOG=os.path.join(d, "fault.log"))
+    # the shim comes before an ASan build's runtime, which it would otherwise refuse
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
     p = subprocess.run([BIN, "--name=t", "--ioengine=null", "--size=64k", "--sweep",
                         "iodepth=1,2,3", "--results", "short.jsonl", "--output-format=terse"],
                        cwd=d, env=env, capture_output=True, text=True, timeout=120)
     c.check(p.returncode == 0, "short writes: exit %d %s" % (p.returncode, p.stderr))
-    with open(os.path.join(d, "fault.log")) as f:
-        log = f.read()
-    c.check("hits=0" not in log, "the writes were cut short: %s" % log.strip())
+    log = ""
+    if os.path.exists(os.path.join(d, "fault.log")):
+        with open(os.path.join(d, "fault.log")) as f:
+            log = f.read()
+    c.check(log and "hits=0" not in log, "the writes were cut short: %s" % log.strip())
     with open(os.path.join(d, "short.jsonl"), "rb") as f:
         lines = f.read().split(b"\n")
     try:
