@@ -38,7 +38,10 @@ struct resultset_meta {
  */
 int resultset_append(const char *path, const struct resultset_meta *m, const struct report *r);
 
-/* Whether path can take results, before a sweep runs: opened (created when missing). */
+/*
+ * Whether path can take results, checked before a sweep runs by opening it for appending
+ * (created when missing). Returns 0 or -errno.
+ */
 int resultset_check(const char *path);
 
 /*
