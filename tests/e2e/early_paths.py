@@ -4,6 +4,8 @@
 sweep whose file cannot be made, stop the run with exit 2 before anything is laid out or
 run (fio finds out after the run and keeps nothing)."""
 import os
+import shutil
+import subprocess
 
 from common import Checks, remove, run, scratch_dir
 
@@ -44,15 +46,37 @@ def check_logs(c, d):
             "write_bw_log under a file: exit %d %r" % (code, err))
 
 
-def check_unwritable(c, d):
-    if os.geteuid() == 0:
-        c.skip("root writes into a read-only directory: its check is not tested")
-        return
+def read_only_dir(c, d):
+    """A directory nobody can write in: mode 555, or for root a read-only tmpfs. None (and
+    why, skipped) where it cannot be made."""
     ro = os.path.join(d, "ro")
     os.mkdir(ro, 0o555)
-    code, out, err = run(["--results", "ro/r.jsonl", "--write_bw_log=ro/x", "job.fio"], cwd=d)
-    c.check(code == 2 and "Permission denied" in err and nothing_ran(d, out),
-            "a read-only directory: exit %d %r" % (code, err))
+    if os.geteuid() != 0:
+        return ro, "Permission denied"
+    if not shutil.which("mount"):
+        c.skip("root writes in any directory but a read-only mount, and mount(8) is missing")
+        return None, None
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", ro],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        c.skip("root writes in any directory but a read-only mount: " + p.stderr.strip())
+        return None, None
+    return ro, "Read-only file system"
+
+
+def check_unwritable(c, d):
+    ro, why = read_only_dir(c, d)
+    if not ro:
+        return
+    try:
+        for args in (["--results", "ro/r.jsonl"], ["--write_bw_log=ro/x"],
+                     ["--filename=ro/data.bin"]):
+            code, out, err = run(args + ["job.fio"], cwd=d)
+            c.check(code == 2 and why in err and nothing_ran(d, out),
+                    "%s in a read-only directory: exit %d %r" % (args[0], code, err))
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["umount", ro])
 
 
 def check_sweep_cells(c, d):
