@@ -19,6 +19,8 @@
 #include "output/commands.h"
 #include "output/output.h"
 #include "output/resultset.h"
+#include "output/stream.h"
+#include "output/text.h"
 #include "parser/diag.h"
 #include "parser/jobfile.h"
 #include "parser/value.h"
@@ -376,7 +378,9 @@ static void note_to(void *ctx, const char *msg)
 	FILE *f = ctx;
 
 	/* in the normal report it is fio's line; on stderr, a note like any other */
-	fprintf(f, "%s%s\n", f == stderr ? "iojob: note: " : "", msg);
+	fputs(f == stderr ? "iojob: note: " : "", f);
+	text_put_escaped(f, msg);	/* it names the job, and a name may hold anything */
+	fputc('\n', f);
 	fflush(f);
 }
 
@@ -578,20 +582,34 @@ static int skip_cell(const struct cli *c)
 }
 
 /*
- * Build every cell's jobs before running any, so a bad value in the last cell of a long
- * sweep stops it before it starts. Notes print once however many cells repeat them.
+ * A cell's jobs and, in a sweep, their files and devices (the only cell's are checked as
+ * it starts): a bad cell late in a sweep stops it before the first I/O.
+ */
+static int check_cell(struct cli *c, unsigned long cell, struct diag *d)
+{
+	struct job_list jobs;
+	int ret = build_jobs(c, cell, &jobs, d);
+
+	if (ret < 0)
+		return ret;
+	if (c->ncells > 1 && !c->parse_only)
+		ret = run_check_files(&jobs, d);
+	jobs_free(&jobs);
+	return ret;
+}
+
+/*
+ * Check every cell before running any, so a bad value in the last cell of a long sweep
+ * stops it before it starts. Notes print once however many cells repeat them.
  */
 static int check_cells(struct cli *c, struct diag *d)
 {
-	struct job_list jobs;
 	char *seen = NULL;
 	size_t seen_len = 0;
 	int ret = 0;
 
 	for (unsigned long i = 0; !ret && i < c->ncells; i++) {
-		ret = build_jobs(c, i, &jobs, d);
-		if (!ret)
-			jobs_free(&jobs);
+		ret = check_cell(c, i, d);
 		if (c->ncells > 1 && ret < 0) {
 			char msg[sizeof(d->msg)];
 
@@ -662,6 +680,47 @@ static void quiet_other_ranks(struct cli *c)
 	c->status.eta = ETA_NEVER;
 }
 
+/*
+ * The result set and the report file, opened before anything runs: a path that cannot
+ * be written stops the run now, not after it (where fio finds out). Only the root writes.
+ */
+static int open_outputs(const struct cli *c, FILE **out, struct diag *d)
+{
+	FILE *f;
+	int ret;
+
+	if (!dist_root(c->dist))
+		return 0;
+	if (c->results && (ret = resultset_check(c->results)) < 0)
+		return diag_set(d, ret, "--results '%s': %s", c->results, strerror(-ret));
+	if (!c->output)
+		return 0;
+	f = fopen(c->output, "w");
+	if (!f)
+		return diag_set(d, -errno, "--output '%s': %s", c->output, strerror(errno));
+	*out = f;
+	return 0;
+}
+
+/*
+ * The end of a report stream: a report that could not be written fails the run (fio
+ * exits 0 with it lost). who is "iojob" or "iojob report"; path NULL for stdout.
+ */
+static int finish_output(FILE *f, const char *path, const char *who, int ret)
+{
+	int err = stream_finish(f, f != stdout);
+
+	if (!err)
+		return ret;
+	if (path)
+		fprintf(stderr, "%s: cannot write the report to '%s': %s\n", who, path,
+			strerror(-err));
+	else
+		fprintf(stderr, "%s: cannot write the report to stdout: %s\n", who,
+			strerror(-err));
+	return ret ? ret : EXIT_JOB_FAILED;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = {
@@ -677,9 +736,11 @@ int main(int argc, char **argv)
 
 	/* Subcommands on result sets: they run no jobs. */
 	if (argc > 1 && !strcmp(argv[1], "report"))
-		return report_main(argc - 1, argv + 1);
+		return finish_output(stdout, NULL, "iojob report",
+				     report_main(argc - 1, argv + 1));
 	if (argc > 1 && !strcmp(argv[1], "compare"))
-		return compare_main(argc - 1, argv + 1);
+		return finish_output(stdout, NULL, "iojob compare",
+				     compare_main(argc - 1, argv + 1));
 	if (dist_init(&argc, &argv, &dist) < 0) {
 		fprintf(stderr, "iojob: cannot start MPI\n");
 		return EXIT_JOB_FAILED;
@@ -707,15 +768,18 @@ int main(int argc, char **argv)
 	}
 	if (c.parse_only) {
 		ret = 0;
-	} else if (c.output && dist_root(&dist) && !(out = fopen(c.output, "w"))) {
-		fprintf(stderr, "iojob: --output '%s': %s\n", c.output, strerror(errno));
-		agree(&c, EXIT_USAGE, &d);
-	} else if (!agree(&c, 0, &d)) {
-		ret = run_cells(&c, out, &d);
+	} else {
+		int opened = open_outputs(&c, &out, &d);
+
+		if (opened < 0)
+			fprintf(stderr, "iojob: %s\n", d.msg);
+		if (!agree(&c, opened < 0 ? EXIT_USAGE : 0, &d))
+			ret = run_cells(&c, out, &d);
 		if (out != stdout)
-			fclose(out);
+			ret = finish_output(out, c.output, "iojob", ret);
 	}
 done:
+	ret = finish_output(stdout, NULL, "iojob", ret);
 	sweep_free(&c.sweep);
 	jobfile_free(&c.jf);
 	dist_finalize(&dist);

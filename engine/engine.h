@@ -95,6 +95,13 @@ unsigned engine_catalog(struct engine_info *out, unsigned max);
 int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d);
 
 /*
+ * The checks of run_prepare() on the jobs' files and devices alone, for a sweep to check
+ * every cell before the first runs. Returns 0, -EINVAL for a job-file problem, another
+ * -errno otherwise; d says what.
+ */
+int run_check_files(const struct job_list *jobs, struct diag *d);
+
+/*
  * Run every phase: lay out the phase's files, start its jobs together, wait for them.
  * Returns 0 when every job ran to its end, or 1 when one failed or did not run: its result
  * says why (ECANCELED: not run), and d says why a phase could not start.

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -366,6 +367,36 @@ static int check_readonly(const struct job_desc *j, const struct io_file *f, str
 		    "and --readonly forbids laying it out", f->path, f->real_size, f->want_size);
 }
 
+/*
+ * A file the job is to create: the nearest directory on its way that exists must take
+ * the directories and the file now (layout creates what is missing, as fio does), or the
+ * job would fail at layout, after the jobs (and sweep cells) before it had run.
+ */
+static int check_creatable(const struct job_desc *j, const struct io_file *f, struct diag *d)
+{
+	char dir[PATH_MAX], *slash;
+	int ret = 0;
+
+	if (f->is_bdev || f->is_chr || access(f->path, F_OK) == 0 || errno != ENOENT)
+		return 0;
+	if (snprintf(dir, sizeof(dir), "%s", f->path) >= (int)sizeof(dir))
+		return fail(j, d, -ENAMETOOLONG, "cannot create '%s': %s", f->path,
+			    strerror(ENAMETOOLONG));
+	do {
+		slash = strrchr(dir, '/');
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else if (slash == dir)
+			dir[1] = '\0';
+		else
+			*slash = '\0';
+	} while (slash && slash != dir && access(dir, F_OK) < 0 && errno == ENOENT);
+	if (access(dir, W_OK | X_OK) < 0)
+		ret = fail(j, d, -EINVAL, "cannot create '%s': '%s': %s", f->path, dir,
+			   strerror(errno));
+	return ret;
+}
+
 int files_check(const struct job_desc *j, const struct io_file *f, unsigned n,
 		struct device_users *u, struct diag *d)
 {
@@ -382,6 +413,8 @@ int files_check(const struct job_desc *j, const struct io_file *f, unsigned n,
 			ret = check_signatures(j, &f[i], u, d);
 		if (!ret && j->readonly)
 			ret = check_readonly(j, &f[i], d);
+		if (!ret)
+			ret = check_creatable(j, &f[i], d);
 	}
 	return ret;
 }

@@ -32,8 +32,9 @@ int files_resolve(const struct job_desc *j, bool virtual_files,
  * by md or dm or under a loop device in use, or to a file behind such a loop device
  * (unless allow_mounted_write); writes to a device with a file system, RAID, crypto or
  * partition-table signature (unless allow_overwrite_signatures); direct I/O sizes and
- * offsets the device cannot take; with readonly, files that would have to be laid out.
- * u is the run's: what it learned about devices spares the next job the same checks.
+ * offsets the device cannot take; with readonly, files that would have to be laid out;
+ * files to create where no directory on the way to them is writable. u is the run's:
+ * what it learned about devices spares the next job the same checks.
  */
 int files_check(const struct job_desc *j, const struct io_file *f, unsigned n,
 		struct device_users *u, struct diag *d);

@@ -9,6 +9,7 @@
 #include <sys/time.h>
 
 #include "engine/worker.h"
+#include "output/stream.h"
 #include "parser/diag.h"
 
 struct job_logs *logs_create(const struct job_desc *j, int *err)
@@ -215,7 +216,7 @@ static int write_one(const struct job_desc *j, const char *prefix, const char *k
 {
 	char path[4096];
 	FILE *f;
-	int ret;
+	int ret, err;
 
 	if (j->per_job_logs)
 		snprintf(path, sizeof(path), "%s_%s.%u.log", prefix, kind, j->index + 1);
@@ -226,8 +227,10 @@ static int write_one(const struct job_desc *j, const char *prefix, const char *k
 		return diag_set(d, -errno, "job '%s': log '%s': %s", j->name, path,
 				strerror(errno));
 	ret = hist ? histlog_write(f, hist) : joblog_write(f, log, j->log_offset);
-	if (fclose(f) != 0 || ret < 0)
-		return diag_set(d, -EIO, "job '%s': writing log '%s' failed", j->name, path);
+	err = stream_finish(f, true);	/* names the reason where the writes only set ferror */
+	if (err < 0 || ret < 0)
+		return diag_set(d, err < 0 ? err : ret, "job '%s': cannot write log '%s': %s",
+				j->name, path, strerror(err < 0 ? -err : -ret));
 	return 0;
 }
 

@@ -231,6 +231,38 @@ static int prepare_stripe(struct run *r, unsigned i, bool virtual_files, struct 
 	return ret < 0 ? diag_set(d, ret, "out of memory") : 0;
 }
 
+/* Name and check job i's files, knowing what the jobs of earlier phases write. */
+static int resolve_files(struct run *r, unsigned i, struct diag *d)
+{
+	const struct job_desc *j = &r->jobs->jobs[i];
+	struct run_files *rf = &r->files[i];
+	bool virtual_files = ioengine_find(j->ioengine)->flags & IOENG_NOFILES;
+	struct earlier e = { r, j->phase, i };
+	int ret;
+
+	ret = files_resolve(j, virtual_files, written_earlier, &e, &rf->f, &rf->n, d);
+	if (!ret && !virtual_files)
+		ret = files_check(j, rf->f, rf->n, &r->devices, d);
+	return ret;
+}
+
+int run_check_files(const struct job_list *jobs, struct diag *d)
+{
+	struct run r = { .jobs = jobs };
+	int ret = 0;
+
+	r.files = calloc(jobs->njobs, sizeof(*r.files));
+	if (!r.files)
+		return diag_set(d, -ENOMEM, "out of memory");
+	for (unsigned i = 0; !ret && i < jobs->njobs; i++)
+		ret = resolve_files(&r, i, d);
+	for (unsigned i = 0; i < jobs->njobs; i++)
+		files_free(r.files[i].f, r.files[i].n);
+	free(r.files);
+	device_users_free(&r.devices);
+	return ret;
+}
+
 int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 {
 	int ret = 0;
@@ -251,13 +283,9 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 		struct run_files *rf = &r->files[i];
 		bool virtual_files;
 
-		struct earlier e = { r, j->phase, i };
-
 		rf->ops = ioengine_find(j->ioengine);
 		virtual_files = rf->ops->flags & IOENG_NOFILES;
-		ret = files_resolve(j, virtual_files, written_earlier, &e, &rf->f, &rf->n, d);
-		if (!ret && !virtual_files)
-			ret = files_check(j, rf->f, rf->n, &r->devices, d);
+		ret = resolve_files(r, i, d);
 		if (!ret)
 			ret = prepare_stripe(r, i, virtual_files, d);
 		for (unsigned f = 0; !ret && !virtual_files && f < rf->n; f++)

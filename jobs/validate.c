@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "jobs/job.h"
 #include "jobs/options.h"
@@ -151,6 +152,45 @@ static int check_logs(struct job_desc *j, struct diag *d)
 	return 0;
 }
 
+/* A log prefix's directory must take files now: fio finds out after the run, losing it. */
+static int check_log_dir(const struct job_desc *j, const char *opt, const char *prefix,
+			 struct diag *d)
+{
+	const char *slash = strrchr(prefix, '/');
+	char dir[4096], why[4200];
+	const char *err = NULL;
+	struct stat st;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == prefix ? 1 : (int)(slash - prefix),
+			 prefix);
+	if (stat(dir, &st) < 0)
+		err = strerror(errno);
+	else if (!S_ISDIR(st.st_mode))
+		err = "not a directory";
+	else if (access(dir, W_OK) < 0)
+		err = strerror(errno);
+	if (!err)
+		return 0;
+	snprintf(why, sizeof(why), "option '%s': cannot write logs in '%s': %s", opt, dir, err);
+	return fail(j, opt, d, why);
+}
+
+static int check_log_dirs(const struct job_desc *j, struct diag *d)
+{
+	const char *const opts[] = { "write_lat_log", "write_bw_log", "write_iops_log",
+				     "write_hist_log" };
+	const char *const prefix[] = { j->lat_log, j->bw_log, j->iops_log, j->hist_log };
+	int ret = 0;
+
+	for (unsigned i = 0; !ret && i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (prefix[i])
+			ret = check_log_dir(j, opts[i], prefix[i], d);
+	return ret;
+}
+
 /* sysbench's semantics: each makes sense only in the modes sysbench uses it in. */
 static int check_sysbench_modes(const struct job_desc *j, struct diag *d)
 {
@@ -252,6 +292,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_timing(j, d);
 	if (!ret)
 		ret = check_logs(j, d);
+	if (!ret && paths)
+		ret = check_log_dirs(j, d);
 	if (!ret)
 		ret = check_verify(j, d);
 	if (!ret)

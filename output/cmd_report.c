@@ -16,6 +16,7 @@
 #include "output/pivot.h"
 #include "output/resultset_read.h"
 #include "output/seed_tables.h"
+#include "output/stream.h"
 #include "parser/diag.h"
 
 #define CMD		"report"
@@ -303,6 +304,14 @@ static int chart_failed(const char *opt, const char *path, int err, const struct
 	return CMD_OUTPUT_FAILED;
 }
 
+/* Close a chart's file: the close's errno says more than the -EIO of ferror(). */
+static int close_chart(FILE *f, int ret)
+{
+	int err = stream_finish(f, true);
+
+	return err < 0 && (ret >= 0 || ret == -EIO) ? err : ret;
+}
+
 static int write_svg(const struct report_run *r)
 {
 	bool per_pivot = r->a.chart_kind == CHART_METRIC;
@@ -320,9 +329,7 @@ static int write_svg(const struct report_run *r)
 		f = fopen(path, "w");
 		if (!f)
 			return chart_failed("--svg", path, -errno, &d);
-		ret = write_chart(r, f, i, &d);
-		if (fclose(f) != 0 && !ret)
-			ret = -EIO;
+		ret = close_chart(f, write_chart(r, f, i, &d));
 		if (ret < 0)
 			return chart_failed("--svg", path, ret, &d);
 	}
@@ -382,8 +389,7 @@ static int write_html(const struct report_run *r, const struct table *t, int nt)
 	ret = html_charts(r, f, &d);
 	if (!ret)
 		ret = html_page_end(f);
-	if (fclose(f) != 0 && !ret)
-		ret = -EIO;
+	ret = close_chart(f, ret);
 	return ret < 0 ? chart_failed("--html", r->a.html, ret, &d) : CMD_CONTINUE;
 }
 

@@ -1,10 +1,29 @@
 /*
- * The JSON emitter: layout as fio's, strings escaped, non-finite floats written as 0 so
- * the document stays valid.
+ * The JSON emitter: layout as fio's, strings escaped (bytes that are not UTF-8 as U+FFFD),
+ * non-finite floats written as 0 so the document stays valid.
  */
 #include "output/json_writer.h"
 
 #include <math.h>
+
+#include "output/text.h"
+
+/*
+ * One character that needs no short escape; returns the bytes it took. A byte that is not
+ * UTF-8 becomes U+FFFD, as a decoder would show it: the document stays valid.
+ */
+static size_t put_char(FILE *f, const unsigned char *p)
+{
+	size_t n = text_utf8_len((const char *)p);
+
+	if (!n)
+		fputs("\\ufffd", f);
+	else if (*p < 0x20)
+		fprintf(f, "\\u%04x", *p);
+	else
+		fwrite(p, 1, n, f);
+	return n ? n : 1;
+}
 
 void json_string_to(FILE *f, const char *s)
 {
@@ -35,10 +54,7 @@ void json_string_to(FILE *f, const char *s)
 			fputs("\\t", f);
 			break;
 		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
+			p += put_char(f, p) - 1;
 		}
 	}
 	fputc('"', f);

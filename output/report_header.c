@@ -4,6 +4,7 @@
 #include "output/report.h"
 
 #include "output/num2str.h"
+#include "output/text.h"
 
 void report_job_header(FILE *f, const char *name, int groupid, const char *rw,
 		       const unsigned long long bs_min[3], const unsigned long long bs_max[3],
@@ -16,7 +17,8 @@ void report_job_header(FILE *f, const char *name, int groupid, const char *rw,
 		num2str(bs_min[i], 4, 1, N2S_BYTE, lo[i], sizeof(lo[i]));
 		num2str(bs_max[i], 4, 1, N2S_BYTE, hi[i], sizeof(hi[i]));
 	}
-	fprintf(f, "%s: (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, "
-		"iodepth=%u\n", name, groupid, rw, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2],
+	text_put_escaped(f, name);
+	fprintf(f, ": (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, "
+		"iodepth=%u\n", groupid, rw, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2],
 		ioengine, iodepth);
 }

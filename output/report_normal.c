@@ -10,6 +10,7 @@
 #include "output/num2str.h"
 #include "output/report_util.h"
 #include "output/stats.h"
+#include "output/text.h"
 
 /* "    clat (usec): min=..., max=..., avg=..., stdev=..." in the unit fio would pick. */
 static void print_lat(FILE *f, const char *name, const struct moments *m)
@@ -225,13 +226,20 @@ static void print_unit(FILE *f, const struct report_ctx *c, const struct unit_vi
 	if (!total)
 		return;		/* fio skips jobs that did no I/O at all */
 	report_ctime(c->r->time, when, sizeof(when));
-	fprintf(f, "%s: (groupid=%d, jobs=%u): err=%2d", u->name, u->groupid, u->members,
-		u->error);
-	if (u->error)
-		fprintf(f, " (%s)", u->error_msg ? u->error_msg : strerror(u->error));
+	/* names and messages escaped: a name cannot forge lines or drive the terminal */
+	text_put_escaped(f, u->name);
+	fprintf(f, ": (groupid=%d, jobs=%u): err=%2d", u->groupid, u->members, u->error);
+	if (u->error) {
+		fputs(" (", f);
+		text_put_escaped(f, u->error_msg ? u->error_msg : strerror(u->error));
+		fputc(')', f);
+	}
 	fprintf(f, ": pid=%d: %s\n", u->tid, when);
-	if (u->desc)
-		fprintf(f, "  Description  : [%s]\n", u->desc);
+	if (u->desc) {
+		fputs("  Description  : [", f);
+		text_put_escaped(f, u->desc);
+		fputs("]\n", f);
+	}
 	if (u->passes > 1)
 		fprintf(f, "  Pass         : %u of %u\n", u->pass, u->passes);
 	for (i = 0; i < v->ndirs; i++)

@@ -10,6 +10,7 @@
 #include "output/hist.h"
 #include "output/report_util.h"
 #include "output/stats.h"
+#include "output/text.h"
 
 #define TERSE_VERSION		3
 #define TERSE_PCT_SLOTS		20	/* fio's FIO_IO_U_LIST_MAX_LEN: unused slots say "0%=0" */
@@ -137,8 +138,9 @@ static void terse_unit(FILE *f, const struct report_ctx *c, const struct unit_vi
 	const struct group_run *g = report_group(c, u->groupid);
 	unsigned i;
 
-	fprintf(f, "%d;%s;%s;%d;%d", TERSE_VERSION, c->r->version, u->name, u->groupid,
-		u->error);
+	fprintf(f, "%d;%s;", TERSE_VERSION, c->r->version);
+	text_put_terse(f, u->name);	/* a ';' or a newline would shift every field after */
+	fprintf(f, ";%d;%d", u->groupid, u->error);
 	/* v3 has no trim block; unified reporting shows mixed after read and write, or alone */
 	for (i = 0; i < v->ndirs; i++)
 		if (v->dirs[i].slot != RU_SLOT_TRIM)
@@ -147,8 +149,10 @@ static void terse_unit(FILE *f, const struct report_ctx *c, const struct unit_vi
 	terse_disks(f, c->r->disks);
 	if (u->continue_on_error)
 		fprintf(f, ";%llu;%d", (unsigned long long)v->st->total_err, v->st->first_error);
-	if (u->desc)
-		fprintf(f, ";%s", u->desc);
+	if (u->desc) {
+		fputc(';', f);
+		text_put_terse(f, u->desc);
+	}
 	fputc('\n', f);
 }
 

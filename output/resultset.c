@@ -2,9 +2,11 @@
 #include "output/resultset.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -13,6 +15,7 @@
 #include "output/json_reader.h"
 #include "output/json_writer.h"
 #include "output/report.h"
+#include "output/stream.h"
 
 static void string_map(struct json_out *j, const char *key, const char *const *k,
 		       const char *const *v, unsigned n)
@@ -62,25 +65,16 @@ static void targets(struct json_out *j, const struct report *r)
 	json_close(j, ']');
 }
 
-/* A line cut short by a crash has no newline: end it, so the next cell stays whole. */
-static void end_last_line(FILE *f)
-{
-	char c;
-
-	if (fseek(f, -1, SEEK_END) == 0 && pread(fileno(f), &c, 1, ftell(f)) == 1 && c != '\n')
-		fputc('\n', f);
-}
-
-int resultset_append(const char *path, const struct resultset_meta *m, const struct report *r)
+/* The cell's object and its newline, in memory: it goes out in one write(). */
+static int build_line(const struct resultset_meta *m, const struct report *r, char **buf,
+		      size_t *len)
 {
 	struct utsname un;
 	struct json_out j;
-	FILE *f = fopen(path, "a+");
-	int ret = 0;
+	FILE *f = open_memstream(buf, len);
 
 	if (!f)
 		return -errno;
-	end_last_line(f);
 	if (uname(&un) < 0)
 		memset(&un, 0, sizeof(un));
 	json_begin_compact(&j, f);
@@ -101,10 +95,104 @@ int resultset_append(const char *path, const struct resultset_meta *m, const str
 	report_json_line(f, r, true);
 	json_end(&j);
 	fputc('\n', f);
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+	return stream_finish(f, true);	/* a memory stream fails only for memory */
+}
+
+/*
+ * Wait for the write lock on the whole file; closing fd releases it. A POSIX lock, not
+ * flock(), since it holds on NFS too, where sweeps on several hosts may share a file.
+ */
+static int lock_file(int fd)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	while (fcntl(fd, F_SETLKW, &fl) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
+/* All of buf: a short write (a signal, a disk nearly full) goes on where it stopped. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -ENOSPC;	/* no progress and no reason: what a full disk does */
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * A line cut short (a crash, a full disk) has no newline: end it, so the next cell
+ * stays whole. Under the lock, so no other writer is midway through a line.
+ */
+static int end_last_line(int fd, const struct stat *st)
+{
+	char c;
+	ssize_t n;
+
+	if (!S_ISREG(st->st_mode) || st->st_size == 0)
+		return 0;
+	n = pread(fd, &c, 1, st->st_size - 1);
+	if (n < 0)
+		return -errno;
+	return n == 1 && c != '\n' ? write_all(fd, "\n", 1) : 0;
+}
+
+static int open_results(const char *path)
+{
+	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int resultset_check(const char *path)
+{
+	int fd = open_results(path);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+int resultset_append(const char *path, const struct resultset_meta *m, const struct report *r)
+{
+	char *line = NULL;
+	size_t len = 0;
+	struct stat st;
+	int fd, ret;
+
+	ret = build_line(m, r, &line, &len);
+	if (ret < 0)
+		goto out;
+	fd = open_results(path);
+	if (fd < 0) {
+		ret = fd;
+		goto out;
+	}
+	ret = lock_file(fd);
+	if (!ret && fstat(fd, &st) < 0)
 		ret = -errno;
-	if (fclose(f) != 0 && !ret)
+	if (!ret)
+		ret = end_last_line(fd, &st);
+	if (!ret)
+		ret = write_all(fd, line, len);
+	/* on disk before the next cell starts; a pipe or a device has nothing to sync */
+	if (!ret && S_ISREG(st.st_mode) && fsync(fd) < 0)
 		ret = -errno;
+	if (close(fd) < 0 && !ret)
+		ret = -errno;
+out:
+	free(line);
 	return ret;
 }
 

@@ -32,9 +32,17 @@ struct resultset_meta {
 
 /*
  * Append one cell's object to path (created when missing) and flush it to disk, so an
- * interrupted sweep keeps every finished cell. Returns 0 or -errno.
+ * interrupted sweep keeps every finished cell. The line goes out in one write() on an
+ * O_APPEND descriptor under a write lock on the whole file (fcntl F_SETLKW), so that the
+ * lines of sweeps appending to one file at once never interleave. Returns 0 or -errno.
  */
 int resultset_append(const char *path, const struct resultset_meta *m, const struct report *r);
+
+/*
+ * Whether path can take results, checked before a sweep runs by opening it for appending
+ * (created when missing). Returns 0 or -errno.
+ */
+int resultset_check(const char *path);
 
 /*
  * Whether path already holds a cell with this label, these swept values and these --set

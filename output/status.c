@@ -6,6 +6,7 @@
 
 #include "output/json_writer.h"
 #include "output/num2str.h"
+#include "output/text.h"
 
 static const char dir_letter[STATUS_NDIR] = { 'r', 'w', 't' };
 
@@ -103,8 +104,9 @@ void status_interval_text(FILE *f, unsigned seq, uint64_t start_ms, uint64_t end
 			num2str(s->ios[d] * 1000 / ms, 4, 0, N2S_NONE, iops, sizeof(iops));
 			num2str_pair(s->bytes[d] * 1000 / ms, kb_base, N2S_BYTEPERSEC, bw,
 				     sizeof(bw));
-			fprintf(f, "  %s: %s: IOPS=%s, BW=%s, clat avg=%.2fus\n", s->name,
-				dir_name[d], iops, bw,
+			fputs("  ", f);
+			text_put_escaped(f, s->name);
+			fprintf(f, ": %s: IOPS=%s, BW=%s, clat avg=%.2fus\n", dir_name[d], iops, bw,
 				(double)s->clat_sum_ns[d] / (double)s->ios[d] / 1000.0);
 		}
 	}

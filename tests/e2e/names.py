@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""A job name that is not UTF-8 or holds a newline, ';' or an escape sequence breaks no
+output: JSON, json+, the status lines and result sets stay valid JSON (a byte that is not
+UTF-8 reads U+FFFD), the terse line keeps its fields and its one line (';' and control
+characters become '_'), and the normal report shows control characters escaped."""
+import json
+import os
+import subprocess
+
+from common import BIN, Checks, remove, scratch_dir
+
+NAME = b"a\nb;c\x1b[31md\xff\xfe\xe2\x82\xac\x7f"
+JSON_NAME = "a\nb;c\x1b[31md\ufffd\ufffd\u20ac\x7f"
+TERSE_NAME = b"a_b_c_[31md\xff\xfe\xe2\x82\xac_"
+TEXT_NAME = b"a\\nb;c\\x1b[31md\\xff\\xfe\xe2\x82\xac\\x7f"
+DESC = b"x;y\nz\x1b"
+JOB = [b"--ioengine=null", b"--size=64k", b"--description=" + DESC]
+
+
+def run_bytes(args, cwd):
+    p = subprocess.run([BIN.encode()] + args, cwd=cwd, capture_output=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check_json(c, d):
+    for fmt in (b"json", b"json+"):
+        code, out, err = run_bytes([b"--name=" + NAME] + JOB + [b"--output-format=" + fmt], d)
+        try:
+            job = json.loads(out)["jobs"][0]
+        except ValueError as e:
+            c.check(False, "%s: not JSON (%s): %r" % (fmt, e, out[:300]))
+            continue
+        c.check(code == 0 and job["jobname"] == JSON_NAME and job["desc"] == DESC.decode(),
+                "%s: the name with U+FFFD for each stray byte: %r" % (fmt, job["jobname"]))
+
+
+def check_status_lines(c, d):
+    code, out, err = run_bytes([b"--name=" + NAME] + JOB + [
+        b"--runtime=0.6", b"--time_based", b"--rate_iops=20000", b"--status-interval=250ms",
+        b"--output-format=json"], d)
+    lines = out.split(b"\n")
+    objs = []
+    try:
+        while lines and lines[0].startswith(b'{"interval"'):
+            objs.append(json.loads(lines.pop(0)))
+        final = json.loads(b"\n".join(lines))
+    except ValueError as e:
+        c.check(False, "status lines: not JSON (%s): %r" % (e, out[:300]))
+        return
+    c.check(code == 0 and objs and final["jobs"][0]["jobname"] == JSON_NAME,
+            "status lines and report: exit %d, %d lines" % (code, len(objs)))
+    c.check(all(o["jobs"][0]["jobname"] == JSON_NAME for o in objs),
+            "each status line names the job: %r" % objs[:1])
+
+
+def check_results(c, d):
+    code, _, err = run_bytes([b"--name=" + NAME] + JOB + [
+        b"--sweep", b"bs=4k,8k", b"--results", b"r.jsonl", b"--label", b"\xff;\n", b"--set",
+        b"iodepth=1", b"--output-format=terse"], d)
+    c.check(code == 0, "sweep: exit %d %r" % (code, err))
+    with open(os.path.join(d, "r.jsonl"), "rb") as f:
+        lines = f.read().splitlines()
+    try:
+        cells = [json.loads(line) for line in lines]
+    except ValueError as e:
+        c.check(False, "result set: not JSON (%s)" % e)
+        return
+    c.check(len(cells) == 2 and all(x["label"] == "\ufffd;\n" for x in cells) and
+            all(x["report"]["jobs"][0]["jobname"] == JSON_NAME for x in cells),
+            "result set: two cells with the name and label: %r" % [x["label"] for x in cells])
+
+
+def check_terse(c, d):
+    code, plain, _ = run_bytes([b"--name=plain"] + JOB + [b"--output-format=terse"], d)
+    code2, out, err = run_bytes([b"--name=" + NAME] + JOB + [b"--output-format=terse"], d)
+    c.check(code == 0 and code2 == 0, "terse: exit %d %d %r" % (code, code2, err))
+    lines = out.split(b"\n")
+    c.check(len(lines) == 2 and lines[1] == b"", "terse: one line: %r" % out[:200])
+    fields = lines[0].split(b";")
+    c.check(len(fields) == len(plain.split(b"\n")[0].split(b";")),
+            "terse: as many fields as for a plain name: %d" % len(fields))
+    c.check(fields[2] == TERSE_NAME and fields[-1] == b"x_y_z_",
+            "terse: ';' and control characters as '_': %r %r" % (fields[2], fields[-1]))
+
+
+def check_normal(c, d):
+    code, out, err = run_bytes([b"--name=" + NAME, b"--ioengine=psync", b"--size=64k",
+                                b"--filename=lay.bin", b"--description=" + DESC], d)
+    c.check(code == 0, "normal: exit %d %r" % (code, err))
+    c.check(b"\x1b" not in out and b"\x7f" not in out, "normal: no escape or DEL byte")
+    lines = out.split(b"\n")
+    c.check(lines[0].startswith(TEXT_NAME + b": (g=0): rw=read"),
+            "normal: the job's header is one line, escaped: %r" % lines[0])
+    c.check(any(l.startswith(TEXT_NAME + b": (groupid=0, jobs=1)") for l in lines),
+            "normal: the job's report line is one line: %r" % out[:400])
+    c.check(b"  Description  : [x;y\\nz\\x1b]" in lines, "normal: the description escaped")
+    c.check(any(l.startswith(TEXT_NAME + b": Laying out IO file") for l in lines),
+            "normal: the layout line escaped")
+
+
+def main():
+    c = Checks("names")
+    d = scratch_dir()
+    try:
+        check_json(c, d)
+        check_status_lines(c, d)
+        check_results(c, d)
+        check_terse(c, d)
+        check_normal(c, d)
+    finally:
+        remove(d)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()

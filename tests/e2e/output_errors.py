@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""A report that cannot be written fails the run: on stdout or --output (to /dev/full or a
+full file system), from iojob report and iojob compare, in log files and in --results, the
+write error is said on stderr and the exit status is 1, where fio exits 0 with it lost."""
+import os
+import shutil
+import subprocess
+
+from common import BIN, Checks, remove, run, scratch_dir
+
+JOB = ["--name=x", "--ioengine=null", "--size=1m"]
+ENOSPC = "No space left on device"
+
+
+def run_full(args, cwd):
+    """Run iojob with its stdout on /dev/full; (exit code, stderr)."""
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([BIN] + args, cwd=cwd, stdout=full, stderr=subprocess.PIPE,
+                           text=True, timeout=120)
+    return p.returncode, p.stderr
+
+
+def said(err, what):
+    return what in err and ENOSPC in err
+
+
+def check_stdout(c, d):
+    for fmt in ("normal", "json", "json+", "terse"):
+        code, err = run_full(JOB + ["--output-format=" + fmt], d)
+        c.check(code == 1 and said(err, "iojob: cannot write the report to stdout"),
+                "%s report on /dev/full: exit %d, %r" % (fmt, code, err))
+    code, err = run_full(["--help"], d)
+    c.check(code == 1 and said(err, "stdout"), "--help on /dev/full: exit %d %r" % (code, err))
+
+
+def check_output_file(c, d, path, what):
+    for fmt in ("normal", "json"):
+        code, _, err = run(JOB + ["--output-format=" + fmt, "--output=" + path], cwd=d)
+        c.check(code == 1 and said(err, "iojob: cannot write the report to '%s'" % path),
+                "--output %s (%s): exit %d, %r" % (what, fmt, code, err))
+
+
+def check_commands(c, d):
+    code, _, err = run(JOB + ["--results=a.jsonl", "--label=one", "--output-format=terse"],
+                       cwd=d)
+    code2, _, err2 = run(JOB + ["--results=a.jsonl", "--label=two", "--output-format=terse"],
+                         cwd=d)
+    c.check(code == 0 and code2 == 0, "result sets made: %s %s" % (err, err2))
+    code, err = run_full(["report", "a.jsonl"], d)
+    c.check(code == 1 and said(err, "iojob report: cannot write the report to stdout"),
+            "iojob report on /dev/full: exit %d %r" % (code, err))
+    code, err = run_full(["compare", "one", "two", "a.jsonl"], d)
+    c.check(code == 1 and said(err, "iojob compare: cannot write the report to stdout"),
+            "iojob compare on /dev/full: exit %d %r" % (code, err))
+
+
+def check_logs(c, d):
+    """Log files that cannot be written: each is named with the reason."""
+    for opt, kind in (("write_bw_log", "bw"), ("write_lat_log", "clat"),
+                      ("write_iops_log", "iops"), ("write_hist_log", "clat_hist")):
+        name = "full_" + kind
+        os.symlink("/dev/full", os.path.join(d, "%s_%s.1.log" % (name, kind)))
+        code, _, err = run(JOB + ["--%s=%s" % (opt, name), "--log_hist_msec=100"], cwd=d)
+        c.check(code == 1 and said(err, "cannot write log '%s_%s.1.log'" % (name, kind)),
+                "%s on /dev/full: exit %d %r" % (opt, code, err))
+
+
+def check_results(c, d, path, what):
+    code, _, err = run(JOB + ["--results=" + path, "--output-format=terse"], cwd=d)
+    c.check(code == 1 and said(err, "--results '%s'" % path),
+            "--results %s: exit %d %r" % (what, code, err))
+
+
+def mount_full_tmpfs(c, d):
+    """A small tmpfs under d, filled up; None (and why, skipped) where it cannot be."""
+    if os.geteuid() != 0:
+        c.skip("a full file system needs root to mount a tmpfs")
+        return None
+    if not shutil.which("mount"):
+        c.skip("a full file system needs mount(8), which is missing")
+        return None
+    mnt = os.path.join(d, "full")
+    os.mkdir(mnt)
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        c.skip("cannot mount a tmpfs: " + p.stderr.strip())
+        return None
+    try:
+        with open(os.path.join(mnt, "fill"), "wb") as f:
+            while True:
+                f.write(b"\0" * 4096)
+                f.flush()
+    except OSError:
+        pass
+    return mnt
+
+
+def check_full_fs(c, d):
+    mnt = mount_full_tmpfs(c, d)
+    if not mnt:
+        return
+    try:
+        check_output_file(c, d, os.path.join(mnt, "report.txt"), "on a full tmpfs")
+        code, _, err = run(["report", "a.jsonl", "--svg", os.path.join(mnt, "c.svg")], cwd=d)
+        c.check(code == 1 and said(err, "c.svg"), "report --svg on a full tmpfs: exit %d %r"
+                % (code, err))
+        check_results(c, d, os.path.join(mnt, "r.jsonl"), "on a full tmpfs")
+        with open(os.path.join(mnt, "out.txt"), "w") as out:
+            p = subprocess.run([BIN] + JOB, cwd=d, stdout=out, stderr=subprocess.PIPE,
+                               text=True, timeout=120)
+        c.check(p.returncode == 1 and said(p.stderr, "stdout"),
+                "stdout on a full tmpfs: exit %d %r" % (p.returncode, p.stderr))
+    finally:
+        subprocess.run(["umount", mnt])
+
+
+def main():
+    c = Checks("output_errors")
+    d = scratch_dir()
+    try:
+        check_stdout(c, d)
+        check_output_file(c, d, "/dev/full", "/dev/full")
+        check_commands(c, d)
+        check_logs(c, d)
+        check_results(c, d, "/dev/full", "/dev/full")
+        check_full_fs(c, d)
+    finally:
+        remove(d)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
