@@ -57,7 +57,7 @@ static void json_lat(struct json_out *j, const char *key, const struct moments *
 	json_uint(j, "N", m->n);
 	if (pct_on && hist_total(h)) {
 		n = pct_list(u, pct);
-		hist_percentiles(h, pct, n, val);
+		pct_values(h, m, pct, n, val);
 		json_open(j, "percentile", '{');
 		for (i = 0; i < n; i++) {
 			snprintf(name, sizeof(name), "%f", pct[i]);

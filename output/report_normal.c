@@ -33,7 +33,7 @@ static void print_lat(FILE *f, const char *name, const struct moments *m)
 
 /* A percentile block: its unit from the values, values rounded up, as many as fit a row. */
 static void print_pct(FILE *f, const struct report_unit *u, const struct hist *h,
-		      const char *pre)
+		      const struct moments *m, const char *pre)
 {
 	double pct[RU_PCT_MAX];
 	uint64_t val[RU_PCT_MAX], minv, maxv, div, step, v;
@@ -43,7 +43,7 @@ static void print_pct(FILE *f, const struct report_unit *u, const struct hist *h
 	if (!hist_total(h))
 		return;
 	n = pct_list(u, pct);
-	hist_percentiles(h, pct, n, val);
+	pct_values(h, m, pct, n, val);
 	minv = maxv = val[0];
 	for (j = 1; j < n; j++) {
 		minv = val[j] < minv ? val[j] : minv;
@@ -121,11 +121,11 @@ static void print_dir(FILE *f, const struct report_unit *u, const struct shown_d
 	print_lat(f, "clat", &d->clat);
 	print_lat(f, " lat", &d->lat);
 	if (u->slat_percentiles)
-		print_pct(f, u, &d->slat_hist, "slat");
+		print_pct(f, u, &d->slat_hist, &d->slat, "slat");
 	if (u->clat_percentiles)
-		print_pct(f, u, &d->clat_hist, "clat");
+		print_pct(f, u, &d->clat_hist, &d->clat, "clat");
 	if (u->lat_percentiles)
-		print_pct(f, u, &d->lat_hist, "lat");
+		print_pct(f, u, &d->lat_hist, &d->lat, "lat");
 	print_samples(f, u, d, g ? g->dir[s->slot].agg_bw : 0);
 }
 
@@ -253,7 +253,7 @@ static void print_unit(FILE *f, const struct report_ctx *c, const struct unit_vi
 		/* fio prints sync percentiles whatever clat_percentiles says */
 		fputs("  fsync/fdatasync/sync_file_range:\n", f);
 		print_lat(f, "sync", &st->sync_lat);
-		print_pct(f, u, &st->sync_hist, "sync");
+		print_pct(f, u, &st->sync_hist, &st->sync_lat, "sync");
 	}
 	print_job_tail(f, u, st);
 }

@@ -31,18 +31,22 @@ static void terse_lat(FILE *f, const struct moments *m)
 static void terse_pct(FILE *f, const struct report_unit *u, const struct dir_stats *d)
 {
 	const struct hist *h = NULL;
+	const struct moments *m = NULL;
 	double pct[RU_PCT_MAX];
 	uint64_t val[RU_PCT_MAX];
 	unsigned n = 0, i;
 
-	if (u->lat_percentiles)
+	if (u->lat_percentiles) {
 		h = &d->lat_hist;
-	else if (u->clat_percentiles)
+		m = &d->lat;
+	} else if (u->clat_percentiles) {
 		h = &d->clat_hist;
+		m = &d->clat;
+	}
 	if (h) {
 		n = pct_list(u, pct);
 		n = n > TERSE_PCT_SLOTS ? TERSE_PCT_SLOTS : n;
-		hist_percentiles(h, pct, n, val);
+		pct_values(h, m, pct, n, val);
 	}
 	for (i = 0; i < TERSE_PCT_SLOTS; i++) {
 		if (i < n)

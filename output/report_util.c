@@ -95,6 +95,18 @@ uint64_t pct_scale(uint64_t minv, uint64_t maxv, const char **unit)
 	return 1;
 }
 
+void pct_values(const struct hist *h, const struct moments *m, const double *pct, unsigned n,
+		uint64_t *out)
+{
+	hist_percentiles(h, pct, n, out);
+	for (unsigned i = 0; m->n && i < n; i++) {
+		if (out[i] < m->min)
+			out[i] = m->min;
+		if (out[i] > m->max)
+			out[i] = m->max;
+	}
+}
+
 unsigned pct_list(const struct report_unit *u, double *out)
 {
 	const double *src = u->pct;

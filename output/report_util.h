@@ -81,6 +81,14 @@ uint64_t pct_scale(uint64_t minv, uint64_t maxv, const char **unit);
 unsigned pct_list(const struct report_unit *u, double *out);
 
 /*
+ * hist_percentiles() with each value clamped to [m->min, m->max]: the value reported for a
+ * bucket is its midpoint, which past the largest sample would read above max (fio prints
+ * it so: p100 55552 with max 55354).
+ */
+void pct_values(const struct hist *h, const struct moments *m, const double *pct, unsigned n,
+		uint64_t *out);
+
+/*
  * fio's percentile precision: the decimals typed in the list, or at least those needed to
  * print every value exactly.
  */

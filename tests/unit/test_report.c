@@ -629,8 +629,8 @@ START_TEST(json_plus_bins_end_at_fios_last_bin)
 	ck_assert_ptr_nonnull(bins);
 	ck_assert_ptr_nonnull(strstr(bins, "\"4999610368\" : 1,\n"));
 	ck_assert_ptr_nonnull(strstr(bins, "\"17112760320\" : 5\n"));
-	/* the percentiles keep the real values */
-	ck_assert_ptr_nonnull(strstr(out, "\"99.990000\" : 100394860544"));
+	/* the percentiles keep the real values: the top one is the largest sample, 100 s */
+	ck_assert_ptr_nonnull(strstr(out, "\"99.990000\" : 100000000000"));
 	free(out);
 }
 END_TEST
@@ -717,6 +717,34 @@ START_TEST(util_is_over_the_jobs_io_window)
 	diskset_set_window(&s, 500000000ULL, 1400000000ULL);	/* busy past the window */
 	disk_delta(&s, 0, &v);
 	ck_assert_double_eq_tol(v.util, 100.0, 1e-9);
+}
+END_TEST
+
+/*
+ * A percentile is its bucket's midpoint, clamped to the samples' range: 55354 ns sits in a
+ * bucket whose midpoint is past it, and p100 is 55354, never above max (fio prints 55552).
+ */
+START_TEST(percentiles_stay_within_min_and_max)
+{
+	static const double pct[] = { 1.0, 50.0, 100.0 };
+	static const uint64_t samples[] = { 1021, 55354 };
+	struct moments m = { .min = UINT64_MAX };
+	struct hist *h = calloc(1, sizeof(*h));
+	uint64_t raw[3], val[3];
+
+	ck_assert_ptr_nonnull(h);
+	for (size_t i = 0; i < TABLE_LEN(samples); i++) {
+		moments_add(&m, samples[i], 1);
+		hist_add(h, samples[i], 1);
+	}
+	hist_percentiles(h, pct, 3, raw);
+	ck_assert_uint_gt(raw[2], 55354);	/* what clamping is for */
+	pct_values(h, &m, pct, 3, val);
+	ck_assert_uint_ge(val[0], 1021);
+	ck_assert_uint_eq(val[2], 55354);
+	for (int i = 0; i < 3; i++)
+		ck_assert(val[i] >= m.min && val[i] <= m.max);
+	free(h);
 }
 END_TEST
 
@@ -872,6 +900,7 @@ static Suite *report_suite(void)
 
 	tc = tcase_create("terse");
 	tcase_add_test(tc, util_is_over_the_jobs_io_window);
+	tcase_add_test(tc, percentiles_stay_within_min_and_max);
 	tcase_add_test(tc, terse_v3_has_fios_fields_for_one_disk);
 	tcase_add_test(tc, terse_md_master_adds_slaves_and_the_members_average);
 	tcase_add_test(tc, terse_ends_with_errors_then_description);
