@@ -421,8 +421,10 @@ int files_check(const struct job_desc *j, const struct io_file *f, unsigned n,
 
 void files_free(struct io_file *f, unsigned n)
 {
-	for (unsigned i = 0; f && i < n; i++)
+	for (unsigned i = 0; f && i < n; i++) {
 		free(f[i].path);
+		free(f[i].covered);
+	}
 	free(f);
 }
 

@@ -13,8 +13,11 @@
 
 #include "engine/worker.h"
 
-/* Set up offset generators, budgets, seeds and the fast path; files must be resolved. */
-void plan_init(struct worker *w);
+/*
+ * Set up offset generators (and, for random I/O of mixed sizes, the map of covered
+ * blocks), budgets, seeds and the fast path; files must be resolved. 0 or -ENOMEM.
+ */
+int plan_init(struct worker *w);
 
 /* The direction of the next I/O (random for mixed modes). */
 int plan_dir(struct worker *w);

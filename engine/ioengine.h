@@ -38,6 +38,7 @@ struct io_file {
 	uint64_t served;	/* bytes issued in this turn of file_service_type=sequential */
 	uint64_t writes_since_sync;
 	struct offgen gen;
+	uint64_t *covered;	/* blocks a random pass of mixed sizes covered (io_plan.c) */
 };
 
 struct io_req {

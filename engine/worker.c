@@ -104,7 +104,12 @@ int worker_setup(struct worker *w)
 			 j->name);
 		return ret;
 	}
-	plan_init(w);
+	ret = plan_init(w);
+	if (ret < 0) {
+		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': no memory for the map of "
+			 "the blocks its random I/O covered", j->name);
+		return ret;
+	}
 	plan_fill_buffers(w);
 	ret = verify_init(w);
 	if (ret < 0)
