@@ -101,7 +101,7 @@ static void json_dir(struct json_out *j, const struct report_unit *u, const stru
 	json_uint(j, "io_kbytes", d->bytes >> 10);
 	json_uint(j, "bw_bytes", bw);
 	json_uint(j, "bw", bw / 1024);
-	json_float(j, "iops", ms ? 1000.0 * (double)s->issued / (double)ms : 0.0);
+	json_float(j, "iops", dir_iops_exact(s));
 	json_uint(j, "runtime", ms);
 	json_uint(j, "total_ios", s->issued);
 	json_uint(j, "short_ios", d->short_ios);

@@ -41,6 +41,7 @@ struct unit_view {
 /* Bandwidth totals of one direction of a group, bytes per second and milliseconds. */
 struct group_dir {
 	uint64_t bytes, agg_bw, min_bw, max_bw, min_run_ms, max_run_ms;
+	uint64_t max_run_ns;		/* agg_bw's time base, exact */
 };
 
 struct group_run {
@@ -64,9 +65,10 @@ const struct group_run *report_group(const struct report_ctx *c, int groupid);
 /* A direction's runtime in ms as fio rounds it (microseconds rounded up), 0 if none. */
 uint64_t dir_runtime_ms(const struct dir_stats *d);
 
-/* bytes * 1000 / runtime and issued * 1000 / runtime, 0 without a runtime. */
+/* Bytes and I/Os per second over the exact runtime (runtime_ns), 0 without a runtime. */
 uint64_t dir_bw(const struct dir_stats *d);
 uint64_t dir_iops(const struct shown_dir *s);
+double dir_iops_exact(const struct shown_dir *s);
 
 /* The bw mean as a share of the group's aggregate bandwidth, capped at 100 (fio's per=). */
 double bw_share(double mean_kib, uint64_t agg_bw);

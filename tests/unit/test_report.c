@@ -748,6 +748,22 @@ START_TEST(percentiles_stay_within_min_and_max)
 }
 END_TEST
 
+/* Rates are over the exact runtime: a job of 20.9 ms is not taken for one of 21 ms. */
+START_TEST(rates_use_the_exact_runtime)
+{
+	struct dir_stats d = { .bytes = 20900 * 4096ULL, .runtime_ns = 20900000 };
+	struct shown_dir s = { .d = &d, .issued = 20900 };
+
+	ck_assert_uint_eq(dir_runtime_ms(&d), 21);		/* fio's whole milliseconds */
+	ck_assert_uint_eq(dir_bw(&d), 4096000000ULL);		/* not 4076190476 */
+	ck_assert_uint_eq(dir_iops(&s), 1000000);
+	ck_assert_double_eq_tol(dir_iops_exact(&s), 1e6, 1e-6);
+	d.runtime_ns = 0;
+	ck_assert_uint_eq(dir_bw(&d), 0);
+	ck_assert_uint_eq(dir_iops(&s), 0);
+}
+END_TEST
+
 START_TEST(terse_v3_has_fios_fields_for_one_disk)
 {
 	char *out = render(build_read_async, FMT_TERSE), *field[256];
@@ -901,6 +917,7 @@ static Suite *report_suite(void)
 	tc = tcase_create("terse");
 	tcase_add_test(tc, util_is_over_the_jobs_io_window);
 	tcase_add_test(tc, percentiles_stay_within_min_and_max);
+	tcase_add_test(tc, rates_use_the_exact_runtime);
 	tcase_add_test(tc, terse_v3_has_fios_fields_for_one_disk);
 	tcase_add_test(tc, terse_md_master_adds_slaves_and_the_members_average);
 	tcase_add_test(tc, terse_ends_with_errors_then_description);
