@@ -23,6 +23,8 @@ static inline void account_sync(struct worker *w, const struct io_req *r, uint64
 {
 	uint64_t ns = clock_to_ns(w->clk, now - r->t_submit);
 
+	if (w->ending)
+		return;		/* end_fsync: not in fio's sync statistics */
 	moments_add(&w->st->sync_lat, ns, 1);
 	hist_add(&w->st->sync_hist, ns, 1);
 }

@@ -506,7 +506,10 @@ void plan_sync(struct worker *w, struct io_req *r)
 		w->sync_all = next < w->nfiles;
 		w->sync_due = w->sync_all ? &w->files[next] : NULL;
 	}
+	/* fio counts fsync= syncs alone: fdatasync= ones only time, end_fsync not at all */
 	w->st->sync_ios++;
+	if (r->dir == IO_FSYNC && !w->ending)
+		w->st->fsync_ios++;
 }
 
 void plan_fill_buffers(struct worker *w)

@@ -371,6 +371,7 @@ static void end_fsync(struct worker *w)
 	if (!w->job->end_fsync || !rw_does(w->job->rw, IO_WRITE) || w->error)
 		return;
 	w->plan_fast = false;
+	w->ending = true;
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		w->sync_due = &w->files[i];
 		w->sync_kind = IO_FSYNC;
@@ -405,7 +406,8 @@ static void finish(struct worker *w)
 	st->minf = (uint64_t)(ru.ru_minflt - w->ru_start.ru_minflt);
 	st->runtime_ns = runtime;
 	for (int d = 0; d < IO_NDIR; d++) {
-		if (rw_does(w->job->rw, d))
+		/* verify's reads of a write job are reads with a runtime, as in fio */
+		if (rw_does(w->job->rw, d) || st->dir[d].ios)
 			st->dir[d].runtime_ns = runtime;
 		total += st->issued[d];
 		if (w->sync_path) {

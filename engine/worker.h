@@ -74,6 +74,7 @@ struct worker {
 	uint64_t sleep_late_ns;		/* how late nanosleep wakes, on average (pace.c) */
 	struct io_file *sync_due;	/* fsync= or fdatasync= wants this file synced */
 	int sync_kind;
+	bool ending;			/* end_fsync's syncs: fio counts none of them */
 	bool sync_all;			/* then the files after it too (fsync_scope=all_files) */
 	struct io_file *last_written;
 	atomic_uint_fast64_t *ios_shared;	/* fsync_every_ios: I/Os of the job's clones */

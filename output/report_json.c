@@ -222,7 +222,7 @@ static void json_unit(struct json_out *j, const struct report_ctx *c, const stru
 		if (v->dirs[i].slot != STATS_NDIR - 1)
 			continue;
 		json_open(j, "sync", '{');
-		json_uint(j, "total_ios", st->sync_ios);
+		json_uint(j, "total_ios", st->fsync_ios);
 		json_lat(j, "lat_ns", &st->sync_lat, &st->sync_hist, u,
 			 u->clat_percentiles || u->lat_percentiles, plus);
 		json_close(j, '}');

@@ -200,7 +200,7 @@ static void print_job_tail(FILE *f, const struct report_unit *u, const struct jo
 	fprintf(f, "     issued rwts: total=%llu,%llu,%llu,%llu short=%llu,%llu,%llu,0 "
 		"dropped=%llu,%llu,%llu,0\n", (unsigned long long)st->issued[0],
 		(unsigned long long)st->issued[1], (unsigned long long)st->issued[2],
-		(unsigned long long)st->sync_ios, (unsigned long long)st->dir[0].short_ios,
+		(unsigned long long)st->fsync_ios, (unsigned long long)st->dir[0].short_ios,
 		(unsigned long long)st->dir[1].short_ios, (unsigned long long)st->dir[2].short_ios,
 		(unsigned long long)st->dir[0].drop_ios, (unsigned long long)st->dir[1].drop_ios,
 		(unsigned long long)st->dir[2].drop_ios);

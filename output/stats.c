@@ -175,6 +175,7 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src)
 		dir_merge(&dst->dir[i], &src->dir[i]);
 	add_counts(dst->issued, src->issued, STATS_NDIR);
 	dst->sync_ios += src->sync_ios;
+	dst->fsync_ios += src->fsync_ios;
 	moments_merge(&dst->sync_lat, &src->sync_lat);
 	hist_merge(&dst->sync_hist, &src->sync_hist);
 	add_counts(dst->depth, src->depth, STATS_DEPTH_NR);

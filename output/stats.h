@@ -61,7 +61,8 @@ struct dir_stats {
 struct job_stats {
 	struct dir_stats dir[STATS_NDIR];
 	uint64_t issued[STATS_NDIR];	/* I/Os started, per direction */
-	uint64_t sync_ios;		/* fsync/fdatasync calls */
+	uint64_t sync_ios;		/* fsync/fdatasync calls, end_fsync's too */
+	uint64_t fsync_ios;		/* the fsync= ones: what fio counts and shows */
 	struct moments sync_lat;
 	struct hist sync_hist;
 	uint64_t depth[STATS_DEPTH_NR];	/* I/Os issued while this many were in flight */

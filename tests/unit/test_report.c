@@ -307,7 +307,7 @@ static void build_fsync(struct scenario *sc)
 		moments_add(&st->sync_lat, v, 1);
 		hist_add(&st->sync_hist, v, 1);
 	}
-	st->sync_ios = 511;
+	st->sync_ios = st->fsync_ios = 511;
 	record_job(st, 1, 210 * MS, 0, 52 * MS);
 	add_disk(sc, "vda", -1, 0, 0, 946, 111);
 }
