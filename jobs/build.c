@@ -51,9 +51,17 @@ static int keys_push(struct key_list *l, const char *key, const char *val, const
 static int keys_push_section(struct key_list *l, const struct jf_section *s, bool global)
 {
 	for (size_t i = 0; i < s->nkeys; i++) {
-		int ret = keys_push(l, s->keys[i].key, s->keys[i].val, s->keys[i].file,
-				    s->keys[i].line, global);
+		int ret;
 
+		/*
+		 * fio names every job after its section, whatever a [global] name= says (it
+		 * names no job), so that jobs whose files come from their names do not share
+		 * them. --set name= still names every job: it is asked of each.
+		 */
+		if (global && !strcmp(s->keys[i].key, "name"))
+			continue;
+		ret = keys_push(l, s->keys[i].key, s->keys[i].val, s->keys[i].file,
+				s->keys[i].line, global);
 		if (ret < 0)
 			return ret;
 	}

@@ -136,6 +136,18 @@ static void check_bs(const struct job_desc *j, int dir, uint64_t min, uint64_t m
 		      (unsigned long long)min, (unsigned long long)max);
 }
 
+/* A [global] name= names no job, as in fio: each keeps its section's, or its own name=. */
+START_TEST(global_name_names_no_job)
+{
+	add_file("job.fio", "[global]\nname=all\nsize=1m\n[a]\n[b]\nname=own\n");
+	build_ok();
+	ck_assert_uint_eq(jl.njobs, 2);
+	ck_assert_str_eq(jl.jobs[0].name, "a");
+	ck_assert_str_eq(jl.jobs[1].name, "own");
+	ck_assert_uint_eq(jl.jobs[0].size.bytes, 1 << 20);	/* the rest of [global] holds */
+}
+END_TEST
+
 START_TEST(a_job_without_keys_gets_the_table_defaults)
 {
 	const struct job_desc *j = one_job("[job]\n");
@@ -990,6 +1002,7 @@ static Suite *jobs_suite(void)
 
 	tc = fixture_tcase("defaults");
 	tcase_add_test(tc, a_job_without_keys_gets_the_table_defaults);
+	tcase_add_test(tc, global_name_names_no_job);
 	tcase_add_loop_test(tc, every_option_is_found_by_its_names_and_its_default_parses, 0,
 			    count_options());
 	suite_add_tcase(s, tc);
