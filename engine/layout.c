@@ -163,7 +163,7 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 {
 	bool data = rw_does(j->rw, IO_READ) || (j->overwrite && rw_does(j->rw, IO_WRITE));
 	uint64_t *have, total = 0;
-	unsigned nout = 0;
+	unsigned nout = 0, ncreated = 0;
 	unsigned char *buf;
 	char msg[512];
 	int ret = 0;
@@ -188,6 +188,11 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 			if (!data && (ret = create_empty(j, &f[i], d)) < 0)
 				break;
 			st.st_size = 0;
+			if (!data) {
+				/* fio names every job that creates files, a write job too */
+				total += f[i].want_size;
+				ncreated++;
+			}
 		}
 		if (data && (uint64_t)st.st_size < f[i].want_size) {
 			have[i] = (uint64_t)st.st_size;
@@ -195,14 +200,18 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 			nout++;
 		}
 	}
+	if (!ret && nout + ncreated) {
+		unsigned k = nout + ncreated;
+
+		snprintf(msg, sizeof(msg), "%s: Laying out IO file%s (%u file%s / %s%" PRIu64
+			 "MiB)", j->name, k > 1 ? "s" : "", k, k > 1 ? "s" : "",
+			 k > 1 ? "total " : "", total >> 20);
+		note(ctx, msg);
+	}
 	if (ret || !nout) {
 		free(have);
 		return ret;
 	}
-	snprintf(msg, sizeof(msg), "%s: Laying out IO file%s (%u file%s / %s%" PRIu64 "MiB)",
-		 j->name, nout > 1 ? "s" : "", nout, nout > 1 ? "s" : "",
-		 nout > 1 ? "total " : "", total >> 20);
-	note(ctx, msg);
 	buf = layout_buffer(j->randseed);
 	if (!buf)
 		ret = diag_set(d, -ENOMEM, "out of memory");
