@@ -113,12 +113,22 @@ void logs_io(struct worker *w, const struct io_req *r, uint64_t now, uint64_t cl
 			joblog_add(&l->slat_log, ms, slat_ns, d, r->full_len, off);
 		joblog_add(&l->lat_log, ms, lat_ns, d, r->full_len, off);
 	}
-	/* fio's per-I/O bandwidth entry: the I/O's bytes over its clat, in bytes per ms. */
-	if (l->bw)
-		joblog_add(&l->bw_log, ms, clat_ns ? r->full_len * 1000000ULL / clat_ns : 0, d,
-			   r->full_len, off);
-	if (l->iops)
+	/*
+	 * fio's per-I/O bandwidth entry: the I/O's bytes over its clat, in bytes per ms. With
+	 * the sample window at 0 (log_avg_msec=0), each entry is a bw or iops sample too.
+	 */
+	if (l->bw) {
+		uint64_t bw = clat_ns ? r->full_len * 1000000ULL / clat_ns : 0;
+
+		joblog_add(&l->bw_log, ms, bw, d, r->full_len, off);
+		if (!w->bw_ticks)
+			moments_add(&w->st->dir[d].bw, bw, 1);
+	}
+	if (l->iops) {
 		joblog_add(&l->iops_log, ms, 1, d, r->full_len, off);
+		if (!w->iops_ticks)
+			moments_add(&w->st->dir[d].iops, 1, 1);
+	}
 }
 
 /*

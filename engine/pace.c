@@ -54,8 +54,9 @@ void pace_start(struct worker *w)
 	w->t_start = now;
 	w->t_end = j->runtime_ns ? now + clock_from_ns(w->clk, j->runtime_ns) : UINT64_MAX;
 	w->bw_win_start = w->iops_win_start = now;
-	w->t_next_bw = now + w->bw_ticks;
-	w->t_next_iops = now + w->iops_ticks;
+	/* a window of 0: every I/O is a sample, taken with its log entry (logs_io) */
+	w->t_next_bw = w->bw_ticks ? now + w->bw_ticks : UINT64_MAX;
+	w->t_next_iops = w->iops_ticks ? now + w->iops_ticks : UINT64_MAX;
 	memset(w->bw_win_bytes, 0, sizeof(w->bw_win_bytes));
 	memset(w->iops_win_ios, 0, sizeof(w->iops_win_ios));
 	memset(w->rate_bytes, 0, sizeof(w->rate_bytes));

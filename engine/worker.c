@@ -72,6 +72,18 @@ static int start_engine(struct worker *w)
 	return ret;
 }
 
+/*
+ * The bw or iops sample window, as fio picks it: with that log written, log_avg_msec
+ * unless the job set bwavgtime/iopsavgtime itself; 0 (log_avg_msec=0) samples every I/O.
+ */
+static uint64_t sample_window_ns(const struct job_desc *j, const char *option,
+				 const char *log, uint64_t avg_ns)
+{
+	if (!log || job_setting(j, option))
+		return avg_ns;
+	return j->log_avg_ns;
+}
+
 int worker_setup(struct worker *w)
 {
 	const struct job_desc *j = w->job;
@@ -120,8 +132,10 @@ int worker_setup(struct worker *w)
 		if (ret < 0)
 			return ret;
 	}
-	w->bw_ticks = clock_from_ns(w->clk, j->bw_avg_ns);
-	w->iops_ticks = clock_from_ns(w->clk, j->iops_avg_ns);
+	w->bw_ticks = clock_from_ns(w->clk, sample_window_ns(j, "bwavgtime", j->bw_log,
+							      j->bw_avg_ns));
+	w->iops_ticks = clock_from_ns(w->clk, sample_window_ns(j, "iopsavgtime", j->iops_log,
+								j->iops_avg_ns));
 	return start_engine(w);
 }
 

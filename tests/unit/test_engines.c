@@ -599,6 +599,37 @@ START_TEST(mixed_rates_split_as_the_caps_do)
 }
 END_TEST
 
+/*
+ * With a bw or iops log written, fio's sample window is log_avg_msec (every I/O at 0)
+ * unless bwavgtime/iopsavgtime is set: 1000 paced I/Os take a second or more, so 100 ms
+ * windows give several samples where the default 500 ms gives two at most.
+ */
+START_TEST(logs_set_the_sample_window)
+{
+	char dir[PATH_MAX];
+	const struct job_stats *st;
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	ck_assert_int_eq(run_jobs(&x, "[global]\nioengine=null\nsize=1g\nnumber_ios=400\n"
+				  "[every]\nwrite_bw_log=%s/e\nwrite_iops_log=%s/e\n"
+				  "[avg]\nrate_iops=1000\nnumber_ios=1000\nwrite_bw_log=%s/a\n"
+				  "log_avg_msec=100\n[own]\nrate_iops=1000\nnumber_ios=1000\n"
+				  "write_bw_log=%s/o\nlog_avg_msec=100\nbwavgtime=2000\n",
+				  dir, dir, dir, dir), 0);
+	st = stats(&x, 0);
+	ck_assert_uint_eq(st->dir[IO_READ].bw.n, 400);		/* one per I/O */
+	ck_assert_uint_eq(st->dir[IO_READ].iops.n, 400);
+	ck_assert_uint_eq(st->dir[IO_READ].iops.sum, 400);
+	st = stats(&x, 1);
+	ck_assert_uint_ge(st->dir[IO_READ].bw.n, 5);
+	ck_assert_uint_le(st->dir[IO_READ].iops.n, 2);		/* no iops log: 500 ms */
+	st = stats(&x, 2);
+	ck_assert_uint_eq(st->dir[IO_READ].bw.n, 0);		/* bwavgtime wins: 2 s */
+	trial_free(&x);
+}
+END_TEST
+
 /* At 1000 IOPS, 300 ms of ramp then 500 ms measured: ~500 I/Os counted, not ~800. */
 START_TEST(ramp_time_resets_the_stats)
 {
@@ -1182,6 +1213,7 @@ static void add_file_tests(Suite *s, SRunner *sr)
 	tcase_add_test(tc, time_based_runs_for_runtime);
 	tcase_add_test(tc, ramp_time_resets_the_stats);
 	tcase_add_loop_test(tc, mixed_rates_split_as_the_caps_do, 0, 3);
+	tcase_add_test(tc, logs_set_the_sample_window);
 	tcase_add_test(tc, number_ios_stops_the_job);
 	tc = tcase(s, "layout", scratch_setup);
 	tcase_add_test(tc, read_of_missing_file_lays_it_out_first);
