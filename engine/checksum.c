@@ -1,7 +1,13 @@
-/* Checksums for verify=: crc32c, md5, sha256 and xxhash (XXH32), from their specifications. */
+/*
+ * Checksums for verify=: crc32c here (a table, or the CPU's crc32 instruction), md5 and
+ * sha256 from libcrypto, xxhash (XXH32) from libxxhash.
+ */
 #include "engine/checksum.h"
 
 #include <string.h>
+
+#include <openssl/evp.h>
+#include <xxhash.h>
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
@@ -98,216 +104,32 @@ uint32_t crc32c_hw(uint32_t crc, const void *buf, size_t len)
 }
 #endif
 
-/* md5 (RFC 1321). */
-static const uint32_t md5_k[64] = {
-	0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a,
-	0xa8304613, 0xfd469501, 0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be,
-	0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821, 0xf61e2562, 0xc040b340,
-	0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8,
-	0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed, 0xa9e3e905, 0xfcefa3f8,
-	0x676f02d9, 0x8d2a4c8a, 0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c,
-	0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70, 0x289b7ec6, 0xeaa127fa,
-	0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665,
-	0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92,
-	0xffeff47d, 0x85845dd1, 0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1,
-	0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391,
-};
-
-static const uint8_t md5_r[64] = {
-	7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
-	5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
-	4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
-	6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
-};
-
-static uint32_t rotl32(uint32_t x, unsigned n)
-{
-	return (x << n) | (x >> (32 - n));
-}
-
-static uint32_t rotr32(uint32_t x, unsigned n)
-{
-	return (x >> n) | (x << (32 - n));
-}
-
-static void md5_block(uint32_t h[4], const uint8_t *p)
-{
-	uint32_t m[16], a = h[0], b = h[1], c = h[2], d = h[3];
-
-	for (int i = 0; i < 16; i++)
-		m[i] = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 |
-		       (uint32_t)p[4 * i + 2] << 16 | (uint32_t)p[4 * i + 3] << 24;
-	for (unsigned i = 0; i < 64; i++) {
-		uint32_t f, t;
-		unsigned g;
-
-		if (i < 16) {
-			f = (b & c) | (~b & d);
-			g = i;
-		} else if (i < 32) {
-			f = (d & b) | (~d & c);
-			g = (5 * i + 1) % 16;
-		} else if (i < 48) {
-			f = b ^ c ^ d;
-			g = (3 * i + 5) % 16;
-		} else {
-			f = c ^ (b | ~d);
-			g = (7 * i) % 16;
-		}
-		t = d;
-		d = c;
-		c = b;
-		b = b + rotl32(a + f + md5_k[i] + m[g], md5_r[i]);
-		a = t;
-	}
-	h[0] += a;
-	h[1] += b;
-	h[2] += c;
-	h[3] += d;
-}
-
 /*
- * The padding both digests share: 0x80, zeros, the bit length (little-endian for md5,
- * big-endian for sha256) in the last 8 bytes of the last 64-byte block.
+ * md5 and sha256 come from OpenSSL's libcrypto, xxhash from libxxhash: libraries made
+ * for the field, as fio's verify results must match what other tools compute.
  */
-static size_t pad_tail(uint8_t tail[128], const uint8_t *p, size_t rest, uint64_t len,
-		       bool big_endian)
+static void evp_digest(const EVP_MD *md, const void *buf, size_t len, uint8_t *out)
 {
-	size_t n = rest < 56 ? 64 : 128;
-	uint64_t bits = len * 8;
+	unsigned n;
 
-	memset(tail, 0, n);
-	memcpy(tail, p, rest);
-	tail[rest] = 0x80;
-	for (int i = 0; i < 8; i++)
-		tail[n - 8 + i] = (uint8_t)(bits >> (big_endian ? 56 - 8 * i : 8 * i));
-	return n;
+	/* only fails for want of memory: an all-zero digest then fails the verify loudly */
+	if (!EVP_Digest(buf, len, out, &n, md, NULL))
+		memset(out, 0, (size_t)EVP_MD_get_size(md));
 }
 
 void md5(const void *buf, size_t len, uint8_t out[16])
 {
-	uint32_t h[4] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476 };
-	const uint8_t *p = buf;
-	uint8_t tail[128];
-	size_t i, n;
-
-	for (i = 0; i + 64 <= len; i += 64)
-		md5_block(h, p + i);
-	n = pad_tail(tail, p + i, len - i, len, false);
-	for (size_t k = 0; k < n; k += 64)
-		md5_block(h, tail + k);
-	for (int k = 0; k < 16; k++)
-		out[k] = (uint8_t)(h[k / 4] >> (8 * (k % 4)));
-}
-
-/* sha256 (FIPS 180-4). */
-static const uint32_t sha256_k[64] = {
-	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
-	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
-	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-	0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-	0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-	0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
-
-static void sha256_block(uint32_t h[8], const uint8_t *p)
-{
-	uint32_t w[64], v[8];
-
-	for (int i = 0; i < 16; i++)
-		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
-		       (uint32_t)p[4 * i + 2] << 8 | (uint32_t)p[4 * i + 3];
-	for (int i = 16; i < 64; i++) {
-		uint32_t s0 = rotr32(w[i - 15], 7) ^ rotr32(w[i - 15], 18) ^ (w[i - 15] >> 3);
-		uint32_t s1 = rotr32(w[i - 2], 17) ^ rotr32(w[i - 2], 19) ^ (w[i - 2] >> 10);
-
-		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-	}
-	memcpy(v, h, sizeof(v));
-	for (int i = 0; i < 64; i++) {
-		uint32_t s1 = rotr32(v[4], 6) ^ rotr32(v[4], 11) ^ rotr32(v[4], 25);
-		uint32_t ch = (v[4] & v[5]) ^ (~v[4] & v[6]);
-		uint32_t t1 = v[7] + s1 + ch + sha256_k[i] + w[i];
-		uint32_t s0 = rotr32(v[0], 2) ^ rotr32(v[0], 13) ^ rotr32(v[0], 22);
-		uint32_t maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);
-
-		memmove(v + 1, v, 7 * sizeof(v[0]));
-		v[4] += t1;
-		v[0] = t1 + s0 + maj;
-	}
-	for (int i = 0; i < 8; i++)
-		h[i] += v[i];
+	evp_digest(EVP_md5(), buf, len, out);
 }
 
 void sha256(const void *buf, size_t len, uint8_t out[32])
 {
-	uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-			  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
-	const uint8_t *p = buf;
-	uint8_t tail[128];
-	size_t i, n;
-
-	for (i = 0; i + 64 <= len; i += 64)
-		sha256_block(h, p + i);
-	n = pad_tail(tail, p + i, len - i, len, true);
-	for (size_t k = 0; k < n; k += 64)
-		sha256_block(h, tail + k);
-	for (int k = 0; k < 32; k++)
-		out[k] = (uint8_t)(h[k / 4] >> (24 - 8 * (k % 4)));
-}
-
-/* XXH32 (the xxHash specification, 32-bit variant). */
-#define XXH_P1	2654435761U
-#define XXH_P2	2246822519U
-#define XXH_P3	3266489917U
-#define XXH_P4	668265263U
-#define XXH_P5	374761393U
-
-static uint32_t read32le(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint32_t xxh_round(uint32_t acc, uint32_t lane)
-{
-	return rotl32(acc + lane * XXH_P2, 13) * XXH_P1;
+	evp_digest(EVP_sha256(), buf, len, out);
 }
 
 uint32_t xxh32(const void *buf, size_t len, uint32_t seed)
 {
-	const uint8_t *p = buf, *end = p + len;
-	uint32_t h;
-
-	if (len >= 16) {
-		uint32_t v1 = seed + XXH_P1 + XXH_P2, v2 = seed + XXH_P2, v3 = seed,
-			 v4 = seed - XXH_P1;
-
-		for (; end - p >= 16; p += 16) {
-			v1 = xxh_round(v1, read32le(p));
-			v2 = xxh_round(v2, read32le(p + 4));
-			v3 = xxh_round(v3, read32le(p + 8));
-			v4 = xxh_round(v4, read32le(p + 12));
-		}
-		h = rotl32(v1, 1) + rotl32(v2, 7) + rotl32(v3, 12) + rotl32(v4, 18);
-	} else {
-		h = seed + XXH_P5;
-	}
-	h += (uint32_t)len;
-	for (; end - p >= 4; p += 4)
-		h = rotl32(h + read32le(p) * XXH_P3, 17) * XXH_P4;
-	for (; p < end; p++)
-		h = rotl32(h + *p * XXH_P5, 11) * XXH_P1;
-	h ^= h >> 15;
-	h *= XXH_P2;
-	h ^= h >> 13;
-	h *= XXH_P3;
-	h ^= h >> 16;
-	return h;
+	return XXH32(buf, len, seed);
 }
 
 unsigned checksum_size(enum checksum_type t)

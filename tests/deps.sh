@@ -8,6 +8,8 @@ set -euo pipefail
 build_pkgs="meson ninja-build pkg-config gcc libc6-dev libaio-dev liburing-dev libinih-dev check"
 # libblkid finds the signatures of file systems, RAID members and partition tables on devices.
 build_pkgs="$build_pkgs libblkid-dev"
+# verify's md5 and sha256 come from OpenSSL's libcrypto, its xxhash from libxxhash.
+build_pkgs="$build_pkgs libssl-dev libxxhash-dev"
 # scdoc renders the man page iojob(1) (without it, the build skips the page).
 build_pkgs="$build_pkgs scdoc"
 # python3 reads the JSON reports; e2fsprogs to dmsetup make and inspect loop devices for
