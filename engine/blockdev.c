@@ -264,14 +264,16 @@ static int check_mounts(const struct bdev_list *l, char *where, size_t len)
 	return found;
 }
 
-/* /proc/swaps: a header line, then "Filename Type Size Used Priority" per swap area. */
-static int check_swaps(const struct bdev_list *l, char *where, size_t len)
+/*
+ * /proc/swaps: a header line, then "Filename Type Size Used Priority" per swap area.
+ * Calls match(name, ctx) on each area's path until it returns non-zero; returns that, 0
+ * when none matched, or -errno.
+ */
+static int find_swap(int (*match)(const char *name, void *ctx), void *ctx)
 {
-	const struct bdev_ref *r;
 	char *line = NULL, *name, *save;
 	size_t cap = 0;
 	int found = 0;
-	dev_t dev;
 	FILE *f;
 
 	f = fopen("/proc/swaps", "re");
@@ -284,13 +286,7 @@ static int check_swaps(const struct bdev_list *l, char *where, size_t len)
 		if (!name)
 			continue;
 		unescape(name);
-		dev = rdev_of(name);
-		r = dev ? list_find(l, dev) : NULL;
-		if (r) {
-			if (len)
-				snprintf(where, len, "%s on [SWAP]", r->name);
-			found = 1;
-		}
+		found = match(name, ctx);
 	}
 out:
 	free(line);
@@ -298,31 +294,44 @@ out:
 	return found;
 }
 
+struct swap_dev {
+	const struct bdev_list *l;
+	char *where;
+	size_t len;
+};
+
+static int swap_on_list(const char *name, void *ctx)
+{
+	struct swap_dev *s = ctx;
+	dev_t dev = rdev_of(name);
+	const struct bdev_ref *r = dev ? list_find(s->l, dev) : NULL;
+
+	if (r && s->len)
+		snprintf(s->where, s->len, "%s on [SWAP]", r->name);
+	return r != NULL;
+}
+
+static int check_swaps(const struct bdev_list *l, char *where, size_t len)
+{
+	struct swap_dev s = { l, where, len };
+
+	return find_swap(swap_on_list, &s);
+}
+
+static int swap_is_file(const char *name, void *ctx)
+{
+	const struct stat *want = ctx;
+	struct stat st;
+
+	return stat(name, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == want->st_dev &&
+	       st.st_ino == want->st_ino;
+}
+
 int blockdev_swap_file(dev_t dev, ino_t ino)
 {
-	char *line = NULL, *name, *save;
-	size_t cap = 0;
-	struct stat st;
-	int found = 0;
-	FILE *f;
+	struct stat want = { .st_dev = dev, .st_ino = ino };
 
-	f = fopen("/proc/swaps", "re");
-	if (!f)
-		return errno == ENOENT ? 0 : -errno;
-	if (getline(&line, &cap, f) < 0)	/* the header */
-		goto out;
-	while (!found && getline(&line, &cap, f) > 0) {
-		name = strtok_r(line, " \t\n", &save);
-		if (!name)
-			continue;
-		unescape(name);
-		found = stat(name, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == dev &&
-			st.st_ino == ino;
-	}
-out:
-	free(line);
-	fclose(f);
-	return found;
+	return find_swap(swap_is_file, &want);
 }
 
 int blockdev_in_use(dev_t dev, char *where, size_t len)
