@@ -3,8 +3,10 @@
 touches no data: no file is created or written in the job's directory."""
 import os
 import re
+import resource
+import subprocess
 
-from common import Checks, remove, run, scratch_dir
+from common import BIN, Checks, remove, run, scratch_dir
 
 # (job file text, regular expression the message must match, exit code)
 CASES = [
@@ -58,7 +60,64 @@ CASES = [
     ("[global]\nsize=1m\n", r"^iojob: no jobs defined", 2),
     ("[job]\nsize=1m\n[global]\nbogus=1\n",
      r"^iojob: job\.fio:4: unknown option 'bogus'$", 2),
+    ("[job]\nsize=1m\nbs=4k\0,64k\n",
+     r"^iojob: job\.fio:3: NUL byte at column 6 \(a job file is text\)$", 2),
+    ("[job]\nsize=1m\ninclude .\n",
+     r"^iojob: job\.fio:3: include '\.': a directory, not a regular file$", 2),
 ]
+
+# Endless, blocking or huge inputs: (what job.fio includes, setup of the scratch directory,
+# arguments, stdin, message, exit). Each run is bounded in time and memory, so that a reader
+# that reads until memory runs out fails fast instead of taking the machine's memory.
+ENDLESS = [
+    ("/dev/zero", None, ["job.fio"], None,
+     r"^iojob: job\.fio:3: include '/dev/zero': a character device, not a regular file$", 2),
+    ("fifo", lambda d: os.mkfifo(os.path.join(d, "fifo")), ["job.fio"], None,
+     r"^iojob: job\.fio:3: include 'fifo': a FIFO, not a regular file$", 2),
+    ("big.inc", lambda d: write(d, "big.inc", "# " + "x" * (9 << 20) + "\n"), ["job.fio"], None,
+     r"^iojob: job\.fio:3: include '.*big\.inc': job file text longer than 8 MiB \(the limit "
+     r"for a job file and its includes\)$", 2),
+    (None, None, ["-"], "/dev/zero",
+     r"^iojob: <stdin>:1: job file longer than 8 MiB \(the limit for a job file and its "
+     r"includes\)$", 2),
+    (None, None, ["/dev/zero"], None, r"^iojob: /dev/zero:1: job file longer than 8 MiB", 2),
+]
+
+
+def write(d, name, text):
+    with open(os.path.join(d, name), "w") as f:
+        f.write(text)
+
+
+def limit_memory():
+    """512 MiB of address space: an unbounded reader fails at once instead of swapping."""
+    resource.setrlimit(resource.RLIMIT_AS, (512 << 20, 512 << 20))
+
+
+def check_endless(c):
+    for inc, setup, args, stdin, pattern, want in ENDLESS:
+        d = scratch_dir()
+        try:
+            if setup:
+                setup(d)
+            write(d, "job.fio", "[job]\nsize=1m\ninclude %s\n" % inc)
+            before = sorted(os.listdir(d))
+            with open(stdin or os.devnull, "rb") as f:
+                try:
+                    p = subprocess.run([BIN, "--parse-only"] + args, cwd=d, stdin=f,
+                                       capture_output=True, text=True, timeout=60,
+                                       preexec_fn=limit_memory)
+                    code, err = p.returncode, p.stderr.strip()
+                except subprocess.TimeoutExpired:
+                    code, err = -1, "(timed out)"
+            what = " ".join(args) + (" < " + stdin if stdin else "")
+            what = "include " + inc if inc else what
+            c.check(code == want, "%s: exit %d, want %d" % (what, code, want))
+            c.check(re.search(pattern, err, re.M) is not None,
+                    "%s: message %r does not match %r" % (what, err[-500:], pattern))
+            c.check(sorted(os.listdir(d)) == before, "%s: files appeared" % what)
+        finally:
+            remove(d)
 
 
 def main():
@@ -69,7 +128,7 @@ def main():
             with open(os.path.join(d, "job.fio"), "w") as f:
                 f.write(text)
             code, out, err = run(["job.fio"], cwd=d)
-            first = text.splitlines()[-1]
+            first = text.splitlines()[-1].replace("\0", "\\0")
             c.check(code == want, "%r: exit %d, want %d" % (first, code, want))
             c.check(re.search(pattern, err.strip(), re.M) is not None,
                     "%r: message %r does not match %r" % (first, err.strip(), pattern))
@@ -78,6 +137,7 @@ def main():
                     "%r: files appeared: %s" % (first, os.listdir(d)))
         finally:
             remove(d)
+    check_endless(c)
     c.finish()
 
 
