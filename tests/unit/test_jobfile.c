@@ -419,7 +419,7 @@ START_TEST(include_of_a_directory_is_an_error)
 {
 	ck_assert_int_eq(mkdir("sub", 0700), 0);
 	parse_fails("job.fio", "[job]\ninclude sub\n", -EISDIR,
-		    "job.fio:2: include 'sub': Is a directory");
+		    "job.fio:2: include 'sub': a directory, not a regular file");
 }
 END_TEST
 
