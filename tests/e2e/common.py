@@ -1,6 +1,7 @@
 """Shared helpers of the end-to-end tests: run the iojob binary, split its output, check."""
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -20,6 +21,25 @@ def run(args, cwd=None, stdin=None, timeout=120):
     p = subprocess.run([BIN] + args, cwd=cwd, input=stdin, capture_output=True, text=True,
                        timeout=timeout)
     return p.returncode, p.stdout, p.stderr
+
+
+def limit_memory():
+    """512 MiB of address space: a reader that reads until memory runs out fails at once
+    instead of taking the machine's memory."""
+    resource.setrlimit(resource.RLIMIT_AS, (512 << 20, 512 << 20))
+
+
+def run_bounded(args, cwd=None, stdin_path=None, timeout=60):
+    """Run iojob on an input that may never end (stdin from stdin_path), bounded in time and
+    memory; return (exit code, stdout, stderr), exit -1 when it ran out of time."""
+    with open(stdin_path or os.devnull, "rb") as f:
+        try:
+            p = subprocess.run([BIN] + args, cwd=cwd, stdin=f, capture_output=True,
+                               timeout=timeout, preexec_fn=limit_memory)
+        except subprocess.TimeoutExpired:
+            return -1, "", "(timed out after %d s)" % timeout
+    return (p.returncode, p.stdout.decode(errors="replace"),
+            p.stderr.decode(errors="replace"))
 
 
 def split_normal_json(out):

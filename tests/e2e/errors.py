@@ -3,10 +3,8 @@
 touches no data: no file is created or written in the job's directory."""
 import os
 import re
-import resource
-import subprocess
 
-from common import BIN, Checks, remove, run, scratch_dir
+from common import Checks, remove, run, run_bounded, scratch_dir
 
 # (job file text, regular expression the message must match, exit code)
 CASES = [
@@ -89,11 +87,6 @@ def write(d, name, text):
         f.write(text)
 
 
-def limit_memory():
-    """512 MiB of address space: an unbounded reader fails at once instead of swapping."""
-    resource.setrlimit(resource.RLIMIT_AS, (512 << 20, 512 << 20))
-
-
 def check_endless(c):
     for inc, setup, args, stdin, pattern, want in ENDLESS:
         d = scratch_dir()
@@ -102,14 +95,8 @@ def check_endless(c):
                 setup(d)
             write(d, "job.fio", "[job]\nsize=1m\ninclude %s\n" % inc)
             before = sorted(os.listdir(d))
-            with open(stdin or os.devnull, "rb") as f:
-                try:
-                    p = subprocess.run([BIN, "--parse-only"] + args, cwd=d, stdin=f,
-                                       capture_output=True, text=True, timeout=60,
-                                       preexec_fn=limit_memory)
-                    code, err = p.returncode, p.stderr.strip()
-                except subprocess.TimeoutExpired:
-                    code, err = -1, "(timed out)"
+            code, _, err = run_bounded(["--parse-only"] + args, cwd=d, stdin_path=stdin)
+            err = err.strip()
             what = " ".join(args) + (" < " + stdin if stdin else "")
             what = "include " + inc if inc else what
             c.check(code == want, "%s: exit %d, want %d" % (what, code, want))
