@@ -23,6 +23,11 @@ def run(args, cwd=None, stdin=None, timeout=120):
     return p.returncode, p.stdout, p.stderr
 
 
+def is_asan_build():
+    p = subprocess.run(["ldd", BIN], capture_output=True, text=True)
+    return "libasan" in p.stdout or "libubsan" in p.stdout
+
+
 def limit_memory():
     """512 MiB of address space: a reader that reads until memory runs out fails at once
     instead of taking the machine's memory."""
@@ -31,11 +36,17 @@ def limit_memory():
 
 def run_bounded(args, cwd=None, stdin_path=None, timeout=60):
     """Run iojob on an input that may never end (stdin from stdin_path), bounded in time and
-    memory; return (exit code, stdout, stderr), exit -1 when it ran out of time."""
+    memory (ASan reserves terabytes of address space: there its own RSS limit bounds it);
+    return (exit code, stdout, stderr), exit -1 when it ran out of time."""
+    env, pre = dict(os.environ), limit_memory
+    if is_asan_build():
+        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + \
+            ":hard_rss_limit_mb=1024:allocator_may_return_null=1"
+        pre = None
     with open(stdin_path or os.devnull, "rb") as f:
         try:
             p = subprocess.run([BIN] + args, cwd=cwd, stdin=f, capture_output=True,
-                               timeout=timeout, preexec_fn=limit_memory)
+                               timeout=timeout, preexec_fn=pre, env=env)
         except subprocess.TimeoutExpired:
             return -1, "", "(timed out after %d s)" % timeout
     return (p.returncode, p.stdout.decode(errors="replace"),
