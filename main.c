@@ -507,7 +507,9 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 	ret = run_prepare(&r, jobs, d);
 	if (ret < 0)
 		fprintf(stderr, "iojob: %s\n", d->msg);
-	ret = agree(c, ret == 0 ? 0 : ret == -EINVAL ? EXIT_USAGE : EXIT_JOB_FAILED, d);
+	/* a file name too long for the file system is the job file's as much as a bad value */
+	ret = agree(c, ret == 0 ? 0 : ret == -EINVAL || ret == -ENAMETOOLONG ? EXIT_USAGE :
+		    EXIT_JOB_FAILED, d);
 	if (ret) {
 		run_free(&r);
 		return ret;

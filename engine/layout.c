@@ -50,6 +50,18 @@ static int create_empty(const struct job_desc *j, const struct io_file *f, struc
 	return 0;
 }
 
+/* The open before a layout failed: a file that exists was to be extended, not created. */
+static int open_failed(const struct job_desc *j, const struct io_file *f, struct diag *d)
+{
+	int err = errno;
+
+	if (access(f->path, F_OK) == 0)
+		return diag_at(d, -err, j->file, j->line, "job '%s': cannot extend '%s' to %"
+			       PRIu64 " bytes: %s", j->name, f->path, f->want_size, strerror(err));
+	return diag_at(d, -err, j->file, j->line, "job '%s': cannot create '%s': %s", j->name,
+		       f->path, strerror(err));
+}
+
 /* Write [from, want_size) of f with data, then fsync, so reads find real blocks. */
 static int write_out(const struct job_desc *j, const struct io_file *f, uint64_t from,
 		     unsigned char *buf, const atomic_bool *stop, struct diag *d)
@@ -59,8 +71,7 @@ static int write_out(const struct job_desc *j, const struct io_file *f, uint64_t
 	int ret = 0;
 
 	if (fd < 0)
-		return diag_at(d, -errno, j->file, j->line, "job '%s': cannot create '%s': %s",
-			       j->name, f->path, strerror(errno));
+		return open_failed(j, f, d);
 	while (!ret && off < f->want_size) {
 		size_t len = f->want_size - off < LAYOUT_CHUNK ? f->want_size - off : LAYOUT_CHUNK;
 		ssize_t w = pwrite(fd, buf, len, (off_t)off);

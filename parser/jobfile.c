@@ -268,15 +268,30 @@ static int on_key(void *user, const char *section, const char *name, const char 
 	return 1;
 }
 
+/* Remember the name of the source parsed, for messages about the whole file. */
+static int add_source_name(struct jobfile *jf, const char *name)
+{
+	const char **v = realloc(jf->source_names, (jf->nsources + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	jf->source_names = v;
+	v[jf->nsources] = name;
+	return 0;
+}
+
 /* Run inih over the opened reader; on failure jf keeps only what it had before. */
 static int parse_source(struct parse_state *st)
 {
 	struct jobfile *jf = st->jf;
+	const char *name = st->rd.stack[0].name;	/* in the arena: outlives the reader */
 	size_t nsecs = jf->nsecs;
 	int ret;
 
 	ret = ini_parse_stream(feed_inih, st, on_key, st);
 	jfr_close(&st->rd);
+	if (!st->err && add_source_name(jf, name) < 0)
+		st->err = diag_set(st->d, -ENOMEM, "%s: out of memory", name);
 	/* Every line inih sees was checked by the reader, so inih has nothing left to reject. */
 	if (!st->err && ret != 0)
 		st->err = diag_at(st->d, -EINVAL, st->cur.file, st->cur.line,
@@ -344,6 +359,7 @@ void jobfile_free(struct jobfile *jf)
 
 	drop_sections(jf, 0);
 	free(jf->secs);
+	free(jf->source_names);
 	for (a = jf->arena; a; a = next) {
 		next = a->next;
 		free(a);

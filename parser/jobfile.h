@@ -39,6 +39,7 @@ struct jobfile {
 	size_t nsecs;
 	size_t cap;
 	int nsources;			/* job files and strings parsed so far */
+	const char **source_names;	/* their names as messages show them, nsources of them */
 	struct jf_arena *arena;		/* owns every string above */
 };
 

@@ -55,9 +55,21 @@ CASES = [
     ("[job]\nsize=1m\ndirect=1\nbs=1000\n",
      r"^iojob: job\.fio:4: job 'job': option 'bs': direct=1 on 'job\.0\.0' needs multiples "
      r"of \d+ bytes, not 1000$", 2),
-    ("[global]\nsize=1m\n", r"^iojob: no jobs defined", 2),
+    ("[global]\nsize=1m\n",
+     r"^iojob: 'job\.fio': no jobs defined \(only \[global\] sections: a job is a section of "
+     r"another name\)$", 2),
     ("[job]\nsize=1m\n[global]\nbogus=1\n",
      r"^iojob: job\.fio:4: unknown option 'bogus'$", 2),
+    ("[global]\nioengine=io_uring\nfixedbufs=1\n[job]\nsize=1m\nioengine=psync\n",
+     r"^iojob: job\.fio:3: option 'fixedbufs' belongs to ioengine 'io_uring', but job 'job' "
+     r"uses 'psync'$", 2),
+    ("[%s]\nsize=1m\n" % ("n" * 1500),
+     r"^iojob: job\.fio:1: job 'n{24}\.\.\.n+': 'n{24}\.\.\.n+\.0\.0': File name too long$", 2),
+    ("[job]\nsize=1m\nrw=read\ndirectory=/%s\n" % ("d" * 1500),
+     r"^iojob: job\.fio:4: option 'directory': '/d{23}\.\.\.d+' is not a directory$", 2),
+    ("[global]\nsize=1m\nioengine=null\n" + "".join("[j%d]\n" % i for i in range(65537)),
+     r"^iojob: job\.fio:65540: job 'j65536': the sections so far, with their clones and "
+     r"passes, make 65537 jobs, and a run has at most 65536$", 2),
     ("[job]\nsize=1m\nbs=4k\0,64k\n",
      r"^iojob: job\.fio:3: NUL byte at column 6 \(a job file is text\)$", 2),
     ("[job]\nsize=1m\ninclude .\n",
@@ -80,6 +92,39 @@ ENDLESS = [
      r"includes\)$", 2),
     (None, None, ["/dev/zero"], None, r"^iojob: /dev/zero:1: job file longer than 8 MiB", 2),
 ]
+
+
+# Messages of runs that fail, each bounded in memory: (arguments, memory limit in MiB,
+# message, exit). A sysfs file says it holds 4096 bytes and gives a few: the end of a file
+# that is shorter than the job's region, and a file that exists but cannot be extended.
+SYSFS = "/sys/devices/system/cpu/online"
+RUNS = [
+    (["--name=big", "--ioengine=null", "--size=1m", "--numjobs=65536"], 64,
+     r"^iojob: command line: job 'big': out of memory \(for 65536 jobs\)$", 2),
+    (["--name=short", "--rw=read", "--bs=4k", "--size=4k", "--filename=" + SYSFS], 512,
+     r"^iojob: job 'short': read '%s' at offset \d+, length \d+: the file ended at offset "
+     r"\d+, shorter than the job's region \(4096 bytes from offset 0\)$" % SYSFS, 1),
+    (["--name=grow", "--rw=read", "--bs=4k", "--size=8k", "--filename=" + SYSFS], 512,
+     r"^iojob: command line: job 'grow': cannot extend '%s' to 8192 bytes: Permission "
+     r"denied$" % SYSFS, 1),
+]
+
+
+def check_runs(c):
+    for args, memory_mb, pattern, want in RUNS:
+        if SYSFS in args[-1] and (not os.path.exists(SYSFS) or
+                                  os.stat(SYSFS).st_size != 4096):
+            c.skip("%s: no %s of 4096 bytes" % (args[0], SYSFS))
+            continue
+        d = scratch_dir()
+        try:
+            code, _, err = run_bounded(args + ["--output-format=terse"], cwd=d,
+                                       memory_mb=memory_mb)
+            c.check(code == want, "%s: exit %d, want %d: %s" % (args[0], code, want, err))
+            c.check(re.search(pattern, err.strip(), re.M) is not None,
+                    "%s: message %r does not match %r" % (args[0], err.strip(), pattern))
+        finally:
+            remove(d)
 
 
 def write(d, name, text):
@@ -115,7 +160,7 @@ def main():
             with open(os.path.join(d, "job.fio"), "w") as f:
                 f.write(text)
             code, out, err = run(["job.fio"], cwd=d)
-            first = text.splitlines()[-1].replace("\0", "\\0")
+            first = text.splitlines()[-1].replace("\0", "\\0")[:80]
             c.check(code == want, "%r: exit %d, want %d" % (first, code, want))
             c.check(re.search(pattern, err.strip(), re.M) is not None,
                     "%r: message %r does not match %r" % (first, err.strip(), pattern))
@@ -125,6 +170,7 @@ def main():
         finally:
             remove(d)
     check_endless(c)
+    check_runs(c)
     c.finish()
 
 

@@ -956,14 +956,22 @@ START_TEST(section_filter_matching_nothing_fails)
 	add_file("job.fio", "[a]\n[b]\n");
 	in.sections = only;
 	in.nsections = 1;
-	build_fails("no job matches --section");
+	build_fails("no job of 'job.fio' matches --section");
 }
 END_TEST
 
 START_TEST(only_globals_is_no_job)
 {
 	add_file("job.fio", "[global]\nbs=8k\n");
-	build_fails("no jobs defined (give a job file or --name=NAME with options)");
+	build_fails("'job.fio': no jobs defined (only [global] sections: a job is a section of "
+		    "another name)");
+}
+END_TEST
+
+START_TEST(a_file_without_sections_is_named)
+{
+	add_file("empty.fio", "; nothing here\n");
+	build_fails("'empty.fio': no jobs defined (no sections: a job starts with [name])");
 }
 END_TEST
 
@@ -1059,6 +1067,7 @@ static Suite *jobs_suite(void)
 	tcase_add_test(tc, section_filter_selects_jobs_and_keeps_globals);
 	tcase_add_test(tc, section_filter_matching_nothing_fails);
 	tcase_add_test(tc, only_globals_is_no_job);
+	tcase_add_test(tc, a_file_without_sections_is_named);
 	suite_add_tcase(s, tc);
 	return s;
 }
