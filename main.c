@@ -267,7 +267,9 @@ static int parse_arg(struct cli *c, char **argv, int *i)
 	snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
 	sw = cli_find(key);
 	if (!sw) {
-		if (add_cli_option(c, key, eq ? eq + 1 : "1") < 0)
+		if (!eq && !strcmp(key, "name"))
+			return fail_usage("%s", "--name needs a job name (--name=NAME)");
+		if (add_cli_option(c, key, eq ? eq + 1 : NULL) < 0)
 			return fail_usage("out of memory at '%s'", arg);
 		return -1;
 	}

@@ -25,6 +25,7 @@ struct key_ref {
 	const char *file;
 	int line;
 	bool global;		/* not from the job's own section */
+	bool bare;		/* written without '=' (val is "1") */
 };
 
 struct key_list {
@@ -56,6 +57,7 @@ static int keys_push_section(struct key_list *l, const struct jf_section *s, boo
 
 		if (ret < 0)
 			return ret;
+		l->v[l->n - 1].bare = s->keys[i].bare;
 	}
 	return 0;
 }
@@ -135,6 +137,16 @@ static int unknown_option(const struct job_input *in, const struct engine_info *
 	return diag_at(d, -EINVAL, k->file, k->line, "unknown option '%s'", k->key);
 }
 
+/* fio: "Option bs requires an argument"; iojob would have read bs=1, 1-byte blocks. */
+static int needs_value(const struct opt_def *o, const struct key_ref *k, struct diag *d)
+{
+	char what[256];
+
+	opt_describe(o, what, sizeof(what));
+	return diag_at(d, -EINVAL, k->file, k->line, "option '%s' needs a value (%s); only a "
+		       "boolean may stand alone", k->key, what);
+}
+
 static int record_setting(struct jobs_arena **arena, struct job_desc *j, const char *name,
 			  const struct key_ref *k)
 {
@@ -202,6 +214,8 @@ static int apply_key(const struct job_input *in, const struct engine_info *eng,
 	}
 	if (!o)
 		return unknown_option(in, eng, j, k, d);
+	if (k->bare && !o->bare_ok && o->type != OPT_BOOL && o->type != OPT_BOOL_INV)
+		return needs_value(o, k, d);
 	val = rank_vars(in, o, k->val, ctx->arena);
 	ret = val ? opt_apply(o, ctx, base, val, why, sizeof(why)) : -ENOMEM;
 	if (ret == -ENOMEM)

@@ -348,6 +348,7 @@ static int parse_key(struct jfr *r, char *s, struct jfr_line *l)
 			       "option '%.*s' is outside of any [section]", (int)(key_end - s), s);
 	l->kind = JFR_KEY;
 	l->val = eq ? skip_blanks(eq + 1) : "1";
+	l->bare = !eq;
 	*key_end = '\0';
 	l->name = s;
 	return 1;

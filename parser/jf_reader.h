@@ -51,6 +51,7 @@ struct jfr_line {
 	enum jfr_kind kind;
 	const char *name;	/* section name or key; valid until the next jfr_next() */
 	const char *val;	/* as written, before ${VAR}; "1" for a bare key */
+	bool bare;		/* a key without '=' */
 	const char *file;	/* in the arena */
 	int line;
 };

@@ -91,8 +91,8 @@ static int add_section(struct jobfile *jf, const char *name, const char *file, i
 	return 0;
 }
 
-static int append_key(struct jf_section *s, const char *key, const char *val, const char *file,
-		      int line)
+static int append_key(struct jf_section *s, const char *key, const char *val, bool bare,
+		      const char *file, int line)
 {
 	struct jf_key *keys;
 	size_t cap;
@@ -106,7 +106,7 @@ static int append_key(struct jf_section *s, const char *key, const char *val, co
 		s->cap = cap;
 	}
 	s->keys[s->nkeys++] = (struct jf_key){
-		.key = key, .val = val, .file = file, .line = line,
+		.key = key, .val = val, .bare = bare, .file = file, .line = line,
 	};
 	return 0;
 }
@@ -260,7 +260,8 @@ static int on_key(void *user, const char *section, const char *name, const char 
 	val = expand_value(st, key, value);
 	if (!val)
 		return 0;
-	ret = append_key(&st->jf->secs[st->sec], key, val, st->cur.file, st->cur.line);
+	ret = append_key(&st->jf->secs[st->sec], key, val, st->cur.bare, st->cur.file,
+			 st->cur.line);
 	if (ret < 0) {
 		st->err = diag_at(st->d, ret, st->cur.file, st->cur.line, "%s", strerror(-ret));
 		return 0;
@@ -337,7 +338,7 @@ int jobfile_add_key(struct jobfile *jf, size_t sec_index, const char *sec_name,
 	if (sec_index > jf->nsecs || (sec_index == jf->nsecs && !sec_name))
 		return -EINVAL;
 	k = jobfile_strdup(jf, key);
-	v = jobfile_strdup(jf, val);
+	v = jobfile_strdup(jf, val ? val : "1");
 	if (file)
 		f = jobfile_strdup(jf, file);
 	if (!k || !v || (file && !f))
@@ -350,7 +351,7 @@ int jobfile_add_key(struct jobfile *jf, size_t sec_index, const char *sec_name,
 		if (ret < 0)
 			return ret;
 	}
-	return append_key(&jf->secs[sec_index], k, v, f, line);
+	return append_key(&jf->secs[sec_index], k, v, !val, f, line);
 }
 
 void jobfile_free(struct jobfile *jf)

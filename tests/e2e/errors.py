@@ -70,6 +70,28 @@ CASES = [
     ("[global]\nsize=1m\nioengine=null\n" + "".join("[j%d]\n" % i for i in range(65537)),
      r"^iojob: job\.fio:65540: job 'j65536': the sections so far, with their clones and "
      r"passes, make 65537 jobs, and a run has at most 65536$", 2),
+    ("[job]\nfilesize=1m\noffset=2m\nrw=read\n",
+     r"^iojob: job\.fio:3: job 'job': options 'offset' and 'filesize': the region starts at "
+     r"offset 2097152, at or past the end of a 1048576-byte file$", 2),
+    ("[job]\nfilesize=1m\nfilename=shared\nnumjobs=5\noffset_increment=256k\n",
+     r"^iojob: job\.fio:5: job 'job': options 'offset_increment' and 'filesize': the last "
+     r"clone starts at offset 1048576, at or past the end of a 1048576-byte file$", 2),
+    ("[job]\nsize=1m\nfilesize=64k-16k\n",
+     r"^iojob: job\.fio:3: option 'filesize': '64k-16k' runs from high to low \(did you mean "
+     r"'16k-64k'\?\)$", 2),
+    ("[job]\nsize=1m\nbsrange=4k-8k,64k:4k\n",
+     r"^iojob: job\.fio:3: option 'bsrange': '64k:4k' runs from high to low \(did you mean "
+     r"'4k:64k'\?\)$", 2),
+    ("[job]\nsize=1m\nrw=write\nbs\n",
+     r"^iojob: job\.fio:4: option 'bs' needs a value \(size\[,size\[,size\]\]: .*\); only a "
+     r"boolean may stand alone$", 2),
+    ("[job]\nsize=1m\nrw=write\nio_size=2k\n",
+     r"^iojob: job\.fio:4: job 'job': options 'io_size' and 'bs': io_size=2048 is less than "
+     r"one block \(4096 bytes\), so the job would do no I/O$", 2),
+    ("[job]\nsize=1m\nrw=read\nverify=crc32c\n",
+     r"^iojob: job\.fio:4: job 'job': option 'verify': 'job\.0\.0' has 0 of the 1048576 bytes "
+     r"the job reads, and a job that only reads verifies what a write with verify= left "
+     r"there$", 2),
     ("[job]\nsize=1m\nbs=4k\0,64k\n",
      r"^iojob: job\.fio:3: NUL byte at column 6 \(a job file is text\)$", 2),
     ("[job]\nsize=1m\ninclude .\n",

@@ -389,7 +389,7 @@ END_TEST
 
 START_TEST(bsrange_sets_min_and_max)
 {
-	add_file("job.fio", "[all]\nbsrange=4k-16k\n[each]\nbsrange=16k-4k,1k-2k\n");
+	add_file("job.fio", "[all]\nbsrange=4k-16k\n[each]\nbsrange=4k:16k,1k-2k\n");
 	build_ok();
 	for (int dir = 0; dir < IO_NDIR; dir++)
 		check_bs(find_job("all", 0), dir, 4 * KiB, 16 * KiB);
