@@ -47,8 +47,12 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 /* Open every file for the job's directions and flags; drop cached pages with invalidate. */
 int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *err, size_t len);
 
-/* Close (fsync first with fsync_on_close) and, with unlink=1, remove the files (as fio). */
-void files_close(const struct job_desc *j, struct io_file *f, unsigned n);
+/*
+ * Close (fsync first with fsync_on_close) and, with unlink=1, remove the files, as fio
+ * does, whoever made them. Returns 0, or the -errno of the first file that could not be
+ * removed, its index in *failed (fio says nothing; the others are still removed).
+ */
+int files_close(const struct job_desc *j, struct io_file *f, unsigned n, unsigned *failed);
 
 /* Free the array from files_resolve(). */
 void files_free(struct io_file *f, unsigned n);

@@ -235,8 +235,10 @@ int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *er
 	return 0;
 }
 
-void files_close(const struct job_desc *j, struct io_file *f, unsigned n)
+int files_close(const struct job_desc *j, struct io_file *f, unsigned n, unsigned *failed)
 {
+	int ret = 0;
+
 	for (unsigned i = 0; i < n; i++) {
 		if (f[i].borrowed)
 			f[i].fd = -1;
@@ -246,7 +248,10 @@ void files_close(const struct job_desc *j, struct io_file *f, unsigned n)
 			fsync(f[i].fd);
 		close(f[i].fd);
 		f[i].fd = -1;
-		if (j->unlink && !f[i].is_bdev && !f[i].is_chr)
-			unlink(f[i].path);
+		if (j->unlink && !f[i].is_bdev && !f[i].is_chr && unlink(f[i].path) < 0 && !ret) {
+			ret = -errno;
+			*failed = i;
+		}
 	}
+	return ret;
 }

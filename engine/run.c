@@ -440,8 +440,20 @@ static void close_shared(struct run *r, unsigned phase)
 	for (unsigned i = 0; i < r->jobs->njobs; i++) {
 		const struct job_desc *j = &r->jobs->jobs[i];
 
-		if (j->phase == phase && j->jobnum == 0 && can_share_fds(r, i))
-			files_close(j, r->files[i].f, r->files[i].n);
+		struct job_result *res = &r->results[i];
+		unsigned bad;
+		int ret;
+
+		if (j->phase != phase || j->jobnum != 0 || !can_share_fds(r, i))
+			continue;
+		ret = files_close(j, r->files[i].f, r->files[i].n, &bad);
+		if (ret == 0 || res->error)
+			continue;
+		/* as worker.c's close_files(), for the files the clones shared */
+		res->error = -ret;
+		res->st->error = -ret;
+		snprintf(res->error_msg, sizeof(res->error_msg), "job '%s': unlink=1: cannot "
+			 "delete '%s': %s", j->name, r->files[i].f[bad].path, strerror(-ret));
 	}
 }
 

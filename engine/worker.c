@@ -120,6 +120,21 @@ int worker_setup(struct worker *w)
 	return start_engine(w);
 }
 
+/* A file unlink=1 could not remove fails the job: it was asked to leave nothing behind. */
+static void close_files(struct worker *w)
+{
+	unsigned bad;
+	int ret;
+
+	ret = files_close(w->job, w->dev_files, w->ndev_files, &bad);
+	if (ret == 0)
+		return;
+	worker_fail(w, -ret, "unlink=1: cannot delete '%s': %s", w->dev_files[bad].path,
+		    strerror(-ret));
+	if (!w->st->error)
+		w->st->error = w->error;
+}
+
 void worker_teardown(struct worker *w)
 {
 	if (w->ops->close_files && w->eng.priv)
@@ -127,7 +142,7 @@ void worker_teardown(struct worker *w)
 	if (w->ops->cleanup)
 		w->ops->cleanup(&w->eng);
 	if (!(w->ops->flags & IOENG_NOFILES))
-		files_close(w->job, w->dev_files, w->ndev_files);
+		close_files(w);
 	verify_free(w);
 	/* After a failed reap the kernel may still write into them: leave them be. */
 	if (!w->abandoned)

@@ -129,12 +129,18 @@ RUNS = [
     (["--name=grow", "--rw=read", "--bs=4k", "--size=8k", "--filename=" + SYSFS], 512,
      r"^iojob: command line: job 'grow': cannot extend '%s' to 8192 bytes: Permission "
      r"denied$" % SYSFS, 1),
+    # unlink=1 that cannot delete: a sysfs file, and a file another job deleted first
+    (["--name=keep", "--rw=read", "--bs=4", "--size=4", "--unlink=1", "--filename=" + SYSFS],
+     512, r"^iojob: job 'keep': unlink=1: cannot delete '%s': Operation not permitted$" %
+     SYSFS, 1),
+    (["--filename=x", "--size=64k", "--rw=write", "--unlink=1", "--name=a", "--name=b"], 512,
+     r"^iojob: job '[ab]': unlink=1: cannot delete 'x': No such file or directory$", 1),
 ]
 
 
 def check_runs(c):
     for args, memory_mb, pattern, want in RUNS:
-        if SYSFS in args[-1] and (not os.path.exists(SYSFS) or
+        if any(SYSFS in a for a in args) and (not os.path.exists(SYSFS) or
                                   os.stat(SYSFS).st_size != 4096):
             c.skip("%s: no %s of 4096 bytes" % (args[0], SYSFS))
             continue
@@ -145,6 +151,7 @@ def check_runs(c):
             c.check(code == want, "%s: exit %d, want %d: %s" % (args[0], code, want, err))
             c.check(re.search(pattern, err.strip(), re.M) is not None,
                     "%s: message %r does not match %r" % (args[0], err.strip(), pattern))
+            c.check(os.listdir(d) == [], "%s: left %s behind" % (args[0], os.listdir(d)))
         finally:
             remove(d)
 
