@@ -599,9 +599,8 @@ static int check_cells(struct cli *c, struct diag *d)
 		if (c->ncells > 1 && ret < 0) {
 			char msg[sizeof(d->msg)];
 
-			snprintf(msg, sizeof(msg), "sweep cell %lu/%lu: %.960s", i + 1,
-				 c->ncells, d->msg);
-			memcpy(d->msg, msg, sizeof(msg));
+			memcpy(msg, d->msg, sizeof(msg));
+			diag_set(d, ret, "sweep cell %lu/%lu: %s", i + 1, c->ncells, msg);
 		}
 		if (d->notes && (!seen || !strstr(seen, d->notes))) {
 			char *n = realloc(seen, seen_len + d->notes_len + 1);

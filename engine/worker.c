@@ -11,6 +11,7 @@
 #include "engine/io_plan.h"
 #include "engine/stripe.h"
 #include "engine/verify.h"
+#include "parser/diag.h"
 
 #define BUF_ALIGN	4096
 
@@ -161,6 +162,7 @@ void worker_teardown(struct worker *w)
 
 void worker_fail(struct worker *w, int err, const char *fmt, ...)
 {
+	char *what;
 	va_list ap;
 	int n;
 
@@ -168,8 +170,12 @@ void worker_fail(struct worker *w, int err, const char *fmt, ...)
 	if (w->error)
 		return;
 	w->error = err;
-	n = snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': ", w->job->name);
 	va_start(ap, fmt);
-	vsnprintf(w->error_msg + n, sizeof(w->error_msg) - (size_t)n, fmt, ap);
+	n = vasprintf(&what, fmt, ap);
 	va_end(ap);
+	/* long file names lose their middle, not the reason that follows them */
+	diag_format(w->error_msg, sizeof(w->error_msg), "job '%s': %s", w->job->name,
+		    n < 0 ? fmt : what);
+	if (n >= 0)
+		free(what);
 }

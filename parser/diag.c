@@ -33,15 +33,15 @@ static size_t longest_name(const char *s, size_t head_len, const char **at)
  * the other ("job 'abc...xyz': ..."), so that the reason, which follows them, stays whole;
  * only a text long without names is cut at its end.
  */
-static void fit(struct diag *d, char *text, size_t head_len)
+static void fit(char *out, size_t size, char *text, size_t head_len)
 {
 	size_t len = strlen(text), span, cut;
 	const char *at;
 
-	while (len >= sizeof(d->msg) && (span = longest_name(text, head_len, &at)) > 0) {
+	while (len >= size && (span = longest_name(text, head_len, &at)) > 0) {
 		char *mid = (char *)at + NAME_KEEP / 2;
 
-		cut = len - sizeof(d->msg) + 1 + 3;
+		cut = len - size + 1;
 		if (cut > span - NAME_KEEP)
 			cut = span - NAME_KEEP;
 		memcpy(mid, "...", 3);
@@ -50,7 +50,7 @@ static void fit(struct diag *d, char *text, size_t head_len)
 		if (at == text)
 			head_len -= cut;
 	}
-	snprintf(d->msg, sizeof(d->msg), "%s", text);
+	snprintf(out, size, "%s", text);
 }
 
 /* head ("file:line: " or ""), then the message; the file's name is file_len bytes. */
@@ -67,10 +67,27 @@ static void set_msg(struct diag *d, const char *head, size_t file_len, const cha
 		snprintf(d->msg, sizeof(d->msg), "%s%s", head, body);
 		text = NULL;
 	} else {
-		fit(d, text, file_len);
+		fit(d->msg, sizeof(d->msg), text, file_len);
 	}
 	free(text);
 	free(body);
+}
+
+void diag_format(char *buf, size_t size, const char *fmt, ...)
+{
+	char *text;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		snprintf(buf, size, "%s", fmt);
+		return;
+	}
+	fit(buf, size, text, 0);
+	free(text);
 }
 
 int diag_set(struct diag *d, int err, const char *fmt, ...)

@@ -22,6 +22,10 @@ struct diag {
 int diag_set(struct diag *d, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* As diag_set() into buf (a job's error message of its own size), names shortened alike. */
+void diag_format(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* As diag_set(), prefixed with "file:line: " (line 0 omits the line). */
 int diag_at(struct diag *d, int err, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
