@@ -349,8 +349,9 @@ static int append_clones(struct job_list *out, const struct job_desc *tmpl, size
 		struct job_desc *v = realloc(out->jobs, ncap * sizeof(*v));
 
 		if (!v)
-			return diag_at(d, -ENOMEM, tmpl->file, tmpl->line, "job '%s': out of memory "
-				       "(for %u jobs)", tmpl->name, out->njobs + tmpl->numjobs);
+			return diag_at(d, -ENOMEM, tmpl->file, tmpl->line, "job '%s': out of "
+				       "memory (for %u jobs)", tmpl->name,
+				       out->njobs + tmpl->numjobs);
 		out->jobs = v;
 		*cap = ncap;
 	}

@@ -159,18 +159,19 @@ static int check_logs(struct job_desc *j, struct diag *d)
 static int check_region(const struct job_desc *j, struct diag *d)
 {
 	uint64_t last = j->offset.bytes, step = j->offset_increment.bytes;
+	const char *opt;
 	char why[256];
 
 	if (j->numjobs > 1 && !j->offset_increment.pct && step &&
 	    (UINT64_MAX - last) / step >= j->numjobs - 1)
 		last += step * (j->numjobs - 1);
+	opt = last != j->offset.bytes ? "offset_increment" : "offset";
 	if (!j->offset.pct && j->filesize.lo && last >= j->filesize.lo) {
-		snprintf(why, sizeof(why), "options '%s' and 'filesize': %s starts at offset %llu, "
-			 "at or past the end of a %llu-byte file", last != j->offset.bytes ?
-			 "offset_increment" : "offset", last != j->offset.bytes ? "the last clone" :
-			 "the region", (unsigned long long)last,
-			 (unsigned long long)j->filesize.lo);
-		return fail(j, last != j->offset.bytes ? "offset_increment" : "offset", d, why);
+		snprintf(why, sizeof(why), "options '%s' and 'filesize': %s starts at offset "
+			 "%llu, at or past the end of a %llu-byte file", opt,
+			 last != j->offset.bytes ? "the last clone" : "the region",
+			 (unsigned long long)last, (unsigned long long)j->filesize.lo);
+		return fail(j, opt, d, why);
 	}
 	if (j->io_size && j->io_size < job_bs_min(j)) {
 		snprintf(why, sizeof(why), "options 'io_size' and 'bs': io_size=%llu is less than "

@@ -26,7 +26,7 @@ struct jv {
 /* Where parsing stopped, and why when it is a number: for a message naming the key. */
 struct jv_error {
 	size_t at;		/* byte offset of the first error */
-	char key[64];		/* the member being read then ("" at the top), maybe cut short */
+	char key[64];		/* the member read then ("" at the top), maybe cut short */
 };
 
 /*
