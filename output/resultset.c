@@ -11,9 +11,9 @@
 
 #include "output/diskstats.h"
 #include "output/json_reader.h"
-#include "output/resultset_check.h"
 #include "output/json_writer.h"
 #include "output/report.h"
+#include "output/resultset_check.h"
 
 static void string_map(struct json_out *j, const char *key, const char *const *k,
 		       const char *const *v, unsigned n)
