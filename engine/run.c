@@ -452,8 +452,8 @@ static void close_shared(struct run *r, unsigned phase)
 		/* as worker.c's close_files(), for the files the clones shared */
 		res->error = -ret;
 		res->st->error = -ret;
-		snprintf(res->error_msg, sizeof(res->error_msg), "job '%s': unlink=1: cannot "
-			 "delete '%s': %s", j->name, r->files[i].f[bad].path, strerror(-ret));
+		diag_format(res->error_msg, sizeof(res->error_msg), "job '%s': unlink=1: cannot "
+			    "delete '%s': %s", j->name, r->files[i].f[bad].path, strerror(-ret));
 	}
 }
 
