@@ -29,7 +29,7 @@ static size_t longest_name(const char *s, size_t head_len, const char **at)
 }
 
 /*
- * Copy text into d->msg. Too long a text loses the middle of its longest names, one after
+ * Copy text into out (size bytes). Too long a text loses the middle of its longest names, one after
  * the other ("job 'abc...xyz': ..."), so that the reason, which follows them, stays whole;
  * only a text long without names is cut at its end.
  */
