@@ -29,9 +29,9 @@ static size_t longest_name(const char *s, size_t head_len, const char **at)
 }
 
 /*
- * Copy text into out (size bytes). Too long a text loses the middle of its longest names, one after
- * the other ("job 'abc...xyz': ..."), so that the reason, which follows them, stays whole;
- * only a text long without names is cut at its end.
+ * Copy text into out (size bytes). Too long a text loses the middle of its longest names,
+ * one after the other ("job 'abc...xyz': ..."), so that the reason, which follows them,
+ * stays whole; only a text long without names is cut at its end.
  */
 static void fit(char *out, size_t size, char *text, size_t head_len)
 {
