@@ -269,7 +269,9 @@ static int parse_arg(struct cli *c, char **argv, int *i)
 	snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
 	sw = cli_find(key);
 	if (!sw) {
-		if (add_cli_option(c, key, eq ? eq + 1 : "1") < 0)
+		if (!eq && !strcmp(key, "name"))
+			return fail_usage("%s", "--name needs a job name (--name=NAME)");
+		if (add_cli_option(c, key, eq ? eq + 1 : NULL) < 0)
 			return fail_usage("out of memory at '%s'", arg);
 		return -1;
 	}
@@ -511,7 +513,9 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 	ret = run_prepare(&r, jobs, d);
 	if (ret < 0)
 		fprintf(stderr, "iojob: %s\n", d->msg);
-	ret = agree(c, ret == 0 ? 0 : ret == -EINVAL ? EXIT_USAGE : EXIT_JOB_FAILED, d);
+	/* a file name too long for the file system is the job file's as much as a bad value */
+	ret = agree(c, ret == 0 ? 0 : ret == -EINVAL || ret == -ENAMETOOLONG ? EXIT_USAGE :
+		    EXIT_JOB_FAILED, d);
 	if (ret) {
 		run_free(&r);
 		return ret;
@@ -613,9 +617,8 @@ static int check_cells(struct cli *c, struct diag *d)
 		if (c->ncells > 1 && ret < 0) {
 			char msg[sizeof(d->msg)];
 
-			snprintf(msg, sizeof(msg), "sweep cell %lu/%lu: %.960s", i + 1,
-				 c->ncells, d->msg);
-			memcpy(d->msg, msg, sizeof(msg));
+			memcpy(msg, d->msg, sizeof(msg));
+			diag_set(d, ret, "sweep cell %lu/%lu: %s", i + 1, c->ncells, msg);
 		}
 		if (d->notes && (!seen || !strstr(seen, d->notes))) {
 			char *n = realloc(seen, seen_len + d->notes_len + 1);

@@ -105,13 +105,19 @@ static int fail(const struct job_desc *j, struct diag *d, int err, const char *f
 
 static int fail(const struct job_desc *j, struct diag *d, int err, const char *fmt, ...)
 {
-	char what[512];
+	char *what;
 	va_list ap;
+	int n;
 
+	/* whole, however long the names: diag_at() shortens them and keeps the reason */
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	n = vasprintf(&what, fmt, ap);
 	va_end(ap);
-	return diag_at(d, err, j->file, j->line, "job '%s': %s", j->name, what);
+	if (n < 0)
+		return diag_at(d, err, j->file, j->line, "job '%s': %s", j->name, fmt);
+	diag_at(d, err, j->file, j->line, "job '%s': %s", j->name, what);
+	free(what);
+	return err;
 }
 
 static uint64_t pct_of(double pct, uint64_t total, uint64_t align)
@@ -397,6 +403,26 @@ static int check_creatable(const struct job_desc *j, const struct io_file *f, st
 	return ret;
 }
 
+/*
+ * A job that verifies without writing checks what a write with verify= left: a file that
+ * would be laid out first holds none of it (fio lays it out and then fails every block).
+ */
+static int check_verify_source(const struct job_desc *j, const struct io_file *f,
+			       struct diag *d)
+{
+	const char *file;
+	int line;
+
+	if ((rw_does(j->rw, IO_WRITE) && !j->verify_only) || f->is_bdev || f->is_chr ||
+	    f->real_size >= f->want_size)
+		return 0;
+	job_where(j, "verify", &file, &line);
+	return diag_at(d, -EINVAL, file, line, "job '%s': option 'verify': '%s' has %" PRIu64
+		       " of the %" PRIu64 " bytes the job reads, and a job that only reads "
+		       "verifies what a write with verify= left there", j->name, f->path,
+		       f->real_size, f->want_size);
+}
+
 int files_check(const struct job_desc *j, const struct io_file *f, unsigned n,
 		struct device_users *u, struct diag *d)
 {
@@ -415,6 +441,8 @@ int files_check(const struct job_desc *j, const struct io_file *f, unsigned n,
 			ret = check_readonly(j, &f[i], d);
 		if (!ret)
 			ret = check_creatable(j, &f[i], d);
+		if (!ret && j->verify != VERIFY_NONE)
+			ret = check_verify_source(j, &f[i], d);
 	}
 	return ret;
 }

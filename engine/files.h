@@ -62,8 +62,13 @@ int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *er
  */
 void files_invalidate(const struct job_desc *j, const struct io_file *f);
 
-/* Close (fsync first with fsync_on_close) and, with unlink=1, remove the files (as fio). */
-void files_close(const struct job_desc *j, struct io_file *f, unsigned n);
+/*
+ * Close (fsync first with fsync_on_close) and, with unlink=1, remove the files, as fio
+ * does, whoever made them. Returns 0, or the -errno of the first file that could not be
+ * removed, its index in *failed (fio says nothing; the others are still removed); a file
+ * already gone is no failure.
+ */
+int files_close(const struct job_desc *j, struct io_file *f, unsigned n, unsigned *failed);
 
 /* Free the array from files_resolve(). */
 void files_free(struct io_file *f, unsigned n);

@@ -51,6 +51,18 @@ static int create_empty(const struct job_desc *j, const struct io_file *f, struc
 	return 0;
 }
 
+/* The open before a layout failed: a file that exists was to be extended, not created. */
+static int open_failed(const struct job_desc *j, const struct io_file *f, struct diag *d)
+{
+	int err = errno;
+
+	if (access(f->path, F_OK) == 0)
+		return diag_at(d, -err, j->file, j->line, "job '%s': cannot extend '%s' to %"
+			       PRIu64 " bytes: %s", j->name, f->path, f->want_size, strerror(err));
+	return diag_at(d, -err, j->file, j->line, "job '%s': cannot create '%s': %s", j->name,
+		       f->path, strerror(err));
+}
+
 /* Write [from, want_size) of f with data, then fsync, so reads find real blocks. */
 static int write_out(const struct job_desc *j, const struct io_file *f, uint64_t from,
 		     unsigned char *buf, const atomic_bool *stop, struct diag *d)
@@ -60,8 +72,7 @@ static int write_out(const struct job_desc *j, const struct io_file *f, uint64_t
 	int ret = 0;
 
 	if (fd < 0)
-		return diag_at(d, -errno, j->file, j->line, "job '%s': cannot create '%s': %s",
-			       j->name, f->path, strerror(errno));
+		return open_failed(j, f, d);
 	while (!ret && off < f->want_size) {
 		size_t len = f->want_size - off < LAYOUT_CHUNK ? f->want_size - off : LAYOUT_CHUNK;
 		ssize_t w = pwrite(fd, buf, len, (off_t)off);
@@ -287,8 +298,10 @@ void files_invalidate(const struct job_desc *j, const struct io_file *f)
 		posix_fadvise(f->fd, (off_t)f->io_off, (off_t)f->io_len, POSIX_FADV_DONTNEED);
 }
 
-void files_close(const struct job_desc *j, struct io_file *f, unsigned n)
+int files_close(const struct job_desc *j, struct io_file *f, unsigned n, unsigned *failed)
 {
+	int ret = 0;
+
 	for (unsigned i = 0; i < n; i++) {
 		if (f[i].borrowed)
 			f[i].fd = -1;
@@ -298,7 +311,12 @@ void files_close(const struct job_desc *j, struct io_file *f, unsigned n)
 			fsync(f[i].fd);
 		close(f[i].fd);
 		f[i].fd = -1;
-		if (j->unlink && !f[i].is_bdev && !f[i].is_chr)
-			unlink(f[i].path);
+		/* a file already gone (another job on it deleted it) is what was asked */
+		if (j->unlink && !f[i].is_bdev && !f[i].is_chr && unlink(f[i].path) < 0 &&
+		    errno != ENOENT && !ret) {
+			ret = -errno;
+			*failed = i;
+		}
 	}
+	return ret;
 }

@@ -50,8 +50,14 @@ static void fail_io(struct worker *w, struct io_req *r, int err)
 			w->st->first_error = err;
 		return;
 	}
-	worker_fail(w, err, "%s '%s' at offset %" PRIu64 ", length %u: %s", dir_verb[r->dir],
-		 r->file->path, r->off, r->len, strerror(err));
+	if (err == ENODATA)	/* a read returned 0: the end of the file, not an errno */
+		worker_fail(w, err, "%s '%s' at offset %" PRIu64 ", length %u: the file ended at "
+			    "offset %" PRIu64 ", shorter than the job's region (%" PRIu64 " bytes "
+			    "from offset %" PRIu64 ")", dir_verb[r->dir], r->file->path, r->off,
+			    r->len, r->off, r->file->io_len, r->file->io_off);
+	else
+		worker_fail(w, err, "%s '%s' at offset %" PRIu64 ", length %u: %s",
+			    dir_verb[r->dir], r->file->path, r->off, r->len, strerror(err));
 }
 
 /*

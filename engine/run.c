@@ -215,7 +215,7 @@ static int prepare_stripe(struct run *r, unsigned i, bool virtual_files, struct 
 		return ret;
 	rf->member_io = calloc(rf->n, sizeof(*rf->member_io));
 	if (!rf->member_io)
-		return diag_set(d, -ENOMEM, "out of memory");
+		return -ENOMEM;
 	for (unsigned k = 0; k < i; k++) {
 		const struct run_files *o = &r->files[k];
 
@@ -227,8 +227,13 @@ static int prepare_stripe(struct run *r, unsigned i, bool virtual_files, struct 
 			id = o->stripe_id + 1;
 	}
 	rf->stripe_id = id;
-	ret = stripe_disk_add(&r->disks, (unsigned)id, rf->f, rf->n);
-	return ret < 0 ? diag_set(d, ret, "out of memory") : 0;
+	return stripe_disk_add(&r->disks, (unsigned)id, rf->f, rf->n);
+}
+
+/* files.c, layout.c and the stripe say only "out of memory": name the job it was for. */
+static int job_nomem(const struct job_desc *j, int ret, struct diag *d)
+{
+	return ret == -ENOMEM ? diag_set(d, ret, "job '%s': out of memory", j->name) : ret;
 }
 
 /* Name and check job i's files, knowing what the jobs of earlier phases write. */
@@ -292,7 +297,8 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 			watch_disk(&r->disks, rf->f[f].path);
 		r->results[i].st = calloc(1, sizeof(*r->results[i].st));
 		if (!ret && !r->results[i].st)
-			ret = diag_set(d, -ENOMEM, "out of memory");
+			ret = -ENOMEM;
+		ret = job_nomem(j, ret, d);
 	}
 	if (!ret)
 		ret = ensure_fd_limit(r, d);
@@ -375,7 +381,7 @@ static int layout_phase(struct run *r, unsigned phase, struct diag *d)
 			continue;
 		ret = files_layout(j, rf->f, rf->n, &r->stop, print_note, r, d);
 		if (ret < 0)
-			return ret;
+			return job_nomem(j, ret, d);
 	}
 	return 0;
 }
@@ -464,8 +470,20 @@ static void close_shared(struct run *r, unsigned phase)
 	for (unsigned i = 0; i < r->jobs->njobs; i++) {
 		const struct job_desc *j = &r->jobs->jobs[i];
 
-		if (j->phase == phase && j->jobnum == 0 && can_share_fds(r, i))
-			files_close(j, r->files[i].f, r->files[i].n);
+		struct job_result *res = &r->results[i];
+		unsigned bad;
+		int ret;
+
+		if (j->phase != phase || j->jobnum != 0 || !can_share_fds(r, i))
+			continue;
+		ret = files_close(j, r->files[i].f, r->files[i].n, &bad);
+		if (ret == 0 || res->error)
+			continue;
+		/* as worker.c's close_files(), for the files the clones shared */
+		res->error = -ret;
+		res->st->error = -ret;
+		diag_format(res->error_msg, sizeof(res->error_msg), "job '%s': unlink=1: cannot "
+			    "delete '%s': %s", j->name, r->files[i].f[bad].path, strerror(-ret));
 	}
 }
 

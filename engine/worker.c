@@ -11,6 +11,7 @@
 #include "engine/io_plan.h"
 #include "engine/stripe.h"
 #include "engine/verify.h"
+#include "parser/diag.h"
 
 #define BUF_ALIGN	4096
 
@@ -139,6 +140,21 @@ int worker_setup(struct worker *w)
 	return start_engine(w);
 }
 
+/* A file unlink=1 could not remove fails the job: it was asked to leave nothing behind. */
+static void close_files(struct worker *w)
+{
+	unsigned bad;
+	int ret;
+
+	ret = files_close(w->job, w->dev_files, w->ndev_files, &bad);
+	if (ret == 0)
+		return;
+	worker_fail(w, -ret, "unlink=1: cannot delete '%s': %s", w->dev_files[bad].path,
+		    strerror(-ret));
+	if (!w->st->error)
+		w->st->error = w->error;
+}
+
 void worker_teardown(struct worker *w)
 {
 	if (w->ops->close_files && w->eng.priv)
@@ -146,7 +162,7 @@ void worker_teardown(struct worker *w)
 	if (w->ops->cleanup)
 		w->ops->cleanup(&w->eng);
 	if (!(w->ops->flags & IOENG_NOFILES))
-		files_close(w->job, w->dev_files, w->ndev_files);
+		close_files(w);
 	verify_free(w);
 	/* After a failed reap the kernel may still write into them: leave them be. */
 	if (!w->abandoned)
@@ -165,6 +181,7 @@ void worker_teardown(struct worker *w)
 
 void worker_fail(struct worker *w, int err, const char *fmt, ...)
 {
+	char *what;
 	va_list ap;
 	int n;
 
@@ -172,8 +189,12 @@ void worker_fail(struct worker *w, int err, const char *fmt, ...)
 	if (w->error)
 		return;
 	w->error = err;
-	n = snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': ", w->job->name);
 	va_start(ap, fmt);
-	vsnprintf(w->error_msg + n, sizeof(w->error_msg) - (size_t)n, fmt, ap);
+	n = vasprintf(&what, fmt, ap);
 	va_end(ap);
+	/* long file names lose their middle, not the reason that follows them */
+	diag_format(w->error_msg, sizeof(w->error_msg), "job '%s': %s", w->job->name,
+		    n < 0 ? fmt : what);
+	if (n >= 0)
+		free(what);
 }

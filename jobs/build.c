@@ -25,6 +25,7 @@ struct key_ref {
 	const char *file;
 	int line;
 	bool global;		/* not from the job's own section */
+	bool bare;		/* written without '=' (val is "1") */
 };
 
 struct key_list {
@@ -64,6 +65,7 @@ static int keys_push_section(struct key_list *l, const struct jf_section *s, boo
 				s->keys[i].line, global);
 		if (ret < 0)
 			return ret;
+		l->v[l->n - 1].bare = s->keys[i].bare;
 	}
 	return 0;
 }
@@ -120,8 +122,12 @@ static const char *closest_option(const struct job_input *in, const char *key)
 	return value_closest(key, names, n);
 }
 
-static int unknown_option(const struct job_input *in, const struct job_desc *j,
-			  const struct key_ref *k, struct diag *d)
+/*
+ * eng is the engine the job ends up with: j->ioengine is only the one applied so far, so
+ * an engine option in [global] above the job's own ioengine= would name the wrong one.
+ */
+static int unknown_option(const struct job_input *in, const struct engine_info *eng,
+			  const struct job_desc *j, const struct key_ref *k, struct diag *d)
 {
 	const char *best;
 
@@ -129,13 +135,24 @@ static int unknown_option(const struct job_input *in, const struct job_desc *j,
 		if (opt_find(in->engines[e].options, k->key))
 			return diag_at(d, -EINVAL, k->file, k->line,
 				       "option '%s' belongs to ioengine '%s', but job '%s' uses '%s'",
-				       k->key, in->engines[e].name, j->name, j->ioengine);
+				       k->key, in->engines[e].name, j->name,
+				       eng ? eng->name : j->ioengine);
 	}
 	best = closest_option(in, k->key);
 	if (best)
 		return diag_at(d, -EINVAL, k->file, k->line,
 			       "unknown option '%s' (did you mean '%s'?)", k->key, best);
 	return diag_at(d, -EINVAL, k->file, k->line, "unknown option '%s'", k->key);
+}
+
+/* fio: "Option bs requires an argument"; iojob would have read bs=1, 1-byte blocks. */
+static int needs_value(const struct opt_def *o, const struct key_ref *k, struct diag *d)
+{
+	char what[256];
+
+	opt_describe(o, what, sizeof(what));
+	return diag_at(d, -EINVAL, k->file, k->line, "option '%s' needs a value (%s); only a "
+		       "boolean may stand alone", k->key, what);
 }
 
 static int record_setting(struct jobs_arena **arena, struct job_desc *j, const char *name,
@@ -204,11 +221,14 @@ static int apply_key(const struct job_input *in, const struct engine_info *eng,
 		base = j->engine_opts.bytes;
 	}
 	if (!o)
-		return unknown_option(in, j, k, d);
+		return unknown_option(in, eng, j, k, d);
+	if (k->bare && !o->bare_ok && o->type != OPT_BOOL && o->type != OPT_BOOL_INV)
+		return needs_value(o, k, d);
 	val = rank_vars(in, o, k->val, ctx->arena);
 	ret = val ? opt_apply(o, ctx, base, val, why, sizeof(why)) : -ENOMEM;
 	if (ret == -ENOMEM)
-		return diag_set(d, ret, "out of memory");
+		return diag_at(d, ret, k->file, k->line, "job '%s': option '%s': out of memory",
+			       j->name, o->name);
 	/* Out of range too: jobs_build() returns -EINVAL for every job-file error. */
 	if (ret < 0)
 		return diag_at(d, -EINVAL, k->file, k->line, "option '%s': %s", o->name, why);
@@ -289,7 +309,7 @@ static int build_one(const struct job_input *in, size_t sec, const size_t *globa
 	ret = collect_keys(in, sec, globals, nglobals, &keys);
 	if (ret < 0) {
 		free(keys.v);
-		return diag_set(d, ret, "out of memory");
+		return diag_at(d, ret, s->file, s->line, "job '%s': out of memory", s->name);
 	}
 	ret = resolve_first(in, &keys, &ctx, j, &eng, d);
 	ctx.kb_base = j->kb_base;
@@ -305,24 +325,41 @@ static int build_one(const struct job_input *in, size_t sec, const size_t *globa
 	return ret;
 }
 
-static int append_clones(struct job_list *out, const struct job_desc *tmpl, size_t *cap,
+/*
+ * Past JOBS_MAX: blame numjobs where this job sets it, else the count of sections, clones
+ * and passes so far (a file of 65,537 one-job sections has no numjobs to blame).
+ */
+static int too_many_jobs(const struct job_list *out, const struct job_desc *tmpl,
 			 struct diag *d)
 {
-	if (out->njobs + tmpl->numjobs > JOBS_MAX) {
-		const char *file;
-		int line;
+	unsigned total = out->njobs + tmpl->numjobs;
+	const char *file;
+	int line;
 
+	if (job_setting(tmpl, "numjobs") && tmpl->numjobs > 1) {
 		job_where(tmpl, "numjobs", &file, &line);
 		return diag_at(d, -EINVAL, file, line, "job '%s': option 'numjobs': %u more jobs "
 			       "would make %u, and a run has at most %u", tmpl->name,
-			       tmpl->numjobs, out->njobs + tmpl->numjobs, JOBS_MAX);
+			       tmpl->numjobs, total, JOBS_MAX);
 	}
+	return diag_at(d, -EINVAL, tmpl->file, tmpl->line, "job '%s': the sections so far, with "
+		       "their clones and passes, make %u jobs, and a run has at most %u",
+		       tmpl->name, total, JOBS_MAX);
+}
+
+static int append_clones(struct job_list *out, const struct job_desc *tmpl, size_t *cap,
+			 struct diag *d)
+{
+	if (out->njobs + tmpl->numjobs > JOBS_MAX)
+		return too_many_jobs(out, tmpl, d);
 	if (out->njobs + tmpl->numjobs > *cap) {
 		size_t ncap = (*cap ? *cap * 2 : 16) + tmpl->numjobs;
 		struct job_desc *v = realloc(out->jobs, ncap * sizeof(*v));
 
 		if (!v)
-			return diag_set(d, -ENOMEM, "out of memory");
+			return diag_at(d, -ENOMEM, tmpl->file, tmpl->line, "job '%s': out of "
+				       "memory (for %u jobs)", tmpl->name,
+				       out->njobs + tmpl->numjobs);
 		out->jobs = v;
 		*cap = ncap;
 	}
@@ -395,6 +432,32 @@ static int check_trailing_globals(const struct job_input *in, const size_t *glob
 	return ret;
 }
 
+/* Nothing to run: name the job files, and what they hold instead of a job. */
+static int no_jobs(const struct job_input *in, struct diag *d)
+{
+	const struct jobfile *jf = in->jf;
+	char files[512];
+	size_t at = 0, nsecs = 0;
+
+	files[0] = '\0';
+	for (int i = 0; i < jf->nsources && at < sizeof(files); i++)
+		at += (size_t)snprintf(files + at, sizeof(files) - at, "%s'%s'", i ? ", " : "",
+				       jf->source_names[i]);
+	for (size_t i = 0; i < jf->nsecs; i++)
+		nsecs += jf->secs[i].source >= 0;
+	if (in->sections)
+		return diag_set(d, -EINVAL, "no job%s%s matches --section", files[0] ? " of " : "",
+				files);
+	if (!jf->nsources)
+		return diag_set(d, -EINVAL, "no jobs defined (give a job file or --name=NAME with "
+				"options)");
+	if (!nsecs)
+		return diag_set(d, -EINVAL, "%s: no jobs defined (no sections: a job starts with "
+				"[name])", files);
+	return diag_set(d, -EINVAL, "%s: no jobs defined (only [global] sections: a job is a "
+			"section of another name)", files);
+}
+
 int jobs_build(const struct job_input *in, struct job_list *out, struct diag *d)
 {
 	const struct jobfile *jf = in->jf;
@@ -443,8 +506,7 @@ int jobs_build(const struct job_input *in, struct job_list *out, struct diag *d)
 		ret = check_trailing_globals(in, globals, nglobals, &out->arena, d);
 	free(globals);
 	if (!ret && !out->njobs)
-		ret = diag_set(d, -EINVAL, in->sections ? "no job matches --section" :
-			       "no jobs defined (give a job file or --name=NAME with options)");
+		ret = no_jobs(in, d);
 	if (ret) {
 		jobs_free(out);
 		return ret;

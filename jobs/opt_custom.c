@@ -168,9 +168,14 @@ static int bsrange_item(const struct opt_ctx *ctx, const char *item, struct job_
 			int dir, char *why, size_t whylen)
 {
 	uint64_t lo, hi;
+	int ret;
 
-	if (value_parse_size_range(item, ctx->kb_base, &lo, &hi) < 0 || lo == 0 ||
-	    hi > (256u << 20)) {
+	ret = value_parse_size_range(item, ctx->kb_base, &lo, &hi);
+	if (ret == -EDOM) {
+		opt_range_reversed(item, why, whylen);
+		return -EINVAL;
+	}
+	if (ret < 0 || lo == 0 || hi > (256u << 20)) {
 		snprintf(why, whylen, "'%s' is not a block size range such as 4k-64k", item);
 		return -EINVAL;
 	}

@@ -163,6 +163,15 @@ void opt_size_error(const char *val, const char *what, char *why, size_t whylen)
 	snprintf(why, whylen, "'%s' is not %s%s", val, what, hint);
 }
 
+void opt_range_reversed(const char *val, char *why, size_t whylen)
+{
+	size_t lo_len = strcspn(val, "-:");
+
+	snprintf(why, whylen, "'%s' runs from high to low (did you mean '%s%c%.*s'?)", val,
+		 val + lo_len + (val[lo_len] != '\0'), val[lo_len] ? val[lo_len] : '-',
+		 (int)lo_len, val);
+}
+
 static int apply_enum(const struct opt_def *o, void *field, const char *val, char *why,
 		      size_t whylen)
 {
@@ -241,9 +250,11 @@ int opt_apply(const struct opt_def *o, const struct opt_ctx *ctx, void *base, co
 		return apply_size_pct(ctx, field, val, why, whylen);
 	case OPT_RANGE:
 		ret = value_parse_size_range(val, ctx->kb_base, &r->lo, &r->hi);
-		if (ret < 0)
+		if (ret == -EDOM)
+			opt_range_reversed(val, why, whylen);
+		else if (ret < 0)
 			snprintf(why, whylen, "'%s' is not a size or a range such as 1m-4m", val);
-		return ret;
+		return ret == -EDOM ? -EINVAL : ret;
 	case OPT_TIME:
 		return apply_time(o, field, val, why, whylen);
 	case OPT_TIME_RANGE:

@@ -282,13 +282,16 @@ const struct opt_def job_options[] = {
 	JOB_BOOL("verify_dump", verify_dump, "0",
 		 "save a bad block as FILE.OFFSET.received (and .expected for patterns)"),
 
-	/* log files */
+	/* log files; alone, as in fio, the prefix is the job's name */
 	JOB_STR("write_lat_log", lat_log, NULL,
-		"log clat, slat and lat of every I/O to PREFIX_{clat,slat,lat}.N.log"),
-	JOB_STR("write_bw_log", bw_log, NULL, "log bandwidth to PREFIX_bw.N.log"),
-	JOB_STR("write_iops_log", iops_log, NULL, "log IOPS to PREFIX_iops.N.log"),
+		"log clat, slat and lat of every I/O to PREFIX_{clat,slat,lat}.N.log",
+		.bare_ok = true),
+	JOB_STR("write_bw_log", bw_log, NULL, "log bandwidth to PREFIX_bw.N.log", .bare_ok = true),
+	JOB_STR("write_iops_log", iops_log, NULL, "log IOPS to PREFIX_iops.N.log",
+		.bare_ok = true),
 	JOB_STR("write_hist_log", hist_log, NULL,
-		"log clat histograms to PREFIX_clat_hist.N.log every log_hist_msec"),
+		"log clat histograms to PREFIX_clat_hist.N.log every log_hist_msec",
+		.bare_ok = true),
 	JOB_TIME("log_avg_msec", log_avg_ns, "0", NS_PER_MS,
 		 "average log entries over this window (0: one entry per I/O)"),
 	JOB_TIME("log_hist_msec", log_hist_ns, "0", NS_PER_MS, "histogram log interval"),

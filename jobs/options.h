@@ -60,6 +60,7 @@ struct opt_def {
 	const char *help;
 	const char *syntax;		/* what a CUSTOM option takes, for help */
 	const char *engine;		/* set for an engine's own options */
+	bool bare_ok;			/* may stand alone, meaning "1", as booleans may */
 };
 
 #define OPT_FIELD(f)	offsetof(struct job_desc, f)
@@ -136,6 +137,9 @@ void opt_enum_error(const struct opt_enum *vals, const char *val, char *why, siz
 
 /* Why val is not a size ("a size", "a block size"), with a "did you mean" for a bad suffix. */
 void opt_size_error(const char *val, const char *what, char *why, size_t whylen);
+
+/* Why the range val runs from high to low, with the range the other way round. */
+void opt_range_reversed(const char *val, char *why, size_t whylen);
 
 /* A one-line description of what o accepts ("size, 1 to 64MiB", "one of read|write"). */
 void opt_describe(const struct opt_def *o, char *buf, size_t len);

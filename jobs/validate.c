@@ -191,6 +191,37 @@ static int check_log_dirs(const struct job_desc *j, struct diag *d)
 	return ret;
 }
 
+/*
+ * The region against the files and the blocks: fio refuses an offset past filesize ("you
+ * need to specify valid offset="), where iojob would grow the file to reach it; and an
+ * io_size below one block does no I/O at all, so the job would vanish from the report.
+ */
+static int check_region(const struct job_desc *j, struct diag *d)
+{
+	uint64_t last = j->offset.bytes, step = j->offset_increment.bytes;
+	const char *opt;
+	char why[256];
+
+	if (j->numjobs > 1 && !j->offset_increment.pct && step &&
+	    (UINT64_MAX - last) / step >= j->numjobs - 1)
+		last += step * (j->numjobs - 1);
+	opt = last != j->offset.bytes ? "offset_increment" : "offset";
+	if (!j->offset.pct && j->filesize.lo && last >= j->filesize.lo) {
+		snprintf(why, sizeof(why), "options '%s' and 'filesize': %s starts at offset "
+			 "%llu, at or past the end of a %llu-byte file", opt,
+			 last != j->offset.bytes ? "the last clone" : "the region",
+			 (unsigned long long)last, (unsigned long long)j->filesize.lo);
+		return fail(j, opt, d, why);
+	}
+	if (j->io_size && j->io_size < job_bs_min(j)) {
+		snprintf(why, sizeof(why), "options 'io_size' and 'bs': io_size=%llu is less than "
+			 "one block (%llu bytes), so the job would do no I/O",
+			 (unsigned long long)j->io_size, (unsigned long long)job_bs_min(j));
+		return fail(j, "io_size", d, why);
+	}
+	return 0;
+}
+
 /* sysbench's semantics: each makes sense only in the modes sysbench uses it in. */
 static int check_sysbench_modes(const struct job_desc *j, struct diag *d)
 {
@@ -296,6 +327,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_log_dirs(j, d);
 	if (!ret)
 		ret = check_verify(j, d);
+	if (!ret)
+		ret = check_region(j, d);
 	if (!ret)
 		ret = check_sysbench_modes(j, d);
 	if (!ret)

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 struct cursor {
 	const char *p, *end, *start;
 	int depth;
+	const char *key;	/* of the member being parsed, for jv_error */
 };
 
 static void skip_ws(struct cursor *c)
@@ -131,12 +133,28 @@ err:
 	return -EINVAL;
 }
 
+/* NaN and Infinity are not JSON, but writers that allow them (Python's) spell them so. */
+static bool non_finite_word(const struct cursor *c)
+{
+	static const char *const words[] = { "NaN", "Infinity", "-Infinity", "-NaN" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		size_t n = strlen(words[i]);
+
+		if ((size_t)(c->end - c->p) >= n && !memcmp(c->p, words[i], n))
+			return true;
+	}
+	return false;
+}
+
 static int parse_number(struct cursor *c, struct jv *out)
 {
 	const char *s = c->p;
 	char *endp, tmp[64];
 	size_t len;
 
+	if (non_finite_word(c))
+		return -ERANGE;
 	while (c->p < c->end && strchr("+-0123456789.eE", *c->p))
 		c->p++;
 	len = (size_t)(c->p - s);
@@ -146,8 +164,12 @@ static int parse_number(struct cursor *c, struct jv *out)
 	tmp[len] = '\0';
 	out->type = JV_NUMBER;
 	out->number = strtod(tmp, &endp);
-	if (*endp || !isfinite(out->number))
+	if (*endp)
 		return -EINVAL;
+	if (!isfinite(out->number)) {
+		c->p = s;
+		return -ERANGE;
+	}
 	if (tmp[0] != '-' && !strpbrk(tmp, ".eE"))
 		out->uint = strtoull(tmp, NULL, 10);
 	else
@@ -214,6 +236,8 @@ static int parse_container(struct cursor *c, struct jv *out, char close)
 			free(key);
 			return ret;
 		}
+		if (key)
+			c->key = key;
 		if ((ret = parse_value(c, &out->items[out->n - 1])) < 0)
 			return ret;
 		skip_ws(c);
@@ -273,9 +297,9 @@ static int parse_value(struct cursor *c, struct jv *out)
 	}
 }
 
-int jv_parse(const char *text, size_t len, struct jv *out, size_t *err_at)
+int jv_parse(const char *text, size_t len, struct jv *out, struct jv_error *err)
 {
-	struct cursor c = { text, text + len, text, 0 };
+	struct cursor c = { text, text + len, text, 0, NULL };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -285,13 +309,14 @@ int jv_parse(const char *text, size_t len, struct jv *out, size_t *err_at)
 		if (c.p != c.end)
 			ret = -EINVAL;
 	}
-	if (ret) {
-		if (err_at)
-			*err_at = (size_t)(c.p - text);
-		jv_free(out);
-		return -EINVAL;
+	if (ret && err) {
+		err->at = (size_t)(c.p - text);
+		/* the key lives in the tree, which is about to be freed */
+		snprintf(err->key, sizeof(err->key), "%s", c.key ? c.key : "");
 	}
-	return 0;
+	if (ret)
+		jv_free(out);
+	return ret;
 }
 
 void jv_free(struct jv *v)

@@ -23,11 +23,19 @@ struct jv {
 	size_t n;
 };
 
+/* Where parsing stopped, and why when it is a number: for a message naming the key. */
+struct jv_error {
+	size_t at;		/* byte offset of the first error */
+	char key[64];		/* the member read then ("" at the top), maybe cut short */
+};
+
 /*
- * Parse text (len bytes) into *out. Returns 0, or -EINVAL with the byte offset of the
- * first error in *err_at. Free with jv_free().
+ * Parse text (len bytes) into *out. Returns 0; -ERANGE for a number that is not finite in
+ * a double (1e400, NaN, Infinity: JSON has no such numbers, so they are a hand edit or a
+ * foreign writer, not a line cut short); -EINVAL for anything else that is not JSON; or
+ * -ENOMEM. err (may be NULL) says where. Free with jv_free().
  */
-int jv_parse(const char *text, size_t len, struct jv *out, size_t *err_at);
+int jv_parse(const char *text, size_t len, struct jv *out, struct jv_error *err);
 void jv_free(struct jv *v);
 
 /* The member key of an object, or NULL (also when v is not an object). */

@@ -15,6 +15,7 @@
 #include "output/json_reader.h"
 #include "output/json_writer.h"
 #include "output/report.h"
+#include "output/resultset_check.h"
 #include "output/stream.h"
 
 static void string_map(struct json_out *j, const char *key, const char *const *k,
@@ -223,18 +224,17 @@ int resultset_has_cell(const char *path, const struct resultset_meta *m)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int found = 0;
+	size_t cap = 0, n;
+	int found = 0, ret;
 
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
-	while (!found && (n = getline(&line, &cap, f)) > 0) {
+	while (!found && (ret = rs_read_line(f, &line, &cap, &n)) > 0) {
 		struct jv obj;
 
 		if (n == 1 && line[0] == '\n')
 			continue;
-		if (jv_parse(line, (size_t)n, &obj, NULL) < 0) {
+		if (jv_parse(line, n, &obj, NULL) < 0) {
 			/* A cell cut short by a crash leaves half a line: it does not count. */
 			continue;
 		}
@@ -243,5 +243,5 @@ int resultset_has_cell(const char *path, const struct resultset_meta *m)
 	}
 	free(line);
 	fclose(f);
-	return found;
+	return ret < 0 && !found ? ret : found;
 }

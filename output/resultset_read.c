@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "output/resultset_check.h"
 #include "parser/diag.h"
 
 static int add_cell(struct rs_set *s, struct jv *root, const char *path, unsigned line)
@@ -31,49 +33,91 @@ static int add_cell(struct rs_set *s, struct jv *root, const char *path, unsigne
 	return 0;
 }
 
+/* A line that is not JSON: skipped when a crash may have cut it, else why it is not. */
+static int not_json(struct rs_set *s, const char *path, unsigned lineno, int err,
+		    const struct jv_error *at, struct diag *d)
+{
+	if (err == -ENOMEM)
+		return err;
+	if (err != -ERANGE) {
+		s->skipped++;
+		return 1;
+	}
+	if (!at->key[0])
+		return diag_at(d, err, path, (int)lineno, "number out of range at byte %zu",
+			       at->at + 1);
+	return diag_at(d, err, path, (int)lineno, "key '%s': number out of range (not "
+		       "finite in a double)", at->key);
+}
+
 /* One line: a cell, a line to skip (1), or an error. */
 static int load_line(struct rs_set *s, const char *path, unsigned lineno, const char *line,
 		     size_t len, struct diag *d)
 {
+	struct jv_error at;
 	struct jv root;
 	const struct jv *rep;
 	int ret;
 
 	if (len <= 1 && (!len || line[0] == '\n'))
 		return 1;
-	if (jv_parse(line, len, &root, NULL) < 0) {
-		s->skipped++;
-		return 1;
-	}
+	ret = jv_parse(line, len, &root, &at);
+	if (ret < 0)
+		return not_json(s, path, lineno, ret, &at, d);
 	rep = jv_get(&root, "report");
 	if (!jv_get(&root, "iojob_result") || !rep || !jv_get(rep, "jobs")) {
 		jv_free(&root);
 		return diag_at(d, -EINVAL, path, (int)lineno,
 			       "not a result line (not written by iojob --results)");
 	}
-	ret = add_cell(s, &root, path, lineno);
+	ret = rs_check_report(rep, path, lineno, d);
+	if (ret == 0)
+		ret = add_cell(s, &root, path, lineno);
 	if (ret < 0)
 		jv_free(&root);
 	return ret;
 }
 
+/* A directory opens and then fails to read: say what it is instead. */
+static FILE *open_set(const char *path, struct diag *d, int *err)
+{
+	struct stat st;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		*err = diag_set(d, -errno, "'%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		*err = diag_set(d, -EISDIR, "'%s': is a directory, not a JSON Lines file", path);
+		return NULL;
+	}
+	return f;
+}
+
 int rs_load(struct rs_set *s, const char *path, struct diag *d)
 {
-	FILE *f = fopen(path, "r");
-	size_t before = s->ncells, cap = 0;
+	size_t before = s->ncells, cap = 0, n;
 	unsigned lineno = 0;
 	char *line = NULL;
-	ssize_t n;
+	FILE *f;
 	int ret = 0;
 
+	f = open_set(path, d, &ret);
 	if (!f)
-		return diag_set(d, -errno, "'%s': %s", path, strerror(errno));
-	while (ret >= 0 && (n = getline(&line, &cap, f)) >= 0)
-		ret = load_line(s, path, ++lineno, line, (size_t)n, d);
+		return ret;
+	while (ret >= 0 && (ret = rs_read_line(f, &line, &cap, &n)) > 0)
+		ret = load_line(s, path, ++lineno, line, n, d);
 	free(line);
 	fclose(f);
 	if (ret == -ENOMEM)
 		return diag_set(d, ret, "'%s': out of memory", path);
+	if (ret == -EFBIG)
+		return diag_at(d, ret, path, (int)lineno + 1, "line longer than %u MiB (the limit "
+			       "for one result line)", RS_MAX_LINE_BYTES >> 20);
+	if (ret < 0 && !d->msg[0])
+		return diag_set(d, ret, "'%s': %s", path, strerror(-ret));
 	if (ret >= 0 && s->ncells == before)
 		ret = diag_set(d, -EINVAL, "'%s': no results in it (not a JSON Lines file written "
 			       "by iojob --results)", path);

@@ -49,14 +49,25 @@ static double sum_field(const struct rs_unit *u, enum us_dir d, const char *key)
 	return sum;
 }
 
+/*
+ * A sum of counts as an integer. rs_load() keeps each figure within 0 to 2^63, but the
+ * clones of a unit add up: past 2^64 the cast would be undefined, so it saturates.
+ */
+static uint64_t count_u64(double v)
+{
+	if (!(v > 0))
+		return 0;
+	return v >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)v;
+}
+
 uint64_t us_ios(const struct rs_unit *u, enum us_dir d)
 {
-	return (uint64_t)sum_field(u, d, "total_ios");
+	return count_u64(sum_field(u, d, "total_ios"));
 }
 
 uint64_t us_bytes(const struct rs_unit *u, enum us_dir d)
 {
-	return (uint64_t)sum_field(u, d, "io_bytes");
+	return count_u64(sum_field(u, d, "io_bytes"));
 }
 
 /* A direction object's rate: its count over iojob's runtime in ns, or fio's field. */
@@ -159,7 +170,7 @@ int us_lat_moments(const struct rs_unit *u, enum us_dir d, enum us_lat kind,
 
 			if (cnt <= 0)
 				continue;
-			out->n += (uint64_t)cnt;
+			out->n = count_u64((double)out->n + cnt);
 			sum += cnt * jv_num(jv_get(l, "mean"), 0);
 			out->min_ns = fmin(out->min_ns, jv_num(jv_get(l, "min"), 0));
 			out->max_ns = fmax(out->max_ns, jv_num(jv_get(l, "max"), 0));

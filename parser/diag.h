@@ -15,9 +15,15 @@ struct diag {
 
 /*
  * Set the error message (printf-style) and return err, so a caller can write
- * `return diag_set(d, -EINVAL, "option '%s': ...", name);`. d may be NULL.
+ * `return diag_set(d, -EINVAL, "option '%s': ...", name);`. d may be NULL. A message too
+ * long for msg loses the middle of its longest 'quoted' names (and of the file name of
+ * diag_at()), "abc...xyz", so that the reason after them stays whole.
  */
 int diag_set(struct diag *d, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* As diag_set() into buf (a job's error message of its own size), names shortened alike. */
+void diag_format(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* As diag_set(), prefixed with "file:line: " (line 0 omits the line). */

@@ -6,9 +6,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "parser/diag.h"
 #include "parser/jobfile.h"
@@ -44,8 +46,51 @@ static int identify(struct jfr_input *in)
 	return 0;
 }
 
-/* Open path as the next input; -ELOOP if that file is already being read. */
-static int push_file(struct jfr *r, const char *path)
+/* Refuse what is not a regular file: a FIFO could block for ever, /dev/zero never ends. */
+static int check_regular(const struct stat *st, const char **kind)
+{
+	if (S_ISREG(st->st_mode))
+		return 0;
+	*kind = S_ISDIR(st->st_mode) ? "a directory" : S_ISFIFO(st->st_mode) ? "a FIFO" :
+		S_ISCHR(st->st_mode) ? "a character device" :
+		S_ISBLK(st->st_mode) ? "a block device" : "not a regular file";
+	return S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
+}
+
+/*
+ * Open an included file: O_NONBLOCK so that opening a FIFO does not wait for a writer,
+ * then only a regular file is read (where O_NONBLOCK changes nothing). *kind says what
+ * else it was.
+ */
+static FILE *open_include(const char *path, const char **kind, int *err)
+{
+	struct stat st;
+	FILE *fp;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		*err = -errno;
+		goto err_close;
+	}
+	*err = check_regular(&st, kind);
+	if (*err < 0)
+		goto err_close;
+	fp = fdopen(fd, "r");
+	if (fp)
+		return fp;
+	*err = -errno;
+err_close:
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/*
+ * Open path as the next input (an include when r->depth > 0); -ELOOP if that file is
+ * already being read, -EINVAL with *kind set for an include that is not a regular file.
+ */
+static int push_file(struct jfr *r, const char *path, const char **kind)
 {
 	struct jfr_input *in = &r->stack[r->depth];
 	int ret, i;
@@ -54,9 +99,12 @@ static int push_file(struct jfr *r, const char *path)
 	in->name = jobfile_strdup(r->jf, path);
 	if (!in->name)
 		return -ENOMEM;
-	in->fp = fopen(path, "r");
+	if (r->depth > 0)
+		in->fp = open_include(path, kind, &ret);
+	else if (!(in->fp = fopen(path, "re")))
+		ret = -errno;
 	if (!in->fp)
-		return -errno;
+		return ret;
 	in->close_fp = true;
 	ret = identify(in);
 	for (i = 0; ret == 0 && i < r->depth; i++) {
@@ -90,7 +138,7 @@ int jfr_open_file(struct jfr *r, struct jobfile *jf, const char *path, struct di
 	r->jf = jf;
 	r->d = d;
 	if (strcmp(path, "-") != 0) {
-		ret = push_file(r, path);
+		ret = push_file(r, path, NULL);
 		return ret < 0 ? diag_at(d, ret, path, 0, "%s", strerror(-ret)) : 0;
 	}
 	in->name = jobfile_strdup(jf, "<stdin>");
@@ -129,34 +177,75 @@ void jfr_close(struct jfr *r)
 	r->cap = 0;
 }
 
+/* Make room for len bytes in r->buf. */
+static int reserve(struct jfr *r, size_t len)
+{
+	size_t cap = r->cap ? r->cap : 128;
+	char *buf;
+
+	if (len <= r->cap)
+		return 0;
+	while (cap < len)
+		cap *= 2;
+	buf = realloc(r->buf, cap);
+	if (!buf)
+		return -ENOMEM;
+	r->buf = buf;
+	r->cap = cap;
+	return 0;
+}
+
+/*
+ * A line of a file, without its '\n', into r->buf (r->len bytes): 1, 0 at the end, or
+ * -errno. Every byte counts against JFR_MAX_TEXT_BYTES (-EFBIG), so that a file without
+ * an end or without a newline stops there.
+ */
+static int read_file_line(struct jfr *r, struct jfr_input *in)
+{
+	size_t len = 0;
+	int c;
+
+	while ((c = getc(in->fp)) != EOF && c != '\n') {
+		if (++r->text_bytes > JFR_MAX_TEXT_BYTES)
+			return -EFBIG;
+		if (reserve(r, len + 2) < 0)
+			return -ENOMEM;
+		r->buf[len++] = (char)c;
+	}
+	if (c == EOF && ferror(in->fp))
+		return errno ? -errno : -EIO;
+	if (c == EOF && len == 0)
+		return 0;
+	r->text_bytes++;	/* the newline */
+	if (reserve(r, len + 1) < 0)
+		return -ENOMEM;
+	r->buf[len] = '\0';
+	r->len = len;
+	return 1;
+}
+
 /* Read the next physical line of in into r->buf: 1, 0 at the end, or -errno. */
 static int read_line(struct jfr *r, struct jfr_input *in)
 {
 	const char *nl;
 	size_t len;
-	char *buf;
+	int ret;
 
 	if (in->fp) {
 		errno = 0;
-		if (getline(&r->buf, &r->cap, in->fp) < 0) {
-			if (ferror(in->fp) || errno == ENOMEM)
-				return errno ? -errno : -EIO;
-			return 0;
-		}
+		ret = read_file_line(r, in);
+		if (ret <= 0)
+			return ret;
 	} else {
 		if (!*in->text)
 			return 0;
 		nl = strchrnul(in->text, '\n');
 		len = nl - in->text;
-		if (len + 1 > r->cap) {
-			buf = realloc(r->buf, len + 1);
-			if (!buf)
-				return -ENOMEM;
-			r->buf = buf;
-			r->cap = len + 1;
-		}
+		if (reserve(r, len + 1) < 0)
+			return -ENOMEM;
 		memcpy(r->buf, in->text, len);
 		r->buf[len] = '\0';
+		r->len = len;
 		in->text = *nl ? nl + 1 : nl;
 	}
 	in->line++;
@@ -212,6 +301,7 @@ static char *resolve_include(const char *includer, const char *file)
 
 static int include_file(struct jfr *r, const char *file, const struct jfr_line *at)
 {
+	const char *kind = NULL;
 	char *path;
 	int ret;
 
@@ -226,10 +316,13 @@ static int include_file(struct jfr *r, const char *file, const struct jfr_line *
 	if (!path)
 		return diag_at(r->d, -ENOMEM, at->file, at->line, "include '%s': %s", file,
 			       strerror(ENOMEM));
-	ret = push_file(r, path);
+	ret = push_file(r, path, &kind);
 	if (ret == -ELOOP)
 		diag_at(r->d, ret, at->file, at->line,
 			"include '%s': include loop ('%s' is already being read)", file, path);
+	else if (kind)
+		diag_at(r->d, ret, at->file, at->line,
+			"include '%s': %s, not a regular file", file, kind);
 	else if (ret < 0)
 		diag_at(r->d, ret, at->file, at->line, "include '%s': %s", file, strerror(-ret));
 	free(path);
@@ -255,6 +348,7 @@ static int parse_key(struct jfr *r, char *s, struct jfr_line *l)
 			       "option '%.*s' is outside of any [section]", (int)(key_end - s), s);
 	l->kind = JFR_KEY;
 	l->val = eq ? skip_blanks(eq + 1) : "1";
+	l->bare = !eq;
 	*key_end = '\0';
 	l->name = s;
 	return 1;
@@ -264,6 +358,25 @@ static int parse_key(struct jfr *r, char *s, struct jfr_line *l)
 static bool is_include(const char *s)
 {
 	return strncmp(s, "include", 7) == 0 && (s[7] == '\0' || isspace((unsigned char)s[7]));
+}
+
+/*
+ * A read error of the input on top: past the size limit, the include that brought it in is
+ * named at its line (the top-level file at the line reached).
+ */
+static int read_error(struct jfr *r, int err)
+{
+	const struct jfr_input *in = &r->stack[r->depth - 1], *up = in - 1;
+
+	if (err != -EFBIG)
+		return diag_at(r->d, err, in->name, 0, "%s", strerror(-err));
+	if (r->depth == 1)
+		return diag_at(r->d, -EFBIG, in->name, in->line + 1,
+			       "job file longer than %u MiB (the limit for a job file and its "
+			       "includes)", JFR_MAX_TEXT_BYTES >> 20);
+	return diag_at(r->d, -EFBIG, up->name, up->line,
+		       "include '%s': job file text longer than %u MiB (the limit for a job "
+		       "file and its includes)", in->name, JFR_MAX_TEXT_BYTES >> 20);
 }
 
 int jfr_next(struct jfr *r, struct jfr_line *l)
@@ -276,13 +389,18 @@ int jfr_next(struct jfr *r, struct jfr_line *l)
 		in = &r->stack[r->depth - 1];
 		ret = read_line(r, in);
 		if (ret < 0)
-			return diag_at(r->d, ret, in->name, 0, "%s", strerror(-ret));
+			return read_error(r, ret);
 		if (ret == 0 && r->depth == 1)
 			return 0;
 		if (ret == 0) {
 			pop_input(r);
 			continue;
 		}
+		/* fio's fgets() would end the line there: 'bs=4k\0,64k' would read as bs=4k */
+		if (strlen(r->buf) != r->len)
+			return diag_at(r->d, -EINVAL, in->name, in->line,
+				       "NUL byte at column %zu (a job file is text)",
+				       strlen(r->buf) + 1);
 		s = strip_line(r->buf, in->line == 1);
 		if (!*s)
 			continue;

@@ -15,6 +15,13 @@ struct jobfile;
 
 #define JFR_MAX_INCLUDE_DEPTH	16
 
+/*
+ * The most text one job file and everything it includes may hold. Real job files are a
+ * few KiB; the bound is there so that an endless input (stdin from /dev/zero, a pipe that
+ * never closes its line) ends with a message instead of taking all memory.
+ */
+#define JFR_MAX_TEXT_BYTES	(8u << 20)
+
 struct jfr_input {
 	FILE *fp;		/* NULL for text in memory */
 	bool close_fp;		/* false for stdin, which is not ours to close */
@@ -31,8 +38,10 @@ struct jfr {
 	struct diag *d;
 	struct jfr_input stack[JFR_MAX_INCLUDE_DEPTH + 1];	/* [0] is the top-level source */
 	int depth;		/* entries in use */
+	size_t text_bytes;	/* read so far from every input, against JFR_MAX_TEXT_BYTES */
 	bool in_section;
 	char *buf;		/* the current physical line, malloc'd */
+	size_t len;		/* its length: a NUL byte in it makes strlen() shorter */
 	size_t cap;
 };
 
@@ -42,18 +51,25 @@ struct jfr_line {
 	enum jfr_kind kind;
 	const char *name;	/* section name or key; valid until the next jfr_next() */
 	const char *val;	/* as written, before ${VAR}; "1" for a bare key */
+	bool bare;		/* a key without '=' */
 	const char *file;	/* in the arena */
 	int line;
 };
 
-/* Start reading path ("-" is stdin, named "<stdin>"). Returns 0 or -errno with r->d set. */
+/*
+ * Start reading path ("-" is stdin, named "<stdin>"), which may be a pipe; an included file
+ * must be a regular file. Returns 0 or -errno with r->d set.
+ */
 int jfr_open_file(struct jfr *r, struct jobfile *jf, const char *path, struct diag *d);
 
 /* Start reading text in memory; name is used in messages and to resolve includes. */
 int jfr_open_string(struct jfr *r, struct jobfile *jf, const char *name, const char *text,
 		    struct diag *d);
 
-/* Read the next header or key. Returns 1 and fills *l, 0 at the end, or -errno with d set. */
+/*
+ * Read the next header or key. Returns 1 and fills *l, 0 at the end, or -errno with d set:
+ * -EINVAL for a line with a NUL byte, -EFBIG past JFR_MAX_TEXT_BYTES.
+ */
 int jfr_next(struct jfr *r, struct jfr_line *l);
 
 /* Close every open input and free the line buffer. */

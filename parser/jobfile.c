@@ -91,8 +91,8 @@ static int add_section(struct jobfile *jf, const char *name, const char *file, i
 	return 0;
 }
 
-static int append_key(struct jf_section *s, const char *key, const char *val, const char *file,
-		      int line)
+static int append_key(struct jf_section *s, const char *key, const char *val, bool bare,
+		      const char *file, int line)
 {
 	struct jf_key *keys;
 	size_t cap;
@@ -106,7 +106,7 @@ static int append_key(struct jf_section *s, const char *key, const char *val, co
 		s->cap = cap;
 	}
 	s->keys[s->nkeys++] = (struct jf_key){
-		.key = key, .val = val, .file = file, .line = line,
+		.key = key, .val = val, .bare = bare, .file = file, .line = line,
 	};
 	return 0;
 }
@@ -260,7 +260,8 @@ static int on_key(void *user, const char *section, const char *name, const char 
 	val = expand_value(st, key, value);
 	if (!val)
 		return 0;
-	ret = append_key(&st->jf->secs[st->sec], key, val, st->cur.file, st->cur.line);
+	ret = append_key(&st->jf->secs[st->sec], key, val, st->cur.bare, st->cur.file,
+			 st->cur.line);
 	if (ret < 0) {
 		st->err = diag_at(st->d, ret, st->cur.file, st->cur.line, "%s", strerror(-ret));
 		return 0;
@@ -268,15 +269,30 @@ static int on_key(void *user, const char *section, const char *name, const char 
 	return 1;
 }
 
+/* Remember the name of the source parsed, for messages about the whole file. */
+static int add_source_name(struct jobfile *jf, const char *name)
+{
+	const char **v = realloc(jf->source_names, (jf->nsources + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	jf->source_names = v;
+	v[jf->nsources] = name;
+	return 0;
+}
+
 /* Run inih over the opened reader; on failure jf keeps only what it had before. */
 static int parse_source(struct parse_state *st)
 {
 	struct jobfile *jf = st->jf;
+	const char *name = st->rd.stack[0].name;	/* in the arena: outlives the reader */
 	size_t nsecs = jf->nsecs;
 	int ret;
 
 	ret = ini_parse_stream(feed_inih, st, on_key, st);
 	jfr_close(&st->rd);
+	if (!st->err && add_source_name(jf, name) < 0)
+		st->err = diag_set(st->d, -ENOMEM, "%s: out of memory", name);
 	/* Every line inih sees was checked by the reader, so inih has nothing left to reject. */
 	if (!st->err && ret != 0)
 		st->err = diag_at(st->d, -EINVAL, st->cur.file, st->cur.line,
@@ -322,7 +338,7 @@ int jobfile_add_key(struct jobfile *jf, size_t sec_index, const char *sec_name,
 	if (sec_index > jf->nsecs || (sec_index == jf->nsecs && !sec_name))
 		return -EINVAL;
 	k = jobfile_strdup(jf, key);
-	v = jobfile_strdup(jf, val);
+	v = jobfile_strdup(jf, val ? val : "1");
 	if (file)
 		f = jobfile_strdup(jf, file);
 	if (!k || !v || (file && !f))
@@ -335,7 +351,7 @@ int jobfile_add_key(struct jobfile *jf, size_t sec_index, const char *sec_name,
 		if (ret < 0)
 			return ret;
 	}
-	return append_key(&jf->secs[sec_index], k, v, f, line);
+	return append_key(&jf->secs[sec_index], k, v, !val, f, line);
 }
 
 void jobfile_free(struct jobfile *jf)
@@ -344,6 +360,7 @@ void jobfile_free(struct jobfile *jf)
 
 	drop_sections(jf, 0);
 	free(jf->secs);
+	free(jf->source_names);
 	for (a = jf->arena; a; a = next) {
 		next = a->next;
 		free(a);

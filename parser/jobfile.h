@@ -13,6 +13,7 @@
 #ifndef PARSER_JOBFILE_H
 #define PARSER_JOBFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct diag;
@@ -20,6 +21,7 @@ struct diag;
 struct jf_key {
 	const char *key;
 	const char *val;	/* after ${VAR} expansion; "1" for a bare key */
+	bool bare;		/* written without '=': only a boolean may be */
 	const char *file;	/* the file the line is in (an included file names itself) */
 	int line;
 };
@@ -39,6 +41,7 @@ struct jobfile {
 	size_t nsecs;
 	size_t cap;
 	int nsources;			/* job files and strings parsed so far */
+	const char **source_names;	/* their names as messages show them, nsources of them */
 	struct jf_arena *arena;		/* owns every string above */
 };
 
@@ -58,7 +61,8 @@ int jobfile_parse_string(struct jobfile *jf, const char *name, const char *text,
 
 /*
  * Append one key to a section, creating the section (with the given file and line) when
- * sec_index == jf->nsecs. For options from the command line. Returns 0 or -ENOMEM.
+ * sec_index == jf->nsecs. For options from the command line; val NULL is a bare key
+ * ("--time_based", "1"). Returns 0 or -ENOMEM.
  */
 int jobfile_add_key(struct jobfile *jf, size_t sec_index, const char *sec_name,
 		    const char *key, const char *val, const char *file, int line);

@@ -235,8 +235,10 @@ int value_parse_size_range(const char *s, unsigned kb_base, uint64_t *lo, uint64
 		if (ret < 0)
 			return ret;
 	}
-	*lo = a < b ? a : b;
-	*hi = a < b ? b : a;
+	if (a > b)
+		return -EDOM;
+	*lo = a;
+	*hi = b;
 	return 0;
 }
 

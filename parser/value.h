@@ -26,8 +26,9 @@ int value_parse_size(const char *s, unsigned kb_base, uint64_t *out);
 int value_parse_size_pct(const char *s, unsigned kb_base, uint64_t *out, double *pct);
 
 /*
- * Parse a size range "4k-64k" or "4k:64k" (reversed bounds are swapped); a single size
- * sets lo = hi.
+ * Parse a size range "4k-64k" or "4k:64k"; a single size sets lo = hi. Returns 0, -EINVAL
+ * or -ERANGE as value_parse_size(), or -EDOM for reversed bounds ("64k-4k": fio swaps
+ * them without a word, and refuses no more than a typo; startdelay=5-1 is refused too).
  */
 int value_parse_size_range(const char *s, unsigned kb_base, uint64_t *lo, uint64_t *hi);
 

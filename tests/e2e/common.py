@@ -1,6 +1,7 @@
 """Shared helpers of the end-to-end tests: run the iojob binary, split its output, check."""
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -20,6 +21,37 @@ def run(args, cwd=None, stdin=None, timeout=120):
     p = subprocess.run([BIN] + args, cwd=cwd, input=stdin, capture_output=True, text=True,
                        timeout=timeout)
     return p.returncode, p.stdout, p.stderr
+
+
+def is_asan_build():
+    p = subprocess.run(["ldd", BIN], capture_output=True, text=True)
+    return "libasan" in p.stdout or "libubsan" in p.stdout
+
+
+def run_bounded(args, cwd=None, stdin_path=None, timeout=60, memory_mb=512):
+    """Run iojob on an input that may never end (stdin from stdin_path), bounded in time and
+    in memory: memory_mb of address space, so that a reader that reads until memory runs
+    out fails at once instead of taking the machine's memory (ASan reserves terabytes of
+    address space: there no allocation may pass memory_mb, nor the process 1 GiB).
+    Returns (exit code, stdout, stderr), exit -1 when it ran out of time."""
+    env = dict(os.environ)
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
+
+    if is_asan_build():
+        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + \
+            ":hard_rss_limit_mb=1024:allocator_may_return_null=1:max_allocation_size_mb=%d" % \
+            memory_mb
+        limit = None
+    with open(stdin_path or os.devnull, "rb") as f:
+        try:
+            p = subprocess.run([BIN] + args, cwd=cwd, stdin=f, capture_output=True,
+                               timeout=timeout, preexec_fn=limit, env=env)
+        except subprocess.TimeoutExpired:
+            return -1, "", "(timed out after %d s)" % timeout
+    return (p.returncode, p.stdout.decode(errors="replace"),
+            p.stderr.decode(errors="replace"))
 
 
 def split_normal_json(out):

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The inputs the fuzz targets found trouble with (tests/fuzz/regress/NAME.fio), run with
---parse-only: each ends with the exit code and the one-line message in NAME.expect (the
-code on the first line, a regular expression for stderr on the second), never a crash or a
-sanitizer report."""
+"""The inputs the fuzz targets found trouble with, in tests/fuzz/regress: job files
+(NAME.fio, run with --parse-only) and result sets (NAME.jsonl, run with iojob report).
+Each ends with the exit code and the one-line message in NAME.expect (the code on the
+first line, a regular expression for stderr on the second), never a crash or a sanitizer
+report."""
 import glob
 import os
 import re
@@ -15,12 +16,15 @@ REGRESS = os.path.join(SRC, "tests", "fuzz", "regress")
 
 def main():
     c = Checks("fuzz_regress")
-    for path in sorted(glob.glob(os.path.join(REGRESS, "*.fio"))):
+    paths = glob.glob(os.path.join(REGRESS, "*.fio")) + \
+        glob.glob(os.path.join(REGRESS, "*.jsonl"))
+    for path in sorted(paths):
         name = os.path.basename(path)
-        with open(path[:-len(".fio")] + ".expect") as f:
+        with open(os.path.splitext(path)[0] + ".expect") as f:
             want_code, want_err = f.read().splitlines()[:2]
-        p = subprocess.run([BIN, "--parse-only", name], cwd=REGRESS, capture_output=True,
-                           text=True, timeout=120)
+        args = ["report", name] if name.endswith(".jsonl") else ["--parse-only", name]
+        p = subprocess.run([BIN] + args, cwd=REGRESS, capture_output=True, text=True,
+                           timeout=120)
         err = p.stderr.strip()
         c.check(p.returncode == int(want_code), "%s: exit %d, want %s: %s" %
                 (name, p.returncode, want_code, err[-2000:]))

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
-from common import BIN, Checks, engine_available, remove, scratch_dir
+from common import BIN, Checks, engine_available, is_asan_build, remove, scratch_dir
 
 VALGRIND = ["valgrind", "--error-exitcode=99", "--leak-check=full",
             "--show-leak-kinds=definite,indirect,possible",
@@ -66,11 +66,6 @@ def run_lane(lane, cwd):
         out.append((what, want, subprocess.run(VALGRIND + [BIN] + pre + args, cwd=cwd,
                                                capture_output=True, text=True, timeout=240)))
     return out
-
-
-def is_asan_build():
-    p = subprocess.run(["ldd", BIN], capture_output=True, text=True)
-    return "libasan" in p.stdout or "libubsan" in p.stdout
 
 
 def main():

@@ -17,7 +17,7 @@ import subprocess
 import xml.etree.ElementTree as ET
 import zlib
 
-from common import Checks, remove, run, scratch_dir
+from common import Checks, remove, run, run_bounded, scratch_dir
 
 SVG = "{http://www.w3.org/2000/svg}"
 BS = 16384
@@ -399,10 +399,35 @@ def check_errors(c, d):
              (["compare", "r.jsonl"], "two sides or more"),
              (["report", "r.jsonl", "--format", "excel"], "unknown format 'excel'"),
              (["report", "r.jsonl", "--rows", "nokey"], "--rows 'nokey': no run has that key")]
+    cases += edited_sets(d)
     for args, msg in cases:
-        code, out, err = run(args, cwd=d)
+        code, out, err = run_bounded(args, cwd=d)
         c.check(code == 2 and msg in err and err.count("\n") <= 8 and out == "",
                 "%s: exit %d, stderr %r, want 2 and %r" % (" ".join(args), code, err, msg))
+
+
+def edited_sets(d):
+    """Result sets edited by hand or that are no file at all: each an error that says what
+    is wrong where, never a report with negative IOPS or a read that takes all memory."""
+    with open(os.path.join(d, "r.jsonl")) as f:
+        line = f.readline()
+    edits = [("-5", "bad.jsonl:1: key 'report.jobs.0.read.total_ios': -5 is negative"),
+             ("1e400", "bad.jsonl:1: key 'total_ios': number out of range"),
+             ("NaN", "bad.jsonl:1: key 'total_ios': number out of range"),
+             ('"many"', "bad.jsonl:1: key 'report.jobs.0.read.total_ios': not a number"),
+             ("1e30", "bad.jsonl:1: key 'report.jobs.0.read.total_ios': 1e+30 is out of "
+              "range (at most 9223372036854775808)")]
+    cases = []
+    for i, (value, msg) in enumerate(edits):
+        name = "bad%d.jsonl" % i
+        with open(os.path.join(d, name), "w") as f:
+            f.write(re.sub(r'"total_ios" : \d+', '"total_ios" : ' + value, line, count=1))
+        cases.append((["report", name], msg.replace("bad.jsonl", name)))
+    os.mkdir(os.path.join(d, "adir"))
+    cases += [(["report", "adir"], "'adir': is a directory, not a JSON Lines file"),
+              (["report", "/dev/zero"], "/dev/zero:1: line longer than 64 MiB (the limit "
+               "for one result line)")]
+    return cases
 
 
 def svg_series(path):

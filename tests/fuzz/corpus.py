@@ -2,14 +2,18 @@
 """Seed corpora for the fuzz targets, from the job files the project already has:
 examples/*.fio, the job texts in the tests (C string literals of tests/unit, Python strings
 of tests/e2e) and the regression inputs in tests/fuzz/regress. The values target gets every
-option value of those jobs and the literals of tests/unit/test_value.c.
+option value of those jobs and the literals of tests/unit/test_value.c. The results target
+gets result lines shaped as iojob --results writes them (made here) and the result-set
+regression inputs (tests/fuzz/regress/*.jsonl).
 
 A libFuzzer dictionary of option names (from the option tables) goes to OUTDIR/jobfile.dict.
 
-usage: corpus.py OUTDIR    (writes OUTDIR/jobfile and OUTDIR/values, one file per seed)"""
+usage: corpus.py OUTDIR    (writes OUTDIR/jobfile, OUTDIR/values and OUTDIR/results, one
+                           file per seed)"""
 import ast
 import glob
 import hashlib
+import json
 import os
 import re
 import sys
@@ -75,6 +79,47 @@ def write(outdir, seeds):
             f.write(data)
 
 
+def result_dir(ios, runtime_ms, bins):
+    lat = {"N": ios, "min": 1000, "max": 90000, "mean": 2500.5, "bins": bins}
+    ms = max(runtime_ms, 1)
+    return {"io_bytes": ios * 4096, "total_ios": ios, "runtime": runtime_ms,
+            "iops": ios * 1000.0 / ms, "bw_bytes": ios * 4096000 // ms,
+            "lat_ns": lat, "clat_ns": lat, "slat_ns": {"N": 0}}
+
+
+def result_job(name, numjobs, rw, passno):
+    return {"jobname": name, "groupid": 0, "error": 0,
+            "job options": {"name": name, "rw": rw, "bs": "4k", "iodepth": "8",
+                            "numjobs": str(numjobs), "size": "64m"},
+            "read": result_dir(256, 100, {"1024": 200, "4096": 50, "90112": 6}),
+            "write": result_dir(0 if rw == "randread" else 128, 100, {"2048": 128}),
+            "trim": result_dir(0, 0, {}),
+            "usr_cpu": 1.5, "sys_cpu": 20.25,
+            "iojob": {"runtime_ns": 100000000, "pass": passno,
+                      "proc_cpu": {"wall_ns": 110000000, "usr_ns": 1000000, "sys_ns": 9000000},
+                      "lat_over": {"2s": 0, "10s": 0}}}
+
+
+def result_seeds():
+    """Result lines as iojob --results writes them: labels, swept cells, clones, passes."""
+    seeds = []
+    for label, cell, jobs in [
+            ("", {}, [result_job("a", 1, "randread", 0)]),
+            ("ssd", {"numjobs": "2", "rw": "rndrw"},
+             [result_job("rr", 2, "randrw", 0), result_job("rr", 2, "randrw", 0)]),
+            ("hdd", {"bs": "64k"}, [result_job("p", 1, "write", 1),
+                                    result_job("p", 1, "write", 2)])]:
+        line = {"iojob_result": 1, "version": "iojob-0.1.0", "time": 1796117499,
+                "label": label, "host": "vm", "kernel": "6.1", "job_files": ["a.fio"],
+                "cell": cell, "sets": {"size": "64m"}, "targets": [],
+                "report": {"fio version": "iojob-0.1.0", "jobs": jobs,
+                           "disk_util": [{"name": "vda", "read_ios": 10, "write_ios": 5,
+                                          "util": 12.5}]}}
+        seeds.append(json.dumps(line) + "\n")
+    seeds.append("".join(seeds))
+    return seeds
+
+
 def dictionary(path):
     """Option names of jobs/options.c and the engines, and the grammar's own words."""
     words = {"[global]", "[job]", "include ", "${", "}", "=", ";", "#", "\\:", "%", ","}
@@ -113,10 +158,16 @@ def main():
     for path in sorted(glob.glob(os.path.join(TOP, "tests", "fuzz", "regress", "*.txt"))):
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
             values.add(f.read())
+    results = set(result_seeds())
+    for path in sorted(glob.glob(os.path.join(TOP, "tests", "fuzz", "regress", "*.jsonl"))):
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            results.add(f.read())
     write(os.path.join(sys.argv[1], "jobfile"), jobs)
     write(os.path.join(sys.argv[1], "values"), values)
+    write(os.path.join(sys.argv[1], "results"), results)
     dictionary(os.path.join(sys.argv[1], "jobfile.dict"))
-    print("corpus: %d job files, %d values in %s" % (len(jobs), len(values), sys.argv[1]))
+    print("corpus: %d job files, %d values, %d result sets in %s" %
+          (len(jobs), len(values), len(results), sys.argv[1]))
 
 
 if __name__ == "__main__":

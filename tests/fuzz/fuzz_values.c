@@ -48,7 +48,7 @@ static void sizes(const char *s)
 		if (!ret && (pct < 0 || pct > 100 || (pct > 0 && v)))
 			abort();
 		ret = value_parse_size_range(s, bases[i], &lo, &hi);
-		check_ret(ret);
+		check_ret(ret == -EDOM ? -EINVAL : ret);	/* reversed bounds */
 		if (ret && (lo != SENTINEL || hi != SENTINEL))
 			abort();
 		if (!ret && lo > hi)

@@ -5,7 +5,7 @@
 # sanitizer report is written to build-fuzz/fuzz/findings/TARGET/ and fails the run. The last
 # lines say how many inputs each target ran.
 #
-# usage: tests/fuzz/run.sh [SECONDS] [TARGET ...]     (targets: jobfile values)
+# usage: tests/fuzz/run.sh [SECONDS] [TARGET ...]     (targets: jobfile values results)
 #        tests/fuzz/run.sh --repro TARGET FILE        (run one input, e.g. a finding)
 # IOJOB_FUZZ_FLAGS adds libFuzzer flags (-malloc_limit_mb=512 flags any larger allocation).
 set -uo pipefail
@@ -18,7 +18,8 @@ if [ ! -f "$build/build.ninja" ]; then
 	CC=clang meson setup "$build" -Dfuzz=true -Db_sanitize=address,undefined \
 		-Db_lundef=false -Dtests=disabled >/dev/null || exit 1
 fi
-ninja -C "$build" tests/fuzz/fuzz_jobfile tests/fuzz/fuzz_values >/dev/null || exit 1
+ninja -C "$build" tests/fuzz/fuzz_jobfile tests/fuzz/fuzz_values tests/fuzz/fuzz_results \
+	>/dev/null || exit 1
 
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -37,7 +38,7 @@ fi
 
 secs=${1:-60}
 shift $(($# > 0 ? 1 : 0))
-targets=${*:-jobfile values}
+targets=${*:-jobfile values results}
 python3 tests/fuzz/corpus.py "$work/seeds" >/dev/null || exit 1
 
 status=0

@@ -997,7 +997,8 @@ START_TEST(read_error_stops_the_job)
 	ck_assert_int_eq(res->error, ENODATA);
 	ck_assert_int_eq(res->st->error, ENODATA);
 	ck_assert_str_eq(res->error_msg, "job 'rd': read '/dev/null' at offset 0, length 4096: "
-			 "No data available");
+			 "the file ended at offset 0, shorter than the job's region (1048576 "
+			 "bytes from offset 0)");
 	ck_assert_uint_eq(res->st->dir[IO_READ].ios, 0);
 	ck_assert_uint_eq(res->st->issued[IO_READ], 1);
 	trial_free(&x);

@@ -167,6 +167,11 @@ START_TEST(bare_key_means_one)
 	check_key(&jf.secs[0], 0, "time_based", "1", "job.fio", 2);
 	check_key(&jf.secs[0], 1, "group_reporting", "1", "job.fio", 3);
 	check_key(&jf.secs[0], 2, "stonewall", "1", "job.fio", 4);
+	ck_assert(jf.secs[0].keys[0].bare && jf.secs[0].keys[2].bare);
+	jobfile_free(&jf);
+	write_file("job.fio", "[job]\nstonewall=1\n");
+	parse_ok(&jf, "job.fio");
+	ck_assert(!jf.secs[0].keys[0].bare);	/* the same value, written out: not bare */
 	jobfile_free(&jf);
 }
 END_TEST
@@ -419,7 +424,7 @@ START_TEST(include_of_a_directory_is_an_error)
 {
 	ck_assert_int_eq(mkdir("sub", 0700), 0);
 	parse_fails("job.fio", "[job]\ninclude sub\n", -EISDIR,
-		    "job.fio:2: include 'sub': Is a directory");
+		    "job.fio:2: include 'sub': a directory, not a regular file");
 }
 END_TEST
 
@@ -635,6 +640,39 @@ START_TEST(strdup_copies_into_the_arena)
 }
 END_TEST
 
+START_TEST(long_names_lose_their_middle_not_the_reason)
+{
+	struct diag d = { 0 };
+	char *name = malloc(3000);
+
+	memset(name, 'n', 2999);
+	name[2999] = '\0';
+	ck_assert_int_eq(diag_at(&d, -EINVAL, name, 7, "job '%s': '%s.0.0': File name too long",
+				 name, name), -EINVAL);
+	ck_assert_uint_lt(strlen(d.msg), sizeof(d.msg));
+	ck_assert_ptr_nonnull(strstr(d.msg, ":7: job 'nnnnnnnnnnnnnnnnnnnnnnnn...nnn"));
+	ck_assert_ptr_nonnull(strstr(d.msg, "nnn.0.0': File name too long"));
+	ck_assert_str_eq(d.msg + strlen(d.msg) - 20, "': File name too long" + 1);
+	free(name);
+}
+END_TEST
+
+START_TEST(a_short_message_is_kept_and_a_buffer_of_any_size_fits)
+{
+	struct diag d = { 0 };
+	char buf[100], path[200];
+
+	diag_set(&d, -EINVAL, "option '%s': %s", "bs", "'4q' is not a size");
+	ck_assert_str_eq(d.msg, "option 'bs': '4q' is not a size");
+	memset(path, 'p', sizeof(path) - 1);
+	path[sizeof(path) - 1] = '\0';
+	diag_format(buf, sizeof(buf), "read '%s': %s", path, "Input/output error");
+	ck_assert_uint_eq(strlen(buf), sizeof(buf) - 1);
+	ck_assert_ptr_nonnull(strstr(buf, "ppp...ppp"));
+	ck_assert_str_eq(buf + strlen(buf) - 21, "': Input/output error");
+}
+END_TEST
+
 static TCase *checked_tcase(const char *name)
 {
 	TCase *tc = tcase_create(name);
@@ -693,6 +731,11 @@ static Suite *jobfile_suite(void)
 	tcase_add_test(tc, string_source_resolves_includes_next_to_its_name);
 	tcase_add_test(tc, dash_reads_stdin);
 	tcase_add_test(tc, each_source_gets_the_next_number);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("diag");
+	tcase_add_test(tc, long_names_lose_their_middle_not_the_reason);
+	tcase_add_test(tc, a_short_message_is_kept_and_a_buffer_of_any_size_fits);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("api");

@@ -401,7 +401,7 @@ END_TEST
 
 START_TEST(bsrange_sets_min_and_max)
 {
-	add_file("job.fio", "[all]\nbsrange=4k-16k\n[each]\nbsrange=16k-4k,1k-2k\n");
+	add_file("job.fio", "[all]\nbsrange=4k-16k\n[each]\nbsrange=4k:16k,1k-2k\n");
 	build_ok();
 	for (int dir = 0; dir < IO_NDIR; dir++)
 		check_bs(find_job("all", 0), dir, 4 * KiB, 16 * KiB);
@@ -968,14 +968,22 @@ START_TEST(section_filter_matching_nothing_fails)
 	add_file("job.fio", "[a]\n[b]\n");
 	in.sections = only;
 	in.nsections = 1;
-	build_fails("no job matches --section");
+	build_fails("no job of 'job.fio' matches --section");
 }
 END_TEST
 
 START_TEST(only_globals_is_no_job)
 {
 	add_file("job.fio", "[global]\nbs=8k\n");
-	build_fails("no jobs defined (give a job file or --name=NAME with options)");
+	build_fails("'job.fio': no jobs defined (only [global] sections: a job is a section of "
+		    "another name)");
+}
+END_TEST
+
+START_TEST(a_file_without_sections_is_named)
+{
+	add_file("empty.fio", "; nothing here\n");
+	build_fails("'empty.fio': no jobs defined (no sections: a job starts with [name])");
 }
 END_TEST
 
@@ -1072,6 +1080,7 @@ static Suite *jobs_suite(void)
 	tcase_add_test(tc, section_filter_selects_jobs_and_keeps_globals);
 	tcase_add_test(tc, section_filter_matching_nothing_fails);
 	tcase_add_test(tc, only_globals_is_no_job);
+	tcase_add_test(tc, a_file_without_sections_is_named);
 	suite_add_tcase(s, tc);
 	return s;
 }
