@@ -59,6 +59,17 @@ struct cli {
 };
 
 /* The signal handler can only reach the run through a pointer it finds on its own. */
+
+/*
+ * A diagnostic on stderr: "iojob: " and msg with its control characters escaped, so that
+ * a job name or a path can neither forge lines nor send the terminal escape sequences.
+ */
+static void say(const char *msg)
+{
+	fputs("iojob: ", stderr);
+	text_put_escaped(stderr, msg);
+	fputc('\n', stderr);
+}
 static struct run *volatile running;
 static volatile sig_atomic_t stopped_by;
 
@@ -446,7 +457,7 @@ static int report_ranks(FILE *out, const struct cli *c, struct run *r)
 
 	if (!ret && dist_root(c->dist)) {
 		for (unsigned i = 0; i < dr.nfailures; i++)
-			fprintf(stderr, "iojob: %s\n", dr.failures[i]);
+			say(dr.failures[i]);
 		dr.agg.rep.interrupted_by = stopped_by;
 		ret = print_report(out, c, &dr.agg.rep);
 		for (unsigned i = 0; !ret && i < r->jobs->njobs; i++)
@@ -512,7 +523,7 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 
 	ret = run_prepare(&r, jobs, d);
 	if (ret < 0)
-		fprintf(stderr, "iojob: %s\n", d->msg);
+		say(d->msg);
 	/* a file name too long for the file system is the job file's as much as a bad value */
 	ret = agree(c, ret == 0 ? 0 : ret == -EINVAL || ret == -ENAMETOOLONG ? EXIT_USAGE :
 		    EXIT_JOB_FAILED, d);
@@ -541,15 +552,19 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 	ret = run_execute(&r, d);
 	run_status_stop(&r);
 	if (d->msg[0])
-		fprintf(stderr, "iojob: %s\n", d->msg);
+		say(d->msg);
 	if (run_write_logs(&r, d) < 0) {
-		fprintf(stderr, "iojob: %s\n", d->msg);
+		say(d->msg);
 		ret = 1;
 	}
 	for (unsigned i = 0; i < jobs->njobs; i++)
-		if (r.results[i].error && r.results[i].error != ECANCELED)
-			fprintf(stderr, "iojob: %s%s\n", c->dist->nranks > 1 ? "rank 0: " : "",
-				r.results[i].error_msg);
+		if (r.results[i].error && r.results[i].error != ECANCELED) {
+			char msg[sizeof(r.results[i].error_msg) + 16];
+
+			snprintf(msg, sizeof(msg), "%s%s", c->dist->nranks > 1 ? "rank 0: " : "",
+				 r.results[i].error_msg);
+			say(msg);
+		}
 	switch (report(out, c, &r)) {
 	case 0:
 		break;
@@ -654,7 +669,7 @@ static int run_cells(struct cli *c, FILE *out, struct diag *d)
 		d->notes = NULL;
 		d->notes_len = 0;
 		if (ret < 0) {
-			fprintf(stderr, "iojob: %s\n", d->msg);
+			say(d->msg);
 			return EXIT_USAGE;
 		}
 		if (c->resume && skip_cell(c)) {
@@ -763,7 +778,7 @@ int main(int argc, char **argv)
 	}
 	c.ncells = sweep_ncells(&c.sweep);
 	if (parse_job_files(&c, &d) < 0 || check_cells(&c, &d) < 0) {
-		fprintf(stderr, "iojob: %s\n", d.msg);
+		say(d.msg);
 		if (agree(&c, EXIT_USAGE, &d))
 			goto done;
 	} else if (agree(&c, 0, &d)) {
@@ -775,7 +790,7 @@ int main(int argc, char **argv)
 		int opened = open_outputs(&c, &out, &d);
 
 		if (opened < 0)
-			fprintf(stderr, "iojob: %s\n", d.msg);
+			say(d.msg);
 		if (!agree(&c, opened < 0 ? EXIT_USAGE : 0, &d))
 			ret = run_cells(&c, out, &d);
 		if (out != stdout)

@@ -7,7 +7,7 @@ import json
 import os
 import subprocess
 
-from common import BIN, Checks, remove, scratch_dir
+from common import BIN, Checks, remove, run, scratch_dir
 
 NAME = b"a\nb;c\x1b[31md\xff\xfe\xe2\x82\xac\x7f"
 JSON_NAME = "a\nb;c\x1b[31md\ufffd\ufffd\u20ac\x7f"
@@ -98,6 +98,14 @@ def check_normal(c, d):
             "normal: the layout line escaped")
 
 
+def check_stderr(c, d):
+    """A job's error on stderr names the job with its control characters escaped."""
+    code, _, err = run(["--name=a\x1b[2Jb", "--rw=write", "--filename=/dev/full",
+                        "--size=8k", "--output-format=json"], cwd=d)
+    c.check(code == 1 and "\x1b" not in err and "\\x1b" in err,
+            "stderr escapes the name's ESC (exit %d): %r" % (code, err))
+
+
 def main():
     c = Checks("names")
     d = scratch_dir()
@@ -107,6 +115,7 @@ def main():
         check_results(c, d)
         check_terse(c, d)
         check_normal(c, d)
+        check_stderr(c, d)
     finally:
         remove(d)
     c.finish()
