@@ -11,10 +11,20 @@
 /* JSON consumers (fio-plot) skip results without these, so they are always written. */
 static const char *const always_shown[] = { "rw", "bs", "iodepth", "numjobs" };
 
+/*
+ * What the job ran with for one of those: the text [global], --set or --sweep gave, as fio
+ * echoes options as written ("4k", not "4096"), else the default; rw in fio's words.
+ */
 static const char *effective(const struct job_desc *j, const char *name, char *buf, size_t len)
 {
+	const char *given = job_setting(j, name);
+
+	/* rw: fio's name for the pattern unless that is what was written (not sysbench's) */
 	if (!strcmp(name, "rw"))
-		return rw_name(j->rw);
+		return given && !strncmp(given, rw_name(j->rw), strlen(rw_name(j->rw))) ?
+		       given : rw_name(j->rw);
+	if (given)
+		return given;
 	if (!strcmp(name, "bs"))
 		snprintf(buf, len, "%llu", (unsigned long long)j->bs[IO_READ].min);
 	else if (!strcmp(name, "iodepth"))

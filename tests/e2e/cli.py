@@ -113,6 +113,20 @@ def check_job_failure(c, d):
         subprocess.run(["chattr", "-i", path])
 
 
+def check_options_as_written(c, d):
+    """job options echo values as written, as fio does, wherever they were set: the job's
+    section, [global], --set or --sweep ("4k", never "4096")."""
+    with open(os.path.join(d, "g.fio"), "w") as f:
+        f.write("[global]\nbs=4k\nioengine=null\nsize=1m\nrw=randread\n[j]\niodepth=2\n")
+    for extra, want in (([], {"bs": "4k", "rw": "randread", "iodepth": "2"}),
+                        (["--set", "bs=8k"], {"bs": "8k"}),
+                        (["--sweep", "bs=16k"], {"bs": "16k"})):
+        code, out, err = run(["--output-format=json"] + extra + ["g.fio"], cwd=d)
+        opts = json.loads(out)["jobs"][0]["job options"] if code == 0 else {}
+        c.check(all(opts.get(k) == v for k, v in want.items()),
+                "%s: job options %r, want %r: %s" % (extra, opts, want, err))
+
+
 def main():
     c = Checks("cli")
     check_basics(c)
@@ -123,6 +137,7 @@ def main():
         check_parse_only(c, d)
         check_later_phase_file(c, d)
         check_job_failure(c, d)
+        check_options_as_written(c, d)
     finally:
         remove(d)
     c.finish()
