@@ -144,6 +144,10 @@ def check_signatures(c, st, d):
         if missing:
             c.skip("%s: %s not installed (tests/deps.sh test installs it)" % (name, missing))
             continue
+        if name == "nilfs2" and not os.path.exists("/etc/mtab"):
+            # a bare chroot has none; mkfs.nilfs2 reads it to see the device is not mounted
+            c.skip("nilfs2: mkfs.nilfs2 needs /etc/mtab, which this system lacks")
+            continue
         img = image(d, name, mib)
         if callable(cmd):
             cmd(img, name, mib << 20)
