@@ -2,8 +2,9 @@
  * Who uses a block device or a file, so that a job does not write under them: a mount or
  * swap on the device (or a partition of it, or its disk), a device built on it (md, dm,
  * LVM), an exclusive hold by the kernel, or a loop device over it that is used in turn,
- * loop over loop to any depth; for a file, swapon on it too. A run keeps one struct device_users, so that sysfs's loop
- * devices are read once and each device is checked once however many jobs write to it.
+ * loop over loop to any depth; for a file, swapon on it too. A run keeps one struct
+ * device_users, so that sysfs's loop devices are read once and each device is checked
+ * once however many jobs write to it.
  */
 #ifndef ENGINE_DEVICE_USERS_H
 #define ENGINE_DEVICE_USERS_H

@@ -15,7 +15,10 @@
 
 #include <blkid.h>
 
-/* Append "TYPE USAGE at byte OFF" ("minix file system at byte 1040") for the probe's current signature to what. */
+/*
+ * Append "TYPE USAGE at byte OFF" ("minix file system at byte 1040") for the probe's
+ * current signature to what, "; " after the one before.
+ */
 static void describe(blkid_probe pr, char *what, size_t len, size_t *used)
 {
 	const char *type = NULL, *usage = "partition table", *off = NULL;
