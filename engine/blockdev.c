@@ -327,6 +327,19 @@ static int swap_is_file(const char *name, void *ctx)
 	       st.st_ino == want->st_ino;
 }
 
+static int swap_is_any_file(const char *name, void *ctx)
+{
+	struct stat st;
+
+	(void)ctx;
+	return stat(name, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int blockdev_swap_files_exist(void)
+{
+	return find_swap(swap_is_any_file, NULL);
+}
+
 int blockdev_swap_file(dev_t dev, ino_t ino)
 {
 	struct stat want = { .st_dev = dev, .st_ino = ino };

@@ -26,6 +26,9 @@ int blockdev_flush(int fd);
  */
 int blockdev_in_use(dev_t dev, char *where, size_t len);
 
+/* Whether any swap area in use is a regular file: 1, 0, or -errno. */
+int blockdev_swap_files_exist(void);
+
 /* Whether the regular file (st_dev, st_ino) is a swap file in use: 1, 0, or -errno. */
 int blockdev_swap_file(dev_t dev, ino_t ino);
 

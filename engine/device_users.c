@@ -230,7 +230,13 @@ int device_used(struct device_users *u, const struct stat *st, const char *path,
 	if (S_ISBLK(st->st_mode)) {
 		ret = dev_used(u, st->st_rdev, path, 0, why, len);
 	} else {
-		ret = blockdev_swap_file(st->st_dev, st->st_ino);
+		/* /proc/swaps is read once a run unless a swap file is in use */
+		if (!u->loaded_swaps) {
+			u->swap_files = blockdev_swap_files_exist();
+			u->loaded_swaps = true;
+		}
+		ret = u->swap_files > 0 ? blockdev_swap_file(st->st_dev, st->st_ino) :
+		      u->swap_files;
 		if (ret > 0)
 			snprintf(why, len, "it is a swap file in use (/proc/swaps)");
 		if (ret == 0)

@@ -34,6 +34,8 @@ struct device_users {
 	struct loop_backing *loops;
 	unsigned nloops;
 	bool loaded;
+	bool loaded_swaps;
+	int swap_files;		/* whether any swap area is a file: 0, 1, or -errno */
 	struct dev_set unused;	/* block devices found not in use */
 	struct dev_set blank;	/* block devices found without a signature (engine/files.c) */
 };
