@@ -107,6 +107,10 @@ class Checks:
             sys.exit(1)
         if self.count == 0 and self.skips:
             sys.exit(SKIP)
+        if self.count == 0:
+            # a script whose checks never ran tested nothing: that is no pass
+            print("FAIL: %s ran no check" % self.name)
+            sys.exit(1)
         sys.exit(0)
 
 
