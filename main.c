@@ -58,8 +58,6 @@ struct cli {
 	struct dist *dist;		/* the ranks of an MPI run (iojob-mpi), or just this one */
 };
 
-/* The signal handler can only reach the run through a pointer it finds on its own. */
-
 /*
  * A diagnostic on stderr: "iojob: " and msg with its control characters escaped, so that
  * a job name or a path can neither forge lines nor send the terminal escape sequences.
@@ -70,6 +68,8 @@ static void say(const char *msg)
 	text_put_escaped(stderr, msg);
 	fputc('\n', stderr);
 }
+
+/* The signal handler can only reach the run through a pointer it finds on its own. */
 static struct run *volatile running;
 static volatile sig_atomic_t stopped_by;
 

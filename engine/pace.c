@@ -147,12 +147,12 @@ uint64_t pace_late_update(uint64_t late_ns, uint64_t asked_ns, uint64_t slept_ns
 
 /*
  * Rate limits: the next I/O of direction d may start once the bytes (or I/Os) issued so
- * far fit the rate. Returns how many ns to wait, 0 to go now.
+ * far fit the rate, elapsed ns into the run. Returns how many ns to wait, 0 to go now.
  */
-static uint64_t rate_wait(struct worker *w, int d)
+static uint64_t rate_wait(const struct worker *w, int d, uint64_t elapsed)
 {
 	const struct job_desc *j = w->job;
-	uint64_t elapsed = clock_to_ns(w->clk, clock_ticks(w->clk) - w->t_start), due = 0;
+	uint64_t due = 0;
 
 	if (j->rate[d])
 		due = (uint64_t)((unsigned __int128)w->rate_bytes[d] * 1000000000ULL / j->rate[d]);
@@ -169,7 +169,7 @@ static uint64_t rate_wait(struct worker *w, int d)
 bool pace_held_back(struct worker *w)
 {
 	const struct job_desc *j = w->job;
-	uint64_t wait;
+	uint64_t wait, elapsed;
 
 	if (w->sync_due || (j->thinktime_ns && !w->think_left)) {
 		if (w->inflight || w->nqueued)
@@ -184,7 +184,8 @@ bool pace_held_back(struct worker *w)
 		return false;
 	if (w->next_dir < 0)
 		w->next_dir = plan_dir(w);
-	wait = rate_wait(w, w->next_dir);
+	elapsed = clock_to_ns(w->clk, clock_ticks(w->clk) - w->t_start);
+	wait = rate_wait(w, w->next_dir, elapsed);
 	/*
 	 * A mixed job whose chosen direction is over its rate issues the other one if that
 	 * one may go sooner, as fio does: each direction then reaches its own cap, and
@@ -192,7 +193,7 @@ bool pace_held_back(struct worker *w)
 	 */
 	if (wait && rw_is_mixed(j->rw)) {
 		int other = w->next_dir == IO_READ ? IO_WRITE : IO_READ;
-		uint64_t other_wait = rate_wait(w, other);
+		uint64_t other_wait = rate_wait(w, other, elapsed);
 
 		if (other_wait < wait) {
 			w->next_dir = other;
