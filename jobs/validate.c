@@ -138,21 +138,7 @@ static int check_verify(struct job_desc *j, struct diag *d)
 	return 0;
 }
 
-/* A bare write_lat_log (fio's "no prefix") names the logs after the job. */
-static int check_logs(struct job_desc *j, struct diag *d)
-{
-	const char **prefix[] = { &j->lat_log, &j->bw_log, &j->iops_log, &j->hist_log };
-
-	for (unsigned i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
-		if (*prefix[i] && (!**prefix[i] || !strcmp(*prefix[i], "1")))
-			*prefix[i] = j->name;
-	if (j->hist_log && !j->log_hist_ns)
-		return fail(j, "write_hist_log", d, "option 'write_hist_log' needs "
-			    "log_hist_msec (the interval between histograms)");
-	return 0;
-}
-
-/* A log prefix's directory must take files now: fio finds out after the run, losing it. */
+/* A log prefix's directory, which must exist and be writable. */
 static int check_log_dir(const struct job_desc *j, const char *opt, const char *prefix,
 			 struct diag *d)
 {
@@ -178,16 +164,29 @@ static int check_log_dir(const struct job_desc *j, const char *opt, const char *
 	return fail(j, opt, d, why);
 }
 
-static int check_log_dirs(const struct job_desc *j, struct diag *d)
+/*
+ * The log prefixes: a bare one (fio's "no prefix") names the logs after the job, and with
+ * paths checked, each one's directory must take files now (fio finds out after the run,
+ * losing it).
+ */
+static int check_logs(struct job_desc *j, bool paths, struct diag *d)
 {
-	const char *const opts[] = { "write_lat_log", "write_bw_log", "write_iops_log",
-				     "write_hist_log" };
-	const char *const prefix[] = { j->lat_log, j->bw_log, j->iops_log, j->hist_log };
+	static const char *const opts[] = { "write_lat_log", "write_bw_log", "write_iops_log",
+					    "write_hist_log" };
+	const char **prefix[] = { &j->lat_log, &j->bw_log, &j->iops_log, &j->hist_log };
 	int ret = 0;
 
-	for (unsigned i = 0; !ret && i < sizeof(opts) / sizeof(opts[0]); i++)
-		if (prefix[i])
-			ret = check_log_dir(j, opts[i], prefix[i], d);
+	for (unsigned i = 0; !ret && i < sizeof(prefix) / sizeof(prefix[0]); i++) {
+		if (!*prefix[i])
+			continue;
+		if (!**prefix[i] || !strcmp(*prefix[i], "1"))
+			*prefix[i] = j->name;
+		if (paths)
+			ret = check_log_dir(j, opts[i], *prefix[i], d);
+	}
+	if (!ret && j->hist_log && !j->log_hist_ns)
+		return fail(j, "write_hist_log", d, "option 'write_hist_log' needs "
+			    "log_hist_msec (the interval between histograms)");
 	return ret;
 }
 
@@ -322,9 +321,7 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 	if (!ret)
 		ret = check_timing(j, d);
 	if (!ret)
-		ret = check_logs(j, d);
-	if (!ret && paths)
-		ret = check_log_dirs(j, d);
+		ret = check_logs(j, paths, d);
 	if (!ret)
 		ret = check_verify(j, d);
 	if (!ret)
