@@ -10,18 +10,18 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "engine/dist.h"
-#include "engine/dist_report.h"
+#include "engine/dist/dist.h"
+#include "engine/dist/dist_report.h"
 #include "engine/engine.h"
 #include "jobs/help.h"
 #include "jobs/jobs.h"
 #include "jobs/sweep.h"
-#include "output/commands.h"
+#include "output/resultset/commands.h"
 #include "output/output.h"
-#include "output/resultset.h"
+#include "output/resultset_write.h"
 #include "output/stream.h"
 #include "output/text.h"
-#include "parser/diag.h"
+#include "base/diag.h"
 #include "parser/jobfile.h"
 #include "parser/value.h"
 

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "engine/clock.h"
-#include "engine/device_users.h"
+#include "engine/devices/device_users.h"
 #include "jobs/jobs.h"
 #include "output/output.h"
 

@@ -12,11 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine/blockdev.h"
-#include "engine/device_users.h"
-#include "engine/pseudo_fs.h"
-#include "engine/signature.h"
-#include "parser/diag.h"
+#include "engine/devices/blockdev.h"
+#include "engine/devices/device_users.h"
+#include "engine/devices/pseudo_fs.h"
+#include "engine/devices/signature.h"
+#include "base/diag.h"
 
 /* Expand $jobname, $jobnum and $filenum in filename_format. */
 static void format_name(const struct job_desc *j, unsigned filenum, char *out, size_t len)

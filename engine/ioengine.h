@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "engine/offsets.h"
 #include "jobs/jobs.h"
 
 /* Request kinds beyond the data directions of enum io_dir. */

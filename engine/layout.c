@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine/blockdev.h"
-#include "parser/diag.h"
+#include "engine/devices/blockdev.h"
+#include "base/diag.h"
 
 #define LAYOUT_CHUNK	(1u << 20)
 

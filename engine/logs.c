@@ -10,7 +10,7 @@
 
 #include "engine/worker.h"
 #include "output/stream.h"
-#include "parser/diag.h"
+#include "base/diag.h"
 
 struct job_logs *logs_create(const struct job_desc *j, int *err)
 {

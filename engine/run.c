@@ -20,9 +20,9 @@
 
 #include "engine/files.h"
 #include "engine/logs.h"
-#include "engine/stripe.h"
+#include "engine/stripe/stripe.h"
 #include "engine/worker.h"
-#include "parser/diag.h"
+#include "base/diag.h"
 
 #define THREAD_STACK	(256 * 1024)
 

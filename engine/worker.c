@@ -9,9 +9,9 @@
 
 #include "engine/files.h"
 #include "engine/io_plan.h"
-#include "engine/stripe.h"
+#include "engine/stripe/stripe.h"
 #include "engine/verify.h"
-#include "parser/diag.h"
+#include "base/diag.h"
 
 #define BUF_ALIGN	4096
 

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobs/arena.h"
+#include "base/arena.h"
 #include "jobs/sysbench_modes.h"
 #include "jobs/validate.h"
-#include "parser/diag.h"
+#include "base/diag.h"
 #include "parser/jobfile.h"
 #include "parser/value.h"
 
@@ -155,7 +155,7 @@ static int needs_value(const struct opt_def *o, const struct key_ref *k, struct 
 		       "boolean may stand alone", k->key, what);
 }
 
-static int record_setting(struct jobs_arena **arena, struct job_desc *j, const char *name,
+static int record_setting(struct arena **arena, struct job_desc *j, const char *name,
 			  const struct key_ref *k)
 {
 	struct job_setting *v;
@@ -176,7 +176,7 @@ static int record_setting(struct jobs_arena **arena, struct job_desc *j, const c
  * each rank of an MPI run can have its own files. Returns val itself when it has none.
  */
 static const char *rank_vars(const struct job_input *in, const struct opt_def *o,
-			     const char *val, struct jobs_arena **arena)
+			     const char *val, struct arena **arena)
 {
 	char out[4096];
 	size_t n = 0;
@@ -290,7 +290,7 @@ static int collect_keys(const struct job_input *in, size_t sec, const size_t *gl
 
 /* One section to one job descriptor (before cloning). */
 static int build_one(const struct job_input *in, size_t sec, const size_t *globals,
-		     size_t nglobals, struct jobs_arena **arena, struct job_desc *j,
+		     size_t nglobals, struct arena **arena, struct job_desc *j,
 		     struct diag *d)
 {
 	const struct jf_section *s = &in->jf->secs[sec];
@@ -416,7 +416,7 @@ static int append_passes(struct job_list *out, struct job_desc *tmpl, size_t *ca
  * their options as if they were a job, so that a typo there is still an error.
  */
 static int check_trailing_globals(const struct job_input *in, const size_t *globals,
-				  size_t nglobals, struct jobs_arena **arena, struct diag *d)
+				  size_t nglobals, struct arena **arena, struct diag *d)
 {
 	struct diag quiet = { 0 };
 	struct job_desc unused;

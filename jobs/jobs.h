@@ -10,12 +10,11 @@
 #include <stddef.h>
 
 #include "jobs/job.h"
-#include "jobs/offsets.h"
 #include "jobs/options.h"
 
 struct diag;
 struct jobfile;
-struct jobs_arena;
+struct arena;
 
 struct job_override {		/* --set KEY=VALUE, or a --sweep cell's value */
 	const char *key;
@@ -43,7 +42,7 @@ struct job_input {
 #define JOBS_MAX	65536
 
 struct job_list {
-	struct jobs_arena *arena;	/* owns what the descriptors point to */
+	struct arena *arena;	/* owns what the descriptors point to */
 	struct job_desc *jobs;
 	unsigned njobs;
 	unsigned nphases;

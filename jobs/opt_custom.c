@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "jobs/arena.h"
+#include "base/arena.h"
 #include "parser/value.h"
 
 const struct opt_enum rw_vals[] = {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "jobs/arena.h"
+#include "base/arena.h"
 #include "parser/value.h"
 
 const struct opt_def *opt_find(const struct opt_def *table, const char *name)

@@ -37,11 +37,11 @@ struct opt_enum {
 };
 
 /* What a parse callback needs besides the text. */
-struct jobs_arena;
+struct arena;
 
 struct opt_ctx {
 	unsigned kb_base;
-	struct jobs_arena **arena;	/* where strings and lists are kept */
+	struct arena **arena;	/* where strings and lists are kept */
 };
 
 struct opt_def {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parser/diag.h"
+#include "base/diag.h"
 #include "parser/value.h"
 
 int sweep_add(struct sweep *s, const char *spec, struct diag *d)

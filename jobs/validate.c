@@ -9,7 +9,7 @@
 
 #include "jobs/job.h"
 #include "jobs/options.h"
-#include "parser/diag.h"
+#include "base/diag.h"
 #include "parser/value.h"
 
 static int fail(const struct job_desc *j, const char *opt, struct diag *d, const char *why)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "output/json_reader.h"
-#include "parser/diag.h"
+#include "base/diag.h"
 
 /* The figures unit_stats.c and metrics.c read, each with its largest value. */
 struct figure {

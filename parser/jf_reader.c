@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "parser/diag.h"
+#include "base/diag.h"
 #include "parser/jobfile.h"
 
 #define UTF8_BOM	"\xef\xbb\xbf"

@@ -12,7 +12,7 @@
 
 #include <ini.h>
 
-#include "parser/diag.h"
+#include "base/diag.h"
 #include "parser/jf_reader.h"
 
 #define ARENA_CHUNK	4096

@@ -45,7 +45,7 @@ def table_options():
         alias = re.search(r'\.alias = "([^"]+)"', m.group(2))
         if alias:
             names[alias.group(1)] = None
-    for path in glob.glob(os.path.join(SRC, "engine", "*.c")):
+    for path in glob.glob(os.path.join(SRC, "engine", "**", "*.c"), recursive=True):
         with open(path) as f:
             for m in re.finditer(r'ENGINE_[A-Z]+\("([^"]+)",\s*[^,]+,\s*"([^"]+)"', f.read()):
                 names[m.group(2)] = m.group(1)

@@ -14,7 +14,7 @@
 
 #include "engine/engine.h"
 #include "jobs/jobs.h"
-#include "parser/diag.h"
+#include "base/diag.h"
 #include "parser/jobfile.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

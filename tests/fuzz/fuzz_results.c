@@ -15,10 +15,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "output/commands.h"
+#include "output/resultset/commands.h"
 #include "output/json_reader.h"
-#include "output/resultset_read.h"
-#include "parser/diag.h"
+#include "output/resultset/resultset_read.h"
+#include "base/diag.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -3,8 +3,8 @@
  * checks and the signature check, on loop devices over files in a temporary directory and
  * on a fake sysfs. Needs root and loop devices (else SKIP).
  */
-#include "engine/blockdev.h"
-#include "engine/signature.h"
+#include "engine/devices/blockdev.h"
+#include "engine/devices/signature.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -11,10 +11,10 @@
 
 #include <check.h>
 
-#include "output/compare.h"
-#include "output/resultset_read.h"
-#include "output/table.h"
-#include "parser/diag.h"
+#include "output/resultset/compare.h"
+#include "output/resultset/resultset_read.h"
+#include "output/resultset/table.h"
+#include "base/diag.h"
 
 #define TABLE_LEN(t)	(sizeof(t) / sizeof((t)[0]))
 #define GIB20		"21474836480"

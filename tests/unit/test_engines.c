@@ -30,7 +30,7 @@
 #include "jobs/jobs.h"
 #include "loopdev.h"
 #include "output/stats.h"
-#include "parser/diag.h"
+#include "base/diag.h"
 #include "parser/jobfile.h"
 
 #define SCRATCH_BASE	"/var/tmp"	/* ext4 on the test machines: O_DIRECT works there */

@@ -22,7 +22,7 @@
 
 #include "jobs/jobs.h"
 #include "loopdev.h"
-#include "parser/diag.h"
+#include "base/diag.h"
 #include "parser/jobfile.h"
 
 #define TABLE_LEN(t)	((int)(sizeof(t) / sizeof((t)[0])))

@@ -13,7 +13,7 @@
 
 #include <check.h>
 
-#include "parser/diag.h"
+#include "base/diag.h"
 #include "parser/jobfile.h"
 
 #define TABLE_LEN(t)	((int)(sizeof(t) / sizeof((t)[0])))

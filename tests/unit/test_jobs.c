@@ -13,9 +13,9 @@
 
 #include <check.h>
 
-#include "jobs/arena.h"
+#include "base/arena.h"
 #include "jobs/jobs.h"
-#include "parser/diag.h"
+#include "base/diag.h"
 #include "parser/jobfile.h"
 
 #define TABLE_LEN(t)	((int)(sizeof(t) / sizeof((t)[0])))
@@ -213,7 +213,7 @@ static int count_options(void)
 START_TEST(every_option_is_found_by_its_names_and_its_default_parses)
 {
 	const struct opt_def *o = &job_options[_i];
-	struct jobs_arena *arena = NULL;
+	struct arena *arena = NULL;
 	struct opt_ctx ctx = { .kb_base = 1024, .arena = &arena };
 	struct job_desc j;
 	char why[512] = "";

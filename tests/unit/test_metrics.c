@@ -13,9 +13,9 @@
 
 #include <check.h>
 
-#include "output/metrics.h"
-#include "output/resultset_read.h"
-#include "parser/diag.h"
+#include "output/resultset/metrics.h"
+#include "output/resultset/resultset_read.h"
+#include "base/diag.h"
 
 #define TABLE_LEN(t)	(sizeof(t) / sizeof((t)[0]))
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests for jobs/offsets.c: the keyed permutation that visits every block once per
+ * Unit tests for engine/offsets.c: the keyed permutation that visits every block once per
  * pass, uniform draws, the skewed distributions and the RNG helpers. Seeds are fixed, so
  * every statistical bound below is checked against one known sequence.
  */
@@ -10,7 +10,7 @@
 
 #include <check.h>
 
-#include "jobs/offsets.h"
+#include "engine/offsets.h"
 
 #define TABLE_LEN(t)	((int)(sizeof(t) / sizeof((t)[0])))
 #define SEED		0x5eedULL

@@ -5,7 +5,7 @@
  * benchmark leaves) are not; what is cut to its length. libblkid probes image files as it
  * does devices, so no loop device is needed (tests/e2e/safety.py does the rest on them).
  */
-#include "engine/signature.h"
+#include "engine/devices/signature.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
  * of a scripted engine that records every part and completes them in the order a test
  * chooses, so that splitting, submitting and completing requests are checked exactly.
  */
-#include "engine/stripe.h"
+#include "engine/stripe/stripe.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -13,9 +13,9 @@
 
 #include <check.h>
 
-#include "engine/stripe_map.h"
+#include "engine/stripe/stripe_map.h"
 #include "engine/worker.h"
-#include "jobs/offsets.h"
+#include "engine/offsets.h"
 
 #define KiB		1024ULL
 #define MiB		(1024ULL * KiB)

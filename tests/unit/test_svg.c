@@ -10,7 +10,7 @@
 
 #include <check.h>
 
-#include "output/svg_chart.h"
+#include "output/resultset/svg_chart.h"
 
 static size_t count(const char *s, const char *what)
 {

@@ -9,8 +9,8 @@
 
 #include <check.h>
 
-#include "output/seed_tables.h"
-#include "output/table.h"
+#include "output/resultset/seed_tables.h"
+#include "output/resultset/table.h"
 
 #define TABLE_LEN(t)	(sizeof(t) / sizeof((t)[0]))
 

@@ -1,0 +1,142 @@
+/* Shared by the report and compare subcommands: options, formats, loading, messages. */
+#include "output/resultset/cmd_common.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/resultset/resultset_read.h"
+#include "output/resultset/seed_tables.h"
+#include "base/diag.h"
+
+/* "--name=VALUE" or "--name VALUE": 1 with *val set, 0 for another option, -1 no value. */
+static int match_option(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+
+	if (strncmp(a, "--", 2) || strncmp(a + 2, name, n))
+		return 0;
+	if (a[2 + n] == '=') {
+		*val = a + 3 + n;
+		return 1;
+	}
+	if (a[2 + n])
+		return 0;
+	if (*i + 1 >= argc)
+		return -1;
+	*val = argv[++*i];
+	return 1;
+}
+
+int cmd_parse_option(const char *cmd, const struct cmd_opt *opts, void *args,
+		     struct cmd_where *w, int argc, char **argv, int *i)
+{
+	const char *val;
+
+	for (const struct cmd_opt *o = opts; o->name; o++) {
+		int r = match_option(argc, argv, i, o->name, &val);
+
+		if (r < 0)
+			return cmd_fail(cmd, "--%s needs a value (see iojob %s --help)", o->name,
+					cmd);
+		if (!r)
+			continue;
+		if (o->off != CMD_OPT_WHERE)
+			*(const char **)((char *)args + o->off) = val;
+		else if (w->n < CMD_MAX_WHERE && strchr(val, '='))
+			w->kv[w->n++] = val;
+		else
+			return cmd_fail(cmd, "--where takes KEY=VALUE, at most %d times ('%s')",
+					CMD_MAX_WHERE, val);
+		return CMD_CONTINUE;
+	}
+	return cmd_fail(cmd, "unknown option '%s' (see iojob %s --help)", argv[*i], cmd);
+}
+
+int cmd_complete(const struct cmd_opt *opts, int argc, char **argv)
+{
+	const char *name;
+
+	if (argc != 2 || strncmp(argv[1], "--complete-", 11))
+		return CMD_CONTINUE;
+	if (!strcmp(argv[1], "--complete-options")) {
+		puts("--help");
+		for (const struct cmd_opt *o = opts; o->name; o++)
+			printf("--%s=\tseparate\n", o->name);
+		return 0;
+	}
+	if (strncmp(argv[1], "--complete-values=", 18))
+		return CMD_CONTINUE;
+	name = argv[1] + 18;
+	for (const struct cmd_opt *o = opts; o->name; o++) {
+		if (strcmp(o->name, name))
+			continue;
+		/* one value a line */
+		for (const char *p = o->values; p && *p; p += strcspn(p, "|"), p += *p == '|')
+			printf("%.*s\n", (int)strcspn(p, "|"), p);
+		return 0;
+	}
+	return CMD_USAGE;	/* no message: the completion script would drop it */
+}
+
+void commands_complete(FILE *f)
+{
+	fputs("report\ncompare\n", f);
+}
+
+int cmd_parse_format(const char *s, struct cmd_format *out)
+{
+	static const char *const shapes[] = { "plain", "sysbench", "tiobench", "xdd" };
+	const char *comma = strchr(s, ',');
+	char first[32];
+
+	*out = (struct cmd_format){ SHAPE_PLAIN, TS_TEXT };
+	snprintf(first, sizeof(first), "%.*s", comma ? (int)(comma - s) : (int)strlen(s), s);
+	for (unsigned i = 1; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		if (!strcmp(first, shapes[i])) {
+			out->shape = (enum cmd_shape)i;
+			return comma ? table_style_parse(comma + 1, &out->style) : 0;
+		}
+	}
+	if (comma)
+		return -EINVAL;
+	return table_style_parse(s, &out->style);
+}
+
+int cmd_fail(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "iojob %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return CMD_USAGE;
+}
+
+int cmd_load(const char *cmd, struct rs_set *set, const char *const *files, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct diag d = { 0 };
+		unsigned before = set->skipped;
+
+		if (rs_load(set, files[i], &d) < 0)
+			return cmd_fail(cmd, "%s", d.msg);
+		if (set->skipped > before)
+			fprintf(stderr, "iojob %s: note: '%s': %u line%s that %s not JSON skipped "
+				"(a cell cut short)\n", cmd, files[i], set->skipped - before,
+				set->skipped - before > 1 ? "s" : "",
+				set->skipped - before > 1 ? "are" : "is");
+	}
+	return 0;
+}
+
+void cmd_print_tables(struct table *t, int n, enum table_style s)
+{
+	table_render_all(stdout, t, (size_t)n, s);
+	seed_free_tables(t, n);
+}

@@ -1,0 +1,290 @@
+/* iojob compare: sides from result files and labels, matched job by job, as tables. */
+#include "output/resultset/commands.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "output/resultset/cmd_common.h"
+#include "output/resultset/compare.h"
+#include "output/resultset/resultset_read.h"
+
+#define CMD		"compare"
+#define MAX_FILES	256
+#define MAX_METRICS	32
+#define DEFAULT_METRICS	"iops,bw_mib,runtime,lat_mean,lat_p95,lat_p99,lat_max"
+
+enum side_kind { SIDE_FILE, SIDE_LABEL, SIDE_LABEL_AT };
+
+struct side_spec {
+	enum side_kind kind;
+	char label[256];
+	const char *file;	/* SIDE_FILE, SIDE_LABEL_AT */
+};
+
+struct compare_run {
+	struct side_spec spec[CMP_MAX_SIDES];
+	struct cmp_side sides[CMP_MAX_SIDES];
+	unsigned nsides;
+	const char *files[MAX_FILES];	/* every file, once */
+	size_t nfiles;
+	const char *job, *metrics, *format;
+	struct cmd_where where;
+	struct metric m[MAX_METRICS];
+	unsigned nm;
+	struct cmd_format fmt;
+	struct rs_set set;
+	struct rs_sel sel;
+};
+
+#define ARG(field)	offsetof(struct compare_run, field)
+
+static const struct cmd_opt options[] = {
+	{ "metrics", ARG(metrics), "iops,bw_mib,runtime|iops|bw_mib|runtime|lat_mean|lat_p95|"
+				   "lat_p99|lat_max" },
+	{ "job", ARG(job), NULL },
+	{ "where", CMD_OPT_WHERE, NULL },
+	{ "format", ARG(format), "table|markdown|csv|dokuwiki" },
+	{ 0 },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: iojob compare SIDE SIDE [SIDE ...] [options]\n"
+		"\n"
+		"Compares the same jobs measured on two or more sides, metric by metric:\n"
+		"metric | A | B | ratio | better. The ratio is how many times better the best\n"
+		"side is than the worst, each metric read the way it improves: IOPS and\n"
+		"bandwidth higher, run time and latency lower.\n"
+		"\n"
+		"A SIDE is one of\n"
+		"  FILE            a result file (iojob --results FILE.jsonl; a name ending in\n"
+		"                  .jsonl, or a file that exists): all its runs\n"
+		"  LABEL           the runs tagged --label LABEL in the files given\n"
+		"  LABEL@FILE      the runs tagged LABEL in FILE\n"
+		"When any side is a label, the files given only supply runs to choose from.\n"
+		"Runs match across sides by job (and pass) and swept values; when a side holds\n"
+		"the same run twice, the later line counts.\n"
+		"\n"
+		"  --metrics LIST      comma-separated metrics (default\n"
+		"                      " DEFAULT_METRICS ");\n"
+		"                      one without read_/write_ shows for each direction done\n"
+		"  --job NAME          only this job (section)\n"
+		"  --where KEY=VALUE   only the runs where KEY is VALUE (repeatable)\n"
+		"  --format FORMAT     table (default), markdown, csv or dokuwiki\n"
+		"  --help              print this text\n"
+		"%s"
+		"Exit status: 0 done, 2 a usage or input error (an unknown label, a file that\n"
+		"is not a result set, sides without a run in common).\n", metric_names_help);
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+	size_t n = strlen(path);
+
+	return (n > 6 && !strcmp(path + n - 6, ".jsonl")) ||
+	       (stat(path, &st) == 0 && S_ISREG(st.st_mode));
+}
+
+static void add_file(struct compare_run *c, const char *path)
+{
+	for (size_t i = 0; i < c->nfiles; i++)
+		if (!strcmp(c->files[i], path))
+			return;
+	c->files[c->nfiles++] = path;	/* the caller bounds nfiles by argc */
+}
+
+/* FILE, LABEL@FILE or LABEL. */
+static int add_side(struct compare_run *c, const char *arg)
+{
+	struct side_spec *s = &c->spec[c->nsides];
+	const char *at = strrchr(arg, '@');
+
+	if (c->nsides == CMP_MAX_SIDES)
+		return cmd_fail(CMD, "too many sides (at most %d)", CMP_MAX_SIDES);
+	if (c->nfiles == MAX_FILES)
+		return cmd_fail(CMD, "too many files ('%s')", arg);
+	if (is_file(arg)) {
+		*s = (struct side_spec){ .kind = SIDE_FILE, .file = arg };
+		add_file(c, arg);
+	} else if (at && at[1] && is_file(at + 1)) {
+		*s = (struct side_spec){ .kind = SIDE_LABEL_AT, .file = at + 1 };
+		snprintf(s->label, sizeof(s->label), "%.*s", (int)(at - arg), arg);
+		add_file(c, at + 1);
+	} else {
+		*s = (struct side_spec){ .kind = SIDE_LABEL };
+		snprintf(s->label, sizeof(s->label), "%s", arg);
+	}
+	c->nsides++;
+	return CMD_CONTINUE;
+}
+
+static int parse_metrics(struct compare_run *c)
+{
+	char buf[1024], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", c->metrics ? c->metrics : DEFAULT_METRICS);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (c->nm == MAX_METRICS)
+			return cmd_fail(CMD, "--metrics: at most %d metrics", MAX_METRICS);
+		if (metric_parse(tok, &c->m[c->nm++]) < 0)
+			return cmd_fail(CMD, "--metrics: unknown metric '%s'\n%s", tok,
+					metric_names_help);
+	}
+	return c->nm ? CMD_CONTINUE : cmd_fail(CMD, "--metrics: no metric given");
+}
+
+/* With a label among the sides, plain files only supply runs: they are not sides. */
+static void drop_file_sides(struct compare_run *c)
+{
+	unsigned n = 0;
+	bool labels = false;
+
+	for (unsigned i = 0; i < c->nsides; i++)
+		labels |= c->spec[i].kind != SIDE_FILE;
+	for (unsigned i = 0; labels && i < c->nsides; i++)
+		if (c->spec[i].kind != SIDE_FILE)
+			c->spec[n++] = c->spec[i];
+	if (labels)
+		c->nsides = n;
+}
+
+static int parse_args(struct compare_run *c, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		int ret;
+
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		}
+		if (argv[i][0] == '-')
+			ret = cmd_parse_option(CMD, options, c, &c->where, argc, argv, &i);
+		else
+			ret = add_side(c, argv[i]);
+		if (ret != CMD_CONTINUE)
+			return ret;
+	}
+	drop_file_sides(c);
+	if (c->format && (cmd_parse_format(c->format, &c->fmt) < 0 ||
+			  c->fmt.shape != SHAPE_PLAIN))
+		return cmd_fail(CMD, "unknown format '%s' (table, markdown, csv, dokuwiki)",
+				c->format);
+	if (c->nsides < 2)
+		return cmd_fail(CMD, "two sides or more to compare, please (see iojob compare "
+				"--help)");
+	if (!c->nfiles)
+		return cmd_fail(CMD, "label '%s': no result file given to find it in",
+				c->spec[0].label);
+	return parse_metrics(c);
+}
+
+static bool in_side(const struct side_spec *s, const struct rs_cell *c)
+{
+	if (s->kind != SIDE_LABEL && strcmp(c->path, s->file))
+		return false;
+	return s->kind == SIDE_FILE || !strcmp(c->label, s->label);
+}
+
+/* An unknown label: say which labels the files have. */
+static int unknown_label(const struct compare_run *c, const struct side_spec *s)
+{
+	const char *labels[16];
+	unsigned n = rs_labels(&c->set, labels, 16);
+	char list[1024] = "";
+	size_t at = 0;
+
+	for (unsigned i = 0; i < n && at < sizeof(list); i++)
+		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s'%s'", i ? ", " : "",
+				       labels[i]);
+	return cmd_fail(CMD, "label '%s' is not in %s (labels there: %s)", s->label,
+			s->file ? s->file : "the files given", list);
+}
+
+/* A file side's name: its one label, else the file's name. */
+static int file_side_name(struct compare_run *c, unsigned i)
+{
+	struct cmp_side *side = &c->sides[i];
+	const char *label = side->units[0]->cell->label, *slash;
+
+	for (size_t k = 1; k < side->n; k++)
+		if (strcmp(side->units[k]->cell->label, label))
+			return cmd_fail(CMD, "'%s' holds runs of several labels ('%s', '%s'): "
+					"name the labels as sides instead", c->spec[i].file,
+					label, side->units[k]->cell->label);
+	slash = strrchr(c->spec[i].file, '/');
+	side->name = *label ? label : slash ? slash + 1 : c->spec[i].file;
+	return CMD_CONTINUE;
+}
+
+static int build_side(struct compare_run *c, unsigned i)
+{
+	const struct side_spec *s = &c->spec[i];
+	struct cmp_side *side = &c->sides[i];
+	bool known = s->kind == SIDE_FILE;
+
+	for (size_t k = 0; !known && k < c->set.ncells; k++)
+		known = in_side(s, &c->set.cells[k]);
+	if (!known)
+		return unknown_label(c, s);
+	side->units = malloc((c->sel.n + 1) * sizeof(*side->units));
+	if (!side->units)
+		return cmd_fail(CMD, "out of memory");
+	for (size_t k = 0; k < c->sel.n; k++)
+		if (in_side(s, c->sel.units[k].cell))
+			side->units[side->n++] = &c->sel.units[k];
+	if (!side->n)
+		return cmd_fail(CMD, "side '%s': no run matches --job and --where",
+				s->kind == SIDE_FILE ? s->file : s->label);
+	if (s->kind == SIDE_FILE)
+		return file_side_name(c, i);
+	side->name = s->label;
+	return CMD_CONTINUE;
+}
+
+static int run_compare(struct compare_run *c)
+{
+	struct table *t;
+	int ret = cmd_load(CMD, &c->set, c->files, c->nfiles), n;
+
+	if (ret)
+		return ret;
+	if (rs_select(&c->set, c->job, c->where.kv, c->where.n, &c->sel) < 0)
+		return cmd_fail(CMD, "out of memory");
+	for (unsigned i = 0; i < c->nsides; i++)
+		if ((ret = build_side(c, i)) != CMD_CONTINUE)
+			return ret;
+	if (!compare_common(c->sides, c->nsides))
+		return cmd_fail(CMD, "the sides have no run in common (the same job and swept "
+				"values)");
+	n = compare_tables(c->sides, c->nsides, c->m, c->nm, &t);
+	if (n < 0)
+		return cmd_fail(CMD, "out of memory");
+	cmd_print_tables(t, n, c->fmt.style);
+	return 0;
+}
+
+int compare_main(int argc, char **argv)
+{
+	struct compare_run *c = calloc(1, sizeof(*c));
+	int ret;
+
+	if (!c)
+		return cmd_fail(CMD, "out of memory");
+	ret = cmd_complete(options, argc, argv);
+	if (ret == CMD_CONTINUE)
+		ret = parse_args(c, argc, argv);
+	if (ret == CMD_CONTINUE)
+		ret = run_compare(c);
+	for (unsigned i = 0; i < c->nsides; i++)
+		free(c->sides[i].units);
+	rs_sel_free(&c->sel);
+	rs_free(&c->set);
+	free(c);
+	return ret;
+}

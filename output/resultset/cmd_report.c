@@ -1,0 +1,432 @@
+/* iojob report: result sets as tables (plain or a seed's shape), SVG charts, an HTML page. */
+#include "output/resultset/commands.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/resultset/charts.h"
+#include "output/resultset/cmd_common.h"
+#include "output/resultset/html_page.h"
+#include "output/resultset/logfile_read.h"
+#include "output/resultset/metrics.h"
+#include "output/resultset/pivot.h"
+#include "output/resultset/resultset_read.h"
+#include "output/resultset/seed_tables.h"
+#include "output/stream.h"
+#include "base/diag.h"
+
+#define CMD		"report"
+#define MAX_FILES	256
+#define MAX_KEYS	64
+
+enum chart_kind { CHART_METRIC, CHART_LATENCY, CHART_BW, CHART_IOPS };
+
+struct report_args {
+	const char *files[MAX_FILES], *logs[MAX_FILES];
+	size_t nfiles, nlogs;
+	const char *rows, *cols, *metric, *svg, *html, *job, *format, *chart;
+	struct cmd_where where;
+	struct cmd_format fmt;
+	enum chart_kind chart_kind;
+	struct metric m;
+};
+
+#define METRIC_VALUES	"iops|read_iops|write_iops|bw_mib|read_bw_mib|write_bw_mib|runtime|" \
+			"lat_mean|lat_p95|lat_p99|lat_max|clat_p99|cpu|util"
+#define ARG(field)	offsetof(struct report_args, field)
+
+static const struct cmd_opt options[] = {
+	{ "rows", ARG(rows), "label|job" },
+	{ "cols", ARG(cols), "label|job|none" },
+	{ "metric", ARG(metric), METRIC_VALUES },
+	{ "job", ARG(job), NULL },
+	{ "where", CMD_OPT_WHERE, NULL },
+	{ "format", ARG(format), "table|markdown|csv|dokuwiki|sysbench|tiobench|xdd" },
+	{ "svg", ARG(svg), NULL },
+	{ "chart", ARG(chart), "metric|latency|bw|iops" },
+	{ "html", ARG(html), NULL },
+	{ 0 },
+};
+
+struct report_run {
+	struct report_args a;
+	struct rs_set set;
+	struct rs_sel sel;
+	struct pivot *piv;
+	int npiv;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: iojob report FILE.jsonl... [LOG...] [options]\n"
+		"\n"
+		"Prints what sweeps kept (iojob --results FILE.jsonl) as tables: a metric with a\n"
+		"row per value of one key and a column per value of another, or the shape of a\n"
+		"seed benchmark's table. Keys: swept options, label, job, --set options, job\n"
+		"options, host, kernel. A combination that was not run prints empty.\n"
+		"\n"
+		"  --metric NAME       what the table shows (default iops; see below)\n"
+		"  --rows KEY          the row key (default: the first swept key)\n"
+		"  --cols KEY|none     the column key (default: label when there are several\n"
+		"                      labels, else the second swept key)\n"
+		"  --job NAME          only this job (section) of each run\n"
+		"  --where KEY=VALUE   only the runs where KEY is VALUE (repeatable)\n"
+		"  --format FORMAT     table (default), markdown, csv or dokuwiki; or a seed's\n"
+		"                      shape: sysbench (size, type, thr, bytes/sec, req/sec, 95%%\n"
+		"                      and max response ms), tiobench (a table per phase) or xdd\n"
+		"                      (a row per pass, Average, Combined); SHAPE,RENDERER for\n"
+		"                      both, as in sysbench,dokuwiki\n"
+		"  --svg FILE          draw a chart (several tables: FILE, FILE-2.svg, ...)\n"
+		"  --chart KIND        what --svg draws: metric (the metric against the row key,\n"
+		"                      a line per column; default), latency (percentile curves\n"
+		"                      per column value, from the json+ bins), bw or iops (over\n"
+		"                      time, from the LOG files; the default with logs alone)\n"
+		"  --html FILE         one page with the tables and every chart\n"
+		"  --help              print this text\n"
+		"\n"
+		"LOG files are write_bw_log or write_iops_log files (NAME_bw.N.log,\n"
+		"NAME_iops.N.log), for the charts over time.\n"
+		"%s"
+		"Exit status: 0 done, 1 an output file could not be written, 2 a usage or\n"
+		"input error.\n", metric_names_help);
+}
+
+static int add_positional(struct report_args *a, const char *arg)
+{
+	size_t n = strlen(arg);
+	bool log = n > 4 && !strcmp(arg + n - 4, ".log");
+
+	if ((log ? a->nlogs : a->nfiles) == MAX_FILES)
+		return cmd_fail(CMD, "too many files ('%s')", arg);
+	if (log && logfile_kind(arg) == LOG_OTHER)
+		return cmd_fail(CMD, "'%s': not a bandwidth or IOPS log (NAME_bw.N.log, "
+				"NAME_iops.N.log)", arg);
+	if (log)
+		a->logs[a->nlogs++] = arg;
+	else
+		a->files[a->nfiles++] = arg;
+	return CMD_CONTINUE;
+}
+
+static int parse_chart(struct report_args *a)
+{
+	static const char *const kinds[] = { "metric", "latency", "bw", "iops" };
+
+	if (!a->chart) {
+		bool iops_only = a->nlogs && logfile_kind(a->logs[0]) == LOG_IOPS;
+
+		a->chart_kind = a->nfiles ? CHART_METRIC : iops_only ? CHART_IOPS : CHART_BW;
+		return CMD_CONTINUE;
+	}
+	for (unsigned k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		if (!strcmp(a->chart, kinds[k])) {
+			a->chart_kind = (enum chart_kind)k;
+			return CMD_CONTINUE;
+		}
+	}
+	return cmd_fail(CMD, "--chart takes metric, latency, bw or iops, not '%s'", a->chart);
+}
+
+static int check_args(struct report_args *a)
+{
+	if (!a->nfiles && !a->nlogs)
+		return cmd_fail(CMD, "no result file given (see iojob report --help)");
+	if (!a->nfiles && !(a->svg || a->html))
+		return cmd_fail(CMD, "log files alone make charts: give --svg FILE or --html FILE");
+	if (a->format && cmd_parse_format(a->format, &a->fmt) < 0)
+		return cmd_fail(CMD, "unknown format '%s' (table, markdown, csv, dokuwiki, "
+				"sysbench, tiobench, xdd, or SHAPE,RENDERER)", a->format);
+	if (metric_parse(a->metric ? a->metric : "iops", &a->m) < 0)
+		return cmd_fail(CMD, "unknown metric '%s'\n%s", a->metric, metric_names_help);
+	return parse_chart(a);
+}
+
+/* Returns CMD_CONTINUE to go on, or an exit status (0 after --help). */
+static int parse_args(struct report_args *a, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		int ret;
+
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		}
+		if (argv[i][0] != '-')
+			ret = add_positional(a, argv[i]);
+		else
+			ret = cmd_parse_option(CMD, options, a, &a->where, argc, argv, &i);
+		if (ret != CMD_CONTINUE)
+			return ret;
+	}
+	return check_args(a);
+}
+
+/* Whether any selected unit has the key. */
+static bool known_key(const struct rs_sel *sel, const char *key)
+{
+	for (size_t i = 0; i < sel->n; i++)
+		if (rs_value(sel->units[i].cell, &sel->units[i], key))
+			return true;
+	return false;
+}
+
+/* --rows and --cols, or their defaults: swept keys first, labels when there are several. */
+static int choose_keys(struct report_run *r)
+{
+	const char *keys[MAX_KEYS], *labels[2];
+	unsigned nkeys = rs_swept_keys(&r->set, keys, MAX_KEYS);
+	bool labelled = rs_labels(&r->set, labels, 2) > 1;
+	struct report_args *a = &r->a;
+
+	if (!a->rows)
+		a->rows = nkeys ? keys[0] : labelled ? "label" : "job";
+	if (a->cols && !strcmp(a->cols, "none"))
+		a->cols = NULL;
+	else if (!a->cols && labelled && strcmp(a->rows, "label"))
+		a->cols = "label";
+	else if (!a->cols && nkeys > 1)
+		a->cols = strcmp(a->rows, keys[1]) ? keys[1] : keys[0];
+	if (!known_key(&r->sel, a->rows))
+		return cmd_fail(CMD, "--rows '%s': no run has that key", a->rows);
+	if (a->cols && !known_key(&r->sel, a->cols))
+		return cmd_fail(CMD, "--cols '%s': no run has that key", a->cols);
+	return CMD_CONTINUE;
+}
+
+static int load(struct report_run *r)
+{
+	int ret = cmd_load(CMD, &r->set, r->a.files, r->a.nfiles);
+
+	if (ret)
+		return ret;
+	if (!r->a.nfiles)
+		return CMD_CONTINUE;
+	if (rs_select(&r->set, r->a.job, r->a.where.kv, r->a.where.n, &r->sel) < 0)
+		return cmd_fail(CMD, "out of memory");
+	if (!r->sel.n)
+		return cmd_fail(CMD, "no run matches%s%s%s", r->a.job ? " --job " : "",
+				r->a.job ? r->a.job : "", r->a.where.n ? " and --where" : "");
+	if (choose_keys(r) != CMD_CONTINUE)
+		return CMD_USAGE;
+	/* a seed's shape needs no pivot unless a chart is drawn from it */
+	if (r->a.fmt.shape != SHAPE_PLAIN && !r->a.svg && !r->a.html)
+		return CMD_CONTINUE;
+	r->npiv = pivot_build(&r->set, &r->sel, r->a.rows, r->a.cols, &r->a.m, &r->piv);
+	if (r->npiv < 0)
+		return cmd_fail(CMD, "out of memory");
+	for (int i = 0; i < r->npiv; i++)
+		if (r->piv[i].dups)
+			fprintf(stderr, "iojob report: note: %s%s%u run%s fell on a place taken "
+				"already (the last one is shown): add --cols, --job or --where\n",
+				r->piv[i].title, *r->piv[i].title ? ": " : "", r->piv[i].dups,
+				r->piv[i].dups > 1 ? "s" : "");
+	return CMD_CONTINUE;
+}
+
+/* The tables of the format asked for; returns the count or -ENOMEM. */
+static int build_tables(const struct report_run *r, struct table **out)
+{
+	struct table *t;
+	int n = 0;
+
+	switch (r->a.fmt.shape) {
+	case SHAPE_SYSBENCH: return sysbench_tables(&r->sel, out);
+	case SHAPE_TIOBENCH: return tiobench_tables(&r->sel, out);
+	case SHAPE_XDD: return xdd_tables(&r->sel, out);
+	default: break;
+	}
+	t = calloc((size_t)r->npiv + 1, sizeof(*t));
+	for (; t && n < r->npiv; n++) {
+		if (pivot_table(&r->piv[n], r->a.rows, &r->a.m, &t[n]) < 0) {
+			table_free(&t[n]);
+			break;
+		}
+	}
+	*out = t;
+	return seed_finish(out, n, !t || n < r->npiv);
+}
+
+/* FILE for the first chart, FILE-2.svg (the number before the extension) for the next. */
+static void nth_path(const char *path, int i, char *buf, size_t len)
+{
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+
+	if (!i)
+		snprintf(buf, len, "%s", path);
+	else if (dot && (!slash || dot > slash))
+		snprintf(buf, len, "%.*s-%d%s", (int)(dot - path), path, i + 1, dot);
+	else
+		snprintf(buf, len, "%s-%d", path, i + 1);
+}
+
+/* The logs of one kind among those given. */
+static size_t logs_of(const struct report_args *a, enum log_kind k, const char **out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->nlogs; i++)
+		if (logfile_kind(a->logs[i]) == k)
+			out[n++] = a->logs[i];
+	return n;
+}
+
+static int write_chart(const struct report_run *r, FILE *f, int i, struct diag *d)
+{
+	const char *logs[MAX_FILES];
+	enum log_kind k = r->a.chart_kind == CHART_IOPS ? LOG_IOPS : LOG_BW;
+	size_t n;
+
+	switch (r->a.chart_kind) {
+	case CHART_METRIC:
+		return chart_pivot(f, &r->piv[i], r->a.rows, &r->a.m);
+	case CHART_LATENCY:
+		return chart_latency(f, &r->sel, r->a.cols ? r->a.cols : r->a.rows);
+	default:
+		n = logs_of(&r->a, k, logs);
+		if (!n)
+			return diag_set(d, -EINVAL, "--chart %s needs %s log files", r->a.chart,
+					k == LOG_IOPS ? "NAME_iops.N.log" : "NAME_bw.N.log");
+		return chart_logs(f, logs, n, k == LOG_IOPS, d);
+	}
+}
+
+/* An error while writing a chart: the input's (exit 2) when d says so, else the output's. */
+static int chart_failed(const char *opt, const char *path, int err, const struct diag *d)
+{
+	if (d->msg[0])
+		return cmd_fail(CMD, "%s", d->msg);
+	cmd_fail(CMD, "%s '%s': %s", opt, path, strerror(-err));
+	return CMD_OUTPUT_FAILED;
+}
+
+/* Close a chart's file: the close's errno says more than the -EIO of ferror(). */
+static int close_chart(FILE *f, int ret)
+{
+	int err = stream_finish(f, true);
+
+	return err < 0 && (ret >= 0 || ret == -EIO) ? err : ret;
+}
+
+static int write_svg(const struct report_run *r)
+{
+	bool per_pivot = r->a.chart_kind == CHART_METRIC;
+	int n = per_pivot ? r->npiv : 1;
+	char path[4096];
+
+	if (r->a.chart_kind <= CHART_LATENCY && !r->a.nfiles)
+		return cmd_fail(CMD, "--chart %s needs result files", r->a.chart);
+	for (int i = 0; i < n; i++) {
+		struct diag d = { 0 };
+		FILE *f;
+		int ret;
+
+		nth_path(r->a.svg, i, path, sizeof(path));
+		f = fopen(path, "w");
+		if (!f)
+			return chart_failed("--svg", path, -errno, &d);
+		ret = close_chart(f, write_chart(r, f, i, &d));
+		if (ret < 0)
+			return chart_failed("--svg", path, ret, &d);
+	}
+	return CMD_CONTINUE;
+}
+
+/* Whether any unit kept json+ bins, so that a latency chart has something to draw. */
+static bool have_bins(const struct rs_sel *sel)
+{
+	const double pct = 50;
+	double v;
+
+	for (size_t i = 0; i < sel->n; i++)
+		if (us_lat_percentiles(&sel->units[i], US_ALL, US_LAT, &pct, 1, &v) == 0)
+			return true;
+	return false;
+}
+
+static int html_charts(const struct report_run *r, FILE *f, struct diag *d)
+{
+	const char *logs[MAX_FILES];
+	size_t n;
+	int ret = 0;
+
+	if (r->a.nfiles)
+		html_page_heading(f, "Charts");
+	for (int i = 0; !ret && i < r->npiv; i++)
+		ret = chart_pivot(f, &r->piv[i], r->a.rows, &r->a.m);
+	if (!ret && r->a.nfiles && have_bins(&r->sel))
+		ret = chart_latency(f, &r->sel, r->a.cols ? r->a.cols : r->a.rows);
+	if (!ret && r->a.nlogs)
+		html_page_heading(f, "Over time");
+	if (!ret && (n = logs_of(&r->a, LOG_BW, logs)))
+		ret = chart_logs(f, logs, n, 0, d);
+	if (!ret && (n = logs_of(&r->a, LOG_IOPS, logs)))
+		ret = chart_logs(f, logs, n, 1, d);
+	return ret;
+}
+
+static int write_html(const struct report_run *r, const struct table *t, int nt)
+{
+	struct diag d = { 0 };
+	char title[512];
+	FILE *f = fopen(r->a.html, "w");
+	int ret;
+
+	if (!f)
+		return chart_failed("--html", r->a.html, -errno, &d);
+	snprintf(title, sizeof(title), "iojob report: %s%s",
+		 r->a.nfiles ? r->a.files[0] : r->a.logs[0],
+		 r->a.nfiles + r->a.nlogs > 1 ? " and more" : "");
+	html_page_begin(f, title);
+	if (nt > 0)
+		html_page_heading(f, "Tables");
+	for (int i = 0; i < nt; i++)
+		table_render(f, &t[i], TS_HTML);
+	ret = html_charts(r, f, &d);
+	if (!ret)
+		ret = html_page_end(f);
+	ret = close_chart(f, ret);
+	return ret < 0 ? chart_failed("--html", r->a.html, ret, &d) : CMD_CONTINUE;
+}
+
+static int run_report(struct report_run *r)
+{
+	struct table *t = NULL;
+	int nt = 0, ret;
+
+	ret = load(r);
+	if (ret != CMD_CONTINUE)
+		return ret;
+	if (r->a.nfiles && (nt = build_tables(r, &t)) < 0)
+		return cmd_fail(CMD, "out of memory");
+	table_render_all(stdout, t, (size_t)nt, r->a.fmt.style);
+	if (r->a.svg)
+		ret = write_svg(r);
+	if (ret == CMD_CONTINUE && r->a.html)
+		ret = write_html(r, t, nt);
+	seed_free_tables(t, nt);
+	return ret == CMD_CONTINUE ? 0 : ret;
+}
+
+int report_main(int argc, char **argv)
+{
+	struct report_run *r = calloc(1, sizeof(*r));
+	int ret;
+
+	if (!r)
+		return cmd_fail(CMD, "out of memory");
+	ret = cmd_complete(options, argc, argv);
+	if (ret == CMD_CONTINUE)
+		ret = parse_args(&r->a, argc, argv);
+	if (ret == CMD_CONTINUE)
+		ret = run_report(r);
+	pivot_free(r->piv, r->npiv > 0 ? (size_t)r->npiv : 0);
+	rs_sel_free(&r->sel);
+	rs_free(&r->set);
+	free(r);
+	return ret;
+}

@@ -1,0 +1,33 @@
+/*
+ * Bandwidth and IOPS logs in fio's format (write_bw_log, write_iops_log; see joblog.h)
+ * read back as values over time for charts: "time_ms, value, ddir, bs, ...". Averaged
+ * logs (log_avg_msec; bs 0) hold a rate per window already: KiB/s or I/O per s. Per-I/O
+ * logs hold one line per I/O, so they are counted into about 100 windows of equal length.
+ */
+#ifndef OUTPUT_RESULTSET_LOGFILE_READ_H
+#define OUTPUT_RESULTSET_LOGFILE_READ_H
+
+#include <stddef.h>
+
+struct diag;
+
+enum log_kind { LOG_BW, LOG_IOPS, LOG_OTHER };
+
+#define LOG_NDIR	3	/* read, write, trim */
+
+/* Points of one direction: seconds since the start, MiB/s or I/O per second. */
+struct log_points {
+	double *t_s, *v;
+	size_t n;
+};
+
+/* What a log holds, by its name: "job_bw.1.log", "x_iops.log"; LOG_OTHER otherwise. */
+enum log_kind logfile_kind(const char *path);
+
+/* Read the log at path into a series per direction. Returns 0 or -errno with d filled. */
+int logfile_read(const char *path, enum log_kind kind, struct log_points out[LOG_NDIR],
+		 struct diag *d);
+
+void log_points_free(struct log_points p[LOG_NDIR]);
+
+#endif

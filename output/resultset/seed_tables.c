@@ -1,0 +1,114 @@
+/* What the seed table shapes share: sysbench's numbers and names, options, table lists. */
+#include "output/resultset/seed_tables.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/resultset/resultset_read.h"
+#include "output/resultset/table.h"
+#include "parser/value.h"
+
+void sysbench_bytes(double bytes, char *buf, size_t len)
+{
+	static const char *const unit[] = { "b", "Kb", "Mb", "Gb", "Tb" };
+	unsigned i = 0;
+
+	while (bytes >= 1024 && i + 1 < sizeof(unit) / sizeof(unit[0])) {
+		bytes /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%.5g%s", bytes, unit[i]);
+}
+
+const char *sysbench_mode(const char *rw)
+{
+	static const char *const map[][2] = {
+		{ "read", "seqrd" }, { "write", "seqwr" }, { "randread", "rndrd" },
+		{ "randwrite", "rndwr" }, { "randrw", "rndrw" },
+	};
+
+	for (size_t i = 0; rw && i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(rw, map[i][0]))
+			return map[i][1];
+	return rw ? rw : "";
+}
+
+unsigned seed_threads(const struct rs_unit *u)
+{
+	const char *nj = jv_str(jv_get(jv_get(u->jobs[0], "job options"), "numjobs"), NULL);
+	long long n;
+
+	/* with group_reporting the clones are one job; its numjobs says how many ran */
+	if (u->njobs == 1 && nj && value_parse_int(nj, &n) == 0 && n > 0)
+		return (unsigned)n;
+	return u->njobs;
+}
+
+double seed_size_option(const struct rs_unit *u, const char *key)
+{
+	const char *s = rs_value(u->cell, u, key);
+	uint64_t v;
+
+	if (!s || value_parse_size(s, 1024, &v) < 0)
+		return 0;
+	return (double)v;
+}
+
+struct table *seed_add_table(struct table **tables, int *n, unsigned ncols, const char *title)
+{
+	struct table *t = realloc(*tables, (size_t)(*n + 1) * sizeof(*t));
+
+	if (!t)
+		return NULL;
+	*tables = t;
+	if (table_init(&t[*n], ncols, title) < 0)
+		return NULL;
+	return &t[(*n)++];
+}
+
+int seed_finish(struct table **tables, int n, int failed)
+{
+	for (int i = 0; i < n; i++)
+		failed |= table_error(&(*tables)[i]);
+	if (!failed)
+		return n;
+	seed_free_tables(*tables, n);
+	*tables = NULL;
+	return -ENOMEM;
+}
+
+void seed_free_tables(struct table *tables, int n)
+{
+	for (int i = 0; i < n; i++)
+		table_free(&tables[i]);
+	free(tables);
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct seed_row *x = a, *y = b;
+
+	for (unsigned i = 0; i < SEED_RANKS; i++)
+		if (x->rank[i] != y->rank[i])
+			return x->rank[i] < y->rank[i] ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+void seed_sort(struct seed_row *rows, size_t n)
+{
+	qsort(rows, n, sizeof(*rows), cmp_rows);
+}
+
+double seed_rank(const char **seen, size_t *n, const char *s)
+{
+	size_t i;
+
+	s = s ? s : "";
+	for (i = 0; i < *n && strcmp(seen[i], s); i++)
+		;
+	if (i == *n)
+		seen[(*n)++] = s;
+	return (double)i;
+}

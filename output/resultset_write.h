@@ -1,0 +1,55 @@
+/*
+ * Result sets: JSON Lines files that sweeps append to, one self-describing object per
+ * cell (one run of the job files with one combination of swept values):
+ *
+ *   {"iojob_result": 1, "version": "iojob-0.1.0", "time": 1796000000,
+ *    "label": "md0 RAID0", "host": "node1", "kernel": "6.18.44",
+ *    "job_files": ["job.fio"], "cell": {"numjobs": "4", "rw": "rndrd"},
+ *    "sets": {"size": "256m"}, "targets": [{"device": "vda", "model": "..."}],
+ *    "report": { the fio-shaped JSON report with json+ bins } }
+ *
+ * "cell" holds the --sweep values of this cell in the order given; "sets" the --set
+ * overrides; "report" is exactly what --output-format=json+ prints, on one line.
+ */
+#ifndef OUTPUT_RESULTSET_WRITE_H
+#define OUTPUT_RESULTSET_WRITE_H
+
+#include <stdbool.h>
+
+struct report;
+
+struct resultset_meta {
+	const char *label;			/* --label, NULL when none */
+	const char *const *cell_keys;		/* the swept options of this cell */
+	const char *const *cell_values;
+	unsigned ncell;
+	const char *const *set_keys;		/* --set overrides */
+	const char *const *set_values;
+	unsigned nsets;
+	const char *const *job_files;
+	unsigned njob_files;
+};
+
+/*
+ * Append one cell's object to path (created when missing) and flush it to disk, so an
+ * interrupted sweep keeps every finished cell. The line goes out in one write() on an
+ * O_APPEND descriptor under a write lock on the whole file (fcntl F_SETLKW), so that the
+ * lines of sweeps appending to one file at once never interleave. Returns 0 or -errno.
+ */
+int resultset_append(const char *path, const struct resultset_meta *m, const struct report *r);
+
+/*
+ * Whether path can take results, checked before a sweep runs by opening it for appending
+ * (created when missing). Returns 0 or -errno.
+ */
+int resultset_check(const char *path);
+
+/*
+ * Whether path already holds a cell with this label, these swept values and these --set
+ * overrides (--resume).
+ * A missing file holds none; a line that is not JSON (a cell cut short) is skipped.
+ * Returns 1, 0, or -errno.
+ */
+int resultset_has_cell(const char *path, const struct resultset_meta *m);
+
+#endif
