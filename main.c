@@ -731,18 +731,19 @@ int main(int argc, char **argv)
 		.formats = RF_NORMAL,
 		.status = { .eta = ETA_AUTO, .eta_interval_ns = 1000000000ULL },
 	};
+	const struct command *cmd;
 	struct dist dist;
 	struct diag d = { 0 };
 	FILE *out = stdout;
 	int ret;
 
 	/* Subcommands on result sets: they run no jobs. */
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return finish_output(stdout, NULL, "iojob report",
-				     report_main(argc - 1, argv + 1));
-	if (argc > 1 && !strcmp(argv[1], "compare"))
-		return finish_output(stdout, NULL, "iojob compare",
-				     compare_main(argc - 1, argv + 1));
+	if (argc > 1 && (cmd = command_find(argv[1]))) {
+		char who[64];
+
+		snprintf(who, sizeof(who), "iojob %s", cmd->name);
+		return finish_output(stdout, NULL, who, cmd->main(argc - 1, argv + 1));
+	}
 	if (dist_init(&argc, &argv, &dist) < 0) {
 		fprintf(stderr, "iojob: cannot start MPI\n");
 		return EXIT_JOB_FAILED;

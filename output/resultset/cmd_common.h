@@ -58,11 +58,12 @@ int cmd_parse_option(const char *cmd, const struct cmd_opt *opts, void *args,
 		     struct cmd_where *w, int argc, char **argv, int *i);
 
 /*
- * Answer the completion script: "--complete-options" lists the options as iojob's own
- * switch does, "--complete-values=NAME" one option's values. Returns CMD_CONTINUE when
- * argv[1] is neither, else the exit status.
+ * Answer the completion script for subcommand cmd: "--complete-options" lists the options
+ * as iojob's own switch does, "--complete-values=NAME" one option's values,
+ * "--complete-files" the globs of the files it reads. Returns CMD_CONTINUE when argv[1]
+ * is none of them, else the exit status.
  */
-int cmd_complete(const struct cmd_opt *opts, int argc, char **argv);
+int cmd_complete(const char *cmd, const struct cmd_opt *opts, int argc, char **argv);
 
 /* The options' lines of --help, then --help's own: "  --NAME METAVAR" and the help. */
 void cmd_usage_options(FILE *f, const struct cmd_opt *opts);

@@ -283,7 +283,7 @@ int compare_main(int argc, char **argv)
 
 	if (!c)
 		return cmd_fail(CMD, "out of memory");
-	ret = cmd_complete(options, argc, argv);
+	ret = cmd_complete(CMD, options, argc, argv);
 	if (ret == CMD_CONTINUE)
 		ret = parse_args(c, argc, argv);
 	if (ret == CMD_CONTINUE)

@@ -16,7 +16,14 @@
 #define USAGE_COLS	80	/* wrap help before this column */
 #define USAGE_INDENT	22	/* where the help of an option starts */
 
-int cmd_complete(const struct cmd_opt *opts, int argc, char **argv)
+/* One value a line from a '|'-separated list. */
+static void put_values(const char *list)
+{
+	for (const char *p = list; p && *p; p += strcspn(p, "|"), p += *p == '|')
+		printf("%.*s\n", (int)strcspn(p, "|"), p);
+}
+
+int cmd_complete(const char *cmd, const struct cmd_opt *opts, int argc, char **argv)
 {
 	const char *name;
 
@@ -28,25 +35,22 @@ int cmd_complete(const struct cmd_opt *opts, int argc, char **argv)
 			printf("--%s=\tseparate\n", o->name);
 		return 0;
 	}
+	if (!strcmp(argv[1], "--complete-files")) {
+		put_values(command_find(cmd)->files);
+		return 0;
+	}
 	if (strncmp(argv[1], "--complete-values=", 18))
 		return CMD_CONTINUE;
 	name = argv[1] + 18;
 	for (const struct cmd_opt *o = opts; o->name; o++) {
 		if (strcmp(o->name, name))
 			continue;
-		/* one value a line */
-		for (const char *p = o->values; p && *p; p += strcspn(p, "|"), p += *p == '|')
-			printf("%.*s\n", (int)strcspn(p, "|"), p);
+		put_values(o->values);
 		if (o->list)
 			o->list(stdout);
 		return 0;
 	}
 	return CMD_USAGE;	/* no message: the completion script would drop it */
-}
-
-void commands_complete(FILE *f)
-{
-	fputs("report\ncompare\n", f);
 }
 
 /* Write text from column col, wrapping before USAGE_COLS onto lines indented by indent. */

@@ -441,7 +441,7 @@ int report_main(int argc, char **argv)
 
 	if (!r)
 		return cmd_fail(CMD, "out of memory");
-	ret = cmd_complete(options, argc, argv);
+	ret = cmd_complete(CMD, options, argc, argv);
 	if (ret == CMD_CONTINUE)
 		ret = parse_args(&r->a, argc, argv);
 	if (ret == CMD_CONTINUE)

@@ -211,6 +211,11 @@ def check_subcommand_tables(c, d):
         code, _, err = run(["--name=x", "--ioengine=null", "--size=64k", "--results=t.jsonl",
                             "--output-format=terse"] + args, cwd=d)
         c.check(code == 0, "a result set for the subcommands: %r" % err)
+    _, out, _ = run(["--complete-options"])
+    for cmd in [w for w in out.split() if not w.startswith("-") and w != "separate"]:
+        globs = run([cmd, "--complete-files"])[1].split()
+        c.check(globs and all(g.startswith("*.") for g in globs),
+                "%s --complete-files: %s" % (cmd, globs))
     for cmd in ("report", "compare"):
         names, text = subcommand_help(cmd)
         _, out, _ = run([cmd, "--complete-options"])
