@@ -240,9 +240,14 @@ def check_subcommand_tables(c, d):
     metrics = run(["report", "--complete-values=metric"])[1].split()
     c.check(len(metrics) > 50 and "write_lat_p99" in metrics and "util" in metrics,
             "report --metric offers %s" % metrics)
+    text = subcommand_help("report")[1]
     for m in metrics:
         code, _, err = run(["report", "t.jsonl", "--metric", m], cwd=d)
         c.check(code == 0, "--metric %s is offered but rejected: %r" % (m, err))
+        base = re.sub(r"^lat_p[0-9.]+$", "lat_pNN",
+                      re.sub(r"^[cs]lat_", "lat_", re.sub(r"^(read|write|trim)_", "", m)))
+        c.check(re.search(r"\b%s\b" % re.escape(base), text),
+                "report --help does not explain the metric %s (%s)" % (m, base))
     got = run(["compare", "--complete-values=metrics"])[1].split()
     c.check(set(metrics) <= set(got), "compare --metrics offers fewer metrics than report")
     code, _, err = run(["compare", "a", "b", "t.jsonl", "--metrics", got[0]], cwd=d)
