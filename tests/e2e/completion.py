@@ -231,6 +231,10 @@ def check_subcommand_tables(c, d):
             code, out, err = run([cmd] + sides + ["--format", f], cwd=d)
             c.check(code == 0 and out, "%s --format %s: exit %d, %r" % (cmd, f, code, err))
     charts = run(["report", "--complete-values=chart"])[1].split()
+    with open(os.path.join(SRC, "doc", "iojob.1.scd")) as f:
+        man = f.read()	# the hand-written part: each value must be described there too
+    for v in run(["report", "--complete-values=format"])[1].split() + charts:
+        c.check("*%s*" % v in man, "iojob(1) does not describe report's %s" % v)
     helped = help_entry(subcommand_help("report")[1], "  --chart KIND")
     c.check(len(charts) == 4, "report --chart offers %s" % charts)
     for k in charts:
