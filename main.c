@@ -29,8 +29,6 @@
 #define EXIT_USAGE	2
 #define MAX_ARGS_LIST	256
 
-enum { FMT_NORMAL = 1, FMT_JSON = 2, FMT_JSON_PLUS = 4, FMT_TERSE = 8 };
-
 struct cli {
 	struct jobfile jf;
 	long cli_defaults;		/* section of options before the first --name */
@@ -99,24 +97,16 @@ static int fail_usage(const char *fmt, const char *arg)
 
 static int parse_formats(struct cli *c, const char *list)
 {
-	char buf[128], *save = NULL, *tok;
+	char bad[128], names[128], msg[256];
+	int ret = report_formats_parse(list, &c->formats, bad, sizeof(bad));
 
-	snprintf(buf, sizeof(buf), "%s", list);
-	c->formats = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "normal"))
-			c->formats |= FMT_NORMAL;
-		else if (!strcmp(tok, "json"))
-			c->formats |= FMT_JSON;
-		else if (!strcmp(tok, "json+"))
-			c->formats |= FMT_JSON | FMT_JSON_PLUS;	/* one document, with bins */
-		else if (!strcmp(tok, "terse"))
-			c->formats |= FMT_TERSE;
-		else
-			return fail_usage("unknown output format '%s' "
-					  "(normal, json, json+, terse)", tok);
-	}
-	return c->formats ? 0 : fail_usage("--output-format needs a value ('%s')", list);
+	if (!ret)
+		return 0;
+	if (ret == -ENODATA)
+		return fail_usage("--output-format needs a value ('%s')", bad);
+	report_formats_names(names, sizeof(names), ", ", ", ");
+	snprintf(msg, sizeof(msg), "unknown output format '%%s' (%s)", names);
+	return fail_usage(msg, bad);
 }
 
 /* A job option on the command line: into the current --name job, or the defaults. */
@@ -233,7 +223,7 @@ static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val
 		return -1;
 	case CLI_MINIMAL:
 		/* like fio: it replaces earlier --output-format, a later one replaces it */
-		c->formats = FMT_TERSE;
+		c->formats = RF_TERSE;
 		return -1;
 	case CLI_OUTPUT_FORMAT:
 		return parse_formats(c, val) ? EXIT_USAGE : -1;
@@ -434,13 +424,7 @@ static int save_results(const struct cli *c, const struct report *rep)
 
 static int print_report(FILE *out, const struct cli *c, const struct report *rep)
 {
-	/* each format once, in fio's order whatever the order asked for */
-	if (c->formats & FMT_TERSE)
-		report_terse(out, rep);
-	if (c->formats & FMT_JSON)
-		report_json(out, rep, c->formats & FMT_JSON_PLUS);
-	if (c->formats & FMT_NORMAL)
-		report_normal(out, rep);
+	report_formats_render(out, rep, c->formats);
 	if (c->results && !stopped_by)	/* a cell cut short is not kept: --resume reruns it */
 		return save_results(c, rep);
 	return 0;
@@ -535,16 +519,16 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 		r.ranks_sync = meet_ranks;
 		r.ranks_ctx = c->dist;
 	}
-	if (c->formats & FMT_NORMAL)
+	if (c->formats & RF_NORMAL)
 		print_header(out, c, jobs, &r);
 	r.note = note_to;
-	r.note_ctx = c->formats & FMT_NORMAL ? out : stderr;
+	r.note_ctx = c->formats & RF_NORMAL ? out : stderr;
 	running = &r;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	c->status.eta_out = stderr;
 	c->status.interval_out = out;
-	c->status.interval_json = !(c->formats & FMT_NORMAL);
+	c->status.interval_json = !(c->formats & RF_NORMAL);
 	c->status.kb_base = jobs->jobs[0].kb_base;
 	if (run_status_start(&r, &c->status) < 0)
 		fprintf(stderr, "iojob: note: cannot show the status line (out of memory)\n");
@@ -744,21 +728,22 @@ int main(int argc, char **argv)
 	struct cli c = {
 		.cli_defaults = -1,
 		.cur_section = -1,
-		.formats = FMT_NORMAL,
+		.formats = RF_NORMAL,
 		.status = { .eta = ETA_AUTO, .eta_interval_ns = 1000000000ULL },
 	};
+	const struct command *cmd;
 	struct dist dist;
 	struct diag d = { 0 };
 	FILE *out = stdout;
 	int ret;
 
 	/* Subcommands on result sets: they run no jobs. */
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return finish_output(stdout, NULL, "iojob report",
-				     report_main(argc - 1, argv + 1));
-	if (argc > 1 && !strcmp(argv[1], "compare"))
-		return finish_output(stdout, NULL, "iojob compare",
-				     compare_main(argc - 1, argv + 1));
+	if (argc > 1 && (cmd = command_find(argv[1]))) {
+		char who[64];
+
+		snprintf(who, sizeof(who), "iojob %s", cmd->name);
+		return finish_output(stdout, NULL, who, cmd->main(argc - 1, argv + 1));
+	}
 	if (dist_init(&argc, &argv, &dist) < 0) {
 		fprintf(stderr, "iojob: cannot start MPI\n");
 		return EXIT_JOB_FAILED;

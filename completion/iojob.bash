@@ -2,8 +2,8 @@
 # completed (iojob --complete-options, iojob --complete-values=OPTION), so they always match
 # what it accepts; job files are *.fio, and --section offers the sections of the job files
 # already on the line. After a subcommand (iojob report, iojob compare), its own options
-# come from iojob SUBCOMMAND --complete-options, and its files are result sets (*.jsonl)
-# and, for report, bandwidth and IOPS logs (*.log).
+# come from iojob SUBCOMMAND --complete-options, and the globs of its files (result sets,
+# logs) from iojob SUBCOMMAND --complete-files.
 
 # The [section] names of the job files among the words, [global] left out.
 _iojob_sections()
@@ -21,7 +21,7 @@ _iojob_sections()
 _iojob()
 {
 	local bin=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]} prev= opt= prefix=
-	local word kind separate=" " words=() commands=() sub=()
+	local word kind separate=" " words=() commands=() sub=() globs=('*.fio')
 	local IFS=$'\n'
 
 	[[ $bin == "~/"* ]] && bin=$HOME/${bin#"~/"}
@@ -34,6 +34,10 @@ _iojob()
 		[[ $word == --* ]] && words+=("$word")
 		[[ $kind == separate ]] && separate+="${word%=} "
 	done < <("$bin" "${sub[@]}" --complete-options 2>/dev/null)
+	# The files it reads: job files, or what the subcommand says (iojob SUB --complete-files).
+	if ((${#sub[@]})); then
+		mapfile -t globs < <("$bin" "${sub[0]}" --complete-files 2>/dev/null)
+	fi
 	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
 
 	# Which option's value is being completed. With '=' in COMP_WORDBREAKS, as by
@@ -71,12 +75,10 @@ _iojob()
 		return 0
 	fi
 	compopt -o filenames 2>/dev/null
-	case ${sub[0]} in
-	report) COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.jsonl' -- "$cur")
-		$(compgen -f -X '!*.log' -- "$cur")) ;;
-	compare) COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.jsonl' -- "$cur")) ;;
-	*) COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.fio' -- "$cur")) ;;
-	esac
+	COMPREPLY=($(compgen -d -- "$cur"))
+	for word in "${globs[@]}"; do
+		COMPREPLY+=($(compgen -f -X "!$word" -- "$cur"))
+	done
 	((COMP_CWORD == 1)) && COMPREPLY+=($(compgen -W "${commands[*]}" -- "$cur"))
 	return 0
 }

@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "jobs/options.h"
+#include "output/report_formats.h"
 
 #define HELP_COLS	80	/* wrap help text before this column */
 #define HELP_INDENT	29	/* where the help of an option starts */
@@ -17,8 +18,7 @@
 const struct cli_opt cli_options[] = {
 	SWITCH("output", CLI_OUTPUT, CLI_ARG_REQUIRED, "FILE", "write the report to FILE"),
 	SWITCH("output-format", CLI_OUTPUT_FORMAT, CLI_ARG_REQUIRED, "FORMAT",
-	       "normal, json, json+ or terse; comma-separated for several",
-	       .values = "normal|json|json+|terse"),
+	       "comma-separated for several", .value_at = report_format_at),
 	SWITCH("minimal", CLI_MINIMAL, CLI_ARG_NONE, NULL, "terse output (--output-format=terse)"),
 	SWITCH("set", CLI_SET, CLI_ARG_REQUIRED, "KEY=VALUE",
 	       "set a job option in every job, over what the job files say (repeatable)"),
@@ -112,6 +112,21 @@ static void put_entry(FILE *f, const char *lead, const char *help)
 	put_wrapped(f, HELP_INDENT, HELP_INDENT, help);
 }
 
+const char *cli_help(const struct cli_opt *o, char *buf, size_t len)
+{
+	const char *name, *help;
+	size_t at = 0;
+
+	if (!o->value_at)
+		return o->help;
+	for (unsigned i = 0; (name = o->value_at(i, &help)) && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", !i ? "" :
+				       o->value_at(i + 1, &help) ? ", " : " or ", name);
+	if (at < len)
+		snprintf(buf + at, len - at, "; %s", o->help);
+	return buf;
+}
+
 const char *cli_value_sep(const struct cli_opt *o)
 {
 	if (!o->metavar)
@@ -133,7 +148,7 @@ static const char *metavar_of(const struct opt_def *o)
 
 void help_usage(FILE *f)
 {
-	char lead[64];
+	char lead[64], help[256];
 
 	fprintf(f, "usage: iojob [options] [JOBFILE ...]\n"
 		"       iojob [options] --name=JOB --OPTION=VALUE ... [--name=JOB2 ...]\n"
@@ -150,7 +165,7 @@ void help_usage(FILE *f)
 			 o->alias ? o->alias : "", o->alias ? ", " : "", o->name,
 			 o->arg == CLI_ARG_OPTIONAL ? "[" : "", cli_value_sep(o),
 			 o->metavar ? o->metavar : "", o->arg == CLI_ARG_OPTIONAL ? "]" : "");
-		put_entry(f, lead, o->help);
+		put_entry(f, lead, cli_help(o, help, sizeof(help)));
 	}
 	fprintf(f, "\nCommon job options, OPTION=VALUE in a job file or --OPTION=VALUE on the\n"
 		"command line (before the first --name, they apply to every job):\n");
@@ -312,8 +327,12 @@ static void put_values(FILE *f, const char *list)
 static int complete_switch(FILE *f, const struct cli_opt *c, const struct engine_info *engines,
 			   unsigned nengines)
 {
+	const char *name, *help;
+
 	if (c->values)
 		put_values(f, c->values);
+	for (unsigned i = 0; c->value_at && (name = c->value_at(i, &help)); i++)
+		fprintf(f, "%s\n", name);
 	if (c->id == CLI_SET || c->id == CLI_CMDHELP) {
 		const char *suffix = c->id == CLI_SET ? "=" : "";
 

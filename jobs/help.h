@@ -37,6 +37,11 @@ struct cli_opt {
 	const char *metavar;	/* what the value is called in help ("FILE"), or NULL */
 	const char *help;
 	const char *values;	/* the values completion offers, '|'-separated, or NULL */
+	/*
+	 * Or the values from the table they are kept in: the i-th name (its help in *help),
+	 * NULL past the last. help then says what follows their list ("a, b or c; HELP").
+	 */
+	const char *(*value_at)(unsigned i, const char **help);
 	bool hidden;		/* for the completion script: not in help or the man page */
 };
 
@@ -51,6 +56,9 @@ const struct cli_opt *cli_find(const char *name);
  * metavar holds a '=' ("--set KEY=VALUE" reads better than "--set=KEY=VALUE"), else "=".
  */
 const char *cli_value_sep(const struct cli_opt *o);
+
+/* The help of o as --help shows it, into buf when made from a value_at table. */
+const char *cli_help(const struct cli_opt *o, char *buf, size_t len);
 
 /* --help: usage, the switches, the common job options, exit codes, where the manual is. */
 void help_usage(FILE *f);

@@ -37,6 +37,9 @@ static void put_text(FILE *f, const char *s)
 
 static void put_switch(FILE *f, const struct cli_opt *o)
 {
+	const char *name, *value_help;
+	char help[256];
+
 	if (o->alias)
 		fprintf(f, "*-%s*, ", o->alias);
 	fprintf(f, "*--");
@@ -48,8 +51,15 @@ static void put_switch(FILE *f, const struct cli_opt *o)
 		fprintf(f, "_%s", o->arg == CLI_ARG_OPTIONAL ? "]" : "");
 	}
 	fprintf(f, "\n\t");
-	put_text(f, o->help);
+	put_text(f, cli_help(o, help, sizeof(help)));
 	fprintf(f, ".\n\n");
+	for (unsigned i = 0; o->value_at && (name = o->value_at(i, &value_help)); i++) {
+		fprintf(f, "\t- *");
+		put_text(f, name);
+		fprintf(f, "*: ");
+		put_text(f, value_help);
+		fprintf(f, "\n%s", o->value_at(i + 1, &value_help) ? "" : "\n");
+	}
 }
 
 static void put_option(FILE *f, const struct opt_def *o)

@@ -8,6 +8,7 @@
 #include "output/diskstats.h"
 #include "output/num2str.h"
 #include "output/report.h"
+#include "output/report_formats.h"
 #include "output/stats.h"
 
 #endif

@@ -1,4 +1,4 @@
-/* Shared by the report and compare subcommands: options, formats, loading, messages. */
+/* Shared by iojob report and compare: parsing options and formats, loading, messages. */
 #include "output/resultset/cmd_common.h"
 
 #include <errno.h>
@@ -56,51 +56,16 @@ int cmd_parse_option(const char *cmd, const struct cmd_opt *opts, void *args,
 	return cmd_fail(cmd, "unknown option '%s' (see iojob %s --help)", argv[*i], cmd);
 }
 
-int cmd_complete(const struct cmd_opt *opts, int argc, char **argv)
-{
-	const char *name;
-
-	if (argc != 2 || strncmp(argv[1], "--complete-", 11))
-		return CMD_CONTINUE;
-	if (!strcmp(argv[1], "--complete-options")) {
-		puts("--help");
-		for (const struct cmd_opt *o = opts; o->name; o++)
-			printf("--%s=\tseparate\n", o->name);
-		return 0;
-	}
-	if (strncmp(argv[1], "--complete-values=", 18))
-		return CMD_CONTINUE;
-	name = argv[1] + 18;
-	for (const struct cmd_opt *o = opts; o->name; o++) {
-		if (strcmp(o->name, name))
-			continue;
-		/* one value a line */
-		for (const char *p = o->values; p && *p; p += strcspn(p, "|"), p += *p == '|')
-			printf("%.*s\n", (int)strcspn(p, "|"), p);
-		return 0;
-	}
-	return CMD_USAGE;	/* no message: the completion script would drop it */
-}
-
-void commands_complete(FILE *f)
-{
-	fputs("report\ncompare\n", f);
-}
-
 int cmd_parse_format(const char *s, struct cmd_format *out)
 {
-	static const char *const shapes[] = { "plain", "sysbench", "tiobench", "xdd" };
 	const char *comma = strchr(s, ',');
 	char first[32];
 
-	*out = (struct cmd_format){ SHAPE_PLAIN, TS_TEXT };
+	*out = (struct cmd_format){ NULL, TS_TEXT };
 	snprintf(first, sizeof(first), "%.*s", comma ? (int)(comma - s) : (int)strlen(s), s);
-	for (unsigned i = 1; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
-		if (!strcmp(first, shapes[i])) {
-			out->shape = (enum cmd_shape)i;
-			return comma ? table_style_parse(comma + 1, &out->style) : 0;
-		}
-	}
+	out->shape = seed_shape_find(first);
+	if (out->shape)
+		return comma ? table_style_parse(comma + 1, &out->style) : 0;
 	if (comma)
 		return -EINVAL;
 	return table_style_parse(s, &out->style);

@@ -1,12 +1,17 @@
-/* What iojob report and iojob compare share: options, formats, loading, messages. */
+/*
+ * What iojob report and iojob compare share: an option table that drives their parsing,
+ * the option lines of their --help and their completion; formats; loading; messages.
+ */
 #ifndef OUTPUT_RESULTSET_CMD_COMMON_H
 #define OUTPUT_RESULTSET_CMD_COMMON_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "output/resultset/table.h"
 
 struct rs_set;
+struct seed_shape;
 struct table;
 
 /* Exit statuses of the subcommands, and what their steps return to go on. */
@@ -14,10 +19,8 @@ struct table;
 #define CMD_OUTPUT_FAILED	1
 #define CMD_CONTINUE		(-1)
 
-enum cmd_shape { SHAPE_PLAIN, SHAPE_SYSBENCH, SHAPE_TIOBENCH, SHAPE_XDD };
-
 struct cmd_format {
-	enum cmd_shape shape;
+	const struct seed_shape *shape;	/* NULL: the plain table of the pivot */
 	enum table_style style;
 };
 
@@ -31,14 +34,19 @@ struct cmd_where {
 };
 
 /*
- * A subcommand's option, all of which take a value: where the value goes (the offset of a
- * const char * in the subcommand's arguments, or CMD_OPT_WHERE), and what bash completion
- * offers for it ('|'-separated; NULL: file names).
+ * A subcommand's option, all of which take a value. The table drives parsing, the
+ * options' lines of --help and completion. Where the value goes: the offset of a
+ * const char * in the subcommand's arguments, or CMD_OPT_WHERE.
  */
 struct cmd_opt {
 	const char *name;
+	const char *metavar;	/* what --help calls the value: "KEY=VALUE" */
 	size_t off;
-	const char *values;
+	const char *help;	/* wrapped by --help */
+	const char *values;	/* what completion offers, '|'-separated; NULL: file names */
+	/* Or help and values made from the tables they come from (formats, metrics, charts). */
+	void (*describe)(char *buf, size_t len);
+	void (*list)(FILE *f);
 };
 
 /*
@@ -50,14 +58,37 @@ int cmd_parse_option(const char *cmd, const struct cmd_opt *opts, void *args,
 		     struct cmd_where *w, int argc, char **argv, int *i);
 
 /*
- * Answer the completion script: "--complete-options" lists the options as iojob's own
- * switch does, "--complete-values=NAME" one option's values. Returns CMD_CONTINUE when
- * argv[1] is neither, else the exit status.
+ * Answer the completion script for subcommand cmd: "--complete-options" lists the options
+ * as iojob's own switch does, "--complete-values=NAME" one option's values,
+ * "--complete-files" the globs of the files it reads. Returns CMD_CONTINUE when argv[1]
+ * is none of them, else the exit status.
  */
-int cmd_complete(const struct cmd_opt *opts, int argc, char **argv);
+int cmd_complete(const char *cmd, const struct cmd_opt *opts, int argc, char **argv);
+
+/* The options' lines of --help, then --help's own: "  --NAME METAVAR" and the help. */
+void cmd_usage_options(FILE *f, const struct cmd_opt *opts);
 
 /* A renderer, a seed shape, or "SHAPE,RENDERER" ("sysbench,dokuwiki"). 0 or -EINVAL. */
 int cmd_parse_format(const char *s, struct cmd_format *out);
+
+/*
+ * --format from the tables of renderers (table.c) and, for formats, seed shapes
+ * (seed_tables.c): its help, the values completion offers, and the names a usage error
+ * lists ("table, markdown, csv, dokuwiki, sysbench, ..., or SHAPE,RENDERER").
+ */
+void cmd_formats_describe(char *buf, size_t len);
+void cmd_formats_list(FILE *f);
+void cmd_formats_names(char *buf, size_t len);
+void cmd_styles_describe(char *buf, size_t len);
+void cmd_styles_list(FILE *f);
+void cmd_styles_names(char *buf, size_t len);
+
+/* Append printf's text to the string in buf (len bytes in all), cut to fit. */
+void cmd_append(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* What goes before item i of n in a list read out: "", ", ", or last before the last. */
+const char *cmd_list_sep(size_t i, size_t n, const char *last);
 
 /* Print "iojob CMD: MESSAGE" on stderr; returns CMD_USAGE. */
 int cmd_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -10,6 +10,7 @@
 
 #include "output/resultset/cmd_common.h"
 #include "output/resultset/compare.h"
+#include "output/resultset/metrics.h"
 #include "output/resultset/resultset_read.h"
 
 #define CMD		"compare"
@@ -42,12 +43,21 @@ struct compare_run {
 
 #define ARG(field)	offsetof(struct compare_run, field)
 
+/* What completion offers for --metrics: the default list, then each metric. */
+static void metrics_list(FILE *f)
+{
+	fprintf(f, "%s\n", DEFAULT_METRICS);
+	metric_complete(f);
+}
+
+/* In the order --help lists them. */
 static const struct cmd_opt options[] = {
-	{ "metrics", ARG(metrics), "iops,bw_mib,runtime|iops|bw_mib|runtime|lat_mean|lat_p95|"
-				   "lat_p99|lat_max" },
-	{ "job", ARG(job), NULL },
-	{ "where", CMD_OPT_WHERE, NULL },
-	{ "format", ARG(format), "table|markdown|csv|dokuwiki" },
+	{ "metrics", "LIST", ARG(metrics), "comma-separated metrics (default " DEFAULT_METRICS
+	  "); one without read_/write_ shows for each direction done", .list = metrics_list },
+	{ "job", "NAME", ARG(job), "only this job (section)" },
+	{ "where", "KEY=VALUE", CMD_OPT_WHERE, "only the runs where KEY is VALUE (repeatable)" },
+	{ "format", "FORMAT", ARG(format), .describe = cmd_styles_describe,
+	  .list = cmd_styles_list },
 	{ 0 },
 };
 
@@ -69,14 +79,9 @@ static void usage(FILE *f)
 		"When any side is a label, the files given only supply runs to choose from.\n"
 		"Runs match across sides by job (and pass) and swept values; when a side holds\n"
 		"the same run twice, the later line counts.\n"
-		"\n"
-		"  --metrics LIST      comma-separated metrics (default\n"
-		"                      " DEFAULT_METRICS ");\n"
-		"                      one without read_/write_ shows for each direction done\n"
-		"  --job NAME          only this job (section)\n"
-		"  --where KEY=VALUE   only the runs where KEY is VALUE (repeatable)\n"
-		"  --format FORMAT     table (default), markdown, csv or dokuwiki\n"
-		"  --help              print this text\n"
+		"\n");
+	cmd_usage_options(f, options);
+	fprintf(f,
 		"%s"
 		"Exit status: 0 done, 2 a usage or input error (an unknown label, a file that\n"
 		"is not a result set, sides without a run in common).\n", metric_names_help);
@@ -171,10 +176,12 @@ static int parse_args(struct compare_run *c, int argc, char **argv)
 			return ret;
 	}
 	drop_file_sides(c);
-	if (c->format && (cmd_parse_format(c->format, &c->fmt) < 0 ||
-			  c->fmt.shape != SHAPE_PLAIN))
-		return cmd_fail(CMD, "unknown format '%s' (table, markdown, csv, dokuwiki)",
-				c->format);
+	if (c->format && (cmd_parse_format(c->format, &c->fmt) < 0 || c->fmt.shape)) {
+		char names[128];
+
+		cmd_styles_names(names, sizeof(names));
+		return cmd_fail(CMD, "unknown format '%s' (%s)", c->format, names);
+	}
 	if (c->nsides < 2)
 		return cmd_fail(CMD, "two sides or more to compare, please (see iojob compare "
 				"--help)");
@@ -276,7 +283,7 @@ int compare_main(int argc, char **argv)
 
 	if (!c)
 		return cmd_fail(CMD, "out of memory");
-	ret = cmd_complete(options, argc, argv);
+	ret = cmd_complete(CMD, options, argc, argv);
 	if (ret == CMD_CONTINUE)
 		ret = parse_args(c, argc, argv);
 	if (ret == CMD_CONTINUE)

@@ -18,6 +18,7 @@
 #include "output/resultset/seed_tables.h"
 #include "output/stream.h"
 #include "base/diag.h"
+#include "base/units.h"
 
 #define CMD		"report"
 #define MAX_FILES	256
@@ -35,20 +36,56 @@ struct report_args {
 	struct metric m;
 };
 
-#define METRIC_VALUES	"iops|read_iops|write_iops|bw_mib|read_bw_mib|write_bw_mib|runtime|" \
-			"lat_mean|lat_p95|lat_p99|lat_max|clat_p99|cpu|util"
 #define ARG(field)	offsetof(struct report_args, field)
 
+#define OVER_TIME	"over time, from the LOG files; the default with logs alone"
+
+/* What --svg draws; kinds of one help are listed together ("bw or iops"). */
+static const struct {
+	const char *name;
+	enum chart_kind kind;
+	const char *help;
+} charts[] = {
+	{ "metric", CHART_METRIC, "the metric against the row key, a line per column; default" },
+	{ "latency", CHART_LATENCY, "percentile curves per column value, from the json+ bins" },
+	{ "bw", CHART_BW, OVER_TIME },
+	{ "iops", CHART_IOPS, OVER_TIME },
+};
+
+static void charts_describe(char *buf, size_t len)
+{
+	snprintf(buf, len, "what --svg draws: ");
+	for (size_t i = 0; i < ARRAY_SIZE(charts); i++) {
+		bool same_next = i + 1 < ARRAY_SIZE(charts) &&
+				 !strcmp(charts[i + 1].help, charts[i].help);
+
+		cmd_append(buf, len, "%s%s", charts[i].name, same_next ? " or " : "");
+		if (!same_next)
+			cmd_append(buf, len, " (%s)%s", charts[i].help,
+				   i + 1 < ARRAY_SIZE(charts) ? ", " : "");
+	}
+}
+
+static void charts_list(FILE *f)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(charts); i++)
+		fprintf(f, "%s\n", charts[i].name);
+}
+
+/* In the order --help lists them. */
 static const struct cmd_opt options[] = {
-	{ "rows", ARG(rows), "label|job" },
-	{ "cols", ARG(cols), "label|job|none" },
-	{ "metric", ARG(metric), METRIC_VALUES },
-	{ "job", ARG(job), NULL },
-	{ "where", CMD_OPT_WHERE, NULL },
-	{ "format", ARG(format), "table|markdown|csv|dokuwiki|sysbench|tiobench|xdd" },
-	{ "svg", ARG(svg), NULL },
-	{ "chart", ARG(chart), "metric|latency|bw|iops" },
-	{ "html", ARG(html), NULL },
+	{ "metric", "NAME", ARG(metric), "what the table shows (default iops; see below)",
+	  .list = metric_complete },
+	{ "rows", "KEY", ARG(rows), "the row key (default: the first swept key)", "label|job" },
+	{ "cols", "KEY|none", ARG(cols), "the column key (default: label when there are "
+	  "several labels, else the second swept key)", "label|job|none" },
+	{ "job", "NAME", ARG(job), "only this job (section) of each run" },
+	{ "where", "KEY=VALUE", CMD_OPT_WHERE, "only the runs where KEY is VALUE (repeatable)" },
+	{ "format", "FORMAT", ARG(format), .describe = cmd_formats_describe,
+	  .list = cmd_formats_list },
+	{ "svg", "FILE", ARG(svg), "draw a chart (several tables: FILE, FILE-2.svg, ...)" },
+	{ "chart", "KIND", ARG(chart), .describe = charts_describe, .list = charts_list },
+	{ "html", "FILE", ARG(html), "one page with the tables and every chart" },
 	{ 0 },
 };
 
@@ -69,25 +106,9 @@ static void usage(FILE *f)
 		"row per value of one key and a column per value of another, or the shape of a\n"
 		"seed benchmark's table. Keys: swept options, label, job, --set options, job\n"
 		"options, host, kernel. A combination that was not run prints empty.\n"
-		"\n"
-		"  --metric NAME       what the table shows (default iops; see below)\n"
-		"  --rows KEY          the row key (default: the first swept key)\n"
-		"  --cols KEY|none     the column key (default: label when there are several\n"
-		"                      labels, else the second swept key)\n"
-		"  --job NAME          only this job (section) of each run\n"
-		"  --where KEY=VALUE   only the runs where KEY is VALUE (repeatable)\n"
-		"  --format FORMAT     table (default), markdown, csv or dokuwiki; or a seed's\n"
-		"                      shape: sysbench (size, type, thr, bytes/sec, req/sec, 95%%\n"
-		"                      and max response ms), tiobench (a table per phase) or xdd\n"
-		"                      (a row per pass, Average, Combined); SHAPE,RENDERER for\n"
-		"                      both, as in sysbench,dokuwiki\n"
-		"  --svg FILE          draw a chart (several tables: FILE, FILE-2.svg, ...)\n"
-		"  --chart KIND        what --svg draws: metric (the metric against the row key,\n"
-		"                      a line per column; default), latency (percentile curves\n"
-		"                      per column value, from the json+ bins), bw or iops (over\n"
-		"                      time, from the LOG files; the default with logs alone)\n"
-		"  --html FILE         one page with the tables and every chart\n"
-		"  --help              print this text\n"
+		"\n");
+	cmd_usage_options(f, options);
+	fprintf(f,
 		"\n"
 		"LOG files are write_bw_log or write_iops_log files (NAME_bw.N.log,\n"
 		"NAME_iops.N.log), for the charts over time.\n"
@@ -115,7 +136,7 @@ static int add_positional(struct report_args *a, const char *arg)
 
 static int parse_chart(struct report_args *a)
 {
-	static const char *const kinds[] = { "metric", "latency", "bw", "iops" };
+	char names[128] = "";
 
 	if (!a->chart) {
 		bool iops_only = a->nlogs && logfile_kind(a->logs[0]) == LOG_IOPS;
@@ -123,13 +144,15 @@ static int parse_chart(struct report_args *a)
 		a->chart_kind = a->nfiles ? CHART_METRIC : iops_only ? CHART_IOPS : CHART_BW;
 		return CMD_CONTINUE;
 	}
-	for (unsigned k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-		if (!strcmp(a->chart, kinds[k])) {
-			a->chart_kind = (enum chart_kind)k;
+	for (size_t k = 0; k < ARRAY_SIZE(charts); k++) {
+		if (!strcmp(a->chart, charts[k].name)) {
+			a->chart_kind = charts[k].kind;
 			return CMD_CONTINUE;
 		}
+		cmd_append(names, sizeof(names), "%s%s", cmd_list_sep(k, ARRAY_SIZE(charts),
+								      " or "), charts[k].name);
 	}
-	return cmd_fail(CMD, "--chart takes metric, latency, bw or iops, not '%s'", a->chart);
+	return cmd_fail(CMD, "--chart takes %s, not '%s'", names, a->chart);
 }
 
 static int check_args(struct report_args *a)
@@ -138,9 +161,12 @@ static int check_args(struct report_args *a)
 		return cmd_fail(CMD, "no result file given (see iojob report --help)");
 	if (!a->nfiles && !(a->svg || a->html))
 		return cmd_fail(CMD, "log files alone make charts: give --svg FILE or --html FILE");
-	if (a->format && cmd_parse_format(a->format, &a->fmt) < 0)
-		return cmd_fail(CMD, "unknown format '%s' (table, markdown, csv, dokuwiki, "
-				"sysbench, tiobench, xdd, or SHAPE,RENDERER)", a->format);
+	if (a->format && cmd_parse_format(a->format, &a->fmt) < 0) {
+		char names[256];
+
+		cmd_formats_names(names, sizeof(names));
+		return cmd_fail(CMD, "unknown format '%s' (%s)", a->format, names);
+	}
 	if (metric_parse(a->metric ? a->metric : "iops", &a->m) < 0)
 		return cmd_fail(CMD, "unknown metric '%s'\n%s", a->metric, metric_names_help);
 	return parse_chart(a);
@@ -214,7 +240,7 @@ static int load(struct report_run *r)
 	if (choose_keys(r) != CMD_CONTINUE)
 		return CMD_USAGE;
 	/* a seed's shape needs no pivot unless a chart is drawn from it */
-	if (r->a.fmt.shape != SHAPE_PLAIN && !r->a.svg && !r->a.html)
+	if (r->a.fmt.shape && !r->a.svg && !r->a.html)
 		return CMD_CONTINUE;
 	r->npiv = pivot_build(&r->set, &r->sel, r->a.rows, r->a.cols, &r->a.m, &r->piv);
 	if (r->npiv < 0)
@@ -234,12 +260,8 @@ static int build_tables(const struct report_run *r, struct table **out)
 	struct table *t;
 	int n = 0;
 
-	switch (r->a.fmt.shape) {
-	case SHAPE_SYSBENCH: return sysbench_tables(&r->sel, out);
-	case SHAPE_TIOBENCH: return tiobench_tables(&r->sel, out);
-	case SHAPE_XDD: return xdd_tables(&r->sel, out);
-	default: break;
-	}
+	if (r->a.fmt.shape)
+		return r->a.fmt.shape->build(&r->sel, out);
 	t = calloc((size_t)r->npiv + 1, sizeof(*t));
 	for (; t && n < r->npiv; n++) {
 		if (pivot_table(&r->piv[n], r->a.rows, &r->a.m, &t[n]) < 0) {
@@ -419,7 +441,7 @@ int report_main(int argc, char **argv)
 
 	if (!r)
 		return cmd_fail(CMD, "out of memory");
-	ret = cmd_complete(options, argc, argv);
+	ret = cmd_complete(CMD, options, argc, argv);
 	if (ret == CMD_CONTINUE)
 		ret = parse_args(&r->a, argc, argv);
 	if (ret == CMD_CONTINUE)

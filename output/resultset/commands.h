@@ -14,6 +14,19 @@ int report_main(int argc, char **argv);
 /* iojob compare SIDE SIDE... [options]: metric | A | B | ratio | better, job by job. */
 int compare_main(int argc, char **argv);
 
+/* A subcommand: main.c's dispatch and the completion script read the table. */
+struct command {
+	const char *name;
+	int (*main)(int argc, char **argv);
+	const char *files;	/* the globs of the files it reads, '|'-separated */
+};
+
+/* Ended by { NULL }. */
+extern const struct command commands[];
+
+/* The subcommand named name, or NULL. */
+const struct command *command_find(const char *name);
+
 /* The subcommands' names, one a line, for iojob --complete-options. */
 void commands_complete(FILE *f);
 

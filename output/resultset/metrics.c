@@ -18,16 +18,31 @@ const char metric_names_help[] =
 	"    json+ bins), and the same for clat_ and slat_;\n"
 	"  or one of util (busiest target disk, %), cpu, usr_cpu, sys_cpu (% of a CPU).\n";
 
-static const struct { const char *name; enum metric_base base; } plain_bases[] = {
+/* A base by name; a later entry of the same base is an alias (bw for bw_mib). */
+struct base_name {
+	const char *name;
+	enum metric_base base;
+};
+
+static const struct base_name plain_bases[] = {
 	{ "iops", MB_IOPS }, { "bw_mib", MB_BW_MIB }, { "bw", MB_BW_MIB },
 	{ "bw_bytes", MB_BW_BYTES }, { "runtime", MB_RUNTIME }, { "ios", MB_IOS },
 	{ "io_mib", MB_IO_MIB },
 };
 
-static const struct { const char *name; enum metric_base base; } unit_bases[] = {
+static const struct base_name unit_bases[] = {
 	{ "util", MB_UTIL }, { "cpu", MB_CPU }, { "usr_cpu", MB_USR_CPU },
 	{ "sys_cpu", MB_SYS_CPU },
 };
+
+/* After a latency prefix; pNN is any percentile. */
+static const struct base_name lat_bases[] = {
+	{ "mean", MB_LAT_MEAN }, { "avg", MB_LAT_MEAN }, { "min", MB_LAT_MIN },
+	{ "max", MB_LAT_MAX },
+};
+
+/* The percentiles completion offers: any pNN parses. */
+static const char *const offered_pcts[] = { "p50", "p95", "p99", "p99.9" };
 
 static const char *const dir_prefix[] = { "read_", "write_", "trim_" };
 static const char *const lat_prefix[] = { "lat_", "clat_", "slat_" };
@@ -39,20 +54,18 @@ static int parse_lat(const char *s, struct metric *m)
 {
 	char *end;
 
-	if (!strcmp(s, "mean") || !strcmp(s, "avg"))
-		m->base = MB_LAT_MEAN;
-	else if (!strcmp(s, "min"))
-		m->base = MB_LAT_MIN;
-	else if (!strcmp(s, "max"))
-		m->base = MB_LAT_MAX;
-	else if (s[0] == 'p') {
-		m->base = MB_LAT_PCT;
-		m->pct = strtod(s + 1, &end);
-		if (end == s + 1 || *end || !(m->pct > 0 && m->pct <= 100))
-			return -EINVAL;
-	} else {
-		return -EINVAL;
+	for (size_t i = 0; i < LEN(lat_bases); i++) {
+		if (!strcmp(s, lat_bases[i].name)) {
+			m->base = lat_bases[i].base;
+			return 0;
+		}
 	}
+	if (s[0] != 'p')
+		return -EINVAL;
+	m->base = MB_LAT_PCT;
+	m->pct = strtod(s + 1, &end);
+	if (end == s + 1 || *end || !(m->pct > 0 && m->pct <= 100))
+		return -EINVAL;
 	return 0;
 }
 
@@ -100,6 +113,39 @@ int metric_parse(const char *name, struct metric *m)
 		}
 	}
 	return parse_base(s, m);
+}
+
+/* Whether t[i] is an alias: an earlier entry has its base. */
+static bool is_alias(const struct base_name *t, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (t[k].base == t[i].base)
+			return true;
+	return false;
+}
+
+/* The names of one direction (prefix "" for all together): plain bases, then latencies. */
+static void complete_dir(FILE *f, const char *dir)
+{
+	for (size_t i = 0; i < LEN(plain_bases); i++)
+		if (!is_alias(plain_bases, i))
+			fprintf(f, "%s%s\n", dir, plain_bases[i].name);
+	for (size_t k = 0; k < LEN(lat_prefix); k++) {
+		for (size_t i = 0; i < LEN(lat_bases); i++)
+			if (!is_alias(lat_bases, i))
+				fprintf(f, "%s%s%s\n", dir, lat_prefix[k], lat_bases[i].name);
+		for (size_t i = 0; i < LEN(offered_pcts); i++)
+			fprintf(f, "%s%s%s\n", dir, lat_prefix[k], offered_pcts[i]);
+	}
+}
+
+void metric_complete(FILE *f)
+{
+	complete_dir(f, "");
+	for (size_t d = 0; d < LEN(dir_prefix); d++)
+		complete_dir(f, dir_prefix[d]);
+	for (size_t i = 0; i < LEN(unit_bases); i++)
+		fprintf(f, "%s\n", unit_bases[i].name);
 }
 
 enum metric_better metric_better(const struct metric *m)

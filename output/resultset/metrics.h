@@ -9,6 +9,7 @@
 #define OUTPUT_RESULTSET_METRICS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "output/resultset/unit_stats.h"
 
@@ -39,6 +40,12 @@ struct metric_fmt {
 
 /* What --help says about metric names. */
 extern const char metric_names_help[];
+
+/*
+ * Every metric name one a line, for completion: from the tables metric_parse() reads,
+ * aliases left out, and a few percentiles (any pNN parses).
+ */
+void metric_complete(FILE *f);
 
 /* Parse a metric name. Returns 0 or -EINVAL. */
 int metric_parse(const char *name, struct metric *m);

@@ -1,4 +1,7 @@
-/* What the seed table shapes share: sysbench's numbers and names, options, table lists. */
+/*
+ * The seed table shapes' table, and what their builders share: sysbench's numbers and
+ * names, options, table lists.
+ */
 #include "output/resultset/seed_tables.h"
 
 #include <errno.h>
@@ -9,6 +12,22 @@
 #include "output/resultset/resultset_read.h"
 #include "output/resultset/table.h"
 #include "parser/value.h"
+
+const struct seed_shape seed_shapes[] = {
+	{ "sysbench", "size, type, thr, bytes/sec, req/sec, 95% and max response ms",
+	  sysbench_tables },
+	{ "tiobench", "a table per phase", tiobench_tables },
+	{ "xdd", "a row per pass, Average, Combined", xdd_tables },
+	{ NULL },
+};
+
+const struct seed_shape *seed_shape_find(const char *name)
+{
+	for (const struct seed_shape *sh = seed_shapes; sh->name; sh++)
+		if (!strcmp(sh->name, name))
+			return sh;
+	return NULL;
+}
 
 void sysbench_bytes(double bytes, char *buf, size_t len)
 {

@@ -13,6 +13,23 @@ struct rs_sel;
 struct rs_unit;
 struct table;
 
+/*
+ * A seed benchmark's table shape, as iojob report --format names it. Its --help, its
+ * completion and the parsing of --format read seed_shapes[]: a new shape is a builder in
+ * a seed_NAME.c of its own and one entry there.
+ */
+struct seed_shape {
+	const char *name;
+	const char *help;	/* what its tables hold, for --help */
+	int (*build)(const struct rs_sel *sel, struct table **out);
+};
+
+/* In the order --help lists them, ended by { NULL }. */
+extern const struct seed_shape seed_shapes[];
+
+/* The shape named name, or NULL. */
+const struct seed_shape *seed_shape_find(const char *name);
+
 /* size | type | thr | bytes/sec | req/sec | 95% resp ms | max resp ms; a table per label. */
 int sysbench_tables(const struct rs_sel *sel, struct table **out);
 

@@ -106,17 +106,18 @@ int table_error(const struct table *t)
 	return t->oom ? -ENOMEM : 0;
 }
 
+const struct table_style_name table_styles[] = {
+	{ "table", TS_TEXT, true }, { "text", TS_TEXT, false },
+	{ "markdown", TS_MARKDOWN, true }, { "md", TS_MARKDOWN, false },
+	{ "csv", TS_CSV, true }, { "dokuwiki", TS_DOKUWIKI, true }, { "html", TS_HTML, false },
+	{ NULL },
+};
+
 int table_style_parse(const char *name, enum table_style *out)
 {
-	static const struct { const char *name; enum table_style s; } styles[] = {
-		{ "table", TS_TEXT }, { "text", TS_TEXT }, { "markdown", TS_MARKDOWN },
-		{ "md", TS_MARKDOWN }, { "csv", TS_CSV }, { "dokuwiki", TS_DOKUWIKI },
-		{ "html", TS_HTML },
-	};
-
-	for (size_t i = 0; i < sizeof(styles) / sizeof(styles[0]); i++) {
-		if (!strcmp(name, styles[i].name)) {
-			*out = styles[i].s;
+	for (const struct table_style_name *ts = table_styles; ts->name; ts++) {
+		if (!strcmp(name, ts->name)) {
+			*out = ts->style;
 			return 0;
 		}
 	}

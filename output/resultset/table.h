@@ -47,6 +47,16 @@ const char *table_get(const struct table *t, size_t row, unsigned col);
 /* -ENOMEM when an allocation failed since table_init(), else 0. */
 int table_error(const struct table *t);
 
+/* A renderer's name, as --format takes it. */
+struct table_style_name {
+	const char *name;
+	enum table_style style;
+	bool listed;	/* in help and completion; not aliases, nor html (--html makes a page) */
+};
+
+/* In the order help lists them, ended by { NULL }. */
+extern const struct table_style_name table_styles[];
+
 /* "table", "markdown" (or "md"), "csv", "dokuwiki", "html". Returns 0 or -EINVAL. */
 int table_style_parse(const char *name, enum table_style *out);
 

@@ -163,6 +163,101 @@ def check_subcommands(c, d):
     c.check(got == [], "job options are not offered after report: %s" % got)
 
 
+def help_entry(out, lead):
+    """The help of the entry starting with lead in a --help text, its wrapped lines joined."""
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(lead):
+            text = [line[len(lead):].strip()]
+            for more in lines[i + 1:]:
+                if not more.startswith(" " * 20) or more.lstrip().startswith("-"):
+                    break
+                text.append(more.strip())
+            return " ".join(text)
+    return None
+
+
+def check_output_formats(c, d):
+    """The formats completion offers are those --help names, and each prints a report."""
+    got, _ = complete(["--output-format", "=", ""], d)
+    _, out, _ = run(["--help"])
+    helped = help_entry(out, "  --output-format=FORMAT")
+    c.check(helped is not None, "--help has no --output-format entry")
+    named = [w for w in re.findall(r"[a-z+]+", (helped or "").split(";")[0]) if w != "or"]
+    c.check(sorted(named) == sorted(got),
+            "--help names the formats %s, completion offers %s" % (named, got))
+    outputs = {}
+    for fmt in got:
+        code, out, err = run(["--name=x", "--ioengine=null", "--size=64k",
+                              "--output-format=" + fmt], cwd=d)
+        c.check(code == 0 and out, "--output-format=%s: exit %d, %r" % (fmt, code, err))
+        outputs[fmt] = out
+    c.check(len(set(outputs.values())) == len(outputs), "two formats print the same report")
+    code, _, err = run(["--parse-only", "--name=x", "--output-format=none"], cwd=d)
+    c.check(code == 2 and "(%s)" % ", ".join(named) in err,
+            "an unknown format's error lists the formats: %r" % err)
+
+
+def subcommand_help(cmd):
+    """The options --help lists for a subcommand, in order, and its text."""
+    _, out, _ = run([cmd, "--help"])
+    return re.findall(r"^  --([a-z-]+)", out, re.M), out
+
+
+def check_subcommand_tables(c, d):
+    """Each subcommand's --help, completion and parser come from one table: the same
+    options in both lists, every value offered named by --help and accepted."""
+    for args in (["--label=a"], ["--label=b"]):
+        code, _, err = run(["--name=x", "--ioengine=null", "--size=64k", "--results=t.jsonl",
+                            "--output-format=terse"] + args, cwd=d)
+        c.check(code == 0, "a result set for the subcommands: %r" % err)
+    _, out, _ = run(["--complete-options"])
+    for cmd in [w for w in out.split() if not w.startswith("-") and w != "separate"]:
+        globs = run([cmd, "--complete-files"])[1].split()
+        c.check(globs and all(g.startswith("*.") for g in globs),
+                "%s --complete-files: %s" % (cmd, globs))
+    for cmd in ("report", "compare"):
+        names, text = subcommand_help(cmd)
+        _, out, _ = run([cmd, "--complete-options"])
+        offered = [w.split("=")[0][2:] for w in out.split() if w.startswith("--")]
+        c.check(sorted(names) == sorted(offered) and names[-1] == "help",
+                "%s: --help lists %s, completion offers %s" % (cmd, names, offered))
+        formats = run([cmd, "--complete-values=format"])[1].split()
+        helped = help_entry(text, "  --format FORMAT")
+        for f in formats:
+            c.check(re.search(r"\b%s\b" % f, helped or ""),
+                    "%s --help does not name the format %s: %r" % (cmd, f, helped))
+            sides = ["t.jsonl"] if cmd == "report" else ["a", "b", "t.jsonl"]
+            code, out, err = run([cmd] + sides + ["--format", f], cwd=d)
+            c.check(code == 0 and out, "%s --format %s: exit %d, %r" % (cmd, f, code, err))
+    charts = run(["report", "--complete-values=chart"])[1].split()
+    with open(os.path.join(SRC, "doc", "iojob.1.scd")) as f:
+        man = f.read()	# the hand-written part: each value must be described there too
+    for v in run(["report", "--complete-values=format"])[1].split() + charts:
+        c.check("*%s*" % v in man, "iojob(1) does not describe report's %s" % v)
+    helped = help_entry(subcommand_help("report")[1], "  --chart KIND")
+    c.check(len(charts) == 4, "report --chart offers %s" % charts)
+    for k in charts:
+        c.check(re.search(r"\b%s\b" % k, helped or ""), "--chart's help does not name %s" % k)
+        _, _, err = run(["report", "t.jsonl", "--chart", k, "--svg", "c.svg"], cwd=d)
+        c.check("--chart takes" not in err, "--chart %s is offered but unknown: %r" % (k, err))
+    metrics = run(["report", "--complete-values=metric"])[1].split()
+    c.check(len(metrics) > 50 and "write_lat_p99" in metrics and "util" in metrics,
+            "report --metric offers %s" % metrics)
+    text = subcommand_help("report")[1]
+    for m in metrics:
+        code, _, err = run(["report", "t.jsonl", "--metric", m], cwd=d)
+        c.check(code == 0, "--metric %s is offered but rejected: %r" % (m, err))
+        base = re.sub(r"^lat_p[0-9.]+$", "lat_pNN",
+                      re.sub(r"^[cs]lat_", "lat_", re.sub(r"^(read|write|trim)_", "", m)))
+        c.check(re.search(r"\b%s\b" % re.escape(base), text),
+                "report --help does not explain the metric %s (%s)" % (m, base))
+    got = run(["compare", "--complete-values=metrics"])[1].split()
+    c.check(set(metrics) <= set(got), "compare --metrics offers fewer metrics than report")
+    code, _, err = run(["compare", "a", "b", "t.jsonl", "--metrics", got[0]], cwd=d)
+    c.check(code == 0, "compare --metrics %s: %r" % (got[0], err))
+
+
 def main():
     c = Checks("completion")
     if not shutil.which("bash"):
@@ -175,6 +270,8 @@ def main():
         check_switch_values(c, d)
         check_files_and_sections(c, d)
         check_subcommands(c, d)
+        check_output_formats(c, d)
+        check_subcommand_tables(c, d)
     finally:
         remove(d)
     c.finish()

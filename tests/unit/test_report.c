@@ -4,6 +4,7 @@
  * and the terse field layout.
  * IOJOB_REGEN_GOLDEN=1 rewrites the golden files instead of comparing: review the diff.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -367,60 +368,55 @@ static void build_empty(struct scenario *sc)
 	(void)sc;
 }
 
-enum fmt { FMT_NORMAL, FMT_JSON, FMT_JSON_PLUS, FMT_TERSE };
-
 static const struct golden_case {
 	const char *file;
 	void (*build)(struct scenario *sc);
-	enum fmt fmt;
+	const char *fmt;	/* as --output-format names it */
 } golden_cases[] = {
-	{ "report_read_async.txt", build_read_async, FMT_NORMAL },
-	{ "report_read_async.json", build_read_async, FMT_JSON_PLUS },
-	{ "report_randrw_sync.txt", build_randrw_sync, FMT_NORMAL },
-	{ "report_randrw_sync.json", build_randrw_sync, FMT_JSON },
-	{ "report_group.txt", build_group, FMT_NORMAL },
-	{ "report_group.json", build_group, FMT_JSON },
-	{ "report_mixed.txt", build_mixed, FMT_NORMAL },
-	{ "report_mixed.json", build_mixed, FMT_JSON },
-	{ "report_both.txt", build_both, FMT_NORMAL },
-	{ "report_both.json", build_both, FMT_JSON },
-	{ "report_fsync.txt", build_fsync, FMT_NORMAL },
-	{ "report_fsync.json", build_fsync, FMT_JSON_PLUS },
-	{ "report_error.txt", build_error, FMT_NORMAL },
-	{ "report_error.json", build_error, FMT_JSON },
-	{ "report_md.txt", build_md, FMT_NORMAL },
-	{ "report_md.json", build_md, FMT_JSON },
-	{ "report_empty.txt", build_empty, FMT_NORMAL },
-	{ "report_empty.json", build_empty, FMT_JSON },
-	{ "report_read_async.terse", build_read_async, FMT_TERSE },
-	{ "report_randrw_sync.terse", build_randrw_sync, FMT_TERSE },
-	{ "report_group.terse", build_group, FMT_TERSE },
-	{ "report_mixed.terse", build_mixed, FMT_TERSE },
-	{ "report_both.terse", build_both, FMT_TERSE },
-	{ "report_fsync.terse", build_fsync, FMT_TERSE },
-	{ "report_error.terse", build_error, FMT_TERSE },
-	{ "report_md.terse", build_md, FMT_TERSE },
+	{ "report_read_async.txt", build_read_async, "normal" },
+	{ "report_read_async.json", build_read_async, "json+" },
+	{ "report_randrw_sync.txt", build_randrw_sync, "normal" },
+	{ "report_randrw_sync.json", build_randrw_sync, "json" },
+	{ "report_group.txt", build_group, "normal" },
+	{ "report_group.json", build_group, "json" },
+	{ "report_mixed.txt", build_mixed, "normal" },
+	{ "report_mixed.json", build_mixed, "json" },
+	{ "report_both.txt", build_both, "normal" },
+	{ "report_both.json", build_both, "json" },
+	{ "report_fsync.txt", build_fsync, "normal" },
+	{ "report_fsync.json", build_fsync, "json+" },
+	{ "report_error.txt", build_error, "normal" },
+	{ "report_error.json", build_error, "json" },
+	{ "report_md.txt", build_md, "normal" },
+	{ "report_md.json", build_md, "json" },
+	{ "report_empty.txt", build_empty, "normal" },
+	{ "report_empty.json", build_empty, "json" },
+	{ "report_read_async.terse", build_read_async, "terse" },
+	{ "report_randrw_sync.terse", build_randrw_sync, "terse" },
+	{ "report_group.terse", build_group, "terse" },
+	{ "report_mixed.terse", build_mixed, "terse" },
+	{ "report_both.terse", build_both, "terse" },
+	{ "report_fsync.terse", build_fsync, "terse" },
+	{ "report_error.terse", build_error, "terse" },
+	{ "report_md.terse", build_md, "terse" },
 };
 
-/* The report of a scenario as a string; the caller frees it. */
-static char *render(void (*build)(struct scenario *sc), enum fmt fmt)
+/* The report of a scenario in the formats fmt names, as a string; the caller frees it. */
+static char *render(void (*build)(struct scenario *sc), const char *fmt)
 {
 	struct scenario *sc = malloc(sizeof(*sc));
-	char *buf = NULL;
+	char *buf = NULL, bad[32];
 	size_t len = 0;
+	unsigned set;
 	FILE *f;
 
 	ck_assert_ptr_nonnull(sc);
+	ck_assert_int_eq(report_formats_parse(fmt, &set, bad, sizeof(bad)), 0);
 	scenario_init(sc);
 	build(sc);
 	f = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(f);
-	if (fmt == FMT_NORMAL)
-		report_normal(f, &sc->r);
-	else if (fmt == FMT_TERSE)
-		report_terse(f, &sc->r);
-	else
-		report_json(f, &sc->r, fmt == FMT_JSON_PLUS);
+	report_formats_render(f, &sc->r, set);
 	ck_assert_int_eq(fclose(f), 0);
 	scenario_free(sc);
 	free(sc);
@@ -545,7 +541,7 @@ static const char *const dir_keys[] = {
 
 START_TEST(json_has_fios_keys_in_fios_order)
 {
-	char *out = render(build_read_async, FMT_JSON_PLUS);
+	char *out = render(build_read_async, "json+");
 
 	assert_keys_in_order(out, top_keys, TABLE_LEN(top_keys));
 	assert_keys_in_order(strstr(out, "\"jobs\""), job_keys, TABLE_LEN(job_keys));
@@ -561,7 +557,7 @@ START_TEST(json_writes_error_keys_and_desc_last)
 	static const char *const keys[] = {
 		"latency_ms", "total_err", "first_error", "latency_depth", "latency_window", "desc",
 	};
-	char *out = render(build_error, FMT_JSON);
+	char *out = render(build_error, "json");
 
 	assert_keys_in_order(out, keys, TABLE_LEN(keys));
 	ck_assert_ptr_nonnull(strstr(out, "\"desc\" : \"did \\\"nothing\\\"\\tat all\\\\\""));
@@ -574,7 +570,7 @@ END_TEST
 START_TEST(json_mixed_replaces_the_directions)
 {
 	static const char *const keys[] = { "job options", "mixed", "job_runtime" };
-	char *out = render(build_mixed, FMT_JSON);
+	char *out = render(build_mixed, "json");
 
 	assert_keys_in_order(out, keys, TABLE_LEN(keys));
 	ck_assert_ptr_null(strstr(out, "\"read\""));
@@ -591,7 +587,7 @@ START_TEST(json_md_master_has_aggr_keys)
 		"aggr_read_merges", "aggr_write_merge", "aggr_read_ticks", "aggr_write_ticks",
 		"aggr_in_queue", "aggr_util", "name",
 	};
-	char *out = render(build_md, FMT_JSON);
+	char *out = render(build_md, "json");
 
 	assert_keys_in_order(strstr(out, "\"disk_util\""), keys, TABLE_LEN(keys));
 	/* only the master has them */
@@ -622,7 +618,7 @@ static void build_slow(struct scenario *sc)
 
 START_TEST(json_plus_bins_end_at_fios_last_bin)
 {
-	char *out = render(build_slow, FMT_JSON_PLUS);
+	char *out = render(build_slow, "json+");
 	const char *bins = strstr(out, "\"bins\" : {");
 
 	/* fio counts everything from 2^34 ns in its bucket 1855; its tools know no larger bin */
@@ -662,7 +658,7 @@ static void assert_json_balanced(const char *s)
 
 START_TEST(json_is_balanced_for_every_scenario)
 {
-	char *out = render(golden_cases[_i].build, FMT_JSON_PLUS);
+	char *out = render(golden_cases[_i].build, "json+");
 
 	assert_json_balanced(out);
 	free(out);
@@ -766,7 +762,7 @@ END_TEST
 
 START_TEST(terse_v3_has_fios_fields_for_one_disk)
 {
-	char *out = render(build_read_async, FMT_TERSE), *field[256];
+	char *out = render(build_read_async, "terse"), *field[256];
 
 	/* fio 3.33 prints 130 fields for a job on one disk */
 	ck_assert_uint_eq(terse_fields(out, 0, field, 256), 130);
@@ -793,7 +789,7 @@ END_TEST
 
 START_TEST(terse_md_master_adds_slaves_and_the_members_average)
 {
-	char *out = render(build_md, FMT_TERSE), *field[256];
+	char *out = render(build_md, "terse"), *field[256];
 
 	/* md0, its aggregate, sdb, sdc, vda */
 	ck_assert_uint_eq(terse_fields(out, 0, field, 256), 121 + 9 + 9 + 9 + 9 + 9);
@@ -810,7 +806,7 @@ END_TEST
 
 START_TEST(terse_ends_with_errors_then_description)
 {
-	char *out = render(build_error, FMT_TERSE), *field[256];
+	char *out = render(build_error, "terse"), *field[256];
 	unsigned n = terse_fields(out, 0, field, 256);
 
 	ck_assert_uint_eq(n, 124);
@@ -819,7 +815,7 @@ START_TEST(terse_ends_with_errors_then_description)
 	ck_assert_str_eq(F(123), "5");
 	ck_assert_str_eq(F(124), "keeps going");
 	free(out);
-	out = render(build_error, FMT_TERSE);
+	out = render(build_error, "terse");
 	/* a job that did nothing still has its line, without the errors fields */
 	ck_assert_uint_eq(terse_fields(out, 2, field, 256), 122);
 	ck_assert_str_eq(F(3), "idle");
@@ -831,7 +827,7 @@ END_TEST
 
 START_TEST(terse_folds_nsec_buckets_into_the_first_usec_one)
 {
-	char *out = render(build_group, FMT_TERSE), *field[256];
+	char *out = render(build_group, "terse"), *field[256];
 
 	/* null-fast: every clat below 1 usec */
 	ck_assert_uint_eq(terse_fields(out, 1, field, 256), 122);
@@ -844,12 +840,12 @@ END_TEST
 
 START_TEST(terse_mixed_has_one_block_both_has_three)
 {
-	char *out = render(build_mixed, FMT_TERSE), *field[256];
+	char *out = render(build_mixed, "terse"), *field[256];
 
 	ck_assert_uint_eq(terse_fields(out, 0, field, 256), 121 - 41 + 9);
 	ck_assert_str_eq(F(6), "93800");		/* (16400 + 7050) x 4 KiB */
 	free(out);
-	out = render(build_both, FMT_TERSE);
+	out = render(build_both, "terse");
 	ck_assert_uint_eq(terse_fields(out, 0, field, 256), 121 + 41 + 9);
 	ck_assert_str_eq(F(6), "65600");
 	ck_assert_str_eq(F(47), "28200");
@@ -862,7 +858,7 @@ END_TEST
 
 START_TEST(normal_skips_jobs_without_io_but_keeps_their_group)
 {
-	char *out = render(build_error, FMT_NORMAL);
+	char *out = render(build_error, "normal");
 
 	ck_assert_ptr_null(strstr(out, "idle:"));
 	ck_assert_ptr_nonnull(strstr(out, "\nRun status group 1 (all jobs):\n"));
@@ -894,6 +890,34 @@ static void utc(void)
 	tzset();
 }
 
+/* Every format of the table parses and prints; several print once each in fio's order. */
+START_TEST(formats_print_in_fios_order_from_the_table)
+{
+	const char *name, *help;
+	char *all = render(build_group, "normal,terse,json+,json"), *part[3], *want;
+	const char *order[] = { "terse", "json+", "normal" };
+	unsigned set, n = 0;
+	char bad[32];
+
+	for (unsigned i = 0; (name = report_format_at(i, &help)); i++, n++) {
+		free(render(build_group, name));
+		ck_assert_ptr_nonnull(help);
+	}
+	ck_assert_uint_eq(n, 4);
+	for (unsigned i = 0; i < 3; i++)
+		part[i] = render(build_group, order[i]);
+	ck_assert_int_ne(asprintf(&want, "%s%s%s", part[0], part[1], part[2]), -1);
+	ck_assert_str_eq(all, want);
+	ck_assert_int_eq(report_formats_parse("json,xml", &set, bad, sizeof(bad)), -EINVAL);
+	ck_assert_str_eq(bad, "xml");
+	ck_assert_int_eq(report_formats_parse(",", &set, bad, sizeof(bad)), -ENODATA);
+	for (unsigned i = 0; i < 3; i++)
+		free(part[i]);
+	free(want);
+	free(all);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -902,6 +926,7 @@ static Suite *report_suite(void)
 	tc = tcase_create("golden");
 	tcase_add_checked_fixture(tc, utc, NULL);
 	tcase_add_loop_test(tc, report_matches_golden_file, 0, TABLE_LEN(golden_cases));
+	tcase_add_test(tc, formats_print_in_fios_order_from_the_table);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("json");

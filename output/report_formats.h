@@ -1,0 +1,50 @@
+/*
+ * The report formats --output-format names (normal, json, json+, terse), one table of
+ * name, bits, renderer and help. Parsing the switch, printing the report, the switch's
+ * help and the values bash completion offers all read it: a new format is one entry in
+ * output/report_formats.c (and its renderer).
+ */
+#ifndef OUTPUT_REPORT_FORMATS_H
+#define OUTPUT_REPORT_FORMATS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct report;
+
+/* A set of formats to print, as bits; main() asks for a few by name (--minimal, headers). */
+enum report_format_bit {
+	RF_NORMAL = 1 << 0,
+	RF_JSON = 1 << 1,
+	RF_JSON_PLUS = 1 << 2,	/* with RF_JSON: the document has its bins */
+	RF_TERSE = 1 << 3,
+};
+
+struct report_format {
+	const char *name;
+	unsigned bits;		/* what naming it adds to the set */
+	/* Prints the report in the set's flavour of this format; NULL: another's renders it. */
+	void (*render)(FILE *f, const struct report *r, unsigned set);
+	unsigned rank;		/* where it prints: fio's order, terse then json then normal */
+	const char *help;
+};
+
+/* In the order help lists them, ended by { NULL }. */
+extern const struct report_format report_formats[];
+
+/*
+ * A comma-separated list of names ("json,terse") into *set. Returns 0, -EINVAL with the
+ * first unknown name in bad, or -ENODATA for a list of none (the list in bad).
+ */
+int report_formats_parse(const char *list, unsigned *set, char *bad, size_t len);
+
+/* Print r in every format of set, each once, in fio's order whatever the order asked. */
+void report_formats_render(FILE *f, const struct report *r, unsigned set);
+
+/* The names joined by sep, the last by last ("normal, json, json+ or terse"). */
+void report_formats_names(char *buf, size_t len, const char *sep, const char *last);
+
+/* The i-th format's name (its help in *help), NULL past the last: for help and completion. */
+const char *report_format_at(unsigned i, const char **help);
+
+#endif
