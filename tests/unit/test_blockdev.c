@@ -24,6 +24,7 @@
 #include <check.h>
 
 #include "loopdev.h"
+#include "test_util.h"
 
 static bool make_dir(void)
 {
@@ -558,32 +559,17 @@ END_TEST
 
 /* --- what this machine can do -------------------------------------------------------------- */
 
-static void skipping(const char *what, const char *why)
-{
-	printf("test_blockdev: skipping %s: %s\n", what, why);
-}
-
-static bool probe_loop(void)
-{
-	bool ok = make_dir() && loopdev_make_loop("probe", NULL, fx.loop, sizeof(fx.loop));
-
-	if (!ok)
-		printf("test_blockdev: skipped: no loop device: %s\n", fx.err);
-	loopdev_teardown();
-	return ok;
-}
-
 static bool probe_partitions(void)
 {
 	bool ok;
 
 	if (!loopdev_have_tool("sfdisk")) {
-		skipping("partition tests", "sfdisk not found (package fdisk)");
+		test_skipping("partition tests", "sfdisk not found (package fdisk)");
 		return false;
 	}
 	ok = make_dir() && loopdev_make_partitioned_loop();
 	if (!ok)
-		skipping("partition tests", fx.err);
+		test_skipping("partition tests", fx.err);
 	loopdev_teardown();
 	return ok;
 }
@@ -595,7 +581,7 @@ static bool probe_fake_sysfs(SRunner *sr)
 	pid_t pid;
 
 	if (srunner_fork_status(sr) == CK_NOFORK) {
-		skipping("fake sysfs tests", "they need CK_FORK");
+		test_skipping("fake sysfs tests", "they need CK_FORK");
 		return false;
 	}
 	pid = fork();
@@ -605,7 +591,7 @@ static bool probe_fake_sysfs(SRunner *sr)
 		      && mount("iojob-fake", "/sys", "tmpfs", 0, NULL) == 0 ? 0 : 1);
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)
 	    || WEXITSTATUS(status)) {
-		skipping("fake sysfs tests", "no private mount namespace");
+		test_skipping("fake sysfs tests", "no private mount namespace");
 		return false;
 	}
 	return true;
@@ -626,7 +612,7 @@ static void add_mount_tests(Suite *s, bool fake)
 	TCase *tc;
 
 	if (!loopdev_have_tool("mkfs.ext4")) {
-		skipping("mount and ext4 signature tests",
+		test_skipping("mount and ext4 signature tests",
 			 "mkfs.ext4 not found (package e2fsprogs)");
 		return;
 	}
@@ -678,10 +664,10 @@ static void add_tests(Suite *s, SRunner *sr)
 		if (loopdev_have_tool(sig_tools[i].tool))
 			tcase_add_loop_test(tc, tool_signature_is_found, i, i + 1);
 		else
-			skipping(sig_tools[i].tool, "not found (packages util-linux, fdisk)");
+			test_skipping(sig_tools[i].tool, "not found (packages util-linux, fdisk)");
 	}
 	if (!loopdev_have_tool("mkswap")) {
-		skipping("swap tests", "mkswap not found (package util-linux)");
+		test_skipping("swap tests", "mkswap not found (package util-linux)");
 		return;
 	}
 	tc = tcase(s, "in_use_swap", swap_setup);
@@ -692,26 +678,13 @@ int main(void)
 {
 	Suite *s;
 	SRunner *sr;
-	int failed;
+	int ret;
 
-	setvbuf(stdout, NULL, _IONBF, 0);
-	loopdev_path_add_sbin();
-	if (geteuid() != 0) {
-		printf("test_blockdev: skipped: needs root for loop devices\n");
-		return LOOPDEV_SKIP;
-	}
-	if (!loopdev_have_tool("losetup")) {
-		printf("test_blockdev: skipped: losetup not found (package mount)\n");
-		return LOOPDEV_SKIP;
-	}
-	loopdev_install_cleanup();
-	if (!probe_loop())
-		return LOOPDEV_SKIP;
+	ret = loopdev_start("iojob-blockdev", NULL);
+	if (ret)
+		return ret;
 	s = suite_create("blockdev");
 	sr = srunner_create(s);
 	add_tests(s, sr);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_finish(sr);
 }

@@ -32,6 +32,7 @@
 #include "output/stats.h"
 #include "base/diag.h"
 #include "parser/jobfile.h"
+#include "test_util.h"
 
 #define SCRATCH_BASE	"/var/tmp"	/* ext4 on the test machines: O_DIRECT works there */
 #define FILE_BYTES	(4u << 20)
@@ -39,7 +40,6 @@
 #define NBLOCKS		(FILE_BYTES / BS)
 #define DEV_BS		(64u << 10)
 #define DEV_BLOCKS	(LOOPDEV_IMG_BYTES / DEV_BS)
-#define TABLE_LEN(t)	(sizeof(t) / sizeof((t)[0]))
 
 static const unsigned char pattern[] = { 0xde, 0xad, 0xbe, 0xef };
 static const unsigned char pattern3[] = { 0xde, 0xad, 0xbe };	/* a block is not a multiple */
@@ -1169,11 +1169,6 @@ END_TEST
 
 /* --- suite ------------------------------------------------------------------------------ */
 
-static void skipping(const char *what, const char *why)
-{
-	printf("test_engines: skipping %s: %s\n", what, why);
-}
-
 static TCase *tcase(Suite *s, const char *name, void (*setup)(void))
 {
 	TCase *tc = tcase_create(name);
@@ -1234,42 +1229,34 @@ static void add_file_tests(Suite *s, SRunner *sr)
 	tcase_add_test(tc, missing_file_without_size_is_refused);
 	add_engine_loop(tc, read_error_stops_the_job, 1);
 	if (srunner_fork_status(sr) == CK_NOFORK) {
-		skipping("I/O error tests", "they set RLIMIT_FSIZE, so they need CK_FORK");
+		test_skipping("I/O error tests", "they set RLIMIT_FSIZE, so they need CK_FORK");
 		return;
 	}
 	add_engine_loop(tc, write_error_stops_the_job, 1);
 	tcase_add_test(tc, continue_on_error_counts_write_errors);
 }
 
-static bool probe_loop(void)
-{
-	bool ok = loopdev_make_dir(SCRATCH_BASE, "iojob-engines") &&
-		  loopdev_make_loop("probe", NULL, fx.loop, sizeof(fx.loop));
-
-	if (!ok)
-		skipping("block device tests", fx.err);
-	loopdev_teardown();
-	return ok;
-}
-
 static void add_device_tests(Suite *s)
 {
+	char why[sizeof(fx.err)];
 	TCase *tc;
 
 	if (geteuid() != 0) {
-		skipping("block device tests", "they need root for loop devices");
+		test_skipping("block device tests", "they need root for loop devices");
 		return;
 	}
 	if (!loopdev_have_tool("losetup")) {
-		skipping("block device tests", "losetup not found (package mount)");
+		test_skipping("block device tests", "losetup not found (package mount)");
 		return;
 	}
-	if (!probe_loop())
+	if (!loopdev_probe(SCRATCH_BASE, "iojob-engines", why, sizeof(why))) {
+		test_skipping("block device tests", why);
 		return;
+	}
 	tc = tcase(s, "bare_device", bare_setup);
 	add_engine_loop(tc, bare_loop_device_is_written_and_read, 1);
 	if (!loopdev_have_tool("mkfs.ext4")) {
-		skipping("mounted device tests", "mkfs.ext4 not found (package e2fsprogs)");
+		test_skipping("mounted device tests", "mkfs.ext4 not found (package e2fsprogs)");
 		return;
 	}
 	tc = tcase(s, "mounted_device", mounted_setup);
@@ -1281,7 +1268,6 @@ int main(void)
 {
 	Suite *s;
 	SRunner *sr;
-	int failed, total;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	loopdev_path_add_sbin();
@@ -1289,18 +1275,10 @@ int main(void)
 	probe_engines();
 	for (unsigned e = 0; e < TABLE_LEN(file_engines); e++)
 		if (engine_why[e][0])
-			skipping(file_engines[e], engine_why[e]);
+			test_skipping(file_engines[e], engine_why[e]);
 	s = suite_create("engines");
 	sr = srunner_create(s);
 	add_file_tests(s, sr);
 	add_device_tests(s);
-	srunner_run_all(sr, CK_ENV);
-	total = srunner_ntests_run(sr);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	if (!total) {
-		printf("test_engines: skipped: nothing to run\n");
-		return LOOPDEV_SKIP;
-	}
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_finish(sr);
 }

@@ -19,8 +19,8 @@
 
 #include "output/output.h"
 #include "loopdev.h"
+#include "test_util.h"
 
-#define TABLE_LEN(t)	(sizeof(t) / sizeof((t)[0]))
 #define MS		1000000ULL	/* ns */
 
 /*
@@ -620,11 +620,5 @@ static Suite *sysfs_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(sysfs_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(sysfs_suite());
 }

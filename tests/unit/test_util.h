@@ -1,0 +1,30 @@
+/*
+ * What every Check program in tests/unit shares: the length of a case table and the end of
+ * main() that runs the suite. The loop-device fixtures are in loopdev.h, of the same library.
+ */
+#ifndef TESTS_UNIT_TEST_UTIL_H
+#define TESTS_UNIT_TEST_UTIL_H
+
+#include <check.h>
+
+#include "base/units.h"
+
+/* The number of cases in a table, as an int: Check's loop bounds and _i are ints. */
+#define TABLE_LEN(t)	((int)ARRAY_SIZE(t))
+
+#define TEST_SKIP	77	/* meson's exit status for a skipped test */
+
+/*
+ * Run every test of sr (CK_VERBOSITY chooses how much is printed) and free it. Returns
+ * EXIT_FAILURE when one failed, TEST_SKIP (saying so) when none ran, else EXIT_SUCCESS:
+ * a program whose tests were all left out has not passed.
+ */
+int test_finish(SRunner *sr);
+
+/* test_finish() of a new runner for s. */
+int test_run(Suite *s);
+
+/* Say that the tests of what are left out, and why: "PROG: skipping WHAT: WHY". */
+void test_skipping(const char *what, const char *why);
+
+#endif
