@@ -1,4 +1,7 @@
-/* Scratch directories, loop devices and ext4 mounts for tests, always undone. */
+/*
+ * Scratch directories, loop devices and ext4 mounts for tests, always undone; the probes and
+ * the start of main() of the programs that need them.
+ */
 #include "loopdev.h"
 #include "test_util.h"
 
@@ -313,6 +316,21 @@ bool loopdev_probe(const char *base, const char *prefix, char *why, size_t len)
 
 	if (!ok)
 		snprintf(why, len, "%s", fx.err);
+	loopdev_teardown();
+	return ok;
+}
+
+bool loopdev_probe_partitions(const char *prefix)
+{
+	bool ok;
+
+	if (!loopdev_have_tool("sfdisk")) {
+		test_skipping("partition tests", "sfdisk not found (package fdisk)");
+		return false;
+	}
+	ok = loopdev_make_dir(NULL, prefix) && loopdev_make_partitioned_loop();
+	if (!ok)
+		test_skipping("partition tests", fx.err);
 	loopdev_teardown();
 	return ok;
 }

@@ -93,6 +93,13 @@ void loopdev_teardown(void);
 bool loopdev_probe(const char *base, const char *prefix, char *why, size_t len);
 
 /*
+ * Whether partitions of a loop device show up (sfdisk and the kernel's partition scan),
+ * tried in a scratch directory as loopdev_make_dir(NULL, prefix) and undone. If not, false,
+ * having said "skipping partition tests" and why.
+ */
+bool loopdev_probe_partitions(const char *prefix);
+
+/*
  * The start of main() for a program whose tests all need loop devices: stdout unbuffered,
  * the sbin tools in PATH, root, each of tools (NULL-terminated; losetup is always needed),
  * the cleanup installed and a loop device made and undone as loopdev_probe(NULL, prefix).

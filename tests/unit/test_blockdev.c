@@ -259,23 +259,9 @@ struct fake_node {
 	const char *text;	/* file content; NULL with no link: a directory */
 };
 
-static int mkdir_parents(const char *path)
-{
-	char buf[PATH_MAX], *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = strchr(buf + 1, '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return 0;
-}
-
 static int fake_node_make(const struct fake_node *n)
 {
-	int fd, ret = mkdir_parents(n->path);
+	int ret = test_mkdir_parents(n->path);
 
 	if (ret < 0)
 		return ret;
@@ -283,13 +269,7 @@ static int fake_node_make(const struct fake_node *n)
 		return symlink(n->link, n->path) < 0 ? -errno : 0;
 	if (!n->text)
 		return mkdir(n->path, 0755) < 0 && errno != EEXIST ? -errno : 0;
-	fd = open(n->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, n->text, strlen(n->text)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return test_write_text(n->path, n->text);
 }
 
 /*
@@ -559,21 +539,6 @@ END_TEST
 
 /* --- what this machine can do -------------------------------------------------------------- */
 
-static bool probe_partitions(void)
-{
-	bool ok;
-
-	if (!loopdev_have_tool("sfdisk")) {
-		test_skipping("partition tests", "sfdisk not found (package fdisk)");
-		return false;
-	}
-	ok = make_dir() && loopdev_make_partitioned_loop();
-	if (!ok)
-		test_skipping("partition tests", fx.err);
-	loopdev_teardown();
-	return ok;
-}
-
 /* Private mount namespaces need fork mode (each test in its own process) and the kernel's. */
 static bool probe_fake_sysfs(SRunner *sr)
 {
@@ -629,7 +594,7 @@ static void add_mount_tests(Suite *s, bool fake)
 		tcase_add_test(tc, partition_is_free_when_only_its_sibling_is_in_use);
 		tcase_add_test(tc, partition_is_in_use_when_its_disk_is);
 	}
-	if (probe_partitions()) {
+	if (loopdev_probe_partitions("iojob-blockdev")) {
 		tc = tcase(s, "in_use_partitions", partitions_setup);
 		tcase_add_test(tc, disk_is_in_use_when_a_partition_is_mounted);
 		tcase_add_test(tc, mounted_partition_is_in_use);

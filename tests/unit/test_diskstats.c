@@ -358,21 +358,6 @@ END_TEST
 
 /* --- what this machine can do -------------------------------------------------------------- */
 
-static bool probe_partitions(void)
-{
-	bool ok;
-
-	if (!loopdev_have_tool("sfdisk")) {
-		test_skipping("partition tests", "sfdisk not found (package fdisk)");
-		return false;
-	}
-	ok = make_dir() && loopdev_make_partitioned_loop();
-	if (!ok)
-		test_skipping("partition tests", fx.err);
-	loopdev_teardown();
-	return ok;
-}
-
 static bool probe_dm(void)
 {
 	const char *version[] = { "dmsetup", "version", NULL };
@@ -416,7 +401,7 @@ static void add_optional_tests(Suite *s)
 	tcase_add_test(tc, file_maps_to_its_loop_device);
 	tcase_add_test(tc, block_device_maps_to_itself);
 	tcase_add_test(tc, adding_a_disk_twice_is_a_noop);
-	if (probe_partitions()) {
+	if (loopdev_probe_partitions("iojob-diskstats")) {
 		tc = tcase(s, "partitions", partitions_setup);
 		tcase_add_test(tc, partition_maps_to_its_disk);
 		tcase_add_test(tc, file_on_a_partition_maps_to_its_disk);

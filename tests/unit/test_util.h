@@ -27,4 +27,10 @@ int test_run(Suite *s);
 /* Say that the tests of what are left out, and why: "PROG: skipping WHAT: WHY". */
 void test_skipping(const char *what, const char *why);
 
+/* Create the directories above path (not path itself), as mkdir -p. 0 or -errno. */
+int test_mkdir_parents(const char *path);
+
+/* Create or truncate path (mode 0644) holding text. 0 or -errno. */
+int test_write_text(const char *path, const char *text);
+
 #endif
