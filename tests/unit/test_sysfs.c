@@ -251,8 +251,9 @@ static bool attach_fake_loop0(unsigned *maj, unsigned *min)
 	*maj = major(st.st_dev);
 	*min = minor(st.st_dev);
 	if (!*maj || *maj == MD_MAJ || *maj == SD_MAJ || *maj == LOOP_MAJ) {
-		printf("test_sysfs: '%s' is on device %u:%u, which the fake tree cannot hold: "
-		       "loop member checks skipped\n", root, *maj, *min);
+		snprintf(text, sizeof(text), "'%s' is on device %u:%u, which the fake tree "
+			 "cannot hold", root, *maj, *min);
+		test_skipping("loop member checks", text);
 		return false;
 	}
 	snprintf(text, sizeof(text), "%s\n", img);

@@ -35,7 +35,7 @@ int test_run(Suite *s)
 
 void test_skipping(const char *what, const char *why)
 {
-	printf("%s: skipping %s: %s\n", program_invocation_short_name, what, why);
+	printf("SKIP: %s: %s: %s\n", program_invocation_short_name, what, why);
 }
 
 int test_mkdir_parents(const char *path)

@@ -24,7 +24,10 @@ int test_finish(SRunner *sr);
 /* test_finish() of a new runner for s. */
 int test_run(Suite *s);
 
-/* Say that the tests of what are left out, and why: "PROG: skipping WHAT: WHY". */
+/*
+ * Say that the tests of what are left out, and why: "SKIP: PROG: WHAT: WHY", the shape
+ * tests/run.sh counts as a sub-case skipped inside a passing program.
+ */
 void test_skipping(const char *what, const char *why);
 
 /* Create the directories above path (not path itself), as mkdir -p. 0 or -errno. */
