@@ -1,6 +1,8 @@
 /*
- * What every Check program in tests/unit shares: the length of a case table and the end of
- * main() that runs the suite. The loop-device fixtures are in loopdev.h, of the same library.
+ * What every Check program in tests/unit shares: the length of a case table, the end of
+ * main() that runs the suite, the note of a skipped sub-case and two file helpers. The
+ * loop-device fixtures and the loop-device programs' start are in loopdev.h, of the same
+ * library (test_util_dep in tests/meson.build).
  */
 #ifndef TESTS_UNIT_TEST_UTIL_H
 #define TESTS_UNIT_TEST_UTIL_H
