@@ -227,10 +227,11 @@ static int parse_container(struct cursor *c, struct jv *out, char close)
 			if ((ret = parse_string(c, &key)) < 0)
 				return ret;
 			skip_ws(c);
-			if (c->p >= c->end || *c->p++ != ':') {
+			if (c->p >= c->end || *c->p != ':') {
 				free(key);
 				return -EINVAL;
 			}
+			c->p++;
 		}
 		if ((ret = push(out, key, &cap)) < 0) {
 			free(key);

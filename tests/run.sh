@@ -46,7 +46,8 @@ run_build build-asan -Db_sanitize=address,undefined -Db_lundef=false
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 TARGETS="iojob tests/test_engines" \
 	run_build build-tsan -Db_sanitize=thread -Db_lundef=false -- --suite threads
 
-# Sub-cases a passing program skipped (an e2e script's "SKIP: why" lines) count too.
+# Sub-cases a passing program skipped (the "SKIP: why" lines of an e2e script, and of a unit
+# program's test_skipping()) count too.
 subskips=$(cat build*/meson-logs/testlog.txt 2>/dev/null | grep -c '^SKIP: ' || true)
 echo "($skipped skipped, and $subskips sub-cases skipped inside passing tests: their reasons" \
 	"are in the log above)"

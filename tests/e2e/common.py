@@ -1,11 +1,14 @@
 """Shared helpers of the end-to-end tests: run the iojob binary, split its output, check."""
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 SRC = os.environ.get("IOJOB_SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 BIN = os.environ.get("IOJOB_BIN", os.path.join(SRC, "build", "iojob"))
@@ -52,6 +55,49 @@ def run_bounded(args, cwd=None, stdin_path=None, timeout=60, memory_mb=512):
             return -1, "", "(timed out after %d s)" % timeout
     return (p.returncode, p.stdout.decode(errors="replace"),
             p.stderr.decode(errors="replace"))
+
+
+class PipeReader:
+    """A child's pipe drained by a thread, so that a test waits for what the child writes
+    there (a status line, a message) instead of sleeping, and still gets all of it."""
+
+    def __init__(self, pipe):
+        self.data = b""
+        self.eof = False
+        self._pipe = pipe
+        self._cond = threading.Condition()
+        self._thread = threading.Thread(target=self._drain, daemon=True)
+        self._thread.start()
+
+    def _drain(self):
+        fd = self._pipe.fileno()	# below the file object: bytes, no '\r' translated
+        while True:
+            chunk = os.read(fd, 65536)
+            with self._cond:
+                self.data += chunk
+                self.eof = not chunk
+                self._cond.notify_all()
+            if not chunk:
+                return
+
+    def wait_for(self, pattern, timeout=60, start=0):
+        """The first match of the regex pattern (text) at or after byte start of what came,
+        as soon as it has come; None when the pipe ends or timeout seconds pass first."""
+        rx = re.compile(pattern.encode())
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                m = rx.search(self.data, start)
+                left = deadline - time.monotonic()
+                if m or self.eof or left <= 0:
+                    return m
+                self._cond.wait(left)
+
+    def text(self):
+        """All that came, once the pipe has ended (the child exited)."""
+        self._thread.join()
+        self._pipe.close()
+        return self.data.decode(errors="replace")
 
 
 def split_normal_json(out):

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Help, man page and parser agree: every option of the tables (read from the sources) is in
---cmdhelp=all and in iojob(1); every option and switch the man page and --help name is
-accepted; --version and --help exit 0; the man page renders without warnings."""
+"""Help, man page and parser agree: every option --cmdhelp=all lists is accepted and in
+iojob(1), and the option tables read from the sources hold the same names (a cross-check: an
+entry the scrape cannot read, or a listing that leaves one out, fails); every option and
+switch the man page and --help name is accepted; --version and --help exit 0; the man page
+renders without warnings."""
 import glob
 import os
 import re
@@ -35,7 +37,31 @@ NOT_OPTIONS = {"key", "value", "option", "job", "job2", "name", "util", "aggrios
                "chunk"}	# filename=stripe:chunk=SIZE:...
 
 
-def table_options():
+def listed_options():
+    """Option names and aliases as the binary lists them (--cmdhelp=all), the list the
+    checks go by: {name: engine or None}."""
+    code, out, err = run(["--cmdhelp=all"])
+    if code != 0:
+        raise SystemExit("docs: --cmdhelp=all: exit %d: %s" % (code, err.strip()))
+    names, entry = {}, []
+    for line in out.splitlines():
+        if line and not line[0].isspace():
+            entry = [line.split()[0]]
+            names[entry[0]] = None
+            continue
+        alias = re.match(r"\s+alias: (.+)$", line)
+        engine = re.match(r"\s+ioengine: (\S+) only$", line)
+        if alias:
+            for name in alias.group(1).split(", "):
+                entry.append(name)
+                names[name] = names[entry[0]]
+        elif engine:
+            for name in entry:
+                names[name] = engine.group(1)
+    return names
+
+
+def source_options():
     """Option names and aliases from the table sources: {name: engine or None}."""
     names = {}
     with open(os.path.join(SRC, "jobs", "options.c")) as f:
@@ -111,7 +137,25 @@ def check_option_accepted(c, name, engine, d):
     c.check(ok, "the parser rejects %s: %s" % (" ".join(args), err))
 
 
-def check_help(c, table, built):
+def check_sources_agree(c, listed, scraped, built):
+    """The binary's list and the sources' tables hold the same options, aliases and engines,
+    both ways; an option of an engine this build lacks is in the sources only."""
+    for name, engine in sorted(scraped.items()):
+        if engine is not None and not built.get(engine):
+            c.check(name not in listed, "option '%s' of engine '%s', which this build lacks, is "
+                    "in --cmdhelp=all" % (name, engine))
+            continue
+        c.check(name in listed, "option '%s' of the sources is missing from --cmdhelp=all" % name)
+        if name in listed:
+            c.check(listed[name] == engine, "option '%s': --cmdhelp=all says engine %s, the "
+                    "sources %s" % (name, listed[name], engine))
+    for name in sorted(set(listed) - set(scraped)):
+        c.check(False, "--cmdhelp=all lists '%s', which the scrape of jobs/options.c and the "
+                "engines did not find: an entry of a shape docs.py cannot read" % name)
+    c.check(len(listed) > 50, "--cmdhelp=all lists only %d options" % len(listed))
+
+
+def check_help(c, built):
     code, out, _ = run(["--version"])
     c.check(code == 0 and re.fullmatch(r"iojob \d+\.\d+\.\d+\n", out) is not None,
             "--version: exit %d, %r" % (code, out))
@@ -125,19 +169,6 @@ def check_help(c, table, built):
         code, sout, _ = run([sub, "--help"])
         c.check(code == 0 and sout.startswith("usage: iojob %s" % sub),
                 "iojob %s --help: exit %d" % (sub, code))
-    code, out, _ = run(["--cmdhelp=all"])
-    listed = set()
-    for line in out.splitlines():
-        if line and not line[0].isspace():
-            listed.add(line.split()[0])
-        m = re.match(r"\s+alias: (\S+)$", line)
-        if m:
-            listed.add(m.group(1))
-    for name, engine in sorted(table.items(), key=lambda kv: kv[0]):
-        if engine is None or built.get(engine):
-            c.check(name in listed, "option '%s' is missing from --cmdhelp=all" % name)
-    c.check(not listed - set(table), "--cmdhelp=all lists options the table has not: %s" %
-            sorted(listed - set(table)))
     code, _, err = run(["--cmdhelp=no_such_option"])
     c.check(code == 2 and "unknown option 'no_such_option'" in err, "--cmdhelp=bad: %r" % err)
     for eng, ok in built.items():
@@ -163,17 +194,18 @@ def subcommand_options():
     return {w.split("=")[0][2:] for w in out.split() if w.startswith("--") and w != "--help"}
 
 
-def check_man(c, table, built, d):
+def check_man(c, listed, known, built, d):
+    """listed: the options the binary has, each of which the page must describe; known: also
+    those of engines this build lacks, which the page may name."""
     _, warnings = man_text(80)
     c.check(warnings == "", "MANWIDTH=80 man -l %s warns:\n%s" % (MAN, warnings))
     text, _ = man_text(1000)	# one line per paragraph: nothing wraps or hyphenates
     terms = man_terms(text)
     options = {m.group(1) for m in (re.match(r"([a-z][a-z0-9_]*)=", t) for t in terms) if m}
     aliases = set(re.findall(r"Also spelled ([a-z0-9_]+)\.", text))
-    for name, engine in sorted(table.items(), key=lambda kv: kv[0]):
-        if engine is None or built.get(engine):
-            c.check(name in options | aliases, "option '%s' is missing from iojob(1)" % name)
-    for name in sorted((options | aliases) - set(table)):
+    for name in sorted(listed):
+        c.check(name in options | aliases, "option '%s' is missing from iojob(1)" % name)
+    for name in sorted((options | aliases) - known):
         c.check(False, "iojob(1) describes '%s', which is not in the option table" % name)
     for eng in built:
         c.check(eng in terms, "engine '%s' is missing from iojob(1)" % eng)
@@ -181,7 +213,7 @@ def check_man(c, table, built, d):
     # Every job option the prose names (key=value) must exist.
     for word in sorted(set(re.findall(r"(?<![\w./-])([a-z][a-z0-9_]*)=", text))):
         if word not in NOT_OPTIONS:
-            c.check(word in table, "iojob(1) names '%s=', which is not an option" % word)
+            c.check(word in known, "iojob(1) names '%s=', which is not an option" % word)
 
     # Every switch the page describes is accepted, with a sample of its metavar; the
     # options of iojob report and compare by the subcommand.
@@ -208,25 +240,27 @@ def check_man(c, table, built, d):
     # and every --word anywhere on the page is a switch or a job option
     switches = {w.split("=")[0][2:] for w in run(["--complete-options"])[1].split()}
     for word in sorted(set(re.findall(r"(?<![\w-])--([a-z][a-z0-9_-]*)", text))):
-        c.check(word in switches | subopts or word in table or word in ("option", "name"),
+        c.check(word in switches | subopts or word in known or word in ("option", "name"),
                 "iojob(1) names --%s, which iojob does not accept" % word)
 
 
 def main():
     c = Checks("docs")
-    table = table_options()
+    listed = listed_options()
+    scraped = source_options()
+    known = set(listed) | set(scraped)
     built = engines()
     with tempfile.TemporaryDirectory(prefix="iojob-docs-") as d:
-        check_help(c, table, built)
-        for name, engine in sorted(table.items(), key=lambda kv: kv[0]):
-            if engine is None or built.get(engine):
-                check_option_accepted(c, name, engine, d)
+        check_sources_agree(c, listed, scraped, built)
+        check_help(c, built)
+        for name, engine in sorted(listed.items()):
+            check_option_accepted(c, name, engine, d)
         if not os.path.exists(MAN):
             c.skip("no %s: built without the man page (scdoc missing or -Dman=disabled)" % MAN)
         elif not shutil.which("man"):
             c.skip("no man to render iojob(1) with (apt-get install man-db)")
         else:
-            check_man(c, table, built, d)
+            check_man(c, listed, known, built, d)
     c.finish()
 
 

@@ -2,34 +2,79 @@
 """SIGINT and SIGTERM during a run: every job stops within a second, the I/O in flight
 completes and is counted, the full report of what was done is printed and says it was
 interrupted (normal and JSON), and the exit code is 128 + the signal. A second signal ends
-the process at once, even while it is blocked writing its report."""
-import os
+the process at once, even while it is blocked writing its report. Each signal is sent on
+an event: the status line showing every job running, the message the first signal prints,
+the process asleep writing to its full stdout."""
+import array
+import fcntl
 import signal
 import subprocess
+import termios
 import time
 
-from common import BIN, Checks, engine_available, remove, scratch_dir, split_normal_json
+from common import (BIN, Checks, PipeReader, engine_available, remove, scratch_dir,
+                    split_normal_json)
 
 RUNTIME = 30		# far longer than the test waits: only a signal ends these runs
 STOP_WITHIN = 1.0	# the jobs' runtime ends this soon after the signal
 EXIT_WITHIN = 5.0	# and the process, its report written, this soon (ASan's exit is slow)
+WAIT = 60		# the longest wait for an event (the ThreadSanitizer build is slow)
 
 
-def start(args, cwd, stdout=subprocess.PIPE):
-    return subprocess.Popen([BIN, "--eta=never"] + args, cwd=cwd, stdout=stdout,
-                            stderr=subprocess.PIPE, text=True)
+def start(args, cwd):
+    """iojob with its status line on stderr (not a terminal), rewritten every 250 ms."""
+    return subprocess.Popen([BIN, "--eta=always", "--eta-interval=250ms"] + args, cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def interrupt(c, d, engine, extra, sig):
+def all_running(njobs):
+    """A status line of njobs random readers, all running, that did I/O since the last."""
+    return (r"Jobs: %d \(f=\d+\): \[r\(%d\)\]\[[\d.]+%%\]\[[^\]]*\]\[r=[1-9][^\]]* IOPS\]" %
+            (njobs, njobs))
+
+
+def blocked_writing(p, pipe):
+    """Whether p sleeps in a write to pipe, which nobody reads: its main thread waits in the
+    kernel's pipe_write, or (where /proc hides that) it sleeps with the pipe all but full."""
+    with open("/proc/%d/stat" % p.pid) as f:
+        state = f.read().rsplit(")", 1)[1].split()[0]
+    with open("/proc/%d/wchan" % p.pid) as f:
+        wchan = f.read()
+    if state != "S":
+        return False
+    if wchan not in ("", "0"):
+        return "pipe_write" in wchan
+    size = fcntl.fcntl(pipe.fileno(), fcntl.F_GETPIPE_SZ)
+    queued = array.array("i", [0])
+    fcntl.ioctl(pipe.fileno(), termios.FIONREAD, queued)
+    return queued[0] >= size - size // 16
+
+
+def wait_blocked(p, pipe):
+    """Wait until p blocks writing to pipe (True) or exits or WAIT passes (False). No event
+    tells a reader that the writer is stuck, so this looks every 10 ms."""
+    deadline = time.monotonic() + WAIT
+    while p.poll() is None and time.monotonic() < deadline:
+        if blocked_writing(p, pipe):
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def interrupt(c, d, engine, extra, sig, njobs=1):
     what = "%s %s" % (engine, signal.Signals(sig).name)
     p = start(["--name=s", "--ioengine=" + engine, "--filename=s.dat", "--size=8m",
                "--rw=randread", "--runtime=%d" % RUNTIME, "--time_based",
-               "--output-format=normal,json"] + extra, d)
+               "--output-format=normal,json", "--numjobs=%d" % njobs] + extra, d)
     started = time.monotonic()
-    time.sleep(1.0)		# running, even in the ThreadSanitizer build
+    outr, errr = PipeReader(p.stdout), PipeReader(p.stderr)
+    # every job running and doing I/O, even in the ThreadSanitizer build
+    c.check(errr.wait_for(all_running(njobs), WAIT) is not None,
+            "%s: no status line with all %d jobs running: %r" % (what, njobs, errr.data[-300:]))
     t0 = time.monotonic()
     p.send_signal(sig)
-    out, err = p.communicate(timeout=30)
+    p.wait(timeout=30)
+    out, err = outr.text(), errr.text()
     took = time.monotonic() - t0
     c.check(took < EXIT_WITHIN, "%s: exited %.2f s after the signal" % (what, took))
     c.check(p.returncode == 128 + sig, "%s: exit %d, want %d" %
@@ -67,11 +112,15 @@ def second_signal(c, d):
     p = start(["--name=m", "--ioengine=null", "--size=1m", "--numjobs=200",
                "--rw=randread", "--rate_iops=1000", "--runtime=%d" % RUNTIME,
                "--time_based"], d)
+    err = PipeReader(p.stderr)
     # all 200 running (a signal before they start leaves a report too short to block)
-    time.sleep(1.5)
+    c.check(err.wait_for(all_running(200), WAIT) is not None,
+            "no status line with all 200 jobs running: %r" % err.data[-300:])
     p.send_signal(signal.SIGINT)
-    time.sleep(0.7)
-    c.check(p.poll() is None, "blocked on its report after the first signal")
+    c.check(err.wait_for("iojob: interrupted", WAIT) is not None,
+            "the first signal is acknowledged: %r" % err.data[-300:])
+    c.check(wait_blocked(p, p.stdout) and p.poll() is None,
+            "blocked on its report after the first signal: exit %r" % p.returncode)
     t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
     try:
@@ -83,7 +132,7 @@ def second_signal(c, d):
     c.check(p.returncode == -signal.SIGINT, "the second signal kills: %r" % p.returncode)
     c.check(took < 1.0, "at once: %.2f s" % took)
     p.stdout.close()
-    p.stderr.close()
+    err.text()
 
 
 def main():
@@ -91,7 +140,7 @@ def main():
     d = scratch_dir()
     try:
         interrupt(c, d, "psync", [], signal.SIGINT)
-        interrupt(c, d, "psync", ["--numjobs=4", "--group_reporting"], signal.SIGTERM)
+        interrupt(c, d, "psync", ["--group_reporting"], signal.SIGTERM, njobs=4)
         for engine in ("libaio", "io_uring"):
             if engine_available(engine):
                 interrupt(c, d, engine, ["--iodepth=16", "--direct=1"], signal.SIGINT)

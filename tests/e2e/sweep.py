@@ -6,9 +6,8 @@ import json
 import os
 import signal
 import subprocess
-import time
 
-from common import BIN, Checks, remove, run, scratch_dir
+from common import BIN, Checks, PipeReader, remove, run, scratch_dir
 
 SIZE = 1 << 20
 JOB = "[global]\nioengine=psync\nfilename=data.bin\nsize=1m\n[t]\nrw=read\n"
@@ -110,13 +109,22 @@ def check_bad_cell(c, d):
 
 
 def check_signal(c, d):
+    """SIGINT while the second cell runs, as its status line on stderr shows: the status line
+    of a cell, rewritten after each '\\r', ends with a '\\n' when the cell's run stops, and
+    the next cell's line says its job is running."""
     path = os.path.join(d, "sig.jsonl")
-    p = subprocess.Popen([BIN, "--name=n", "--ioengine=null", "--size=1m", "--time_based",
-                          "--runtime=1s", "--sweep", "iodepth=1,2,4", "--results", path],
-                         cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.6)
+    p = subprocess.Popen([BIN, "--eta=always", "--eta-interval=250ms", "--name=n",
+                          "--ioengine=null", "--size=1m", "--time_based", "--runtime=1s",
+                          "--sweep", "iodepth=1,2,4", "--results", path],
+                         cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    outr, errr = PipeReader(p.stdout), PipeReader(p.stderr)
+    first = errr.wait_for(r"\n", 60)
+    second = first and errr.wait_for(r"Jobs: 1 \(f=1\): \[R\(1\)\]", 60, first.end())
+    c.check(second is not None, "no status line of the second cell: %r" % errr.data[-300:])
     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=30)
+    p.wait(timeout=30)
+    out = outr.text()
+    errr.text()
     rs = results(path)
     c.check(p.returncode == 130, "SIGINT ends the sweep with 130: %d" % p.returncode)
     c.check(out.count("Sweep (--sweep)") == 2, "the cell after the signal does not start")

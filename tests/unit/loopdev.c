@@ -1,5 +1,9 @@
-/* Scratch directories, loop devices and ext4 mounts for tests, always undone. */
+/*
+ * Scratch directories, loop devices and ext4 mounts for tests, always undone; the probes and
+ * the start of main() of the programs that need them.
+ */
 #include "loopdev.h"
+#include "test_util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -303,4 +307,77 @@ bool loopdev_mount_ext4(const char *dev)
 	}
 	strcpy(fx.mnt, mnt);
 	return true;
+}
+
+bool loopdev_probe(const char *base, const char *prefix, char *why, size_t len)
+{
+	bool ok = loopdev_make_dir(base, prefix) &&
+		  loopdev_make_loop("probe", NULL, fx.loop, sizeof(fx.loop));
+
+	if (!ok)
+		snprintf(why, len, "%s", fx.err);
+	loopdev_teardown();
+	return ok;
+}
+
+bool loopdev_probe_partitions(const char *prefix)
+{
+	bool ok;
+
+	if (!loopdev_have_tool("sfdisk")) {
+		test_skipping("partition tests", "sfdisk not found (package fdisk)");
+		return false;
+	}
+	ok = loopdev_make_dir(NULL, prefix) && loopdev_make_partitioned_loop();
+	if (!ok)
+		test_skipping("partition tests", fx.err);
+	loopdev_teardown();
+	return ok;
+}
+
+/* The package that brings a tool, for the skip message. */
+static const char *package_of(const char *tool)
+{
+	static const char *const packages[][2] = {
+		{ "losetup", "mount" }, { "mkfs.ext4", "e2fsprogs" }, { "sfdisk", "fdisk" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(packages); i++)
+		if (!strcmp(packages[i][0], tool))
+			return packages[i][1];
+	return "?";
+}
+
+static int skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Say why the whole program is skipped, for meson's log and tests/run.sh's summary. */
+static int skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s: skipped: ", program_invocation_short_name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	return TEST_SKIP;
+}
+
+int loopdev_start(const char *prefix, const char *const tools[])
+{
+	char why[sizeof(fx.err)];
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	loopdev_path_add_sbin();
+	if (geteuid() != 0)
+		return skip("needs root for loop devices");
+	if (!loopdev_have_tool("losetup"))
+		return skip("%s not found (package %s)", "losetup", package_of("losetup"));
+	for (; tools && *tools; tools++)
+		if (!loopdev_have_tool(*tools))
+			return skip("%s not found (package %s)", *tools, package_of(*tools));
+	loopdev_install_cleanup();
+	if (!loopdev_probe(NULL, prefix, why, sizeof(why)))
+		return skip("no loop device: %s", why);
+	return 0;
 }

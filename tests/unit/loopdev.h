@@ -13,7 +13,6 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define LOOPDEV_SKIP		77		/* meson's exit status for a skipped test */
 #define LOOPDEV_IMG_BYTES	(16u << 20)	/* size of every image loopdev makes */
 
 /* What the fixtures made; "" for what they did not. */
@@ -86,5 +85,26 @@ void loopdev_remove_tree(const char *dir);
 
 /* Undo the devices, remove fx.dir and forget the setup failure. */
 void loopdev_teardown(void);
+
+/*
+ * Whether a loop device can be made: a scratch directory as loopdev_make_dir(base, prefix)
+ * and a loop device in it, undone again. If not, false with the reason in why.
+ */
+bool loopdev_probe(const char *base, const char *prefix, char *why, size_t len);
+
+/*
+ * Whether partitions of a loop device show up (sfdisk and the kernel's partition scan),
+ * tried in a scratch directory as loopdev_make_dir(NULL, prefix) and undone. If not, false,
+ * having said "skipping partition tests" and why.
+ */
+bool loopdev_probe_partitions(const char *prefix);
+
+/*
+ * The start of main() for a program whose tests all need loop devices: stdout unbuffered,
+ * the sbin tools in PATH, root, each of tools (NULL-terminated; losetup is always needed),
+ * the cleanup installed and a loop device made and undone as loopdev_probe(NULL, prefix).
+ * Returns 0, or TEST_SKIP after printing "PROG: skipped: WHY".
+ */
+int loopdev_start(const char *prefix, const char *const tools[]);
 
 #endif

@@ -24,6 +24,7 @@
 #include <check.h>
 
 #include "loopdev.h"
+#include "test_util.h"
 
 static bool make_dir(void)
 {
@@ -258,23 +259,9 @@ struct fake_node {
 	const char *text;	/* file content; NULL with no link: a directory */
 };
 
-static int mkdir_parents(const char *path)
-{
-	char buf[PATH_MAX], *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = strchr(buf + 1, '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return 0;
-}
-
 static int fake_node_make(const struct fake_node *n)
 {
-	int fd, ret = mkdir_parents(n->path);
+	int ret = test_mkdir_parents(n->path);
 
 	if (ret < 0)
 		return ret;
@@ -282,13 +269,7 @@ static int fake_node_make(const struct fake_node *n)
 		return symlink(n->link, n->path) < 0 ? -errno : 0;
 	if (!n->text)
 		return mkdir(n->path, 0755) < 0 && errno != EEXIST ? -errno : 0;
-	fd = open(n->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, n->text, strlen(n->text)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return test_write_text(n->path, n->text);
 }
 
 /*
@@ -558,36 +539,6 @@ END_TEST
 
 /* --- what this machine can do -------------------------------------------------------------- */
 
-static void skipping(const char *what, const char *why)
-{
-	printf("test_blockdev: skipping %s: %s\n", what, why);
-}
-
-static bool probe_loop(void)
-{
-	bool ok = make_dir() && loopdev_make_loop("probe", NULL, fx.loop, sizeof(fx.loop));
-
-	if (!ok)
-		printf("test_blockdev: skipped: no loop device: %s\n", fx.err);
-	loopdev_teardown();
-	return ok;
-}
-
-static bool probe_partitions(void)
-{
-	bool ok;
-
-	if (!loopdev_have_tool("sfdisk")) {
-		skipping("partition tests", "sfdisk not found (package fdisk)");
-		return false;
-	}
-	ok = make_dir() && loopdev_make_partitioned_loop();
-	if (!ok)
-		skipping("partition tests", fx.err);
-	loopdev_teardown();
-	return ok;
-}
-
 /* Private mount namespaces need fork mode (each test in its own process) and the kernel's. */
 static bool probe_fake_sysfs(SRunner *sr)
 {
@@ -595,7 +546,7 @@ static bool probe_fake_sysfs(SRunner *sr)
 	pid_t pid;
 
 	if (srunner_fork_status(sr) == CK_NOFORK) {
-		skipping("fake sysfs tests", "they need CK_FORK");
+		test_skipping("fake sysfs tests", "they need CK_FORK");
 		return false;
 	}
 	pid = fork();
@@ -605,7 +556,7 @@ static bool probe_fake_sysfs(SRunner *sr)
 		      && mount("iojob-fake", "/sys", "tmpfs", 0, NULL) == 0 ? 0 : 1);
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)
 	    || WEXITSTATUS(status)) {
-		skipping("fake sysfs tests", "no private mount namespace");
+		test_skipping("fake sysfs tests", "no private mount namespace");
 		return false;
 	}
 	return true;
@@ -626,7 +577,7 @@ static void add_mount_tests(Suite *s, bool fake)
 	TCase *tc;
 
 	if (!loopdev_have_tool("mkfs.ext4")) {
-		skipping("mount and ext4 signature tests",
+		test_skipping("mount and ext4 signature tests",
 			 "mkfs.ext4 not found (package e2fsprogs)");
 		return;
 	}
@@ -643,7 +594,7 @@ static void add_mount_tests(Suite *s, bool fake)
 		tcase_add_test(tc, partition_is_free_when_only_its_sibling_is_in_use);
 		tcase_add_test(tc, partition_is_in_use_when_its_disk_is);
 	}
-	if (probe_partitions()) {
+	if (loopdev_probe_partitions("iojob-blockdev")) {
 		tc = tcase(s, "in_use_partitions", partitions_setup);
 		tcase_add_test(tc, disk_is_in_use_when_a_partition_is_mounted);
 		tcase_add_test(tc, mounted_partition_is_in_use);
@@ -678,10 +629,10 @@ static void add_tests(Suite *s, SRunner *sr)
 		if (loopdev_have_tool(sig_tools[i].tool))
 			tcase_add_loop_test(tc, tool_signature_is_found, i, i + 1);
 		else
-			skipping(sig_tools[i].tool, "not found (packages util-linux, fdisk)");
+			test_skipping(sig_tools[i].tool, "not found (packages util-linux, fdisk)");
 	}
 	if (!loopdev_have_tool("mkswap")) {
-		skipping("swap tests", "mkswap not found (package util-linux)");
+		test_skipping("swap tests", "mkswap not found (package util-linux)");
 		return;
 	}
 	tc = tcase(s, "in_use_swap", swap_setup);
@@ -692,26 +643,13 @@ int main(void)
 {
 	Suite *s;
 	SRunner *sr;
-	int failed;
+	int ret;
 
-	setvbuf(stdout, NULL, _IONBF, 0);
-	loopdev_path_add_sbin();
-	if (geteuid() != 0) {
-		printf("test_blockdev: skipped: needs root for loop devices\n");
-		return LOOPDEV_SKIP;
-	}
-	if (!loopdev_have_tool("losetup")) {
-		printf("test_blockdev: skipped: losetup not found (package mount)\n");
-		return LOOPDEV_SKIP;
-	}
-	loopdev_install_cleanup();
-	if (!probe_loop())
-		return LOOPDEV_SKIP;
+	ret = loopdev_start("iojob-blockdev", NULL);
+	if (ret)
+		return ret;
 	s = suite_create("blockdev");
 	sr = srunner_create(s);
 	add_tests(s, sr);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_finish(sr);
 }

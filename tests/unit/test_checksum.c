@@ -5,8 +5,7 @@
 #include <string.h>
 
 #include "engine/checksum.h"
-
-#define TABLE_LEN(t) (sizeof(t) / sizeof((t)[0]))
+#include "test_util.h"
 
 static const char *hex(const uint8_t *d, unsigned n)
 {
@@ -111,11 +110,5 @@ static Suite *checksum_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(checksum_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(checksum_suite());
 }

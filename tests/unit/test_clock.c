@@ -9,7 +9,7 @@
 
 #include <check.h>
 
-#define TABLE_LEN(t)	((int)(sizeof(t) / sizeof((t)[0])))
+#include "test_util.h"
 
 /* TSC rates as calibration finds them: round, odd and just under a round number. */
 static const uint64_t rates_hz[] = {
@@ -89,11 +89,5 @@ static Suite *clock_suite(void)
 
 int main(void)
 {
-	SRunner *r = srunner_create(clock_suite());
-	int failed;
-
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(clock_suite());
 }

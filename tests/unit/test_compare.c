@@ -15,8 +15,8 @@
 #include "output/resultset/resultset_read.h"
 #include "output/resultset/table.h"
 #include "base/diag.h"
+#include "test_util.h"
 
-#define TABLE_LEN(t)	(sizeof(t) / sizeof((t)[0]))
 #define GIB20		"21474836480"
 #define IOS20		"5242880"
 
@@ -239,11 +239,5 @@ static Suite *compare_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(compare_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(compare_suite());
 }

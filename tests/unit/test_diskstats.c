@@ -20,6 +20,7 @@
 #include <check.h>
 
 #include "loopdev.h"
+#include "test_util.h"
 
 #define NWRITES		16
 
@@ -357,47 +358,17 @@ END_TEST
 
 /* --- what this machine can do -------------------------------------------------------------- */
 
-static void skipping(const char *what, const char *why)
-{
-	printf("test_diskstats: skipping %s: %s\n", what, why);
-}
-
-static bool probe_loop(void)
-{
-	bool ok = make_dir() && make_loop("probe", NULL);
-
-	if (!ok)
-		printf("test_diskstats: skipped: no loop device: %s\n", fx.err);
-	loopdev_teardown();
-	return ok;
-}
-
-static bool probe_partitions(void)
-{
-	bool ok;
-
-	if (!loopdev_have_tool("sfdisk")) {
-		skipping("partition tests", "sfdisk not found (package fdisk)");
-		return false;
-	}
-	ok = make_dir() && loopdev_make_partitioned_loop();
-	if (!ok)
-		skipping("partition tests", fx.err);
-	loopdev_teardown();
-	return ok;
-}
-
 static bool probe_dm(void)
 {
 	const char *version[] = { "dmsetup", "version", NULL };
 
 	if (!loopdev_have_tool("dmsetup")) {
-		skipping("dm tests", "dmsetup not found (package dmsetup)");
+		test_skipping("dm tests", "dmsetup not found (package dmsetup)");
 		return false;
 	}
 	/* fails when the kernel has no device-mapper driver */
 	if (loopdev_run(version, NULL, NULL, 0, true) != 0) {
-		skipping("dm tests", "no device-mapper in the kernel");
+		test_skipping("dm tests", "no device-mapper in the kernel");
 		return false;
 	}
 	return true;
@@ -423,14 +394,14 @@ static void add_optional_tests(Suite *s)
 		tcase_add_test(tc, loop_added_before_its_dm_is_listed_under_it);
 	}
 	if (!loopdev_have_tool("mkfs.ext4")) {
-		skipping("mount tests", "mkfs.ext4 not found (package e2fsprogs)");
+		test_skipping("mount tests", "mkfs.ext4 not found (package e2fsprogs)");
 		return;
 	}
 	tc = tcase(s, "mapping", mounted_setup);
 	tcase_add_test(tc, file_maps_to_its_loop_device);
 	tcase_add_test(tc, block_device_maps_to_itself);
 	tcase_add_test(tc, adding_a_disk_twice_is_a_noop);
-	if (probe_partitions()) {
+	if (loopdev_probe_partitions("iojob-diskstats")) {
 		tc = tcase(s, "partitions", partitions_setup);
 		tcase_add_test(tc, partition_maps_to_its_disk);
 		tcase_add_test(tc, file_on_a_partition_maps_to_its_disk);
@@ -453,27 +424,12 @@ static void add_tests(Suite *s)
 int main(void)
 {
 	Suite *s;
-	SRunner *sr;
-	int failed;
+	int ret;
 
-	setvbuf(stdout, NULL, _IONBF, 0);
-	loopdev_path_add_sbin();
-	if (geteuid() != 0) {
-		printf("test_diskstats: skipped: needs root for loop devices\n");
-		return LOOPDEV_SKIP;
-	}
-	if (!loopdev_have_tool("losetup")) {
-		printf("test_diskstats: skipped: losetup not found (package mount)\n");
-		return LOOPDEV_SKIP;
-	}
-	loopdev_install_cleanup();
-	if (!probe_loop())
-		return LOOPDEV_SKIP;
+	ret = loopdev_start("iojob-diskstats", NULL);
+	if (ret)
+		return ret;
 	s = suite_create("diskstats");
 	add_tests(s);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(s);
 }

@@ -24,8 +24,8 @@
 #include "loopdev.h"
 #include "base/diag.h"
 #include "parser/jobfile.h"
+#include "test_util.h"
 
-#define TABLE_LEN(t)	((int)(sizeof(t) / sizeof((t)[0])))
 #define DEV_BS		(64u << 10)
 
 /* One job text: what it was built from, and what run_prepare() made of it. */
@@ -344,33 +344,16 @@ static TCase *tcase(Suite *s, const char *name, void (*setup)(void))
 	return tc;
 }
 
-static int skip(const char *why)
-{
-	printf("test_files: skipped: %s\n", why);
-	return LOOPDEV_SKIP;
-}
-
 int main(void)
 {
-	SRunner *sr;
+	static const char *const tools[] = { "mkfs.ext4", NULL };
 	TCase *tc;
 	Suite *s;
-	int failed;
+	int ret;
 
-	setvbuf(stdout, NULL, _IONBF, 0);
-	loopdev_path_add_sbin();
-	if (geteuid() != 0)
-		return skip("needs root for loop devices");
-	if (!loopdev_have_tool("losetup"))
-		return skip("losetup not found (package mount)");
-	if (!loopdev_have_tool("mkfs.ext4"))
-		return skip("mkfs.ext4 not found (package e2fsprogs)");
-	loopdev_install_cleanup();
-	if (!make_dir() || !loopdev_make_loop("probe", NULL, fx.loop, sizeof(fx.loop))) {
-		printf("test_files: skipped: no loop device: %s\n", fx.err);
-		return LOOPDEV_SKIP;
-	}
-	loopdev_teardown();
+	ret = loopdev_start("iojob-files", tools);
+	if (ret)
+		return ret;
 	s = suite_create("files");
 	tc = tcase(s, "unmounted_ext4", unmounted_setup);
 	tcase_add_loop_test(tc, ext4_device_is_refused_for_its_signature, 0,
@@ -388,9 +371,5 @@ int main(void)
 	tcase_add_test(tc, readonly_allows_reads);
 	tcase_add_test(tc, readonly_refuses_a_layout);
 	tcase_add_test(tc, readonly_refuses_unlink);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(s);
 }

@@ -7,8 +7,8 @@
 #include <check.h>
 
 #include "output/hist.h"
+#include "test_util.h"
 
-#define TABLE_LEN(t)	(sizeof(t) / sizeof((t)[0]))
 #define NSAMPLES	20000
 
 /* Deterministic data: xorshift64. */
@@ -218,11 +218,5 @@ static Suite *hist_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(hist_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(hist_suite());
 }

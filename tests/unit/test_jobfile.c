@@ -15,8 +15,7 @@
 
 #include "base/diag.h"
 #include "parser/jobfile.h"
-
-#define TABLE_LEN(t)	((int)(sizeof(t) / sizeof((t)[0])))
+#include "test_util.h"
 
 static char tmpdir[64];
 static char *saved_cwd;
@@ -747,11 +746,5 @@ static Suite *jobfile_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(jobfile_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(jobfile_suite());
 }

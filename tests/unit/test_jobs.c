@@ -17,8 +17,8 @@
 #include "jobs/jobs.h"
 #include "base/diag.h"
 #include "parser/jobfile.h"
+#include "test_util.h"
 
-#define TABLE_LEN(t)	((int)(sizeof(t) / sizeof((t)[0])))
 #define KiB	1024ULL
 #define MiB	(1024 * KiB)
 #define SEC	1000000000ULL
@@ -1087,11 +1087,5 @@ static Suite *jobs_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(jobs_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(jobs_suite());
 }

@@ -16,8 +16,7 @@
 #include "output/resultset/metrics.h"
 #include "output/resultset/resultset_read.h"
 #include "base/diag.h"
-
-#define TABLE_LEN(t)	(sizeof(t) / sizeof((t)[0]))
+#include "test_util.h"
 
 /*
  * Read bins 10 ns x50, 20 x40, 100 x10; write bins 30 x60, 120 x40 (values under 128 ns
@@ -351,11 +350,5 @@ static Suite *metrics_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(metrics_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(metrics_suite());
 }

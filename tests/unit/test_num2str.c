@@ -5,8 +5,7 @@
 #include <check.h>
 
 #include "output/num2str.h"
-
-#define TABLE_LEN(t)	(sizeof(t) / sizeof((t)[0]))
+#include "test_util.h"
 
 struct n2s_case {
 	uint64_t num;
@@ -133,11 +132,5 @@ static Suite *num2str_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(num2str_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(num2str_suite());
 }

@@ -11,8 +11,8 @@
 #include <check.h>
 
 #include "engine/offsets.h"
+#include "test_util.h"
 
-#define TABLE_LEN(t)	((int)(sizeof(t) / sizeof((t)[0])))
 #define SEED		0x5eedULL
 
 static const uint64_t perm_sizes[] = { 1, 2, 3, 7, 64, 1000, 4097, 1 << 20 };
@@ -346,11 +346,5 @@ static Suite *offsets_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(offsets_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(offsets_suite());
 }

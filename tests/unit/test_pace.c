@@ -10,6 +10,8 @@
 
 #include <check.h>
 
+#include "test_util.h"
+
 /* A timer that always wakes 60 us late: after a few dozen pauses, asked + late = wanted. */
 START_TEST(steady_lateness_is_learned)
 {
@@ -67,11 +69,5 @@ static Suite *pace_suite(void)
 
 int main(void)
 {
-	SRunner *r = srunner_create(pace_suite());
-	int failed;
-
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(pace_suite());
 }

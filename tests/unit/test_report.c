@@ -16,8 +16,8 @@
 
 #include "output/output.h"
 #include "output/report_util.h"
+#include "test_util.h"
 
-#define TABLE_LEN(t)	(sizeof(t) / sizeof((t)[0]))
 #define MAX_UNITS	4
 #define MAX_DISKS	4
 #define MS		1000000ULL	/* ns */
@@ -960,11 +960,5 @@ static Suite *report_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(report_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(report_suite());
 }

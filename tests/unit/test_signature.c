@@ -18,7 +18,8 @@
 
 #include <check.h>
 
-#define TABLE_LEN(t)	((int)(sizeof(t) / sizeof((t)[0])))
+#include "test_util.h"
+
 #define IMG_BYTES	(16u << 20)
 
 static char dir[64];
@@ -208,11 +209,5 @@ static Suite *signature_suite(void)
 
 int main(void)
 {
-	SRunner *r = srunner_create(signature_suite());
-	int failed;
-
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(signature_suite());
 }

@@ -8,8 +8,7 @@
 #include <check.h>
 
 #include "output/stats.h"
-
-#define TABLE_LEN(t)	(sizeof(t) / sizeof((t)[0]))
+#include "test_util.h"
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -383,11 +382,5 @@ static Suite *stats_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(stats_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(stats_suite());
 }

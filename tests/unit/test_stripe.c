@@ -16,10 +16,10 @@
 #include "engine/stripe/stripe_map.h"
 #include "engine/worker.h"
 #include "engine/offsets.h"
+#include "test_util.h"
 
 #define KiB		1024ULL
 #define MiB		(1024ULL * KiB)
-#define TABLE_LEN(t)	((int)(sizeof(t) / sizeof((t)[0])))
 
 static void map4(struct stripe_map *m, uint64_t chunk)
 {
@@ -509,11 +509,5 @@ static Suite *stripe_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(stripe_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(stripe_suite());
 }

@@ -11,6 +11,7 @@
 #include <check.h>
 
 #include "output/resultset/svg_chart.h"
+#include "test_util.h"
 
 static size_t count(const char *s, const char *what)
 {
@@ -122,11 +123,5 @@ static Suite *svg_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(svg_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(svg_suite());
 }

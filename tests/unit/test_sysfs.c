@@ -19,8 +19,8 @@
 
 #include "output/output.h"
 #include "loopdev.h"
+#include "test_util.h"
 
-#define TABLE_LEN(t)	(sizeof(t) / sizeof((t)[0]))
 #define MS		1000000ULL	/* ns */
 
 /*
@@ -99,33 +99,6 @@ static const struct fake_node stat_after[] = {
 
 static char root[256];
 
-static int mkdir_parents(const char *path)
-{
-	char buf[PATH_MAX], *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = strchr(buf + 1, '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return 0;
-}
-
-static int write_text(const char *path, const char *text)
-{
-	int fd, ret = 0;
-
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, strlen(text)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /* Create a node of the tree under root; symlinks point to absolute paths under it. */
 static void make_node(const struct fake_node *n)
 {
@@ -133,13 +106,13 @@ static void make_node(const struct fake_node *n)
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", root, n->path);
-	ret = mkdir_parents(path);
+	ret = test_mkdir_parents(path);
 	if (!ret && n->link) {
 		snprintf(target, sizeof(target), "%s/%s", root, n->link);
 		unlink(path);
 		ret = symlink(target, path) < 0 ? -errno : 0;
 	} else if (!ret && n->text) {
-		ret = write_text(path, n->text);
+		ret = test_write_text(path, n->text);
 	} else if (!ret && mkdir(path, 0755) < 0 && errno != EEXIST) {
 		ret = -errno;
 	}
@@ -273,13 +246,14 @@ static bool attach_fake_loop0(unsigned *maj, unsigned *min)
 	struct stat st;
 
 	snprintf(img, sizeof(img), "%s/backing.img", root);
-	ck_assert_int_eq(write_text(img, "iojob"), 0);
+	ck_assert_int_eq(test_write_text(img, "iojob"), 0);
 	ck_assert_int_eq(stat(img, &st), 0);
 	*maj = major(st.st_dev);
 	*min = minor(st.st_dev);
 	if (!*maj || *maj == MD_MAJ || *maj == SD_MAJ || *maj == LOOP_MAJ) {
-		printf("test_sysfs: '%s' is on device %u:%u, which the fake tree cannot hold: "
-		       "loop member checks skipped\n", root, *maj, *min);
+		snprintf(text, sizeof(text), "'%s' is on device %u:%u, which the fake tree "
+			 "cannot hold", root, *maj, *min);
+		test_skipping("loop member checks", text);
 		return false;
 	}
 	snprintf(text, sizeof(text), "%s\n", img);
@@ -620,11 +594,5 @@ static Suite *sysfs_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(sysfs_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(sysfs_suite());
 }

@@ -11,8 +11,7 @@
 
 #include "output/resultset/seed_tables.h"
 #include "output/resultset/table.h"
-
-#define TABLE_LEN(t)	(sizeof(t) / sizeof((t)[0]))
+#include "test_util.h"
 
 /* Render into a string; the caller frees it. */
 static char *render(const struct table *t, enum table_style s)
@@ -233,11 +232,5 @@ static Suite *table_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(table_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(table_suite());
 }

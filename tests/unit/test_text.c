@@ -7,8 +7,7 @@
 
 #include "output/json_writer.h"
 #include "output/text.h"
-
-#define TABLE_LEN(t)	(sizeof(t) / sizeof((t)[0]))
+#include "test_util.h"
 
 struct text_case {
 	const char *in;
@@ -87,11 +86,5 @@ static Suite *text_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(text_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(text_suite());
 }

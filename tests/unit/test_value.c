@@ -6,6 +6,7 @@
 #include <check.h>
 
 #include "parser/value.h"
+#include "test_util.h"
 
 #define KiB	1024ULL
 #define MiB	(1024 * KiB)
@@ -476,8 +477,6 @@ START_TEST(closest_returns_null_without_candidates)
 }
 END_TEST
 
-#define TABLE_LEN(t)	((int)(sizeof(t) / sizeof((t)[0])))
-
 static Suite *value_suite(void)
 {
 	Suite *s = suite_create("value");
@@ -531,11 +530,5 @@ static Suite *value_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(value_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run(value_suite());
 }
