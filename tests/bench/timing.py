@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+"""How promptly iojob keeps its deadlines and answers SIGINT: a timing check, not part of the suite.
 """How promptly iojob keeps its deadlines: a timing check, not part of the suite.
 
 The unit tests check what the loop decides (a time_based job ran at least its runtime and
@@ -14,8 +14,10 @@ Exit status: 0 when every case holds, 1 otherwise.
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -40,6 +42,23 @@ def run_case(iojob, opts):
     return json.loads(p.stdout)["jobs"][0]["read"], ""
 
 
+def signal_case(iojob):
+    """SIGINT one second into a 30 s run: the jobs stop and the process exits within a
+    second of it (tests/e2e/signals.py checks what is reported, not how soon)."""
+    p = subprocess.Popen([iojob, "--output-format=json", "--name=t", "--ioengine=null",
+                          "--size=1m", "--time_based", "--runtime=30", "--rate_iops=1000"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    time.sleep(1)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=60)
+    took = time.monotonic() - t0
+    runtime = json.loads(out)["jobs"][0]["read"]["runtime"]
+    bad = [m for ok, m in ((took < 1.0, "exit %.2f s after SIGINT" % took),
+                           (runtime < 2000, "runtime=%d ms" % runtime)) if not ok]
+    return bad, "exit after %.3f s, runtime=%d ms" % (took, runtime)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--iojob", default=os.path.join(TOP, "build", "iojob"))
@@ -56,6 +75,11 @@ def main():
             print("%-10s run %d: %s %s" % (name, i + 1, "ok  " if not bad else "FAIL",
                                          "; ".join(bad) or shown))
             failed += bool(bad)
+    for i in range(a.n):
+        bad, shown = signal_case(a.iojob)
+        print("%-10s run %d: %s %s" % ("sigint", i + 1, "ok  " if not bad else "FAIL",
+                                     "; ".join(bad) or shown))
+        failed += bool(bad)
     sys.exit(1 if failed else 0)
 
 

@@ -16,8 +16,10 @@ from common import (BIN, Checks, PipeReader, engine_available, remove, scratch_d
                     split_normal_json)
 
 RUNTIME = 30		# far longer than the test waits: only a signal ends these runs
-STOP_WITHIN = 1.0	# the jobs' runtime ends this soon after the signal
-EXIT_WITHIN = 5.0	# and the process, its report written, this soon (ASan's exit is slow)
+# Not timing assertions (those are in tests/bench/timing.py): bounds that tell "the signal
+# ended it" from "the runtime ended it", so half the runtime, however slow the build.
+STOP_WITHIN = RUNTIME / 2	# the jobs' runtime ends this soon after the signal
+EXIT_WITHIN = RUNTIME / 2	# and the process, its report written, this soon
 WAIT = 60		# the longest wait for an event (the ThreadSanitizer build is slow)
 
 
@@ -124,13 +126,14 @@ def second_signal(c, d):
     t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
     try:
-        p.wait(timeout=5)
+        p.wait(timeout=EXIT_WITHIN)
     except subprocess.TimeoutExpired:
         p.kill()
         p.wait()
     took = time.monotonic() - t0
-    c.check(p.returncode == -signal.SIGINT, "the second signal kills: %r" % p.returncode)
-    c.check(took < 1.0, "at once: %.2f s" % took)
+    # killed by SIGINT itself (not our SIGKILL, not a report finished later)
+    c.check(p.returncode == -signal.SIGINT, "the second signal kills: %r after %.2f s" %
+            (p.returncode, took))
     p.stdout.close()
     err.text()
 
