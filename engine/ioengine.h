@@ -11,9 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/engine.h"
 #include "engine/offsets.h"
-#include "jobs/jobs.h"
+#include "jobs/options.h"
 
 /* Request kinds beyond the data directions of enum io_dir. */
 #define IO_FSYNC	(IO_NDIR + 0)
@@ -88,8 +87,6 @@ struct ioengine_ops {
 	/* Called after the loop opened every file (fds valid), before I/O starts. */
 	int (*open_files)(struct ioengine *e);
 	void (*close_files)(struct ioengine *e);
-	/* Prepare r for queue(); optional. */
-	int (*prep)(struct ioengine *e, struct io_req *r);
 	enum ioq_status (*queue)(struct ioengine *e, struct io_req *r);
 	/* Submit what queue() accepted; returns the number submitted or -errno. */
 	int (*submit)(struct ioengine *e);
