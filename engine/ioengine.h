@@ -134,6 +134,9 @@ const char *ioengine_check_ops(const struct ioengine_ops *o);
 /* Fill out[] with the job layer's view of every engine known, built or not; the count. */
 unsigned ioengine_catalog(struct engine_info *out, unsigned max);
 
+/* The job layer's view of o: its flags, options, and whether the check refused it. */
+struct engine_info ioengine_describe(const struct ioengine_ops *o);
+
 /*
  * Synchronous helpers shared by the sync engines: one read, write, trim or sync of r on
  * its file, setting r->res. Trim punches a hole in a file and discards on a device.

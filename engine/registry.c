@@ -98,24 +98,27 @@ const struct ioengine_ops *ioengine_find(const char *name)
 	return NULL;
 }
 
+struct engine_info ioengine_describe(const struct ioengine_ops *o)
+{
+	const char *refused = ioengine_check_ops(o);
+
+	return (struct engine_info){
+		.name = o->name,
+		.help = o->help,
+		.available = !refused,
+		.why_missing = refused,
+		.flags = o->flags & ENGINE_FLAGS,
+		.options = o->options,
+		.options_size = o->options_size,
+	};
+}
+
 unsigned ioengine_catalog(struct engine_info *out, unsigned max)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < NENGINES && n < max; i++, n++) {
-		const struct ioengine_ops *o = engines[i];
-		const char *refused = ioengine_check_ops(o);
-
-		out[n] = (struct engine_info){
-			.name = o->name,
-			.help = o->help,
-			.available = !refused,
-			.why_missing = refused,
-			.flags = o->flags & ENGINE_FLAGS,
-			.options = o->options,
-			.options_size = o->options_size,
-		};
-	}
+	for (unsigned i = 0; i < NENGINES && n < max; i++)
+		out[n++] = ioengine_describe(engines[i]);
 	for (unsigned i = 0; missing[i].name && n < max; i++)
 		out[n++] = missing[i];
 	return n;

@@ -148,15 +148,21 @@ static const struct {
 
 START_TEST(hand_made_ops)
 {
-	const char *why = ioengine_check_ops(&ops_cases[_i].ops);
+	const struct ioengine_ops *o = &ops_cases[_i].ops;
+	const char *why = ioengine_check_ops(o);
+	struct engine_info info = ioengine_describe(o);
 
 	if (!ops_cases[_i].why) {
 		ck_assert_msg(!why, "%s: refused: %s", ops_cases[_i].what, why);
+		ck_assert(info.available);
 		return;
 	}
 	ck_assert_msg(why, "%s: accepted", ops_cases[_i].what);
 	ck_assert_msg(strstr(why, ops_cases[_i].why), "%s: '%s' does not say '%s'",
 		      ops_cases[_i].what, why, ops_cases[_i].why);
+	/* the catalog would list it as unavailable, saying why */
+	ck_assert(!info.available);
+	ck_assert_str_eq(info.why_missing, why);
 }
 END_TEST
 
