@@ -1,26 +1,26 @@
 /* Choosing and calibrating the I/O path's clock. */
 #include "engine/clock.h"
 
-#include <stdio.h>
-#include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
+
+#include "base/env.h"
+#include "base/sysfs.h"
 
 #define CALIBRATE_NS	20000000ULL
 
 /* The kernel only uses the TSC as its clocksource when it found it synchronized. */
 static bool kernel_trusts_tsc(void)
 {
-	char buf[32] = "";
-	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+	char path[128], buf[32];
 
-	if (!f)
+	if (sysfs_path(path, sizeof(path), SYSFS_REAL,
+		       "devices/system/clocksource/clocksource0/current_clocksource") < 0 ||
+	    sysfs_read(AT_FDCWD, path, buf, sizeof(buf)) < 0)
 		return false;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
 	return !strncmp(buf, "tsc", 3);
 }
 
@@ -48,7 +48,7 @@ static void use_gettime(struct clock_src *c, const char *why)
 
 void clock_init(struct clock_src *c, bool force_gettime)
 {
-	const char *env = getenv("IOJOB_CLOCK");
+	const char *env = env_get(ENV_CLOCK);
 	uint64_t t0, t1, c0, c1;
 
 	if (force_gettime || (env && !strcmp(env, "gettime")))

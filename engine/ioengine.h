@@ -11,9 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/engine.h"
 #include "engine/offsets.h"
-#include "jobs/jobs.h"
+#include "jobs/options.h"
 
 /* Request kinds beyond the data directions of enum io_dir. */
 #define IO_FSYNC	(IO_NDIR + 0)
@@ -65,12 +64,19 @@ enum ioq_status {
 	IOQ_BUSY,	/* no room now: retry after reaping */
 };
 
-#define IOENG_SYNC	(1u << 0)	/* one I/O at a time, completes in queue() */
-#define IOENG_NOFILES	(1u << 1)	/* does no I/O on files (null) */
-#define IOENG_TRIM	(1u << 2)	/* can trim */
-#define IOENG_INLINE_QD1 (1u << 3)	/* at iodepth 1 completes in queue(), like a sync engine */
-#define IOENG_CHEAP_SUBMIT (1u << 4)	/* submit() does no work per I/O: batch by default */
-#define IOENG_POSITIONAL (1u << 5)	/* no file position: clones may share descriptors */
+/*
+ * An engine's flags. The first ones are the job layer's catalog flags (ENGINE_* in
+ * jobs/options.h), the same bits, which the catalog passes on as they are; the rest only
+ * the engine core reads. ioengine_check_ops() says which combinations make sense.
+ */
+#define IOENG_SYNC	ENGINE_SYNC	/* one I/O at a time, completes in queue() */
+#define IOENG_NOFILES	ENGINE_NO_FILES	/* does no I/O on files (null) */
+#define IOENG_TRIM	ENGINE_TRIM	/* can trim */
+#define IOENG_CHEAP_SUBMIT ENGINE_CHEAP_SUBMIT	/* submit() does no work per I/O */
+#define IOENG_DEPTH_NEEDS_DIRECT ENGINE_DEPTH_NEEDS_DIRECT	/* see jobs/options.h */
+#define IOENG_INLINE_QD1 (1u << 16)	/* at iodepth 1 completes in queue(), like a sync engine */
+#define IOENG_POSITIONAL (1u << 17)	/* no file position: clones may share descriptors */
+#define IOENG_FLAGS	(ENGINE_FLAGS | IOENG_INLINE_QD1 | IOENG_POSITIONAL)
 
 struct ioengine;
 
@@ -88,8 +94,6 @@ struct ioengine_ops {
 	/* Called after the loop opened every file (fds valid), before I/O starts. */
 	int (*open_files)(struct ioengine *e);
 	void (*close_files)(struct ioengine *e);
-	/* Prepare r for queue(); optional. */
-	int (*prep)(struct ioengine *e, struct io_req *r);
 	enum ioq_status (*queue)(struct ioengine *e, struct io_req *r);
 	/* Submit what queue() accepted; returns the number submitted or -errno. */
 	int (*submit)(struct ioengine *e);
@@ -113,11 +117,25 @@ struct ioengine {
 	void *priv;
 };
 
-/* The engine built in under this name, or NULL. */
+/* The engine built in under this name, or NULL (also when ioengine_check_ops refused it). */
 const struct ioengine_ops *ioengine_find(const char *name);
+
+/* The i-th engine built in, refused or not, or NULL past the last: for the tests. */
+const struct ioengine_ops *ioengine_builtin(unsigned i);
+
+/*
+ * Whether the loop can drive o, as fio's check_engine_ops: NULL when it can, else why not
+ * (an engine whose queue() may return IOQ_QUEUED without submit(), getevents() and
+ * event(), flags that contradict each other or the hooks, options not marked as its own).
+ * The registry refuses such an engine: the catalog lists it as unavailable, saying why.
+ */
+const char *ioengine_check_ops(const struct ioengine_ops *o);
 
 /* Fill out[] with the job layer's view of every engine known, built or not; the count. */
 unsigned ioengine_catalog(struct engine_info *out, unsigned max);
+
+/* The job layer's view of o: its flags, options, and whether the check refused it. */
+struct engine_info ioengine_describe(const struct ioengine_ops *o);
 
 /*
  * Synchronous helpers shared by the sync engines: one read, write, trim or sync of r on

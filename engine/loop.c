@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "engine/account.h"
+#include "engine/engine.h"
 #include "engine/io_plan.h"
 #include "engine/pace.h"
 #include "engine/verify.h"
@@ -106,8 +107,6 @@ static void run_sync(struct worker *w)
 			w->issuing = false;
 			break;
 		}
-		if (ops->prep)
-			ops->prep(&w->eng, r);
 		r->t_create = r->t_submit = clock_ticks(w->clk);
 		do
 			ops->queue(&w->eng, r);
@@ -118,7 +117,7 @@ static void run_sync(struct worker *w)
 }
 
 /*
- * run_sync() for the common job (plan_io's fast path, nothing gating, no prep): the same
+ * run_sync() for the common job (plan_io's fast path, nothing gating): the same
  * steps with the checks that cannot fire taken out. This loop is iojob's floor per I/O.
  */
 static void run_sync_fast(struct worker *w)
@@ -193,8 +192,6 @@ static void submit(struct worker *w)
 /* Hand r to the engine; it may complete r at once, or have no room for it now. */
 static void enqueue(struct worker *w, struct io_req *r)
 {
-	if (w->ops->prep && !r->resubmit)
-		w->ops->prep(&w->eng, r);
 	switch (w->ops->queue(&w->eng, r)) {
 	case IOQ_QUEUED:
 		w->queued[w->nqueued++] = r;
@@ -441,7 +438,7 @@ void worker_run(struct worker *w)
 	/* Told to stop before the first I/O (a signal during start-up): issue nothing. */
 	if (atomic_load_explicit(w->stop, memory_order_relaxed))
 		w->issuing = false;
-	if (w->sync_path && w->plan_fast && !w->gated && !w->ops->prep)
+	if (w->sync_path && w->plan_fast && !w->gated)
 		run_sync_fast(w);
 	else if (w->sync_path)
 		run_sync(w);

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "engine/account.h"
+#include "engine/engine.h"
 #include "engine/io_plan.h"
 
 #define STOP_POLL_NS	10000000ULL	/* how often a job looks at the stop flag */

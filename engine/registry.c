@@ -1,4 +1,7 @@
-/* The ioengines built into this binary, and every engine the job layer should know of. */
+/*
+ * The ioengines built into this binary, the check that the loop can drive each, and every
+ * engine the job layer should know of.
+ */
 #include "engine/ioengine.h"
 
 #include <string.h>
@@ -42,33 +45,80 @@ static const struct engine_info missing[] = {
 	{ NULL },
 };
 
+/* Whether every option of o is marked as o's: the job layer finds an option's engine so. */
+static bool options_are_own(const struct ioengine_ops *o)
+{
+	if (!o->options)
+		return !o->options_size;
+	if (!o->options_size)
+		return false;
+	for (const struct opt_def *d = o->options; d->name; d++)
+		if (!d->engine || strcmp(d->engine, o->name))
+			return false;
+	return true;
+}
+
+const char *ioengine_check_ops(const struct ioengine_ops *o)
+{
+	bool sync = o->flags & IOENG_SYNC;
+	bool async_hooks = o->submit || o->getevents || o->event;
+
+	if (!o->name || !o->name[0])
+		return "it has no name";
+	if (!o->queue)
+		return "it has no queue()";
+	if (o->flags & ~IOENG_FLAGS)
+		return "it sets flags this build does not know";
+	if (!sync && (!o->submit || !o->getevents || !o->event))
+		return "its queue() may return IOQ_QUEUED, but submit(), getevents() or event() "
+		       "is missing";
+	if (sync && async_hooks)
+		return "it is synchronous, so submit(), getevents() and event() would never run";
+	if (sync && (o->flags & (IOENG_INLINE_QD1 | IOENG_CHEAP_SUBMIT |
+				 IOENG_DEPTH_NEEDS_DIRECT)))
+		return "it is synchronous, but its flags describe queueing";
+	if ((o->flags & IOENG_NOFILES) && (o->open_files || o->close_files ||
+					   (o->flags & IOENG_POSITIONAL)))
+		return "it does no I/O on files, but its hooks or flags handle files";
+	if (!options_are_own(o))
+		return "its options are not all marked as its own, or have no size";
+	return NULL;
+}
+
+const struct ioengine_ops *ioengine_builtin(unsigned i)
+{
+	return i < NENGINES ? engines[i] : NULL;
+}
+
 const struct ioengine_ops *ioengine_find(const char *name)
 {
 	for (unsigned i = 0; i < NENGINES; i++)
 		if (!strcmp(engines[i]->name, name))
-			return engines[i];
+			return ioengine_check_ops(engines[i]) ? NULL : engines[i];
 	return NULL;
+}
+
+struct engine_info ioengine_describe(const struct ioengine_ops *o)
+{
+	const char *refused = ioengine_check_ops(o);
+
+	return (struct engine_info){
+		.name = o->name,
+		.help = o->help,
+		.available = !refused,
+		.why_missing = refused,
+		.flags = o->flags & ENGINE_FLAGS,
+		.options = o->options,
+		.options_size = o->options_size,
+	};
 }
 
 unsigned ioengine_catalog(struct engine_info *out, unsigned max)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < NENGINES && n < max; i++, n++) {
-		const struct ioengine_ops *o = engines[i];
-
-		out[n] = (struct engine_info){
-			.name = o->name,
-			.help = o->help,
-			.available = true,
-			.sync = o->flags & IOENG_SYNC,
-			.can_trim = o->flags & IOENG_TRIM,
-			.cheap_submit = o->flags & IOENG_CHEAP_SUBMIT,
-			.no_data = o->flags & IOENG_NOFILES,
-			.options = o->options,
-			.options_size = o->options_size,
-		};
-	}
+	for (unsigned i = 0; i < NENGINES && n < max; i++)
+		out[n++] = ioengine_describe(engines[i]);
 	for (unsigned i = 0; missing[i].name && n < max; i++)
 		out[n++] = missing[i];
 	return n;

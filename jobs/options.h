@@ -108,16 +108,24 @@ struct opt_def {
 /* The job options, ended by { NULL }. */
 extern const struct opt_def job_options[];
 
+/*
+ * What the job layer knows of how an engine behaves: the catalog's flags. The rules that
+ * depend on the engine test these, never its name, so a new engine only sets its flags.
+ */
+#define ENGINE_SYNC		(1u << 0)	/* one I/O at a time: iodepth is capped at 1 */
+#define ENGINE_NO_FILES		(1u << 1)	/* no I/O (null): nothing to verify */
+#define ENGINE_TRIM		(1u << 2)	/* can trim */
+#define ENGINE_CHEAP_SUBMIT	(1u << 3)	/* submitting does no work: batch by default */
+#define ENGINE_DEPTH_NEEDS_DIRECT (1u << 4)	/* buffered I/O completes in submit (libaio) */
+#define ENGINE_FLAGS		((1u << 5) - 1)	/* every flag above */
+
 /* An ioengine as the job layer knows it: its name, whether it was built, its options. */
 struct engine_info {
 	const char *name;
 	const char *help;
 	bool available;		/* false: known but not in this build (say why) */
 	const char *why_missing;
-	bool sync;		/* one I/O at a time: iodepth is capped at 1 */
-	bool can_trim;
-	bool cheap_submit;	/* submitting does no work: batch everything by default */
-	bool no_data;		/* stores and returns nothing (null): nothing to verify */
+	unsigned flags;		/* ENGINE_* */
 	const struct opt_def *options;	/* ended by { NULL }, or NULL */
 	size_t options_size;
 };

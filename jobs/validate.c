@@ -23,21 +23,22 @@ static int fail(const struct job_desc *j, const char *opt, struct diag *d, const
 
 static void depth_defaults(struct job_desc *j, const struct engine_info *eng, struct diag *d)
 {
-	if (eng->sync && j->iodepth > 1) {
+	if ((eng->flags & ENGINE_SYNC) && j->iodepth > 1) {
 		diag_note(d, "job '%s': ioengine %s is synchronous, so iodepth=%u is capped at 1",
 			  j->name, eng->name, j->iodepth);
 		j->iodepth = 1;
 	}
-	if (!strcmp(eng->name, "libaio") && !j->direct && j->iodepth > 1)
-		diag_note(d, "job '%s': libaio without direct=1 completes most I/O inside "
-			  "io_submit, so iodepth=%u will not be reached", j->name, j->iodepth);
+	if ((eng->flags & ENGINE_DEPTH_NEEDS_DIRECT) && !j->direct && j->iodepth > 1)
+		diag_note(d, "job '%s': %s without direct=1 completes most I/O inside "
+			  "io_submit, so iodepth=%u will not be reached", j->name, eng->name,
+			  j->iodepth);
 	/*
 	 * fio's defaults: submit each I/O on its own and reap one completion per call. With
 	 * batches, a batch's I/Os reach the device while the call is still submitting the
 	 * rest and their clat reads short; a queue refilled in bursts runs below its depth.
 	 * An engine whose submit does no work (null) batches everything by default.
 	 */
-	if (eng->cheap_submit) {
+	if (eng->flags & ENGINE_CHEAP_SUBMIT) {
 		if (!job_setting(j, "iodepth_batch_submit"))
 			j->iodepth_batch_submit = j->iodepth;
 		if (!job_setting(j, "iodepth_batch_complete_max"))
@@ -332,10 +333,10 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_stripe(j, d);
 	if (ret)
 		return ret;
-	if (j->verify != VERIFY_NONE && eng->no_data)
+	if (j->verify != VERIFY_NONE && (eng->flags & ENGINE_NO_FILES))
 		return fail(j, "verify", d, "option 'verify': this ioengine stores no data, so "
 			    "there is nothing to verify (use psync, sync, libaio or io_uring)");
-	if ((rw_does(j->rw, IO_TRIM)) && !eng->can_trim)
+	if ((rw_does(j->rw, IO_TRIM)) && !(eng->flags & ENGINE_TRIM))
 		return fail(j, "ioengine", d, "option 'rw': this ioengine cannot trim "
 			    "(use psync, sync or null)");
 	if (j->filesize.lo > j->filesize.hi)

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,46 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/sysfs.h"
+
 #define DISK_NAME_LEN	sizeof(((struct disk *)0)->name)
 #define STAT_MIN_FIELDS	11	/* every kernel since 2.6 */
 #define STAT_MAX_FIELDS	17	/* Linux 5.5+: discard and flush fields too */
-
-/* Read a small sysfs file into buf as a string. Returns its length or -errno. */
-static int read_small(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd, err;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	err = errno;
-	close(fd);
-	if (n < 0)
-		return -err;
-	buf[n] = '\0';
-	return (int)n;
-}
-
-/* "<sysfs root>/<fmt ...>" into buf. Returns 0, or -ENAMETOOLONG if it does not fit. */
-__attribute__((format(printf, 3, 4)))
-static int sysfs_path(char *buf, size_t len, const char *fmt, ...)
-{
-	const char *root = getenv(DISKSTATS_SYSFS_ENV);
-	va_list ap;
-	int n, m;
-
-	if (!root || !*root)
-		root = "/sys";
-	n = snprintf(buf, len, "%s/", root);
-	if (n < 0 || (size_t)n >= len)
-		return -ENAMETOOLONG;
-	va_start(ap, fmt);
-	m = vsnprintf(buf + n, len - (size_t)n, fmt, ap);
-	va_end(ap);
-	return m < 0 || (size_t)m >= len - (size_t)n ? -ENAMETOOLONG : 0;
-}
 
 /*
  * Name of the whole disk that holds device maj:min, from the dev/block link: a
@@ -71,14 +35,15 @@ static int disk_of_dev(unsigned maj, unsigned min, char *name)
 	ssize_t n;
 	int ret;
 
-	ret = sysfs_path(path, sizeof(path), "dev/block/%u:%u", maj, min);
+	ret = sysfs_path(path, sizeof(path), SYSFS_REPORTS, "dev/block/%u:%u", maj, min);
 	if (ret < 0)
 		return ret;
 	n = readlink(path, link, sizeof(link) - 1);
 	if (n < 0)
 		return -errno;
 	link[n] = '\0';
-	ret = sysfs_path(path, sizeof(path), "dev/block/%u:%u/partition", maj, min);
+	ret = sysfs_path(path, sizeof(path), SYSFS_REPORTS, "dev/block/%u:%u/partition", maj,
+			 min);
 	if (ret < 0)
 		return ret;
 	if (access(path, F_OK) == 0) {
@@ -182,18 +147,16 @@ static int add_member(struct disk_set *s, int m, unsigned maj, unsigned min)
 /* The member behind slave link dir/entry, whose "dev" file says maj:min. */
 static int add_slave(struct disk_set *s, int m, const char *dir, const char *entry)
 {
-	char path[PATH_MAX], buf[32];
-	unsigned maj, min;
+	char path[PATH_MAX];
+	dev_t dev;
 	int ret;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s/dev", dir, entry) >= sizeof(path))
 		return -ENAMETOOLONG;
-	ret = read_small(path, buf, sizeof(buf));
+	ret = sysfs_read_devno(AT_FDCWD, path, &dev);
 	if (ret < 0)
 		return ret;
-	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
-		return -EINVAL;
-	return add_member(s, m, maj, min);
+	return add_member(s, m, major(dev), minor(dev));
 }
 
 /* md and dm devices list their members in block/<dev>/slaves; others have none. */
@@ -204,7 +167,8 @@ static int add_slaves(struct disk_set *s, int m)
 	DIR *d;
 	int ret;
 
-	ret = sysfs_path(dir, sizeof(dir), "block/%s/slaves", s->disks[m].name);
+	ret = sysfs_path(dir, sizeof(dir), SYSFS_REPORTS, "block/%s/slaves",
+			 s->disks[m].name);
 	if (ret < 0)
 		return ret;
 	d = opendir(dir);
@@ -237,10 +201,11 @@ static int add_loop_member(struct disk_set *s, int m)
 	dev_t dev;
 	int ret;
 
-	ret = sysfs_path(path, sizeof(path), "block/%s/loop/backing_file", s->disks[m].name);
+	ret = sysfs_path(path, sizeof(path), SYSFS_REPORTS, "block/%s/loop/backing_file",
+			 s->disks[m].name);
 	if (ret < 0)
 		return ret;
-	ret = read_small(path, file, sizeof(file));
+	ret = sysfs_read(AT_FDCWD, path, file, sizeof(file));
 	if (ret == -ENOENT)
 		return m;
 	if (ret < 0)
@@ -369,10 +334,10 @@ static int read_counters(const char *name, struct disk_counters *c)
 	unsigned i;
 	int ret;
 
-	ret = sysfs_path(path, sizeof(path), "block/%s/stat", name);
+	ret = sysfs_path(path, sizeof(path), SYSFS_REPORTS, "block/%s/stat", name);
 	if (ret < 0)
 		return ret;
-	ret = read_small(path, buf, sizeof(buf));
+	ret = sysfs_read(AT_FDCWD, path, buf, sizeof(buf));
 	if (ret < 0)
 		return ret;
 	p = buf;

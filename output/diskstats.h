@@ -2,16 +2,14 @@
  * Disk statistics: which block devices hold a job's files, and their /sys/block counters
  * at the start and the end of the timed phase. Partitions count as their whole disk; an
  * md or dm device brings its member devices (slaves) along, as fio reports them, and a
- * loop device the disk under its backing file. sysfs is read under $IOJOB_SYSFS_ROOT when
- * that is set (tests point it at a fake tree), else under /sys.
+ * loop device the disk under its backing file. sysfs is the reports' tree (base/sysfs.h):
+ * $IOJOB_SYSFS_ROOT when that is set (tests point it at a fake tree), else /sys.
  */
 #ifndef OUTPUT_DISKSTATS_H
 #define OUTPUT_DISKSTATS_H
 
 #include <stdbool.h>
 #include <stdint.h>
-
-#define DISKSTATS_SYSFS_ENV	"IOJOB_SYSFS_ROOT"
 
 /* The fields of /sys/block/<dev>/stat; those a kernel does not have stay 0. */
 struct disk_counters {

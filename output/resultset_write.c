@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/sysfs.h"
 #include "output/diskstats.h"
 #include "output/json_reader.h"
 #include "output/json_writer.h"
@@ -30,20 +31,16 @@ static void string_map(struct json_out *j, const char *key, const char *const *k
 /* A device's model as sysfs has it ("" when unknown), without the trailing blanks. */
 static void disk_model(const char *dev, char *out, size_t len)
 {
-	const char *root = getenv("IOJOB_SYSFS_ROOT");
 	char path[512];
-	FILE *f;
-	size_t n;
+	int n;
 
 	out[0] = '\0';
-	snprintf(path, sizeof(path), "%s/block/%s/device/model", root ? root : "/sys", dev);
-	f = fopen(path, "r");
-	if (!f)
+	if (sysfs_path(path, sizeof(path), SYSFS_REPORTS, "block/%s/device/model", dev) < 0)
 		return;
-	if (!fgets(out, (int)len, f))
-		out[0] = '\0';
-	fclose(f);
-	for (n = strlen(out); n && (out[n - 1] == '\n' || out[n - 1] == ' '); n--)
+	n = sysfs_read(AT_FDCWD, path, out, len);
+	if (n < 0)
+		n = 0;
+	for (; n && (out[n - 1] == '\n' || out[n - 1] == ' '); n--)
 		out[n - 1] = '\0';
 }
 

@@ -18,6 +18,8 @@
 #include <unistd.h>
 #include <linux/fs.h>
 
+#include "base/sysfs.h"
+
 /* A device whose use makes the checked one unsafe to write. */
 struct bdev_ref {
 	dev_t dev;
@@ -91,29 +93,6 @@ static const struct bdev_ref *list_find(const struct bdev_list *l, dev_t dev)
 	return NULL;
 }
 
-/* Read a sysfs "dev" file ("MAJ:MIN\n"), path relative to dir. Returns 0 or -errno. */
-static int read_devno(int dir, const char *path, dev_t *dev)
-{
-	unsigned maj, min;
-	char buf[32];
-	ssize_t n;
-	int fd, err;
-
-	fd = openat(dir, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	err = errno;
-	close(fd);
-	if (n < 0)
-		return -err;
-	buf[n] = '\0';
-	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
-		return -EINVAL;
-	*dev = makedev(maj, min);
-	return 0;
-}
-
 /* Add every partition of disk name: its sysfs subdirectories that have a "partition" file. */
 static int add_partitions(struct bdev_list *l, const char *name)
 {
@@ -123,7 +102,9 @@ static int add_partitions(struct bdev_list *l, const char *name)
 	DIR *d;
 	int ret = 0;
 
-	snprintf(path, sizeof(path), "/sys/class/block/%s", name);
+	ret = sysfs_path(path, sizeof(path), SYSFS_REAL, "class/block/%s", name);
+	if (ret < 0)
+		return ret;
 	d = opendir(path);
 	if (!d)
 		return -errno;
@@ -134,7 +115,7 @@ static int add_partitions(struct bdev_list *l, const char *name)
 		if (faccessat(dirfd(d), path, F_OK, 0) < 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/dev", e->d_name);
-		if (read_devno(dirfd(d), path, &dev) < 0)
+		if (sysfs_read_devno(dirfd(d), path, &dev) < 0)
 			continue;	/* removed while we looked */
 		ret = list_add(l, dev, e->d_name);
 		if (ret < 0)
@@ -152,7 +133,10 @@ static int collect_related(dev_t dev, struct bdev_list *l)
 	ssize_t n;
 	int ret;
 
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	ret = sysfs_path(path, sizeof(path), SYSFS_REAL, "dev/block/%u:%u", major(dev),
+			 minor(dev));
+	if (ret < 0)
+		return ret;
 	n = readlink(path, link, sizeof(link) - 1);
 	if (n < 0)
 		return -errno;
@@ -172,8 +156,9 @@ static int collect_related(dev_t dev, struct bdev_list *l)
 	slash = strrchr(link, '/');
 	if (!slash)
 		return -EINVAL;
-	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", slash + 1);
-	ret = read_devno(AT_FDCWD, path, &disk);
+	ret = sysfs_path(path, sizeof(path), SYSFS_REAL, "class/block/%s/dev", slash + 1);
+	if (ret == 0)
+		ret = sysfs_read_devno(AT_FDCWD, path, &disk);
 	if (ret < 0)
 		return ret;
 	return list_add(l, disk, slash + 1);
@@ -371,7 +356,9 @@ static int first_holder(const char *name, char *holder, size_t len)
 	int ret = 0;
 	DIR *d;
 
-	snprintf(path, sizeof(path), "/sys/class/block/%s/holders", name);
+	ret = sysfs_path(path, sizeof(path), SYSFS_REAL, "class/block/%s/holders", name);
+	if (ret < 0)
+		return ret;
 	d = opendir(path);
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;

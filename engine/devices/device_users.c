@@ -14,45 +14,11 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "base/sysfs.h"
 #include "engine/devices/blockdev.h"
 
 /* Loop over loop over ... deeper than this is refused rather than followed. */
 #define LOOP_DEPTH_MAX	8
-
-/* Read a small sysfs file into buf, without its final newline. Returns 0 or -errno. */
-static int read_sysfs(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return (int)n;
-	}
-	close(fd);
-	buf[n] = '\0';
-	if (n > 0 && buf[n - 1] == '\n')
-		buf[n - 1] = '\0';
-	return 0;
-}
-
-static int read_devno(const char *path, dev_t *dev)
-{
-	unsigned maj, min;
-	char buf[32];
-	int ret = read_sysfs(path, buf, sizeof(buf));
-
-	if (ret < 0)
-		return ret;
-	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
-		return -EINVAL;
-	*dev = makedev(maj, min);
-	return 0;
-}
 
 /* Add /sys/block/name when it is a loop device with a backing file that still exists. */
 static int add_loop(struct device_users *u, const char *name, unsigned *cap)
@@ -62,12 +28,12 @@ static int add_loop(struct device_users *u, const char *name, unsigned *cap)
 	struct stat st;
 	dev_t dev;
 
-	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", name);
-	if (read_sysfs(path, back, sizeof(back)) < 0)
+	if (sysfs_path(path, sizeof(path), SYSFS_REAL, "block/%s/loop/backing_file", name) < 0 ||
+	    sysfs_read(AT_FDCWD, path, back, sizeof(back)) < 0)
 		return 0;	/* not a loop device, or one with nothing attached */
-	snprintf(path, sizeof(path), "/sys/block/%s/dev", name);
 	/* a deleted or unreachable backing file is no file a job can name */
-	if (read_devno(path, &dev) < 0 || stat(back, &st) < 0)
+	if (sysfs_path(path, sizeof(path), SYSFS_REAL, "block/%s/dev", name) < 0 ||
+	    sysfs_read_devno(AT_FDCWD, path, &dev) < 0 || stat(back, &st) < 0)
 		return 0;
 	if (u->nloops == *cap) {
 		unsigned n = *cap ? 2 * *cap : 8;
@@ -80,7 +46,7 @@ static int add_loop(struct device_users *u, const char *name, unsigned *cap)
 	}
 	b = &u->loops[u->nloops++];
 	b->loop = dev;
-	snprintf(b->name, sizeof(b->name), "%s", name);
+	snprintf(b->name, sizeof(b->name), "%.*s", (int)sizeof(b->name) - 1, name);
 	b->st_dev = st.st_dev;
 	b->st_ino = st.st_ino;
 	b->st_rdev = S_ISBLK(st.st_mode) ? st.st_rdev : 0;
@@ -89,14 +55,18 @@ static int add_loop(struct device_users *u, const char *name, unsigned *cap)
 
 static int load_loops(struct device_users *u)
 {
+	char path[PATH_MAX];
 	unsigned cap = 0;
 	struct dirent *e;
-	int ret = 0;
+	int ret;
 	DIR *d;
 
 	if (u->loaded)
 		return 0;
-	d = opendir("/sys/block");
+	ret = sysfs_path(path, sizeof(path), SYSFS_REAL, "block");
+	if (ret < 0)
+		return ret;
+	d = opendir(path);
 	if (!d)
 		return -errno;
 	while (!ret && (e = readdir(d)))
@@ -113,11 +83,13 @@ static dev_t disk_of(dev_t dev)
 	char path[PATH_MAX];
 	dev_t disk;
 
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition", major(dev), minor(dev));
-	if (access(path, F_OK) < 0)
+	if (sysfs_path(path, sizeof(path), SYSFS_REAL, "dev/block/%u:%u/partition", major(dev),
+		       minor(dev)) < 0 || access(path, F_OK) < 0)
 		return dev;
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../dev", major(dev), minor(dev));
-	return read_devno(path, &disk) < 0 ? dev : disk;
+	if (sysfs_path(path, sizeof(path), SYSFS_REAL, "dev/block/%u:%u/../dev", major(dev),
+		       minor(dev)) < 0)
+		return dev;
+	return sysfs_read_devno(AT_FDCWD, path, &disk) < 0 ? dev : disk;
 }
 
 /* Writing a overwrites b's data when they are one device, or one is the other's disk. */

@@ -6,10 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/env.h"
+
 /* $IOJOB_HOSTNAME names the host instead: tests give ranks on one machine two "hosts". */
 void dist_host_name(char *buf)
 {
-	const char *name = getenv("IOJOB_HOSTNAME");
+	const char *name = env_get(ENV_HOSTNAME);
 	char host[DIST_HOST_MAX] = "";
 
 	if (!name || !*name) {

@@ -184,7 +184,7 @@ static const struct opt_def aio_options[] = {
 
 const struct ioengine_ops libaio_engine = {
 	.name		= "libaio",
-	.flags		= IOENG_POSITIONAL,
+	.flags		= IOENG_POSITIONAL | IOENG_DEPTH_NEEDS_DIRECT,
 	.help		= "Linux native asynchronous I/O (io_submit/io_getevents)",
 	.options	= aio_options,
 	.options_size	= sizeof(struct aio_opts),

@@ -129,8 +129,6 @@ static enum ioq_status stripe_queue(struct ioengine *e, struct io_req *r)
 	sr->queued = 0;
 	for (unsigned k = 0; k < n; k++) {
 		p[k].res = 0;
-		if (ops->prep)
-			ops->prep(&st->inner, &p[k]);
 		switch (ops->queue(&st->inner, &p[k])) {
 		case IOQ_QUEUED:
 			sr->queued++;

@@ -51,6 +51,8 @@ static const char *const file_engines[] = { "psync", "sync", "libaio", "io_uring
 
 /* Why file_engines[i] cannot run here, "" when it can; filled by main() before forking. */
 static char engine_why[TABLE_LEN(file_engines)][256];
+/* Its catalog flags (ENGINE_*), from the same place. */
+static unsigned engine_flags[TABLE_LEN(file_engines)];
 
 /* The kernel side of each asynchronous engine, asked the way the engine will ask. */
 static int probe_aio(void)
@@ -92,6 +94,7 @@ static void probe_engines(void)
 				continue;
 			snprintf(why, sizeof(engine_why[e]), "%s",
 				 cat[i].available ? "" : cat[i].why_missing);
+			engine_flags[e] = cat[i].flags;
 		}
 		if (why[0])
 			continue;
@@ -105,9 +108,10 @@ static void probe_engines(void)
 	}
 }
 
-static bool is_async(const char *engine)
+/* Whether file_engines[e] keeps I/Os in flight together: its catalog says so. */
+static bool is_async(unsigned e)
 {
-	return !strcmp(engine, "libaio") || !strcmp(engine, "io_uring");
+	return !(engine_flags[e] & ENGINE_SYNC);
 }
 
 /* --- running job text ------------------------------------------------------------------- */
@@ -327,7 +331,7 @@ START_TEST(seq_write_then_read_keep_the_pattern)
 
 		assert_did(&x, j, j ? IO_READ : IO_WRITE, NBLOCKS, BS);
 		ck_assert_uint_eq(depth_total(st), NBLOCKS);
-		if (c->iodepth == 32 && c->direct && is_async(engine))
+		if (c->iodepth == 32 && c->direct && is_async(c->engine))
 			ck_assert_msg(st->depth[5] == NBLOCKS, "%s job %u: %llu of %u I/Os at "
 				      "depth 32", engine, j, (unsigned long long)st->depth[5],
 				      NBLOCKS);

@@ -281,6 +281,7 @@ static struct worker w;
 static void setup(const struct ioengine_ops *ops)
 {
 	static char *names[] = { "m0", "m1", "m2", "m3" };
+	const char *why;
 
 	memset(&fake, 0, sizeof(fake));
 	fake.submit_limit = MAX_SEEN;
@@ -299,7 +300,12 @@ static void setup(const struct ioengine_ops *ops)
 	w.files = members;
 	w.nfiles = 4;
 	w.target = &target;
+	why = ioengine_check_ops(ops);
+	ck_assert_msg(!why, "the fake engine is refused: %s", why);
 	ck_assert_int_eq(stripe_attach(&w), 0);
+	/* the ops the stripe puts in front pass the registry's check too */
+	why = ioengine_check_ops(w.ops);
+	ck_assert_msg(!why, "the stripe's ops are refused: %s", why);
 	for (unsigned i = 0; i < DEPTH; i++)
 		reqs[i] = (struct io_req){ .slot = i, .buf_slot = i, .buf_base = bufs[i] };
 	w.eng = (struct ioengine){ .ops = w.ops, .job = &job, .files = w.files, .nfiles = 1,

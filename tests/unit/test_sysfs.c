@@ -18,6 +18,8 @@
 #include <check.h>
 
 #include "output/output.h"
+#include "base/env.h"
+#include "base/sysfs.h"
 #include "loopdev.h"
 #include "test_util.h"
 
@@ -125,20 +127,28 @@ static void make_nodes(const struct fake_node *n, unsigned count)
 		make_node(&n[i]);
 }
 
-/* Once per test case, in the parent: the tree, and the environment the children inherit. */
+/*
+ * Once per test case, in the parent: the tree, and the environment the children inherit.
+ * iojob reads IOJOB_SYSFS_ROOT once a process (base/env.c), so every case uses the one
+ * root that the first made: a run without CK_FORK sees the same tree in every case.
+ */
 static void tree_setup(void)
 {
 	const char *tmp = getenv("TMPDIR");
 
-	snprintf(root, sizeof(root), "%s/iojob-sysfs-XXXXXX", tmp ? tmp : "/tmp");
-	ck_assert_msg(mkdtemp(root) != NULL, "mkdtemp '%s': %s", root, strerror(errno));
+	if (!root[0]) {
+		snprintf(root, sizeof(root), "%s/iojob-sysfs-XXXXXX", tmp ? tmp : "/tmp");
+		ck_assert_msg(mkdtemp(root) != NULL, "mkdtemp '%s': %s", root, strerror(errno));
+	} else {
+		ck_assert_msg(mkdir(root, 0700) == 0, "mkdir '%s': %s", root, strerror(errno));
+	}
 	make_nodes(tree, TABLE_LEN(tree));
-	setenv(DISKSTATS_SYSFS_ENV, root, 1);
+	setenv("IOJOB_SYSFS_ROOT", root, 1);
 }
 
 static void tree_teardown(void)
 {
-	unsetenv(DISKSTATS_SYSFS_ENV);
+	unsetenv("IOJOB_SYSFS_ROOT");
 	loopdev_remove_tree(root);
 }
 
@@ -550,6 +560,59 @@ START_TEST(loop_line_is_a_master_over_its_backing_disk)
 }
 END_TEST
 
+/* --- the sysfs helper (base/sysfs.c) ---------------------------------------------------- */
+
+/* The reports read the fake tree; the safety checks and the clock never do. */
+START_TEST(only_the_reports_read_the_fake_root)
+{
+	char path[PATH_MAX], want[PATH_MAX];
+
+	ck_assert_int_eq(sysfs_path(path, sizeof(path), SYSFS_REPORTS, "block/%s/stat", "sda"), 0);
+	snprintf(want, sizeof(want), "%s/block/sda/stat", root);
+	ck_assert_str_eq(path, want);
+	ck_assert_int_eq(sysfs_path(path, sizeof(path), SYSFS_REAL, "block/%s/stat", "sda"), 0);
+	ck_assert_str_eq(path, "/sys/block/sda/stat");
+	ck_assert_int_eq(sysfs_path(path, 8, SYSFS_REAL, "block/%s", "sda"), -ENAMETOOLONG);
+}
+END_TEST
+
+/* The environment is read once: a later change does not move the reports' tree. */
+START_TEST(root_is_read_once)
+{
+	char path[PATH_MAX], want[PATH_MAX];
+
+	ck_assert_str_eq(env_get(ENV_SYSFS_ROOT), root);
+	setenv("IOJOB_SYSFS_ROOT", "/elsewhere", 1);
+	ck_assert_int_eq(sysfs_path(path, sizeof(path), SYSFS_REPORTS, "block"), 0);
+	setenv("IOJOB_SYSFS_ROOT", root, 1);
+	snprintf(want, sizeof(want), "%s/block", root);
+	ck_assert_str_eq(path, want);
+}
+END_TEST
+
+START_TEST(small_files_and_dev_numbers_are_read)
+{
+	char path[PATH_MAX], buf[64];
+	dev_t dev;
+
+	ck_assert_int_eq(sysfs_path(path, sizeof(path), SYSFS_REPORTS, LOOP "/loop1/loop/"
+				    "backing_file"), 0);
+	ck_assert_int_eq(sysfs_read(AT_FDCWD, path, buf, sizeof(buf)), 32);
+	ck_assert_str_eq(buf, "/nonexistent/iojob.img (deleted)");	/* no final newline */
+	ck_assert_int_eq(sysfs_read(AT_FDCWD, path, buf, 9), 8);	/* as much as fits */
+	ck_assert_str_eq(buf, "/nonexis");
+	ck_assert_int_eq(sysfs_path(path, sizeof(path), SYSFS_REPORTS, "block/sda/sda1/dev"), 0);
+	ck_assert_int_eq(sysfs_read_devno(AT_FDCWD, path, &dev), 0);
+	ck_assert_uint_eq(major(dev), SD_MAJ);
+	ck_assert_uint_eq(minor(dev), 1);
+	ck_assert_int_eq(sysfs_path(path, sizeof(path), SYSFS_REPORTS, "block/sda/sda1/partition"),
+			 0);
+	ck_assert_int_eq(sysfs_read_devno(AT_FDCWD, path, &dev), -EINVAL);
+	ck_assert_int_eq(sysfs_path(path, sizeof(path), SYSFS_REPORTS, "block/nosuch/dev"), 0);
+	ck_assert_int_eq(sysfs_read_devno(AT_FDCWD, path, &dev), -ENOENT);
+}
+END_TEST
+
 static Suite *sysfs_suite(void)
 {
 	Suite *s = suite_create("sysfs");
@@ -578,6 +641,13 @@ static Suite *sysfs_suite(void)
 	tcase_add_checked_fixture(tc, counters_reset, NULL);
 	tcase_add_test(tc, every_field_of_stat_is_read);
 	tcase_add_test(tc, unreadable_stat_reads_as_zero_and_fails);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("helper");
+	tcase_add_unchecked_fixture(tc, tree_setup, tree_teardown);
+	tcase_add_test(tc, only_the_reports_read_the_fake_root);
+	tcase_add_test(tc, root_is_read_once);
+	tcase_add_test(tc, small_files_and_dev_numbers_are_read);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("reports");
