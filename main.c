@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "config.h"
 #include "engine/dist/dist.h"
 #include "engine/dist/dist_report.h"
@@ -201,17 +202,17 @@ static int parse_status_arg(struct cli *c, const struct cli_opt *sw, const char 
 static int print_help(const struct cli *c, const struct cli_opt *sw, const char *val)
 {
 	if (sw->id == CLI_HELP)
-		help_usage(stdout);
+		cli_usage(stdout);
 	else if (sw->id == CLI_VERSION)
-		help_version(stdout);
+		cli_version(stdout);
 	else if (sw->id == CLI_CMDHELP && help_options(stdout, val, c->engines, c->nengines) < 0)
 		return fail_usage("unknown option '%s'", val);
 	else if (sw->id == CLI_ENGHELP && help_engines(stdout, val, c->engines, c->nengines) < 0)
 		return fail_usage("unknown ioengine '%s'", val);
 	else if (sw->id == CLI_COMPLETE_OPTIONS)
-		help_complete_options(stdout, c->engines, c->nengines);
+		cli_complete_options(stdout, c->engines, c->nengines);
 	else if (sw->id == CLI_COMPLETE_VALUES &&
-		 help_complete_values(stdout, val, c->engines, c->nengines) < 0)
+		 cli_complete_values(stdout, val, c->engines, c->nengines) < 0)
 		return EXIT_USAGE;	/* no message: the completion script would drop it */
 	if (sw->id == CLI_COMPLETE_OPTIONS)
 		commands_complete(stdout);	/* completed as the first word */
