@@ -340,53 +340,6 @@ static int build_jobs(struct cli *c, unsigned long cell, struct job_list *jobs,
 	return jobs_build(&in, jobs, d);
 }
 
-static void print_header(FILE *out, const struct cli *c, const struct job_list *jobs,
-			 const struct run *r)
-{
-	unsigned nthreads = jobs->njobs;
-
-	for (unsigned i = 0; i < jobs->njobs; i++) {
-		const struct job_desc *j = &jobs->jobs[i];
-		unsigned long long lo[3], hi[3];
-
-		if (j->jobnum)
-			continue;
-		for (int d = 0; d < 3; d++) {
-			lo[d] = j->bs[d].min;
-			hi[d] = j->bs[d].max;
-		}
-		report_job_header(out, j->name, j->groupid, rw_name(j->rw), lo, hi, j->ioengine,
-				  j->iodepth);
-		if (j->numjobs > 1)
-			fprintf(out, "...\n");
-	}
-	fprintf(out, "iojob-%s\n", IOJOB_VERSION);
-	for (unsigned s = 0; s < c->nsets; s++)
-		fprintf(out, "%s%s=%s%s", s ? ", " : "Overrides (--set): ", c->sets[s].key,
-			c->sets[s].value, s + 1 == c->nsets ? "\n" : "");
-	if (c->sweep.naxes)
-		fprintf(out, "Sweep (--sweep) %lu/%lu: ", c->cell_idx + 1, c->ncells);
-	for (unsigned s = c->nsets; s < c->ncell; s++)
-		fprintf(out, "%s=%s%s", c->cell[s].key, c->cell[s].value,
-			s + 1 == c->ncell ? "\n" : ", ");
-	if (r->clock.tsc)
-		fprintf(out, "Clock: tsc (%.0f MHz)", (double)r->clock.hz / 1e6);
-	else
-		fprintf(out, "Clock: clock_gettime (%s)", r->clock.why);
-	for (unsigned i = 0; i < jobs->njobs; i++) {
-		if (jobs->jobs[i].clocksource == CLOCKSRC_GETTIME && r->clock.tsc) {
-			fprintf(out, "; clock_gettime where clocksource=clock_gettime");
-			break;
-		}
-	}
-	fprintf(out, "\n");
-	if (c->dist->nranks > 1)
-		fprintf(out, "Ranks: %d on %u host%s (MPI), each running the jobs below\n",
-			c->dist->nranks, c->dist->nhosts, c->dist->nhosts > 1 ? "s" : "");
-	fprintf(out, "Starting %u thread%s\n", nthreads, nthreads > 1 ? "s" : "");
-	fflush(out);
-}
-
 static void note_to(void *ctx, const char *msg)
 {
 	FILE *f = ctx;
@@ -417,6 +370,44 @@ static void cell_meta(const struct cli *c, const char **keys, const char **value
 		.job_files = c->files,
 		.njob_files = c->nfiles,
 	};
+}
+
+/* The normal report's header: each job's line, then what report_run_header() says. */
+static void print_header(FILE *out, const struct cli *c, const struct job_list *jobs,
+			 const struct run *r)
+{
+	const char *keys[2 * MAX_ARGS_LIST], *values[2 * MAX_ARGS_LIST];
+	struct resultset_meta m;
+	struct report_header h;
+	bool some_gettime = false;
+
+	for (unsigned i = 0; i < jobs->njobs; i++) {
+		const struct job_desc *j = &jobs->jobs[i];
+		unsigned long long lo[3], hi[3];
+
+		some_gettime |= j->clocksource == CLOCKSRC_GETTIME;
+		if (j->jobnum)
+			continue;
+		for (int d = 0; d < 3; d++) {
+			lo[d] = j->bs[d].min;
+			hi[d] = j->bs[d].max;
+		}
+		report_job_header(out, j->name, j->groupid, rw_name(j->rw), lo, hi, j->ioengine,
+				  j->iodepth);
+		if (j->numjobs > 1)
+			fprintf(out, "...\n");
+	}
+	cell_meta(c, keys, values, &m);
+	h = (struct report_header){
+		.set_keys = m.set_keys, .set_values = m.set_values, .nsets = m.nsets,
+		.cell_keys = m.cell_keys, .cell_values = m.cell_values, .ncell = m.ncell,
+		.cell_idx = c->cell_idx, .ncells = c->ncells,
+		.tsc = r->clock.tsc, .tsc_hz = r->clock.hz, .clock_why = r->clock.why,
+		.some_gettime = some_gettime,
+		.nranks = c->dist->nranks, .nhosts = c->dist->nhosts,
+		.nthreads = jobs->njobs,
+	};
+	report_run_header(out, &h);
 }
 
 /* This cell's results, appended to --results. */
@@ -488,30 +479,6 @@ static int report(FILE *out, const struct cli *c, struct run *r)
 	return ret;
 }
 
-/*
- * Every rank must take the same path: the worst exit code of all. The root says what
- * went wrong on each rank where it did (the others' stderr is closed under MPI).
- */
-static int agree(const struct cli *c, int code, const struct diag *d)
-{
-	const struct dist *dist = c->dist;
-	char (*msgs)[sizeof(d->msg)] = NULL;
-	char mine[sizeof(d->msg)];
-
-	if (dist->nranks == 1)
-		return code;
-	snprintf(mine, sizeof(mine), "%s", code ? d->msg : "");
-	if (dist_root(dist) && !(msgs = calloc((size_t)dist->nranks, sizeof(*msgs))))
-		abort();	/* the others are in the gather: nothing else is safe */
-	dist_gather(dist, mine, sizeof(mine), msgs);
-	for (int k = 1; msgs && k < dist->nranks; k++)
-		if (msgs[k][0] && strcmp(msgs[k], msgs[0]))
-			fprintf(stderr, "iojob: rank %d (host %s): %s\n", k,
-				dist->hosts[dist->rank_host[k]], msgs[k]);
-	free(msgs);
-	return dist_max(dist, code);
-}
-
 static void meet_ranks(void *ctx)
 {
 	dist_barrier(ctx);
@@ -526,8 +493,8 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 	if (ret < 0)
 		say(d->msg);
 	/* a file name too long for the file system is the job file's as much as a bad value */
-	ret = agree(c, ret == 0 ? 0 : ret == -EINVAL || ret == -ENAMETOOLONG ? EXIT_USAGE :
-		    EXIT_JOB_FAILED, d);
+	ret = ret == 0 ? 0 : ret == -EINVAL || ret == -ENAMETOOLONG ? EXIT_USAGE : EXIT_JOB_FAILED;
+	ret = dist_agree(c->dist, ret, d, stderr);
 	if (ret) {
 		run_free(&r);
 		return ret;
@@ -688,7 +655,7 @@ static int run_cells(struct cli *c, FILE *out, struct diag *d)
 
 /*
  * Under MPI only the root writes: the others' reports and messages would repeat its own
- * N times, and their failures reach the root (see agree() and report_ranks()).
+ * N times, and their failures reach the root (see dist_agree() and report_ranks()).
  */
 static void quiet_other_ranks(struct cli *c)
 {
@@ -780,9 +747,9 @@ int main(int argc, char **argv)
 	c.ncells = sweep_ncells(&c.sweep);
 	if (parse_job_files(&c, &d) < 0 || check_cells(&c, &d) < 0) {
 		say(d.msg);
-		if (agree(&c, EXIT_USAGE, &d))
+		if (dist_agree(c.dist, EXIT_USAGE, &d, stderr))
 			goto done;
-	} else if (agree(&c, 0, &d)) {
+	} else if (dist_agree(c.dist, 0, &d, stderr)) {
 		goto done;	/* a rank's own files or directories were wrong */
 	}
 	if (c.parse_only) {
@@ -792,7 +759,7 @@ int main(int argc, char **argv)
 
 		if (opened < 0)
 			say(d.msg);
-		if (!agree(&c, opened < 0 ? EXIT_USAGE : 0, &d))
+		if (!dist_agree(c.dist, opened < 0 ? EXIT_USAGE : 0, &d, stderr))
 			ret = run_cells(&c, out, &d);
 		if (out != stdout)
 			ret = finish_output(out, c.output, "iojob", ret);
