@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "engine/cells.h"
 #include "engine/dist/dist.h"
 #include "engine/dist/dist_report.h"
 #include "engine/engine.h"
@@ -39,9 +40,6 @@ struct cli {
 	struct job_override sets[MAX_ARGS_LIST];
 	unsigned nsets;
 	struct sweep sweep;
-	struct job_override cell[2 * MAX_ARGS_LIST];	/* --set, then this cell's --sweep */
-	unsigned ncell;				/* of cell[] */
-	unsigned long cell_idx, ncells;		/* the sweep cell running, and how many */
 	const char *label;
 	const char *results;
 	bool resume;
@@ -57,6 +55,8 @@ struct cli {
 	struct engine_info engines[IOENGINE_MAX];
 	unsigned nengines;
 	struct dist *dist;		/* the ranks of an MPI run (iojob-mpi), or just this one */
+	struct cells cells;		/* what the run is made of: its --sweep cells */
+	FILE *out;			/* the report stream: stdout, or --output */
 };
 
 /*
@@ -314,32 +314,6 @@ static int parse_job_files(struct cli *c, struct diag *d)
 	return 0;
 }
 
-/* The jobs of one sweep cell (the only one without --sweep): --set, then its values. */
-static int build_jobs(struct cli *c, unsigned long cell, struct job_list *jobs,
-		      struct diag *d)
-{
-	struct job_input in = {
-		.jf = &c->jf,
-		.cli_defaults = c->cli_defaults,
-		.sets = c->cell,
-		.sections = c->nsections ? c->sections : NULL,
-		.nsections = c->nsections,
-		.engines = c->engines,
-		.nengines = c->nengines,
-		.check_paths = !c->parse_only,
-		.readonly = c->readonly,
-		.rank = c->dist->rank,
-		.nranks = c->dist->nranks,
-		.host = c->dist->host,
-	};
-
-	memcpy(c->cell, c->sets, c->nsets * sizeof(c->sets[0]));
-	sweep_cell(&c->sweep, cell, c->cell + c->nsets);
-	c->ncell = c->nsets + c->sweep.naxes;
-	in.nsets = c->ncell;
-	return jobs_build(&in, jobs, d);
-}
-
 static void note_to(void *ctx, const char *msg)
 {
 	FILE *f = ctx;
@@ -351,32 +325,11 @@ static void note_to(void *ctx, const char *msg)
 	fflush(f);
 }
 
-/* The cell running as result-set metadata; keys and values hold c->ncell entries. */
-static void cell_meta(const struct cli *c, const char **keys, const char **values,
-		      struct resultset_meta *m)
-{
-	for (unsigned i = 0; i < c->ncell; i++) {
-		keys[i] = c->cell[i].key;
-		values[i] = c->cell[i].value;
-	}
-	*m = (struct resultset_meta){
-		.label = c->label,
-		.cell_keys = keys + c->nsets,
-		.cell_values = values + c->nsets,
-		.ncell = c->ncell - c->nsets,
-		.set_keys = keys,
-		.set_values = values,
-		.nsets = c->nsets,
-		.job_files = c->files,
-		.njob_files = c->nfiles,
-	};
-}
-
 /* The normal report's header: each job's line, then what report_run_header() says. */
 static void print_header(FILE *out, const struct cli *c, const struct job_list *jobs,
 			 const struct run *r)
 {
-	const char *keys[2 * MAX_ARGS_LIST], *values[2 * MAX_ARGS_LIST];
+	const char *keys[CELL_MAX_OVERRIDES], *values[CELL_MAX_OVERRIDES];
 	struct resultset_meta m;
 	struct report_header h;
 	bool some_gettime = false;
@@ -397,11 +350,11 @@ static void print_header(FILE *out, const struct cli *c, const struct job_list *
 		if (j->numjobs > 1)
 			fprintf(out, "...\n");
 	}
-	cell_meta(c, keys, values, &m);
+	cells_meta(&c->cells, keys, values, &m);
 	h = (struct report_header){
 		.set_keys = m.set_keys, .set_values = m.set_values, .nsets = m.nsets,
 		.cell_keys = m.cell_keys, .cell_values = m.cell_values, .ncell = m.ncell,
-		.cell_idx = c->cell_idx, .ncells = c->ncells,
+		.cell_idx = c->cells.cell_idx, .ncells = c->cells.ncells,
 		.tsc = r->clock.tsc, .tsc_hz = r->clock.hz, .clock_why = r->clock.why,
 		.some_gettime = some_gettime,
 		.nranks = c->dist->nranks, .nhosts = c->dist->nhosts,
@@ -413,11 +366,11 @@ static void print_header(FILE *out, const struct cli *c, const struct job_list *
 /* This cell's results, appended to --results. */
 static int save_results(const struct cli *c, const struct report *rep)
 {
-	const char *keys[2 * MAX_ARGS_LIST], *values[2 * MAX_ARGS_LIST];
+	const char *keys[CELL_MAX_OVERRIDES], *values[CELL_MAX_OVERRIDES];
 	struct resultset_meta m;
 	int ret;
 
-	cell_meta(c, keys, values, &m);
+	cells_meta(&c->cells, keys, values, &m);
 	ret = resultset_append(c->results, &m, rep);
 	if (ret < 0)
 		fprintf(stderr, "iojob: --results '%s': %s\n", c->results, strerror(-ret));
@@ -549,108 +502,68 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 	return ret == 0 ? 0 : EXIT_JOB_FAILED;
 }
 
-/* --resume: whether --results already holds this cell (1), after saying so. */
-static int skip_cell(const struct cli *c)
-{
-	const char *keys[2 * MAX_ARGS_LIST], *values[2 * MAX_ARGS_LIST];
-	struct resultset_meta m;
-	int ret;
-
-	cell_meta(c, keys, values, &m);
-	ret = dist_root(c->dist) ? resultset_has_cell(c->results, &m) : 0;
-	ret = dist_bcast(c->dist, ret);		/* the root's file decides for every rank */
-	if (ret < 0)
-		fprintf(stderr, "iojob: note: --resume cannot read '%s' (%s): running the cell\n",
-			c->results, strerror(-ret));
-	else if (ret)
-		fprintf(stderr, "iojob: sweep cell %lu/%lu is in '%s' already: skipped\n",
-			c->cell_idx + 1, c->ncells, c->results);
-	return ret > 0;
-}
-
-/*
- * A cell's jobs and, in a sweep, their files and devices (the only cell's are checked as
- * it starts): a bad cell late in a sweep stops it before the first I/O.
- */
-static int check_cell(struct cli *c, unsigned long cell, struct diag *d)
-{
-	struct job_list jobs;
-	int ret = build_jobs(c, cell, &jobs, d);
-
-	if (ret < 0)
-		return ret;
-	if (c->ncells > 1 && !c->parse_only)
-		ret = run_check_files(&jobs, d);
-	jobs_free(&jobs);
-	return ret;
-}
-
-/*
- * Check every cell before running any, so a bad value in the last cell of a long sweep
- * stops it before it starts. Notes print once however many cells repeat them.
- */
+/* Every cell checked before any runs; the notes they give are said once each. */
 static int check_cells(struct cli *c, struct diag *d)
 {
-	char *seen = NULL;
-	size_t seen_len = 0;
-	int ret = 0;
+	int ret = cells_check(&c->cells, d);
 
-	for (unsigned long i = 0; !ret && i < c->ncells; i++) {
-		ret = check_cell(c, i, d);
-		if (c->ncells > 1 && ret < 0) {
-			char msg[sizeof(d->msg)];
-
-			memcpy(msg, d->msg, sizeof(msg));
-			diag_set(d, ret, "sweep cell %lu/%lu: %s", i + 1, c->ncells, msg);
-		}
-		if (d->notes && (!seen || !strstr(seen, d->notes))) {
-			char *n = realloc(seen, seen_len + d->notes_len + 1);
-
-			if (n) {
-				memcpy(n + seen_len, d->notes, d->notes_len + 1);
-				seen = n;
-				seen_len += d->notes_len;
-			}
-			print_notes(d);
-		}
-		free(d->notes);
-		d->notes = NULL;
-		d->notes_len = 0;
-	}
-	free(seen);
+	print_notes(d);
 	return ret;
 }
 
 /* Run the cells in order; the exit code is the worst, and a signal ends the sweep. */
-static int run_cells(struct cli *c, FILE *out, struct diag *d)
+static int run_cells(struct cli *c, struct diag *d)
 {
-	int worst = 0;
+	int ret = cells_run(&c->cells, d);
 
-	for (c->cell_idx = 0; c->cell_idx < c->ncells; c->cell_idx++) {
-		struct job_list jobs;
-		int ret;
+	if (ret >= 0)
+		return ret;
+	say(d->msg);
+	return EXIT_USAGE;
+}
 
-		if (dist_max(c->dist, stopped_by != 0))
-			break;	/* a signal on any rank ends the sweep on all */
-		ret = build_jobs(c, c->cell_idx, &jobs, d);
-		free(d->notes);		/* check_cells printed them */
-		d->notes = NULL;
-		d->notes_len = 0;
-		if (ret < 0) {
-			say(d->msg);
-			return EXIT_USAGE;
-		}
-		if (c->resume && skip_cell(c)) {
-			jobs_free(&jobs);
-			continue;
-		}
-		ret = execute(c, &jobs, out, d);
-		print_notes(d);
-		jobs_free(&jobs);
-		if (ret > worst)
-			worst = ret;
-	}
-	return worst;
+/* One cell of cells_run(): its jobs run and reported, then the notes they left said. */
+static int run_cell(void *ctx, struct job_list *jobs, struct diag *d)
+{
+	struct cli *c = ctx;
+	int ret = execute(c, jobs, c->out, d);
+
+	print_notes(d);
+	return ret;
+}
+
+/* The cells of what the command line asks for (one without --sweep), run by run_cell(). */
+static void setup_cells(struct cli *c)
+{
+	c->cells = (struct cells){
+		.in = {
+			.jf = &c->jf,
+			.cli_defaults = c->cli_defaults,
+			.sections = c->nsections ? c->sections : NULL,
+			.nsections = c->nsections,
+			.engines = c->engines,
+			.nengines = c->nengines,
+			.check_paths = !c->parse_only,
+			.readonly = c->readonly,
+			.rank = c->dist->rank,
+			.nranks = c->dist->nranks,
+			.host = c->dist->host,
+		},
+		.sets = c->sets,
+		.nsets = c->nsets,
+		.sweep = &c->sweep,
+		.dist = c->dist,
+		.results = c->results,
+		.resume = c->resume,
+		.label = c->label,
+		.files = c->files,
+		.nfiles = c->nfiles,
+		.err = stderr,
+		.stopped_by = &stopped_by,
+		.run_cell = run_cell,
+		.run_ctx = c,
+		.ncells = sweep_ncells(&c->sweep),
+	};
 }
 
 /*
@@ -714,10 +627,10 @@ int main(int argc, char **argv)
 		.cur_section = -1,
 		.formats = FMT_NORMAL,
 		.status = { .eta = ETA_AUTO, .eta_interval_ns = 1000000000ULL },
+		.out = stdout,
 	};
 	struct dist dist;
 	struct diag d = { 0 };
-	FILE *out = stdout;
 	int ret;
 
 	/* Subcommands on result sets: they run no jobs. */
@@ -744,7 +657,7 @@ int main(int argc, char **argv)
 		fail_usage("%s", "--resume needs --results FILE");
 		goto done;
 	}
-	c.ncells = sweep_ncells(&c.sweep);
+	setup_cells(&c);
 	if (parse_job_files(&c, &d) < 0 || check_cells(&c, &d) < 0) {
 		say(d.msg);
 		if (dist_agree(c.dist, EXIT_USAGE, &d, stderr))
@@ -755,14 +668,14 @@ int main(int argc, char **argv)
 	if (c.parse_only) {
 		ret = 0;
 	} else {
-		int opened = open_outputs(&c, &out, &d);
+		int opened = open_outputs(&c, &c.out, &d);
 
 		if (opened < 0)
 			say(d.msg);
 		if (!dist_agree(c.dist, opened < 0 ? EXIT_USAGE : 0, &d, stderr))
-			ret = run_cells(&c, out, &d);
-		if (out != stdout)
-			ret = finish_output(out, c.output, "iojob", ret);
+			ret = run_cells(&c, &d);
+		if (c.out != stdout)
+			ret = finish_output(c.out, c.output, "iojob", ret);
 	}
 done:
 	ret = finish_output(stdout, NULL, "iojob", ret);
