@@ -1,7 +1,21 @@
-/* The command-line switch table: what main() parses and what its help is generated from. */
+/*
+ * The command line read: the switch table, which the parsing and the help both come from,
+ * then the arguments into struct cli (a switch, a job file, or a job option).
+ */
 #include "cli.h"
 
 #include <string.h>
+
+#include "base/diag.h"
+#include "base/units.h"
+#include "jobs/help.h"
+#include "output/resultset/commands.h"
+#include "parser/value.h"
+
+/* The shortest --eta-interval (see parse_status_arg()). */
+#define ETA_INTERVAL_MIN_NS	(250 * NS_PER_MSEC)
+
+_Static_assert(CELL_MAX_OVERRIDES >= 2 * MAX_ARGS_LIST, "a cell holds every --set and --sweep");
 
 #define SWITCH(n, i, a, m, h, ...) \
 	{ .name = n, .id = i, .arg = a, .metavar = m, .help = h, __VA_ARGS__ }
@@ -68,4 +82,243 @@ const char *cli_value_sep(const struct cli_opt *o)
 	if (!o->metavar)
 		return "";
 	return o->arg == CLI_ARG_REQUIRED && strchr(o->metavar, '=') ? " " : "=";
+}
+
+static int fail_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "iojob: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see iojob --help)\n");
+	return EXIT_USAGE;
+}
+
+static int parse_formats(struct cli *c, const char *list)
+{
+	char buf[128], *save = NULL, *tok;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	c->formats = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "normal"))
+			c->formats |= FMT_NORMAL;
+		else if (!strcmp(tok, "json"))
+			c->formats |= FMT_JSON;
+		else if (!strcmp(tok, "json+"))
+			c->formats |= FMT_JSON | FMT_JSON_PLUS;	/* one document, with bins */
+		else if (!strcmp(tok, "terse"))
+			c->formats |= FMT_TERSE;
+		else
+			return fail_usage("unknown output format '%s' "
+					  "(normal, json, json+, terse)", tok);
+	}
+	return c->formats ? 0 : fail_usage("--output-format needs a value ('%s')", list);
+}
+
+/* A job option on the command line: into the current --name job, or the defaults. */
+static int add_cli_option(struct cli *c, const char *key, const char *val)
+{
+	size_t sec;
+	int ret;
+
+	if (!strcmp(key, "name")) {
+		c->cur_section = (long)c->jf.nsecs;
+		ret = jobfile_add_key(&c->jf, c->jf.nsecs, val, "name", val, "command line", 0);
+		return ret;
+	}
+	if (c->cur_section >= 0) {
+		sec = (size_t)c->cur_section;
+	} else {
+		if (c->cli_defaults < 0)
+			c->cli_defaults = (long)c->jf.nsecs;
+		sec = (size_t)c->cli_defaults;
+	}
+	return jobfile_add_key(&c->jf, sec, "global", key, val, "command line", 0);
+}
+
+static int add_set(struct cli *c, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	char key[256];
+
+	if (!eq || eq == kv)
+		return fail_usage("--set needs KEY=VALUE, not '%s'", kv);
+	if (c->nsets == MAX_ARGS_LIST)
+		return fail_usage("too many --set options ('%s')", kv);
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
+	c->sets[c->nsets].key = jobfile_strdup(&c->jf, key);
+	c->sets[c->nsets].value = jobfile_strdup(&c->jf, eq + 1);
+	c->nsets++;
+	return 0;
+}
+
+static int add_sweep(struct cli *c, const char *spec)
+{
+	struct diag d = { 0 };
+
+	if (c->sweep.naxes + 1 >= MAX_ARGS_LIST)
+		return fail_usage("too many --sweep options ('%s')", spec);
+	if (sweep_add(&c->sweep, spec, &d) < 0)
+		return fail_usage("%s", d.msg);
+	return 0;
+}
+
+/* --eta, --eta-interval, --eta-newline, --status-interval. Returns -1 or an exit code. */
+static int parse_status_arg(struct cli *c, const struct cli_opt *sw, const char *val)
+{
+	struct status_opts *o = &c->status;
+	uint64_t ns;
+
+	if (sw->id == CLI_ETA) {
+		if (!strcmp(val, "auto"))
+			o->eta = ETA_AUTO;
+		else if (!strcmp(val, "always"))
+			o->eta = ETA_ALWAYS;
+		else if (!strcmp(val, "never"))
+			o->eta = ETA_NEVER;
+		else
+			return fail_usage("--eta takes auto, always or never, not '%s'", val);
+		return -1;
+	}
+	/* fio's units: milliseconds for --eta-interval, seconds for the others. */
+	if (value_parse_time(val, sw->id == CLI_ETA_INTERVAL ? NS_PER_MSEC : NS_PER_SEC,
+			     &ns) < 0 || !ns)
+		return fail_usage("--%s needs a time above 0 such as 2s or 500ms", sw->name);
+	/*
+	 * 250 ms is fio's floor (DISK_UTIL_MSEC, how often its helper thread wakes; fio
+	 * refuses less): a line rewritten faster only flickers. iojob raises it instead.
+	 */
+	if (sw->id == CLI_ETA_INTERVAL)
+		o->eta_interval_ns = ns < ETA_INTERVAL_MIN_NS ? ETA_INTERVAL_MIN_NS : ns;
+	else if (sw->id == CLI_ETA_NEWLINE)
+		o->eta_newline_ns = ns;
+	else
+		o->interval_ns = ns;
+	return -1;
+}
+
+/* The switches that print something generated from the tables, then exit. */
+static int print_help(const struct cli *c, const struct cli_opt *sw, const char *val)
+{
+	if (sw->id == CLI_HELP)
+		cli_usage(stdout);
+	else if (sw->id == CLI_VERSION)
+		cli_version(stdout);
+	else if (sw->id == CLI_CMDHELP && help_options(stdout, val, c->engines, c->nengines) < 0)
+		return fail_usage("unknown option '%s'", val);
+	else if (sw->id == CLI_ENGHELP && help_engines(stdout, val, c->engines, c->nengines) < 0)
+		return fail_usage("unknown ioengine '%s'", val);
+	else if (sw->id == CLI_COMPLETE_OPTIONS)
+		cli_complete_options(stdout, c->engines, c->nengines);
+	else if (sw->id == CLI_COMPLETE_VALUES &&
+		 cli_complete_values(stdout, val, c->engines, c->nengines) < 0)
+		return EXIT_USAGE;	/* no message: the completion script would drop it */
+	if (sw->id == CLI_COMPLETE_OPTIONS)
+		commands_complete(stdout);	/* completed as the first word */
+	return 0;
+}
+
+/* One switch of cli_options with its value (NULL when it has none). -1 or an exit code. */
+static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val)
+{
+	switch (sw->id) {
+	case CLI_PARSE_ONLY:
+		c->parse_only = true;
+		return -1;
+	case CLI_READONLY:
+		c->readonly = true;
+		return -1;
+	case CLI_RESUME:
+		c->resume = true;
+		return -1;
+	case CLI_MINIMAL:
+		/* like fio: it replaces earlier --output-format, a later one replaces it */
+		c->formats = FMT_TERSE;
+		return -1;
+	case CLI_OUTPUT_FORMAT:
+		return parse_formats(c, val) ? EXIT_USAGE : -1;
+	case CLI_OUTPUT:
+		c->output = val;
+		return -1;
+	case CLI_LABEL:
+		c->label = val;
+		return -1;
+	case CLI_RESULTS:
+		c->results = val;
+		return -1;
+	case CLI_SET:
+		return add_set(c, val) ? EXIT_USAGE : -1;
+	case CLI_SWEEP:
+		return add_sweep(c, val) ? EXIT_USAGE : -1;
+	case CLI_SECTION:
+		if (c->nsections == MAX_ARGS_LIST)
+			return fail_usage("too many --section options ('%s')", val);
+		c->sections[c->nsections++] = val;
+		return -1;
+	case CLI_ETA: case CLI_ETA_INTERVAL: case CLI_ETA_NEWLINE: case CLI_STATUS_INTERVAL:
+		return parse_status_arg(c, sw, val);
+	default:
+		return print_help(c, sw, val);
+	}
+}
+
+/* Returns -1 to go on, or an exit code. */
+static int parse_arg(struct cli *c, char **argv, int *i)
+{
+	const char *arg = argv[*i], *eq, *val;
+	const struct cli_opt *sw;
+	char key[256];
+
+	if (!strcmp(arg, "-") || arg[0] != '-') {
+		if (c->nfiles == MAX_ARGS_LIST)
+			return fail_usage("too many job files ('%s')", arg);
+		c->files[c->nfiles++] = arg;
+		return -1;
+	}
+	arg += arg[1] == '-' ? 2 : 1;
+	eq = strchr(arg, '=');
+	snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+	sw = cli_find(key);
+	if (!sw) {
+		if (!eq && !strcmp(key, "name"))
+			return fail_usage("%s", "--name needs a job name (--name=NAME)");
+		if (add_cli_option(c, key, eq ? eq + 1 : NULL) < 0)
+			return fail_usage("out of memory at '%s'", arg);
+		return -1;
+	}
+	val = eq ? eq + 1 : sw->arg == CLI_ARG_REQUIRED ? argv[++*i] : NULL;
+	if (sw->arg == CLI_ARG_REQUIRED && !val)
+		return fail_usage("--%s needs a value", sw->name);
+	return apply_switch(c, sw, val);
+}
+
+void cli_init(struct cli *c, struct dist *dist)
+{
+	*c = (struct cli){
+		.cli_defaults = -1,
+		.cur_section = -1,
+		.formats = FMT_NORMAL,
+		.status = { .eta = ETA_AUTO, .eta_interval_ns = NS_PER_SEC },
+		.dist = dist,
+		.out = stdout,
+	};
+	c->nengines = engine_catalog(c->engines, IOENGINE_MAX);
+}
+
+int cli_parse(struct cli *c, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		int ret = parse_arg(c, argv, &i);
+
+		if (ret >= 0)
+			return ret;
+	}
+	if (c->resume && !c->results)
+		return fail_usage("%s", "--resume needs --results FILE");
+	return -1;
+}
+
+void cli_free(struct cli *c)
+{
+	sweep_free(&c->sweep);
+	jobfile_free(&c->jf);
 }

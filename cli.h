@@ -1,8 +1,9 @@
 /*
- * iojob's command line: the switch table (cli_options), which drives both the parsing of
- * the arguments and the help of the switches, and what is generated from it: --help,
- * --version, the completion lists and the man page's switch reference. Any --KEY=VALUE
- * that is not a switch is a job option (jobs/options.h, whose help is jobs/help.h).
+ * iojob's command line: the arguments read into struct cli against the switch table
+ * (cli_options), which drives both the parsing and the help of the switches, and what is
+ * generated from it: --help, --version, the completion lists and the man page's switch
+ * reference. Any --KEY=VALUE that is not a switch is a job option (jobs/options.h, whose
+ * help is jobs/help.h), and a job of the command line's own.
  */
 #ifndef CLI_H
 #define CLI_H
@@ -10,7 +11,62 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "engine/cells.h"
+#include "engine/engine.h"
+#include "jobs/sweep.h"
+#include "parser/jobfile.h"
+
+struct dist;
 struct engine_info;
+
+/* The exit codes (--help lists them): every job ran, a job failed, a usage or job error. */
+#define EXIT_JOB_FAILED	1
+#define EXIT_USAGE	2
+
+/* The --set and --section options, --sweep axes and job files the command line takes. */
+#define MAX_ARGS_LIST	256
+
+/* --output-format: the reports asked for, each printed once in fio's order. */
+enum { FMT_NORMAL = 1, FMT_JSON = 2, FMT_JSON_PLUS = 4, FMT_TERSE = 8 };
+
+/* What the command line asks for. */
+struct cli {
+	struct jobfile jf;
+	long cli_defaults;		/* section of options before the first --name */
+	long cur_section;		/* section of the current --name job, -1 before */
+	struct job_override sets[MAX_ARGS_LIST];
+	unsigned nsets;
+	struct sweep sweep;
+	const char *label;
+	const char *results;
+	bool resume;
+	const char *sections[MAX_ARGS_LIST];
+	unsigned nsections;
+	const char *files[MAX_ARGS_LIST];
+	unsigned nfiles;
+	const char *output;
+	unsigned formats;
+	bool parse_only;
+	bool readonly;
+	struct status_opts status;
+	struct engine_info engines[IOENGINE_MAX];
+	unsigned nengines;
+	struct dist *dist;		/* the ranks of an MPI run (iojob-mpi), or just this one */
+	/* main()'s, for the run made of it */
+	struct cells cells;		/* what the run is made of: its --sweep cells */
+	FILE *out;			/* the report stream: stdout, or --output */
+};
+
+/* The defaults, before any argument, and the engine catalog; dist is the run's ranks. */
+void cli_init(struct cli *c, struct dist *dist);
+
+/*
+ * Read the arguments into c (argv[0] is the program). Returns -1 to go on and run, or the
+ * exit code: 0 after a switch that prints and exits (--help), EXIT_USAGE after saying why.
+ */
+int cli_parse(struct cli *c, int argc, char **argv);
+
+void cli_free(struct cli *c);
 
 /* The switches the command line handles itself; any other --KEY=VALUE is a job option. */
 enum cli_switch {

@@ -1,6 +1,8 @@
 /*
- * iojob's command line: job files and command-line jobs in, a fio-style report out.
- * Exit codes: 0 every job ran, 1 a job failed, 2 usage or job-file error.
+ * iojob: job files and command-line jobs in, a fio-style report out. main() reads the
+ * command line (cli.h), builds the jobs of every sweep cell (engine/cells.h), runs them
+ * and reports each cell; it prints every diagnostic. Exit codes: 0 every job ran, 1 a
+ * job failed, 2 usage or job-file error, 128+N stopped by signal N.
  */
 #include <errno.h>
 #include <signal.h>
@@ -9,55 +11,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/diag.h"
 #include "cli.h"
-#include "config.h"
 #include "engine/cells.h"
 #include "engine/dist/dist.h"
 #include "engine/dist/dist_report.h"
 #include "engine/engine.h"
-#include "jobs/help.h"
 #include "jobs/jobs.h"
 #include "jobs/sweep.h"
-#include "output/resultset/commands.h"
 #include "output/output.h"
+#include "output/resultset/commands.h"
 #include "output/resultset_write.h"
 #include "output/stream.h"
 #include "output/text.h"
-#include "base/diag.h"
 #include "parser/jobfile.h"
-#include "parser/value.h"
-
-#define EXIT_JOB_FAILED	1
-#define EXIT_USAGE	2
-#define MAX_ARGS_LIST	256
-
-enum { FMT_NORMAL = 1, FMT_JSON = 2, FMT_JSON_PLUS = 4, FMT_TERSE = 8 };
-
-struct cli {
-	struct jobfile jf;
-	long cli_defaults;		/* section of options before the first --name */
-	long cur_section;		/* section of the current --name job, -1 before */
-	struct job_override sets[MAX_ARGS_LIST];
-	unsigned nsets;
-	struct sweep sweep;
-	const char *label;
-	const char *results;
-	bool resume;
-	const char *sections[MAX_ARGS_LIST];
-	unsigned nsections;
-	const char *files[MAX_ARGS_LIST];
-	unsigned nfiles;
-	const char *output;
-	unsigned formats;
-	bool parse_only;
-	bool readonly;
-	struct status_opts status;
-	struct engine_info engines[IOENGINE_MAX];
-	unsigned nengines;
-	struct dist *dist;		/* the ranks of an MPI run (iojob-mpi), or just this one */
-	struct cells cells;		/* what the run is made of: its --sweep cells */
-	FILE *out;			/* the report stream: stdout, or --output */
-};
 
 /*
  * A diagnostic on stderr: "iojob: " and msg with its control characters escaped, so that
@@ -88,209 +55,6 @@ static void on_signal(int sig)
 		return;	/* nowhere to say it: stopping is what matters */
 	if (r)
 		atomic_store(&r->stop, true);
-}
-
-static int fail_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "iojob: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (see iojob --help)\n");
-	return EXIT_USAGE;
-}
-
-static int parse_formats(struct cli *c, const char *list)
-{
-	char buf[128], *save = NULL, *tok;
-
-	snprintf(buf, sizeof(buf), "%s", list);
-	c->formats = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "normal"))
-			c->formats |= FMT_NORMAL;
-		else if (!strcmp(tok, "json"))
-			c->formats |= FMT_JSON;
-		else if (!strcmp(tok, "json+"))
-			c->formats |= FMT_JSON | FMT_JSON_PLUS;	/* one document, with bins */
-		else if (!strcmp(tok, "terse"))
-			c->formats |= FMT_TERSE;
-		else
-			return fail_usage("unknown output format '%s' "
-					  "(normal, json, json+, terse)", tok);
-	}
-	return c->formats ? 0 : fail_usage("--output-format needs a value ('%s')", list);
-}
-
-/* A job option on the command line: into the current --name job, or the defaults. */
-static int add_cli_option(struct cli *c, const char *key, const char *val)
-{
-	size_t sec;
-	int ret;
-
-	if (!strcmp(key, "name")) {
-		c->cur_section = (long)c->jf.nsecs;
-		ret = jobfile_add_key(&c->jf, c->jf.nsecs, val, "name", val, "command line", 0);
-		return ret;
-	}
-	if (c->cur_section >= 0) {
-		sec = (size_t)c->cur_section;
-	} else {
-		if (c->cli_defaults < 0)
-			c->cli_defaults = (long)c->jf.nsecs;
-		sec = (size_t)c->cli_defaults;
-	}
-	return jobfile_add_key(&c->jf, sec, "global", key, val, "command line", 0);
-}
-
-static int add_set(struct cli *c, const char *kv)
-{
-	const char *eq = strchr(kv, '=');
-	char key[256];
-
-	if (!eq || eq == kv)
-		return fail_usage("--set needs KEY=VALUE, not '%s'", kv);
-	if (c->nsets == MAX_ARGS_LIST)
-		return fail_usage("too many --set options ('%s')", kv);
-	snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
-	c->sets[c->nsets].key = jobfile_strdup(&c->jf, key);
-	c->sets[c->nsets].value = jobfile_strdup(&c->jf, eq + 1);
-	c->nsets++;
-	return 0;
-}
-
-static int add_sweep(struct cli *c, const char *spec)
-{
-	struct diag d = { 0 };
-
-	if (c->sweep.naxes + 1 >= MAX_ARGS_LIST)
-		return fail_usage("too many --sweep options ('%s')", spec);
-	if (sweep_add(&c->sweep, spec, &d) < 0)
-		return fail_usage("%s", d.msg);
-	return 0;
-}
-
-/* --eta, --eta-interval, --eta-newline, --status-interval. Returns -1 or an exit code. */
-static int parse_status_arg(struct cli *c, const struct cli_opt *sw, const char *val)
-{
-	struct status_opts *o = &c->status;
-	uint64_t ns;
-
-	if (sw->id == CLI_ETA) {
-		if (!strcmp(val, "auto"))
-			o->eta = ETA_AUTO;
-		else if (!strcmp(val, "always"))
-			o->eta = ETA_ALWAYS;
-		else if (!strcmp(val, "never"))
-			o->eta = ETA_NEVER;
-		else
-			return fail_usage("--eta takes auto, always or never, not '%s'", val);
-		return -1;
-	}
-	/* fio's units: milliseconds for --eta-interval, seconds for the others. */
-	if (value_parse_time(val, sw->id == CLI_ETA_INTERVAL ? 1000000ULL : 1000000000ULL,
-			     &ns) < 0 || !ns)
-		return fail_usage("--%s needs a time above 0 such as 2s or 500ms", sw->name);
-	if (sw->id == CLI_ETA_INTERVAL)
-		o->eta_interval_ns = ns < 250000000ULL ? 250000000ULL : ns;
-	else if (sw->id == CLI_ETA_NEWLINE)
-		o->eta_newline_ns = ns;
-	else
-		o->interval_ns = ns;
-	return -1;
-}
-
-/* The switches that print something generated from the tables, then exit. */
-static int print_help(const struct cli *c, const struct cli_opt *sw, const char *val)
-{
-	if (sw->id == CLI_HELP)
-		cli_usage(stdout);
-	else if (sw->id == CLI_VERSION)
-		cli_version(stdout);
-	else if (sw->id == CLI_CMDHELP && help_options(stdout, val, c->engines, c->nengines) < 0)
-		return fail_usage("unknown option '%s'", val);
-	else if (sw->id == CLI_ENGHELP && help_engines(stdout, val, c->engines, c->nengines) < 0)
-		return fail_usage("unknown ioengine '%s'", val);
-	else if (sw->id == CLI_COMPLETE_OPTIONS)
-		cli_complete_options(stdout, c->engines, c->nengines);
-	else if (sw->id == CLI_COMPLETE_VALUES &&
-		 cli_complete_values(stdout, val, c->engines, c->nengines) < 0)
-		return EXIT_USAGE;	/* no message: the completion script would drop it */
-	if (sw->id == CLI_COMPLETE_OPTIONS)
-		commands_complete(stdout);	/* completed as the first word */
-	return 0;
-}
-
-/* One switch of cli_options with its value (NULL when it has none). -1 or an exit code. */
-static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val)
-{
-	switch (sw->id) {
-	case CLI_PARSE_ONLY:
-		c->parse_only = true;
-		return -1;
-	case CLI_READONLY:
-		c->readonly = true;
-		return -1;
-	case CLI_RESUME:
-		c->resume = true;
-		return -1;
-	case CLI_MINIMAL:
-		/* like fio: it replaces earlier --output-format, a later one replaces it */
-		c->formats = FMT_TERSE;
-		return -1;
-	case CLI_OUTPUT_FORMAT:
-		return parse_formats(c, val) ? EXIT_USAGE : -1;
-	case CLI_OUTPUT:
-		c->output = val;
-		return -1;
-	case CLI_LABEL:
-		c->label = val;
-		return -1;
-	case CLI_RESULTS:
-		c->results = val;
-		return -1;
-	case CLI_SET:
-		return add_set(c, val) ? EXIT_USAGE : -1;
-	case CLI_SWEEP:
-		return add_sweep(c, val) ? EXIT_USAGE : -1;
-	case CLI_SECTION:
-		if (c->nsections == MAX_ARGS_LIST)
-			return fail_usage("too many --section options ('%s')", val);
-		c->sections[c->nsections++] = val;
-		return -1;
-	case CLI_ETA: case CLI_ETA_INTERVAL: case CLI_ETA_NEWLINE: case CLI_STATUS_INTERVAL:
-		return parse_status_arg(c, sw, val);
-	default:
-		return print_help(c, sw, val);
-	}
-}
-
-/* Returns -1 to go on, or an exit code. */
-static int parse_arg(struct cli *c, char **argv, int *i)
-{
-	const char *arg = argv[*i], *eq, *val;
-	const struct cli_opt *sw;
-	char key[256];
-
-	if (!strcmp(arg, "-") || arg[0] != '-') {
-		if (c->nfiles == MAX_ARGS_LIST)
-			return fail_usage("too many job files ('%s')", arg);
-		c->files[c->nfiles++] = arg;
-		return -1;
-	}
-	arg += arg[1] == '-' ? 2 : 1;
-	eq = strchr(arg, '=');
-	snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
-	sw = cli_find(key);
-	if (!sw) {
-		if (!eq && !strcmp(key, "name"))
-			return fail_usage("%s", "--name needs a job name (--name=NAME)");
-		if (add_cli_option(c, key, eq ? eq + 1 : NULL) < 0)
-			return fail_usage("out of memory at '%s'", arg);
-		return -1;
-	}
-	val = eq ? eq + 1 : sw->arg == CLI_ARG_REQUIRED ? argv[++*i] : NULL;
-	if (sw->arg == CLI_ARG_REQUIRED && !val)
-		return fail_usage("--%s needs a value", sw->name);
-	return apply_switch(c, sw, val);
 }
 
 static void print_notes(struct diag *d)
@@ -437,6 +201,53 @@ static void meet_ranks(void *ctx)
 	dist_barrier(ctx);
 }
 
+/*
+ * The jobs of a prepared run started after the report's header, with the status line,
+ * then their logs written and their errors said. Returns 0, or 1 when a job failed.
+ */
+static int run_jobs(struct cli *c, struct run *r, FILE *out, struct diag *d)
+{
+	const struct job_list *jobs = r->jobs;
+	int ret;
+
+	if (c->dist->nranks > 1) {
+		r->ranks_sync = meet_ranks;
+		r->ranks_ctx = c->dist;
+	}
+	if (c->formats & FMT_NORMAL)
+		print_header(out, c, jobs, r);
+	r->note = note_to;
+	r->note_ctx = c->formats & FMT_NORMAL ? out : stderr;
+	running = r;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	c->status.eta_out = stderr;
+	c->status.interval_out = out;
+	c->status.interval_json = !(c->formats & FMT_NORMAL);
+	c->status.kb_base = jobs->jobs[0].kb_base;
+	if (run_status_start(r, &c->status) < 0)
+		fprintf(stderr, "iojob: note: cannot show the status line (out of memory)\n");
+	d->msg[0] = '\0';
+	ret = run_execute(r, d);
+	run_status_stop(r);
+	if (d->msg[0])
+		say(d->msg);
+	if (run_write_logs(r, d) < 0) {
+		say(d->msg);
+		ret = 1;
+	}
+	for (unsigned i = 0; i < jobs->njobs; i++)
+		if (r->results[i].error && r->results[i].error != ECANCELED) {
+			char msg[sizeof(r->results[i].error_msg) + 16];
+
+			snprintf(msg, sizeof(msg), "%s%s", c->dist->nranks > 1 ? "rank 0: " : "",
+				 r->results[i].error_msg);
+			say(msg);
+		}
+	return ret;
+}
+
+/* One cell's jobs prepared (on every rank, or none runs), run and reported: an exit code. */
 static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag *d)
 {
 	struct run r;
@@ -452,40 +263,7 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 		run_free(&r);
 		return ret;
 	}
-	if (c->dist->nranks > 1) {
-		r.ranks_sync = meet_ranks;
-		r.ranks_ctx = c->dist;
-	}
-	if (c->formats & FMT_NORMAL)
-		print_header(out, c, jobs, &r);
-	r.note = note_to;
-	r.note_ctx = c->formats & FMT_NORMAL ? out : stderr;
-	running = &r;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	c->status.eta_out = stderr;
-	c->status.interval_out = out;
-	c->status.interval_json = !(c->formats & FMT_NORMAL);
-	c->status.kb_base = jobs->jobs[0].kb_base;
-	if (run_status_start(&r, &c->status) < 0)
-		fprintf(stderr, "iojob: note: cannot show the status line (out of memory)\n");
-	d->msg[0] = '\0';
-	ret = run_execute(&r, d);
-	run_status_stop(&r);
-	if (d->msg[0])
-		say(d->msg);
-	if (run_write_logs(&r, d) < 0) {
-		say(d->msg);
-		ret = 1;
-	}
-	for (unsigned i = 0; i < jobs->njobs; i++)
-		if (r.results[i].error && r.results[i].error != ECANCELED) {
-			char msg[sizeof(r.results[i].error_msg) + 16];
-
-			snprintf(msg, sizeof(msg), "%s%s", c->dist->nranks > 1 ? "rank 0: " : "",
-				 r.results[i].error_msg);
-			say(msg);
-		}
+	ret = run_jobs(c, &r, out, d);
 	switch (report(out, c, &r)) {
 	case 0:
 		break;
@@ -509,17 +287,6 @@ static int check_cells(struct cli *c, struct diag *d)
 
 	print_notes(d);
 	return ret;
-}
-
-/* Run the cells in order; the exit code is the worst, and a signal ends the sweep. */
-static int run_cells(struct cli *c, struct diag *d)
-{
-	int ret = cells_run(&c->cells, d);
-
-	if (ret >= 0)
-		return ret;
-	say(d->msg);
-	return EXIT_USAGE;
 }
 
 /* One cell of cells_run(): its jobs run and reported, then the notes they left said. */
@@ -620,15 +387,49 @@ static int finish_output(FILE *f, const char *path, const char *who, int ret)
 	return ret ? ret : EXIT_JOB_FAILED;
 }
 
+/*
+ * The jobs: the job files read, then every cell built and checked before any runs.
+ * Returns -1 to go on, or EXIT_USAGE when a rank's job files, files or directories were
+ * wrong (every rank stops then).
+ */
+static int build(struct cli *c, struct diag *d)
+{
+	int ret = 0;
+
+	setup_cells(c);
+	if (parse_job_files(c, d) < 0 || check_cells(c, d) < 0) {
+		say(d->msg);
+		ret = EXIT_USAGE;
+	}
+	return dist_agree(c->dist, ret, d, stderr) ? EXIT_USAGE : -1;
+}
+
+/*
+ * Run the cells in order, each reported as it ends, into the report stream opened first.
+ * The exit code is the worst of the cells', and a signal ends the sweep.
+ */
+static int run(struct cli *c, struct diag *d)
+{
+	int opened = open_outputs(c, &c->out, d);
+	int ret = EXIT_USAGE;
+
+	if (opened < 0)
+		say(d->msg);
+	if (!dist_agree(c->dist, opened < 0 ? EXIT_USAGE : 0, d, stderr)) {
+		ret = cells_run(&c->cells, d);
+		if (ret < 0) {
+			say(d->msg);
+			ret = EXIT_USAGE;
+		}
+	}
+	if (c->out != stdout)
+		ret = finish_output(c->out, c->output, "iojob", ret);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
-	struct cli c = {
-		.cli_defaults = -1,
-		.cur_section = -1,
-		.formats = FMT_NORMAL,
-		.status = { .eta = ETA_AUTO, .eta_interval_ns = 1000000000ULL },
-		.out = stdout,
-	};
+	struct cli c;
 	struct dist dist;
 	struct diag d = { 0 };
 	int ret;
@@ -644,43 +445,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "iojob: cannot start MPI\n");
 		return EXIT_JOB_FAILED;
 	}
-	c.dist = &dist;
+	cli_init(&c, &dist);
 	quiet_other_ranks(&c);
-	c.nengines = engine_catalog(c.engines, IOENGINE_MAX);
-	for (int i = 1; i < argc; i++) {
-		ret = parse_arg(&c, argv, &i);
-		if (ret >= 0)
-			goto done;
-	}
-	ret = EXIT_USAGE;
-	if (c.resume && !c.results) {
-		fail_usage("%s", "--resume needs --results FILE");
-		goto done;
-	}
-	setup_cells(&c);
-	if (parse_job_files(&c, &d) < 0 || check_cells(&c, &d) < 0) {
-		say(d.msg);
-		if (dist_agree(c.dist, EXIT_USAGE, &d, stderr))
-			goto done;
-	} else if (dist_agree(c.dist, 0, &d, stderr)) {
-		goto done;	/* a rank's own files or directories were wrong */
-	}
-	if (c.parse_only) {
-		ret = 0;
-	} else {
-		int opened = open_outputs(&c, &c.out, &d);
-
-		if (opened < 0)
-			say(d.msg);
-		if (!dist_agree(c.dist, opened < 0 ? EXIT_USAGE : 0, &d, stderr))
-			ret = run_cells(&c, &d);
-		if (c.out != stdout)
-			ret = finish_output(c.out, c.output, "iojob", ret);
-	}
-done:
+	ret = cli_parse(&c, argc, argv);
+	if (ret < 0)
+		ret = build(&c, &d);
+	if (ret < 0)
+		ret = c.parse_only ? 0 : run(&c, &d);
 	ret = finish_output(stdout, NULL, "iojob", ret);
-	sweep_free(&c.sweep);
-	jobfile_free(&c.jf);
+	cli_free(&c);
 	dist_finalize(&dist);
 	return ret;
 }
