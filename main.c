@@ -1,6 +1,8 @@
 /*
- * iojob's command line: job files and command-line jobs in, a fio-style report out.
- * Exit codes: 0 every job ran, 1 a job failed, 2 usage or job-file error.
+ * iojob: job files and command-line jobs in, a fio-style report out. main() reads the
+ * command line (cli.h), builds the jobs of every sweep cell (engine/cells.h), runs them
+ * and reports each cell; it prints every diagnostic. Exit codes: 0 every job ran, 1 a
+ * job failed, 2 usage or job-file error, 128+N stopped by signal N.
  */
 #include <errno.h>
 #include <signal.h>
@@ -9,52 +11,21 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "base/diag.h"
+#include "cli.h"
+#include "engine/cells.h"
 #include "engine/dist/dist.h"
 #include "engine/dist/dist_report.h"
 #include "engine/engine.h"
-#include "jobs/help.h"
 #include "jobs/jobs.h"
 #include "jobs/sweep.h"
-#include "output/resultset/commands.h"
 #include "output/output.h"
+#include "output/report_formats.h"
+#include "output/resultset/commands.h"
 #include "output/resultset_write.h"
 #include "output/stream.h"
 #include "output/text.h"
-#include "base/diag.h"
 #include "parser/jobfile.h"
-#include "parser/value.h"
-
-#define EXIT_JOB_FAILED	1
-#define EXIT_USAGE	2
-#define MAX_ARGS_LIST	256
-
-struct cli {
-	struct jobfile jf;
-	long cli_defaults;		/* section of options before the first --name */
-	long cur_section;		/* section of the current --name job, -1 before */
-	struct job_override sets[MAX_ARGS_LIST];
-	unsigned nsets;
-	struct sweep sweep;
-	struct job_override cell[2 * MAX_ARGS_LIST];	/* --set, then this cell's --sweep */
-	unsigned ncell;				/* of cell[] */
-	unsigned long cell_idx, ncells;		/* the sweep cell running, and how many */
-	const char *label;
-	const char *results;
-	bool resume;
-	const char *sections[MAX_ARGS_LIST];
-	unsigned nsections;
-	const char *files[MAX_ARGS_LIST];
-	unsigned nfiles;
-	const char *output;
-	unsigned formats;
-	bool parse_only;
-	bool readonly;
-	struct status_opts status;
-	struct engine_info engines[IOENGINE_MAX];
-	unsigned nengines;
-	struct dist *dist;		/* the ranks of an MPI run (iojob-mpi), or just this one */
-};
 
 /*
  * A diagnostic on stderr: "iojob: " and msg with its control characters escaped, so that
@@ -87,201 +58,6 @@ static void on_signal(int sig)
 		atomic_store(&r->stop, true);
 }
 
-static int fail_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "iojob: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (see iojob --help)\n");
-	return EXIT_USAGE;
-}
-
-static int parse_formats(struct cli *c, const char *list)
-{
-	char bad[128], names[128], msg[256];
-	int ret = report_formats_parse(list, &c->formats, bad, sizeof(bad));
-
-	if (!ret)
-		return 0;
-	if (ret == -ENODATA)
-		return fail_usage("--output-format needs a value ('%s')", bad);
-	report_formats_names(names, sizeof(names), ", ", ", ");
-	snprintf(msg, sizeof(msg), "unknown output format '%%s' (%s)", names);
-	return fail_usage(msg, bad);
-}
-
-/* A job option on the command line: into the current --name job, or the defaults. */
-static int add_cli_option(struct cli *c, const char *key, const char *val)
-{
-	size_t sec;
-	int ret;
-
-	if (!strcmp(key, "name")) {
-		c->cur_section = (long)c->jf.nsecs;
-		ret = jobfile_add_key(&c->jf, c->jf.nsecs, val, "name", val, "command line", 0);
-		return ret;
-	}
-	if (c->cur_section >= 0) {
-		sec = (size_t)c->cur_section;
-	} else {
-		if (c->cli_defaults < 0)
-			c->cli_defaults = (long)c->jf.nsecs;
-		sec = (size_t)c->cli_defaults;
-	}
-	return jobfile_add_key(&c->jf, sec, "global", key, val, "command line", 0);
-}
-
-static int add_set(struct cli *c, const char *kv)
-{
-	const char *eq = strchr(kv, '=');
-	char key[256];
-
-	if (!eq || eq == kv)
-		return fail_usage("--set needs KEY=VALUE, not '%s'", kv);
-	if (c->nsets == MAX_ARGS_LIST)
-		return fail_usage("too many --set options ('%s')", kv);
-	snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
-	c->sets[c->nsets].key = jobfile_strdup(&c->jf, key);
-	c->sets[c->nsets].value = jobfile_strdup(&c->jf, eq + 1);
-	c->nsets++;
-	return 0;
-}
-
-static int add_sweep(struct cli *c, const char *spec)
-{
-	struct diag d = { 0 };
-
-	if (c->sweep.naxes + 1 >= MAX_ARGS_LIST)
-		return fail_usage("too many --sweep options ('%s')", spec);
-	if (sweep_add(&c->sweep, spec, &d) < 0)
-		return fail_usage("%s", d.msg);
-	return 0;
-}
-
-/* --eta, --eta-interval, --eta-newline, --status-interval. Returns -1 or an exit code. */
-static int parse_status_arg(struct cli *c, const struct cli_opt *sw, const char *val)
-{
-	struct status_opts *o = &c->status;
-	uint64_t ns;
-
-	if (sw->id == CLI_ETA) {
-		if (!strcmp(val, "auto"))
-			o->eta = ETA_AUTO;
-		else if (!strcmp(val, "always"))
-			o->eta = ETA_ALWAYS;
-		else if (!strcmp(val, "never"))
-			o->eta = ETA_NEVER;
-		else
-			return fail_usage("--eta takes auto, always or never, not '%s'", val);
-		return -1;
-	}
-	/* fio's units: milliseconds for --eta-interval, seconds for the others. */
-	if (value_parse_time(val, sw->id == CLI_ETA_INTERVAL ? 1000000ULL : 1000000000ULL,
-			     &ns) < 0 || !ns)
-		return fail_usage("--%s needs a time above 0 such as 2s or 500ms", sw->name);
-	if (sw->id == CLI_ETA_INTERVAL)
-		o->eta_interval_ns = ns < 250000000ULL ? 250000000ULL : ns;
-	else if (sw->id == CLI_ETA_NEWLINE)
-		o->eta_newline_ns = ns;
-	else
-		o->interval_ns = ns;
-	return -1;
-}
-
-/* The switches that print something generated from the tables, then exit. */
-static int print_help(const struct cli *c, const struct cli_opt *sw, const char *val)
-{
-	if (sw->id == CLI_HELP)
-		help_usage(stdout);
-	else if (sw->id == CLI_VERSION)
-		help_version(stdout);
-	else if (sw->id == CLI_CMDHELP && help_options(stdout, val, c->engines, c->nengines) < 0)
-		return fail_usage("unknown option '%s'", val);
-	else if (sw->id == CLI_ENGHELP && help_engines(stdout, val, c->engines, c->nengines) < 0)
-		return fail_usage("unknown ioengine '%s'", val);
-	else if (sw->id == CLI_COMPLETE_OPTIONS)
-		help_complete_options(stdout, c->engines, c->nengines);
-	else if (sw->id == CLI_COMPLETE_VALUES &&
-		 help_complete_values(stdout, val, c->engines, c->nengines) < 0)
-		return EXIT_USAGE;	/* no message: the completion script would drop it */
-	if (sw->id == CLI_COMPLETE_OPTIONS)
-		commands_complete(stdout);	/* completed as the first word */
-	return 0;
-}
-
-/* One switch of cli_options with its value (NULL when it has none). -1 or an exit code. */
-static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val)
-{
-	switch (sw->id) {
-	case CLI_PARSE_ONLY:
-		c->parse_only = true;
-		return -1;
-	case CLI_READONLY:
-		c->readonly = true;
-		return -1;
-	case CLI_RESUME:
-		c->resume = true;
-		return -1;
-	case CLI_MINIMAL:
-		/* like fio: it replaces earlier --output-format, a later one replaces it */
-		c->formats = RF_TERSE;
-		return -1;
-	case CLI_OUTPUT_FORMAT:
-		return parse_formats(c, val) ? EXIT_USAGE : -1;
-	case CLI_OUTPUT:
-		c->output = val;
-		return -1;
-	case CLI_LABEL:
-		c->label = val;
-		return -1;
-	case CLI_RESULTS:
-		c->results = val;
-		return -1;
-	case CLI_SET:
-		return add_set(c, val) ? EXIT_USAGE : -1;
-	case CLI_SWEEP:
-		return add_sweep(c, val) ? EXIT_USAGE : -1;
-	case CLI_SECTION:
-		if (c->nsections == MAX_ARGS_LIST)
-			return fail_usage("too many --section options ('%s')", val);
-		c->sections[c->nsections++] = val;
-		return -1;
-	case CLI_ETA: case CLI_ETA_INTERVAL: case CLI_ETA_NEWLINE: case CLI_STATUS_INTERVAL:
-		return parse_status_arg(c, sw, val);
-	default:
-		return print_help(c, sw, val);
-	}
-}
-
-/* Returns -1 to go on, or an exit code. */
-static int parse_arg(struct cli *c, char **argv, int *i)
-{
-	const char *arg = argv[*i], *eq, *val;
-	const struct cli_opt *sw;
-	char key[256];
-
-	if (!strcmp(arg, "-") || arg[0] != '-') {
-		if (c->nfiles == MAX_ARGS_LIST)
-			return fail_usage("too many job files ('%s')", arg);
-		c->files[c->nfiles++] = arg;
-		return -1;
-	}
-	arg += arg[1] == '-' ? 2 : 1;
-	eq = strchr(arg, '=');
-	snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
-	sw = cli_find(key);
-	if (!sw) {
-		if (!eq && !strcmp(key, "name"))
-			return fail_usage("%s", "--name needs a job name (--name=NAME)");
-		if (add_cli_option(c, key, eq ? eq + 1 : NULL) < 0)
-			return fail_usage("out of memory at '%s'", arg);
-		return -1;
-	}
-	val = eq ? eq + 1 : sw->arg == CLI_ARG_REQUIRED ? argv[++*i] : NULL;
-	if (sw->arg == CLI_ARG_REQUIRED && !val)
-		return fail_usage("--%s needs a value", sw->name);
-	return apply_switch(c, sw, val);
-}
-
 static void print_notes(struct diag *d)
 {
 	if (d->notes)
@@ -303,79 +79,6 @@ static int parse_job_files(struct cli *c, struct diag *d)
 	return 0;
 }
 
-/* The jobs of one sweep cell (the only one without --sweep): --set, then its values. */
-static int build_jobs(struct cli *c, unsigned long cell, struct job_list *jobs,
-		      struct diag *d)
-{
-	struct job_input in = {
-		.jf = &c->jf,
-		.cli_defaults = c->cli_defaults,
-		.sets = c->cell,
-		.sections = c->nsections ? c->sections : NULL,
-		.nsections = c->nsections,
-		.engines = c->engines,
-		.nengines = c->nengines,
-		.check_paths = !c->parse_only,
-		.readonly = c->readonly,
-		.rank = c->dist->rank,
-		.nranks = c->dist->nranks,
-		.host = c->dist->host,
-	};
-
-	memcpy(c->cell, c->sets, c->nsets * sizeof(c->sets[0]));
-	sweep_cell(&c->sweep, cell, c->cell + c->nsets);
-	c->ncell = c->nsets + c->sweep.naxes;
-	in.nsets = c->ncell;
-	return jobs_build(&in, jobs, d);
-}
-
-static void print_header(FILE *out, const struct cli *c, const struct job_list *jobs,
-			 const struct run *r)
-{
-	unsigned nthreads = jobs->njobs;
-
-	for (unsigned i = 0; i < jobs->njobs; i++) {
-		const struct job_desc *j = &jobs->jobs[i];
-		unsigned long long lo[3], hi[3];
-
-		if (j->jobnum)
-			continue;
-		for (int d = 0; d < 3; d++) {
-			lo[d] = j->bs[d].min;
-			hi[d] = j->bs[d].max;
-		}
-		report_job_header(out, j->name, j->groupid, rw_name(j->rw), lo, hi, j->ioengine,
-				  j->iodepth);
-		if (j->numjobs > 1)
-			fprintf(out, "...\n");
-	}
-	fprintf(out, "iojob-%s\n", IOJOB_VERSION);
-	for (unsigned s = 0; s < c->nsets; s++)
-		fprintf(out, "%s%s=%s%s", s ? ", " : "Overrides (--set): ", c->sets[s].key,
-			c->sets[s].value, s + 1 == c->nsets ? "\n" : "");
-	if (c->sweep.naxes)
-		fprintf(out, "Sweep (--sweep) %lu/%lu: ", c->cell_idx + 1, c->ncells);
-	for (unsigned s = c->nsets; s < c->ncell; s++)
-		fprintf(out, "%s=%s%s", c->cell[s].key, c->cell[s].value,
-			s + 1 == c->ncell ? "\n" : ", ");
-	if (r->clock.tsc)
-		fprintf(out, "Clock: tsc (%.0f MHz)", (double)r->clock.hz / 1e6);
-	else
-		fprintf(out, "Clock: clock_gettime (%s)", r->clock.why);
-	for (unsigned i = 0; i < jobs->njobs; i++) {
-		if (jobs->jobs[i].clocksource == CLOCKSRC_GETTIME && r->clock.tsc) {
-			fprintf(out, "; clock_gettime where clocksource=clock_gettime");
-			break;
-		}
-	}
-	fprintf(out, "\n");
-	if (c->dist->nranks > 1)
-		fprintf(out, "Ranks: %d on %u host%s (MPI), each running the jobs below\n",
-			c->dist->nranks, c->dist->nhosts, c->dist->nhosts > 1 ? "s" : "");
-	fprintf(out, "Starting %u thread%s\n", nthreads, nthreads > 1 ? "s" : "");
-	fflush(out);
-}
-
 static void note_to(void *ctx, const char *msg)
 {
 	FILE *f = ctx;
@@ -387,35 +90,52 @@ static void note_to(void *ctx, const char *msg)
 	fflush(f);
 }
 
-/* The cell running as result-set metadata; keys and values hold c->ncell entries. */
-static void cell_meta(const struct cli *c, const char **keys, const char **values,
-		      struct resultset_meta *m)
+/* The normal report's header: each job's line, then what report_run_header() says. */
+static void print_header(FILE *out, const struct cli *c, const struct job_list *jobs,
+			 const struct run *r)
 {
-	for (unsigned i = 0; i < c->ncell; i++) {
-		keys[i] = c->cell[i].key;
-		values[i] = c->cell[i].value;
+	const char *keys[CELL_MAX_OVERRIDES], *values[CELL_MAX_OVERRIDES];
+	struct resultset_meta m;
+	struct report_header h;
+	bool some_gettime = false;
+
+	for (unsigned i = 0; i < jobs->njobs; i++) {
+		const struct job_desc *j = &jobs->jobs[i];
+		unsigned long long lo[3], hi[3];
+
+		some_gettime |= j->clocksource == CLOCKSRC_GETTIME;
+		if (j->jobnum)
+			continue;
+		for (int d = 0; d < 3; d++) {
+			lo[d] = j->bs[d].min;
+			hi[d] = j->bs[d].max;
+		}
+		report_job_header(out, j->name, j->groupid, rw_name(j->rw), lo, hi, j->ioengine,
+				  j->iodepth);
+		if (j->numjobs > 1)
+			fprintf(out, "...\n");
 	}
-	*m = (struct resultset_meta){
-		.label = c->label,
-		.cell_keys = keys + c->nsets,
-		.cell_values = values + c->nsets,
-		.ncell = c->ncell - c->nsets,
-		.set_keys = keys,
-		.set_values = values,
-		.nsets = c->nsets,
-		.job_files = c->files,
-		.njob_files = c->nfiles,
+	cells_meta(&c->cells, keys, values, &m);
+	h = (struct report_header){
+		.set_keys = m.set_keys, .set_values = m.set_values, .nsets = m.nsets,
+		.cell_keys = m.cell_keys, .cell_values = m.cell_values, .ncell = m.ncell,
+		.cell_idx = c->cells.cell_idx, .ncells = c->cells.ncells,
+		.tsc = r->clock.tsc, .tsc_hz = r->clock.hz, .clock_why = r->clock.why,
+		.some_gettime = some_gettime,
+		.nranks = c->dist->nranks, .nhosts = c->dist->nhosts,
+		.nthreads = jobs->njobs,
 	};
+	report_run_header(out, &h);
 }
 
 /* This cell's results, appended to --results. */
 static int save_results(const struct cli *c, const struct report *rep)
 {
-	const char *keys[2 * MAX_ARGS_LIST], *values[2 * MAX_ARGS_LIST];
+	const char *keys[CELL_MAX_OVERRIDES], *values[CELL_MAX_OVERRIDES];
 	struct resultset_meta m;
 	int ret;
 
-	cell_meta(c, keys, values, &m);
+	cells_meta(&c->cells, keys, values, &m);
 	ret = resultset_append(c->results, &m, rep);
 	if (ret < 0)
 		fprintf(stderr, "iojob: --results '%s': %s\n", c->results, strerror(-ret));
@@ -471,35 +191,58 @@ static int report(FILE *out, const struct cli *c, struct run *r)
 	return ret;
 }
 
-/*
- * Every rank must take the same path: the worst exit code of all. The root says what
- * went wrong on each rank where it did (the others' stderr is closed under MPI).
- */
-static int agree(const struct cli *c, int code, const struct diag *d)
-{
-	const struct dist *dist = c->dist;
-	char (*msgs)[sizeof(d->msg)] = NULL;
-	char mine[sizeof(d->msg)];
-
-	if (dist->nranks == 1)
-		return code;
-	snprintf(mine, sizeof(mine), "%s", code ? d->msg : "");
-	if (dist_root(dist) && !(msgs = calloc((size_t)dist->nranks, sizeof(*msgs))))
-		abort();	/* the others are in the gather: nothing else is safe */
-	dist_gather(dist, mine, sizeof(mine), msgs);
-	for (int k = 1; msgs && k < dist->nranks; k++)
-		if (msgs[k][0] && strcmp(msgs[k], msgs[0]))
-			fprintf(stderr, "iojob: rank %d (host %s): %s\n", k,
-				dist->hosts[dist->rank_host[k]], msgs[k]);
-	free(msgs);
-	return dist_max(dist, code);
-}
-
 static void meet_ranks(void *ctx)
 {
 	dist_barrier(ctx);
 }
 
+/*
+ * The jobs of a prepared run started after the report's header, with the status line,
+ * then their logs written and their errors said. Returns 0, or 1 when a job failed.
+ */
+static int run_jobs(struct cli *c, struct run *r, FILE *out, struct diag *d)
+{
+	const struct job_list *jobs = r->jobs;
+	int ret;
+
+	if (c->dist->nranks > 1) {
+		r->ranks_sync = meet_ranks;
+		r->ranks_ctx = c->dist;
+	}
+	if (c->formats & RF_NORMAL)
+		print_header(out, c, jobs, r);
+	r->note = note_to;
+	r->note_ctx = c->formats & RF_NORMAL ? out : stderr;
+	running = r;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	c->status.eta_out = stderr;
+	c->status.interval_out = out;
+	c->status.interval_json = !(c->formats & RF_NORMAL);
+	c->status.kb_base = jobs->jobs[0].kb_base;
+	if (run_status_start(r, &c->status) < 0)
+		fprintf(stderr, "iojob: note: cannot show the status line (out of memory)\n");
+	d->msg[0] = '\0';
+	ret = run_execute(r, d);
+	run_status_stop(r);
+	if (d->msg[0])
+		say(d->msg);
+	if (run_write_logs(r, d) < 0) {
+		say(d->msg);
+		ret = 1;
+	}
+	for (unsigned i = 0; i < jobs->njobs; i++)
+		if (r->results[i].error && r->results[i].error != ECANCELED) {
+			char msg[sizeof(r->results[i].error_msg) + 16];
+
+			snprintf(msg, sizeof(msg), "%s%s", c->dist->nranks > 1 ? "rank 0: " : "",
+				 r->results[i].error_msg);
+			say(msg);
+		}
+	return ret;
+}
+
+/* One cell's jobs prepared (on every rank, or none runs), run and reported: an exit code. */
 static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag *d)
 {
 	struct run r;
@@ -509,46 +252,13 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 	if (ret < 0)
 		say(d->msg);
 	/* a file name too long for the file system is the job file's as much as a bad value */
-	ret = agree(c, ret == 0 ? 0 : ret == -EINVAL || ret == -ENAMETOOLONG ? EXIT_USAGE :
-		    EXIT_JOB_FAILED, d);
+	ret = ret == 0 ? 0 : ret == -EINVAL || ret == -ENAMETOOLONG ? EXIT_USAGE : EXIT_JOB_FAILED;
+	ret = dist_agree(c->dist, ret, d, stderr);
 	if (ret) {
 		run_free(&r);
 		return ret;
 	}
-	if (c->dist->nranks > 1) {
-		r.ranks_sync = meet_ranks;
-		r.ranks_ctx = c->dist;
-	}
-	if (c->formats & RF_NORMAL)
-		print_header(out, c, jobs, &r);
-	r.note = note_to;
-	r.note_ctx = c->formats & RF_NORMAL ? out : stderr;
-	running = &r;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	c->status.eta_out = stderr;
-	c->status.interval_out = out;
-	c->status.interval_json = !(c->formats & RF_NORMAL);
-	c->status.kb_base = jobs->jobs[0].kb_base;
-	if (run_status_start(&r, &c->status) < 0)
-		fprintf(stderr, "iojob: note: cannot show the status line (out of memory)\n");
-	d->msg[0] = '\0';
-	ret = run_execute(&r, d);
-	run_status_stop(&r);
-	if (d->msg[0])
-		say(d->msg);
-	if (run_write_logs(&r, d) < 0) {
-		say(d->msg);
-		ret = 1;
-	}
-	for (unsigned i = 0; i < jobs->njobs; i++)
-		if (r.results[i].error && r.results[i].error != ECANCELED) {
-			char msg[sizeof(r.results[i].error_msg) + 16];
-
-			snprintf(msg, sizeof(msg), "%s%s", c->dist->nranks > 1 ? "rank 0: " : "",
-				 r.results[i].error_msg);
-			say(msg);
-		}
+	ret = run_jobs(c, &r, out, d);
 	switch (report(out, c, &r)) {
 	case 0:
 		break;
@@ -565,113 +275,62 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 	return ret == 0 ? 0 : EXIT_JOB_FAILED;
 }
 
-/* --resume: whether --results already holds this cell (1), after saying so. */
-static int skip_cell(const struct cli *c)
-{
-	const char *keys[2 * MAX_ARGS_LIST], *values[2 * MAX_ARGS_LIST];
-	struct resultset_meta m;
-	int ret;
-
-	cell_meta(c, keys, values, &m);
-	ret = dist_root(c->dist) ? resultset_has_cell(c->results, &m) : 0;
-	ret = dist_bcast(c->dist, ret);		/* the root's file decides for every rank */
-	if (ret < 0)
-		fprintf(stderr, "iojob: note: --resume cannot read '%s' (%s): running the cell\n",
-			c->results, strerror(-ret));
-	else if (ret)
-		fprintf(stderr, "iojob: sweep cell %lu/%lu is in '%s' already: skipped\n",
-			c->cell_idx + 1, c->ncells, c->results);
-	return ret > 0;
-}
-
-/*
- * A cell's jobs and, in a sweep, their files and devices (the only cell's are checked as
- * it starts): a bad cell late in a sweep stops it before the first I/O.
- */
-static int check_cell(struct cli *c, unsigned long cell, struct diag *d)
-{
-	struct job_list jobs;
-	int ret = build_jobs(c, cell, &jobs, d);
-
-	if (ret < 0)
-		return ret;
-	if (c->ncells > 1 && !c->parse_only)
-		ret = run_check_files(&jobs, d);
-	jobs_free(&jobs);
-	return ret;
-}
-
-/*
- * Check every cell before running any, so a bad value in the last cell of a long sweep
- * stops it before it starts. Notes print once however many cells repeat them.
- */
+/* Every cell checked before any runs; the notes they give are said once each. */
 static int check_cells(struct cli *c, struct diag *d)
 {
-	char *seen = NULL;
-	size_t seen_len = 0;
-	int ret = 0;
+	int ret = cells_check(&c->cells, d);
 
-	for (unsigned long i = 0; !ret && i < c->ncells; i++) {
-		ret = check_cell(c, i, d);
-		if (c->ncells > 1 && ret < 0) {
-			char msg[sizeof(d->msg)];
-
-			memcpy(msg, d->msg, sizeof(msg));
-			diag_set(d, ret, "sweep cell %lu/%lu: %s", i + 1, c->ncells, msg);
-		}
-		if (d->notes && (!seen || !strstr(seen, d->notes))) {
-			char *n = realloc(seen, seen_len + d->notes_len + 1);
-
-			if (n) {
-				memcpy(n + seen_len, d->notes, d->notes_len + 1);
-				seen = n;
-				seen_len += d->notes_len;
-			}
-			print_notes(d);
-		}
-		free(d->notes);
-		d->notes = NULL;
-		d->notes_len = 0;
-	}
-	free(seen);
+	print_notes(d);
 	return ret;
 }
 
-/* Run the cells in order; the exit code is the worst, and a signal ends the sweep. */
-static int run_cells(struct cli *c, FILE *out, struct diag *d)
+/* One cell of cells_run(): its jobs run and reported, then the notes they left said. */
+static int run_cell(void *ctx, struct job_list *jobs, struct diag *d)
 {
-	int worst = 0;
+	struct cli *c = ctx;
+	int ret = execute(c, jobs, c->out, d);
 
-	for (c->cell_idx = 0; c->cell_idx < c->ncells; c->cell_idx++) {
-		struct job_list jobs;
-		int ret;
+	print_notes(d);
+	return ret;
+}
 
-		if (dist_max(c->dist, stopped_by != 0))
-			break;	/* a signal on any rank ends the sweep on all */
-		ret = build_jobs(c, c->cell_idx, &jobs, d);
-		free(d->notes);		/* check_cells printed them */
-		d->notes = NULL;
-		d->notes_len = 0;
-		if (ret < 0) {
-			say(d->msg);
-			return EXIT_USAGE;
-		}
-		if (c->resume && skip_cell(c)) {
-			jobs_free(&jobs);
-			continue;
-		}
-		ret = execute(c, &jobs, out, d);
-		print_notes(d);
-		jobs_free(&jobs);
-		if (ret > worst)
-			worst = ret;
-	}
-	return worst;
+/* The cells of what the command line asks for (one without --sweep), run by run_cell(). */
+static void setup_cells(struct cli *c)
+{
+	c->cells = (struct cells){
+		.in = {
+			.jf = &c->jf,
+			.cli_defaults = c->cli_defaults,
+			.sections = c->nsections ? c->sections : NULL,
+			.nsections = c->nsections,
+			.engines = c->engines,
+			.nengines = c->nengines,
+			.check_paths = !c->parse_only,
+			.readonly = c->readonly,
+			.rank = c->dist->rank,
+			.nranks = c->dist->nranks,
+			.host = c->dist->host,
+		},
+		.sets = c->sets,
+		.nsets = c->nsets,
+		.sweep = &c->sweep,
+		.dist = c->dist,
+		.results = c->results,
+		.resume = c->resume,
+		.label = c->label,
+		.files = c->files,
+		.nfiles = c->nfiles,
+		.err = stderr,
+		.stopped_by = &stopped_by,
+		.run_cell = run_cell,
+		.run_ctx = c,
+		.ncells = sweep_ncells(&c->sweep),
+	};
 }
 
 /*
  * Under MPI only the root writes: the others' reports and messages would repeat its own
- * N times, and their failures reach the root (see agree() and report_ranks()).
+ * N times, and their failures reach the root (see dist_agree() and report_ranks()).
  */
 static void quiet_other_ranks(struct cli *c)
 {
@@ -723,18 +382,52 @@ static int finish_output(FILE *f, const char *path, const char *who, int ret)
 	return ret ? ret : EXIT_JOB_FAILED;
 }
 
+/*
+ * The jobs: the job files read, then every cell built and checked before any runs.
+ * Returns -1 to go on, or EXIT_USAGE when a rank's job files, files or directories were
+ * wrong (every rank stops then).
+ */
+static int build(struct cli *c, struct diag *d)
+{
+	int ret = 0;
+
+	setup_cells(c);
+	if (parse_job_files(c, d) < 0 || check_cells(c, d) < 0) {
+		say(d->msg);
+		ret = EXIT_USAGE;
+	}
+	return dist_agree(c->dist, ret, d, stderr) ? EXIT_USAGE : -1;
+}
+
+/*
+ * Run the cells in order, each reported as it ends, into the report stream opened first.
+ * The exit code is the worst of the cells', and a signal ends the sweep.
+ */
+static int run(struct cli *c, struct diag *d)
+{
+	int opened = open_outputs(c, &c->out, d);
+	int ret = EXIT_USAGE;
+
+	if (opened < 0)
+		say(d->msg);
+	if (!dist_agree(c->dist, opened < 0 ? EXIT_USAGE : 0, d, stderr)) {
+		ret = cells_run(&c->cells, d);
+		if (ret < 0) {
+			say(d->msg);
+			ret = EXIT_USAGE;
+		}
+	}
+	if (c->out != stdout)
+		ret = finish_output(c->out, c->output, "iojob", ret);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
-	struct cli c = {
-		.cli_defaults = -1,
-		.cur_section = -1,
-		.formats = RF_NORMAL,
-		.status = { .eta = ETA_AUTO, .eta_interval_ns = 1000000000ULL },
-	};
 	const struct command *cmd;
+	struct cli c;
 	struct dist dist;
 	struct diag d = { 0 };
-	FILE *out = stdout;
 	int ret;
 
 	/* Subcommands on result sets: they run no jobs. */
@@ -748,43 +441,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "iojob: cannot start MPI\n");
 		return EXIT_JOB_FAILED;
 	}
-	c.dist = &dist;
+	cli_init(&c, &dist);
 	quiet_other_ranks(&c);
-	c.nengines = engine_catalog(c.engines, IOENGINE_MAX);
-	for (int i = 1; i < argc; i++) {
-		ret = parse_arg(&c, argv, &i);
-		if (ret >= 0)
-			goto done;
-	}
-	ret = EXIT_USAGE;
-	if (c.resume && !c.results) {
-		fail_usage("%s", "--resume needs --results FILE");
-		goto done;
-	}
-	c.ncells = sweep_ncells(&c.sweep);
-	if (parse_job_files(&c, &d) < 0 || check_cells(&c, &d) < 0) {
-		say(d.msg);
-		if (agree(&c, EXIT_USAGE, &d))
-			goto done;
-	} else if (agree(&c, 0, &d)) {
-		goto done;	/* a rank's own files or directories were wrong */
-	}
-	if (c.parse_only) {
-		ret = 0;
-	} else {
-		int opened = open_outputs(&c, &out, &d);
-
-		if (opened < 0)
-			say(d.msg);
-		if (!agree(&c, opened < 0 ? EXIT_USAGE : 0, &d))
-			ret = run_cells(&c, out, &d);
-		if (out != stdout)
-			ret = finish_output(out, c.output, "iojob", ret);
-	}
-done:
+	ret = cli_parse(&c, argc, argv);
+	if (ret < 0)
+		ret = build(&c, &d);
+	if (ret < 0)
+		ret = c.parse_only ? 0 : run(&c, &d);
 	ret = finish_output(stdout, NULL, "iojob", ret);
-	sweep_free(&c.sweep);
-	jobfile_free(&c.jf);
+	cli_free(&c);
 	dist_finalize(&dist);
 	return ret;
 }

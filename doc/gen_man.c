@@ -4,10 +4,54 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
+#include "config.h"
 #include "engine/engine.h"
 #include "jobs/help.h"
+
+/* The line with every "@VERSION@" replaced. */
+static void put_line(FILE *f, const char *line)
+{
+	const char *at;
+
+	while ((at = strstr(line, "@VERSION@"))) {
+		fprintf(f, "%.*s%s", (int)(at - line), line, IOJOB_VERSION);
+		line = at + strlen("@VERSION@");
+	}
+	fputs(line, f);
+}
+
+/*
+ * Copy the template in, replacing the lines "@SWITCHES@", "@ENGINES@" and "@JOB_OPTIONS@"
+ * with references generated from the tables and "@VERSION@" anywhere with the version.
+ * Returns 0 or -errno of a read or write.
+ */
+static int man_page(FILE *out, FILE *in, const struct engine_info *engines, unsigned nengines)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int ret = 0;
+
+	while (getline(&line, &cap, in) >= 0) {
+		if (!strcmp(line, "@SWITCHES@\n"))
+			cli_man_switches(out);
+		else if (!strcmp(line, "@ENGINES@\n"))
+			help_man_engines(out, engines, nengines);
+		else if (!strcmp(line, "@JOB_OPTIONS@\n"))
+			help_man_job_options(out, engines, nengines);
+		else
+			put_line(out, line);
+	}
+	if (ferror(in))
+		ret = -EIO;
+	free(line);
+	if (fflush(out) || ferror(out))
+		ret = -EIO;
+	return ret;
+}
 
 int main(int argc, char **argv)
 {
@@ -26,7 +70,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	nengines = engine_catalog(engines, IOENGINE_MAX);
-	ret = help_man_page(stdout, in, engines, nengines);
+	ret = man_page(stdout, in, engines, nengines);
 	fclose(in);
 	if (ret < 0) {
 		fprintf(stderr, "gen_man: '%s': %s\n", argv[1], strerror(-ret));

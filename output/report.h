@@ -104,4 +104,28 @@ void report_job_header(FILE *f, const char *name, int groupid, const char *rw,
 		       const unsigned long long bs_min[3], const unsigned long long bs_max[3],
 		       const char *ioengine, unsigned iodepth);
 
+/* What the normal report says about the run before it starts, after the jobs' lines. */
+struct report_header {
+	const char *const *set_keys;	/* --set, in the order given */
+	const char *const *set_values;
+	unsigned nsets;
+	const char *const *cell_keys;	/* the sweep cell running (ncell 0: no --sweep) */
+	const char *const *cell_values;
+	unsigned ncell;
+	unsigned long cell_idx, ncells;
+	bool tsc;			/* the clock: the TSC at tsc_hz, else clock_gettime */
+	uint64_t tsc_hz;
+	const char *clock_why;		/* why not the TSC */
+	bool some_gettime;		/* a job asked for clocksource=clock_gettime */
+	int nranks;			/* MPI ranks, on nhosts hosts */
+	unsigned nhosts;
+	unsigned nthreads;
+};
+
+/*
+ * The lines after the jobs': the version, the --set overrides, the sweep cell, the clock,
+ * the ranks of an MPI run and the thread count. Flushed, as the run starts after it.
+ */
+void report_run_header(FILE *f, const struct report_header *h);
+
 #endif

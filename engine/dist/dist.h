@@ -10,7 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
+struct diag;
 struct job_stats;
 
 #define DIST_HOST_MAX	256
@@ -44,6 +46,13 @@ int dist_bcast(const struct dist *d, int v);
 
 /* The root gets every rank's size bytes, rank after rank, in all (ignored elsewhere). */
 void dist_gather(const struct dist *d, const void *mine, size_t size, void *all);
+
+/*
+ * Every rank must take the same path: the worst exit code of all (code is this rank's,
+ * and d says why when it is not 0). The root says on err what went wrong on each other
+ * rank where it did and differs from its own (the others' stderr is closed under MPI).
+ */
+int dist_agree(const struct dist *dist, int code, const struct diag *d, FILE *err);
 
 /*
  * Merge n job statistics across the ranks, job by job, as group_reporting merges

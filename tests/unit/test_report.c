@@ -14,6 +14,7 @@
 
 #include <check.h>
 
+#include "config.h"
 #include "output/output.h"
 #include "output/report_util.h"
 #include "test_util.h"
@@ -884,6 +885,41 @@ START_TEST(job_header_prints_sizes_as_fio)
 }
 END_TEST
 
+/* The header's lines after the jobs': each part only when the run has it. */
+START_TEST(run_header_says_sets_cell_clock_ranks)
+{
+	static const char *const keys[] = { "bs", "iodepth", "rw" };
+	static const char *const values[] = { "8k", "4", "randread" };
+	struct report_header h = {
+		.set_keys = keys, .set_values = values, .nsets = 2,
+		.cell_keys = keys + 2, .cell_values = values + 2, .ncell = 1,
+		.cell_idx = 1, .ncells = 3,
+		.tsc = true, .tsc_hz = 2400000000ULL, .some_gettime = true,
+		.nranks = 4, .nhosts = 2, .nthreads = 2,
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	report_run_header(f, &h);
+	h = (struct report_header){ .clock_why = "IOJOB_CLOCK=gettime", .nranks = 1,
+				    .nthreads = 1 };
+	report_run_header(f, &h);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_str_eq(buf, "iojob-" IOJOB_VERSION "\n"
+			 "Overrides (--set): bs=8k, iodepth=4\n"
+			 "Sweep (--sweep) 2/3: rw=randread\n"
+			 "Clock: tsc (2400 MHz); clock_gettime where clocksource=clock_gettime\n"
+			 "Ranks: 4 on 2 hosts (MPI), each running the jobs below\n"
+			 "Starting 2 threads\n"
+			 "iojob-" IOJOB_VERSION "\n"
+			 "Clock: clock_gettime (IOJOB_CLOCK=gettime)\n"
+			 "Starting 1 thread\n");
+	free(buf);
+}
+END_TEST
+
 static void utc(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -954,6 +990,7 @@ static Suite *report_suite(void)
 	tcase_add_checked_fixture(tc, utc, NULL);
 	tcase_add_test(tc, normal_skips_jobs_without_io_but_keeps_their_group);
 	tcase_add_test(tc, job_header_prints_sizes_as_fio);
+	tcase_add_test(tc, run_header_says_sets_cell_clock_ranks);
 	suite_add_tcase(s, tc);
 	return s;
 }

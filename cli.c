@@ -1,0 +1,317 @@
+/*
+ * The command line read: the switch table, which the parsing and the help both come from,
+ * then the arguments into struct cli (a switch, a job file, or a job option).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/units.h"
+#include "jobs/help.h"
+#include "output/report_formats.h"
+#include "output/resultset/commands.h"
+#include "parser/value.h"
+
+/* The shortest --eta-interval (see parse_status_arg()). */
+#define ETA_INTERVAL_MIN_NS	(250 * NS_PER_MSEC)
+
+_Static_assert(CELL_MAX_OVERRIDES >= 2 * MAX_ARGS_LIST, "a cell holds every --set and --sweep");
+
+#define SWITCH(n, i, a, m, h, ...) \
+	{ .name = n, .id = i, .arg = a, .metavar = m, .help = h, __VA_ARGS__ }
+
+/* In the order --help and the man page list them. */
+const struct cli_opt cli_options[] = {
+	SWITCH("output", CLI_OUTPUT, CLI_ARG_REQUIRED, "FILE", "write the report to FILE"),
+	SWITCH("output-format", CLI_OUTPUT_FORMAT, CLI_ARG_REQUIRED, "FORMAT",
+	       "comma-separated for several", .value_at = report_format_at),
+	SWITCH("minimal", CLI_MINIMAL, CLI_ARG_NONE, NULL, "terse output (--output-format=terse)"),
+	SWITCH("set", CLI_SET, CLI_ARG_REQUIRED, "KEY=VALUE",
+	       "set a job option in every job, over what the job files say (repeatable)"),
+	SWITCH("section", CLI_SECTION, CLI_ARG_REQUIRED, "NAME",
+	       "run only the job NAME (repeatable)"),
+	SWITCH("sweep", CLI_SWEEP, CLI_ARG_REQUIRED, "KEY=V1,V2,...",
+	       "run the jobs once per value (repeatable: every combination, the first KEY "
+	       "varying slowest)"),
+	SWITCH("label", CLI_LABEL, CLI_ARG_REQUIRED, "TEXT",
+	       "name this run (a target or configuration) in --results"),
+	SWITCH("results", CLI_RESULTS, CLI_ARG_REQUIRED, "FILE.jsonl",
+	       "append each run's options and results to FILE.jsonl"),
+	SWITCH("resume", CLI_RESUME, CLI_ARG_NONE, NULL,
+	       "skip the sweep's runs that --results already holds"),
+	SWITCH("eta", CLI_ETA, CLI_ARG_REQUIRED, "WHEN",
+	       "the status line on stderr: auto (on a terminal), always or never",
+	       .values = "auto|always|never"),
+	SWITCH("eta-interval", CLI_ETA_INTERVAL, CLI_ARG_REQUIRED, "TIME",
+	       "rewrite the status line this often (default 1s, at least 250ms; "
+	       "plain numbers in milliseconds)"),
+	SWITCH("eta-newline", CLI_ETA_NEWLINE, CLI_ARG_REQUIRED, "TIME",
+	       "start a new status line this often (plain numbers in seconds)"),
+	SWITCH("status-interval", CLI_STATUS_INTERVAL, CLI_ARG_REQUIRED, "TIME",
+	       "print each interval's results to the report this often (plain numbers in "
+	       "seconds)"),
+	SWITCH("parse-only", CLI_PARSE_ONLY, CLI_ARG_NONE, NULL,
+	       "check the job files and options, run nothing"),
+	SWITCH("readonly", CLI_READONLY, CLI_ARG_NONE, NULL,
+	       "refuse jobs that write, trim or lay out files"),
+	SWITCH("cmdhelp", CLI_CMDHELP, CLI_ARG_OPTIONAL, "OPTION|all",
+	       "describe a job option, or all of them"),
+	SWITCH("enghelp", CLI_ENGHELP, CLI_ARG_OPTIONAL, "ENGINE",
+	       "list the ioengines, or describe one and its own options"),
+	SWITCH("version", CLI_VERSION, CLI_ARG_NONE, NULL, "print the version", .alias = "v"),
+	SWITCH("help", CLI_HELP, CLI_ARG_NONE, NULL,
+	       "print the usage, the common options and the exit status", .alias = "h"),
+	SWITCH("complete-options", CLI_COMPLETE_OPTIONS, CLI_ARG_NONE, NULL,
+	       "the words bash completion offers", .hidden = true),
+	SWITCH("complete-values", CLI_COMPLETE_VALUES, CLI_ARG_REQUIRED, "OPTION",
+	       "the values bash completion offers for OPTION", .hidden = true),
+	{ NULL },
+};
+
+const struct cli_opt *cli_find(const char *name)
+{
+	for (const struct cli_opt *o = cli_options; o->name; o++)
+		if (!strcmp(o->name, name) || (o->alias && !strcmp(o->alias, name)))
+			return o;
+	return NULL;
+}
+
+const char *cli_value_sep(const struct cli_opt *o)
+{
+	if (!o->metavar)
+		return "";
+	return o->arg == CLI_ARG_REQUIRED && strchr(o->metavar, '=') ? " " : "=";
+}
+
+static int fail_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "iojob: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see iojob --help)\n");
+	return EXIT_USAGE;
+}
+
+static int parse_formats(struct cli *c, const char *list)
+{
+	char bad[128], names[128], msg[256];
+	int ret = report_formats_parse(list, &c->formats, bad, sizeof(bad));
+
+	if (!ret)
+		return 0;
+	if (ret == -ENODATA)
+		return fail_usage("--output-format needs a value ('%s')", bad);
+	report_formats_names(names, sizeof(names), ", ", ", ");
+	snprintf(msg, sizeof(msg), "unknown output format '%%s' (%s)", names);
+	return fail_usage(msg, bad);
+}
+
+/* A job option on the command line: into the current --name job, or the defaults. */
+static int add_cli_option(struct cli *c, const char *key, const char *val)
+{
+	size_t sec;
+	int ret;
+
+	if (!strcmp(key, "name")) {
+		c->cur_section = (long)c->jf.nsecs;
+		ret = jobfile_add_key(&c->jf, c->jf.nsecs, val, "name", val, "command line", 0);
+		return ret;
+	}
+	if (c->cur_section >= 0) {
+		sec = (size_t)c->cur_section;
+	} else {
+		if (c->cli_defaults < 0)
+			c->cli_defaults = (long)c->jf.nsecs;
+		sec = (size_t)c->cli_defaults;
+	}
+	return jobfile_add_key(&c->jf, sec, "global", key, val, "command line", 0);
+}
+
+static int add_set(struct cli *c, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	char key[256];
+
+	if (!eq || eq == kv)
+		return fail_usage("--set needs KEY=VALUE, not '%s'", kv);
+	if (c->nsets == MAX_ARGS_LIST)
+		return fail_usage("too many --set options ('%s')", kv);
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
+	c->sets[c->nsets].key = jobfile_strdup(&c->jf, key);
+	c->sets[c->nsets].value = jobfile_strdup(&c->jf, eq + 1);
+	c->nsets++;
+	return 0;
+}
+
+static int add_sweep(struct cli *c, const char *spec)
+{
+	struct diag d = { 0 };
+
+	if (c->sweep.naxes + 1 >= MAX_ARGS_LIST)
+		return fail_usage("too many --sweep options ('%s')", spec);
+	if (sweep_add(&c->sweep, spec, &d) < 0)
+		return fail_usage("%s", d.msg);
+	return 0;
+}
+
+/* --eta, --eta-interval, --eta-newline, --status-interval. Returns -1 or an exit code. */
+static int parse_status_arg(struct cli *c, const struct cli_opt *sw, const char *val)
+{
+	struct status_opts *o = &c->status;
+	uint64_t ns;
+
+	if (sw->id == CLI_ETA) {
+		if (!strcmp(val, "auto"))
+			o->eta = ETA_AUTO;
+		else if (!strcmp(val, "always"))
+			o->eta = ETA_ALWAYS;
+		else if (!strcmp(val, "never"))
+			o->eta = ETA_NEVER;
+		else
+			return fail_usage("--eta takes auto, always or never, not '%s'", val);
+		return -1;
+	}
+	/* fio's units: milliseconds for --eta-interval, seconds for the others. */
+	if (value_parse_time(val, sw->id == CLI_ETA_INTERVAL ? NS_PER_MSEC : NS_PER_SEC,
+			     &ns) < 0 || !ns)
+		return fail_usage("--%s needs a time above 0 such as 2s or 500ms", sw->name);
+	/*
+	 * 250 ms is fio's floor (DISK_UTIL_MSEC, how often its helper thread wakes; fio
+	 * refuses less): a line rewritten faster only flickers. iojob raises it instead.
+	 */
+	if (sw->id == CLI_ETA_INTERVAL)
+		o->eta_interval_ns = ns < ETA_INTERVAL_MIN_NS ? ETA_INTERVAL_MIN_NS : ns;
+	else if (sw->id == CLI_ETA_NEWLINE)
+		o->eta_newline_ns = ns;
+	else
+		o->interval_ns = ns;
+	return -1;
+}
+
+/* The switches that print something generated from the tables, then exit. */
+static int print_help(const struct cli *c, const struct cli_opt *sw, const char *val)
+{
+	if (sw->id == CLI_HELP)
+		cli_usage(stdout);
+	else if (sw->id == CLI_VERSION)
+		cli_version(stdout);
+	else if (sw->id == CLI_CMDHELP && help_options(stdout, val, c->engines, c->nengines) < 0)
+		return fail_usage("unknown option '%s'", val);
+	else if (sw->id == CLI_ENGHELP && help_engines(stdout, val, c->engines, c->nengines) < 0)
+		return fail_usage("unknown ioengine '%s'", val);
+	else if (sw->id == CLI_COMPLETE_OPTIONS)
+		cli_complete_options(stdout, c->engines, c->nengines);
+	else if (sw->id == CLI_COMPLETE_VALUES &&
+		 cli_complete_values(stdout, val, c->engines, c->nengines) < 0)
+		return EXIT_USAGE;	/* no message: the completion script would drop it */
+	if (sw->id == CLI_COMPLETE_OPTIONS)
+		commands_complete(stdout);	/* completed as the first word */
+	return 0;
+}
+
+/* One switch of cli_options with its value (NULL when it has none). -1 or an exit code. */
+static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val)
+{
+	switch (sw->id) {
+	case CLI_PARSE_ONLY:
+		c->parse_only = true;
+		return -1;
+	case CLI_READONLY:
+		c->readonly = true;
+		return -1;
+	case CLI_RESUME:
+		c->resume = true;
+		return -1;
+	case CLI_MINIMAL:
+		/* like fio: it replaces earlier --output-format, a later one replaces it */
+		c->formats = RF_TERSE;
+		return -1;
+	case CLI_OUTPUT_FORMAT:
+		return parse_formats(c, val) ? EXIT_USAGE : -1;
+	case CLI_OUTPUT:
+		c->output = val;
+		return -1;
+	case CLI_LABEL:
+		c->label = val;
+		return -1;
+	case CLI_RESULTS:
+		c->results = val;
+		return -1;
+	case CLI_SET:
+		return add_set(c, val) ? EXIT_USAGE : -1;
+	case CLI_SWEEP:
+		return add_sweep(c, val) ? EXIT_USAGE : -1;
+	case CLI_SECTION:
+		if (c->nsections == MAX_ARGS_LIST)
+			return fail_usage("too many --section options ('%s')", val);
+		c->sections[c->nsections++] = val;
+		return -1;
+	case CLI_ETA: case CLI_ETA_INTERVAL: case CLI_ETA_NEWLINE: case CLI_STATUS_INTERVAL:
+		return parse_status_arg(c, sw, val);
+	default:
+		return print_help(c, sw, val);
+	}
+}
+
+/* Returns -1 to go on, or an exit code. */
+static int parse_arg(struct cli *c, char **argv, int *i)
+{
+	const char *arg = argv[*i], *eq, *val;
+	const struct cli_opt *sw;
+	char key[256];
+
+	if (!strcmp(arg, "-") || arg[0] != '-') {
+		if (c->nfiles == MAX_ARGS_LIST)
+			return fail_usage("too many job files ('%s')", arg);
+		c->files[c->nfiles++] = arg;
+		return -1;
+	}
+	arg += arg[1] == '-' ? 2 : 1;
+	eq = strchr(arg, '=');
+	snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+	sw = cli_find(key);
+	if (!sw) {
+		if (!eq && !strcmp(key, "name"))
+			return fail_usage("%s", "--name needs a job name (--name=NAME)");
+		if (add_cli_option(c, key, eq ? eq + 1 : NULL) < 0)
+			return fail_usage("out of memory at '%s'", arg);
+		return -1;
+	}
+	val = eq ? eq + 1 : sw->arg == CLI_ARG_REQUIRED ? argv[++*i] : NULL;
+	if (sw->arg == CLI_ARG_REQUIRED && !val)
+		return fail_usage("--%s needs a value", sw->name);
+	return apply_switch(c, sw, val);
+}
+
+void cli_init(struct cli *c, struct dist *dist)
+{
+	*c = (struct cli){
+		.cli_defaults = -1,
+		.cur_section = -1,
+		.formats = RF_NORMAL,
+		.status = { .eta = ETA_AUTO, .eta_interval_ns = NS_PER_SEC },
+		.dist = dist,
+		.out = stdout,
+	};
+	c->nengines = engine_catalog(c->engines, IOENGINE_MAX);
+}
+
+int cli_parse(struct cli *c, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		int ret = parse_arg(c, argv, &i);
+
+		if (ret >= 0)
+			return ret;
+	}
+	if (c->resume && !c->results)
+		return fail_usage("%s", "--resume needs --results FILE");
+	return -1;
+}
+
+void cli_free(struct cli *c)
+{
+	sweep_free(&c->sweep);
+	jobfile_free(&c->jf);
+}

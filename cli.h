@@ -1,0 +1,138 @@
+/*
+ * iojob's command line: the arguments read into struct cli against the switch table
+ * (cli_options), which drives both the parsing and the help of the switches, and what is
+ * generated from it: --help, --version, the completion lists and the man page's switch
+ * reference. Any --KEY=VALUE that is not a switch is a job option (jobs/options.h, whose
+ * help is jobs/help.h), and a job of the command line's own.
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "engine/cells.h"
+#include "engine/engine.h"
+#include "jobs/sweep.h"
+#include "parser/jobfile.h"
+
+struct dist;
+struct engine_info;
+
+/* The exit codes (--help lists them): every job ran, a job failed, a usage or job error. */
+#define EXIT_JOB_FAILED	1
+#define EXIT_USAGE	2
+
+/* The --set and --section options, --sweep axes and job files the command line takes. */
+#define MAX_ARGS_LIST	256
+
+
+/* What the command line asks for. */
+struct cli {
+	struct jobfile jf;
+	long cli_defaults;		/* section of options before the first --name */
+	long cur_section;		/* section of the current --name job, -1 before */
+	struct job_override sets[MAX_ARGS_LIST];
+	unsigned nsets;
+	struct sweep sweep;
+	const char *label;
+	const char *results;
+	bool resume;
+	const char *sections[MAX_ARGS_LIST];
+	unsigned nsections;
+	const char *files[MAX_ARGS_LIST];
+	unsigned nfiles;
+	const char *output;
+	unsigned formats;
+	bool parse_only;
+	bool readonly;
+	struct status_opts status;
+	struct engine_info engines[IOENGINE_MAX];
+	unsigned nengines;
+	struct dist *dist;		/* the ranks of an MPI run (iojob-mpi), or just this one */
+	/* main()'s, for the run made of it */
+	struct cells cells;		/* what the run is made of: its --sweep cells */
+	FILE *out;			/* the report stream: stdout, or --output */
+};
+
+/* The defaults, before any argument, and the engine catalog; dist is the run's ranks. */
+void cli_init(struct cli *c, struct dist *dist);
+
+/*
+ * Read the arguments into c (argv[0] is the program). Returns -1 to go on and run, or the
+ * exit code: 0 after a switch that prints and exits (--help), EXIT_USAGE after saying why.
+ */
+int cli_parse(struct cli *c, int argc, char **argv);
+
+void cli_free(struct cli *c);
+
+/* The switches the command line handles itself; any other --KEY=VALUE is a job option. */
+enum cli_switch {
+	CLI_HELP, CLI_VERSION, CLI_CMDHELP, CLI_ENGHELP, CLI_PARSE_ONLY, CLI_READONLY,
+	CLI_OUTPUT, CLI_OUTPUT_FORMAT, CLI_MINIMAL, CLI_SET, CLI_SECTION,
+	CLI_SWEEP, CLI_LABEL, CLI_RESULTS, CLI_RESUME,
+	CLI_ETA, CLI_ETA_INTERVAL, CLI_ETA_NEWLINE, CLI_STATUS_INTERVAL,
+	CLI_COMPLETE_OPTIONS, CLI_COMPLETE_VALUES,
+};
+
+enum cli_arg {
+	CLI_ARG_NONE,		/* a flag */
+	CLI_ARG_REQUIRED,	/* --KEY=VALUE or --KEY VALUE */
+	CLI_ARG_OPTIONAL,	/* --KEY or --KEY=VALUE */
+};
+
+struct cli_opt {
+	const char *name;	/* without the leading "--" */
+	const char *alias;	/* a one-letter form (-h), or NULL */
+	enum cli_switch id;
+	enum cli_arg arg;
+	const char *metavar;	/* what the value is called in help ("FILE"), or NULL */
+	const char *help;
+	const char *values;	/* the values completion offers, '|'-separated, or NULL */
+	/*
+	 * Or the values from the table they are kept in: the i-th name (its help in *help),
+	 * NULL past the last. help then says what follows their list ("a, b or c; HELP").
+	 */
+	const char *(*value_at)(unsigned i, const char **help);
+	bool hidden;		/* for the completion script: not in help or the man page */
+};
+
+/* The command-line switches, ended by { NULL }. */
+extern const struct cli_opt cli_options[];
+
+/* The switch named name (without dashes; a one-letter alias counts), or NULL. */
+const struct cli_opt *cli_find(const char *name);
+
+/*
+ * What goes between a switch and its metavar in help: "" without one, " " when the
+ * metavar holds a '=' ("--set KEY=VALUE" reads better than "--set=KEY=VALUE"), else "=".
+ */
+const char *cli_value_sep(const struct cli_opt *o);
+
+/* The help of o as --help shows it, into buf when made from a value_at table. */
+const char *cli_help(const struct cli_opt *o, char *buf, size_t len);
+
+/* --help: usage, the switches, the common job options, exit codes, where the manual is. */
+void cli_usage(FILE *f);
+
+/* --version: "iojob X.Y.Z" on one line. */
+void cli_version(FILE *f);
+
+/*
+ * For the completion script: one word per line, "--KEY" for flags and "--KEY=" for
+ * options with a value, followed by a tab and "separate" when the value may also be the
+ * next argument; every switch, job option, engine option and alias.
+ */
+void cli_complete_options(FILE *f, const struct engine_info *engines, unsigned nengines);
+
+/*
+ * For the completion script: the values of switch or option name, one per line (nothing
+ * when it takes free text). Returns 0, or -ENOENT when there is no such switch or option.
+ */
+int cli_complete_values(FILE *f, const char *name, const struct engine_info *engines,
+			unsigned nengines);
+
+/* The man page's switch reference in scdoc: every switch but the hidden ones. */
+void cli_man_switches(FILE *f);
+
+#endif
