@@ -14,8 +14,8 @@ import re
 from common import SRC, Checks
 
 MARK = "<!-- layers -->"
-INCLUDE = re.compile(r'^#include "([a-z_]+(?:/[a-z_]+)*)/([a-z_0-9]+\.h)"', re.M)
-SOURCE_DIRS = ("base", "parser", "jobs", "output", "engine", "cli")
+INCLUDE = re.compile(r'^#include "((?:[a-z_]+/)*)([a-z_0-9]+\.h)"', re.M)
+SOURCE_DIRS = ("base", "parser", "jobs", "output", "engine")
 
 
 def readme():
@@ -41,18 +41,26 @@ def layers(text):
     return graph
 
 
+def holds(mod, path):
+    """Whether module mod holds path: a folder holds what is under it, a top-level name
+    such as 'cli' the top-level files cli.* and cli_*, and 'main.c' itself."""
+    if "/" not in path and "." not in mod:
+        return path.startswith((mod + ".", mod + "_"))
+    return path == mod or path.startswith(mod + "/")
+
+
 def module_of(path, graph):
-    """The longest module folder holding path ('main.c' is its own module)."""
+    """The longest module holding path."""
     best = None
     for mod in graph:
-        if path == mod or path.startswith(mod + "/"):
+        if holds(mod, path):
             if best is None or len(mod) > len(best):
                 best = mod
     return best
 
 
 def sources():
-    out = ["main.c"]
+    out = [n for n in os.listdir(SRC) if n.endswith((".c", ".h"))]
     for top in SOURCE_DIRS:
         for root, _, names in os.walk(os.path.join(SRC, top)):
             for n in names:
@@ -73,12 +81,12 @@ def check_includes(c, graph, files):
         if mod is None:
             continue
         for folder, header in includes(path):
-            target = module_of(folder + "/" + header, graph)
-            if target == mod:
+            target = module_of(folder + header, graph)
+            if target == mod or (not folder and header == "config.h"):
                 continue
             allowed = graph[mod]
             ok = target in allowed and (allowed[target] is None or header in allowed[target])
-            c.check(ok, "%s includes %s/%s: %s may not include %s" %
+            c.check(ok, "%s includes %s%s: %s may not include %s" %
                     (path, folder, header, mod, target))
 
 
@@ -96,14 +104,15 @@ def meson_owner(mod, graph):
 def check_meson(c, graph, files):
     """Each library declares as dependencies exactly the libraries its files include."""
     dep_of = {mod: MESON_NAME.get(mod, mod.split("/")[0]) for mod in graph}
-    owner = {mod: meson_owner(mod, graph) for mod in graph if mod != "main.c"}
+    owner = {mod: meson_owner(mod, graph) for mod in graph if "/" in mod or
+             os.path.isdir(os.path.join(SRC, mod))}
     used = {lib: set() for lib in set(owner.values())}
     for path in files:
         mod = module_of(path, graph)
         if mod not in owner:
             continue
         for folder, header in includes(path):
-            target = module_of(folder + "/" + header, graph)
+            target = module_of(folder + header, graph)
             if target in owner and owner[target] != owner[mod]:
                 used[owner[mod]].add(dep_of[owner[target]])
     libs = {dep_of[m] for m in used}
