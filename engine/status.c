@@ -28,8 +28,8 @@ struct run_status {
 	unsigned seq;
 	char *states;
 	/* counters at the previous line and the previous interval, per job and direction */
-	uint64_t (*line_ios)[3], (*line_bytes)[3];
-	uint64_t (*iv_ios)[3], (*iv_bytes)[3], (*iv_clat)[3];
+	uint64_t (*line_ios)[STATS_NDIR], (*line_bytes)[STATS_NDIR];
+	uint64_t (*iv_ios)[STATS_NDIR], (*iv_bytes)[STATS_NDIR], (*iv_clat)[STATS_NDIR];
 	uint64_t last_line_ns, last_iv_ns;
 };
 

@@ -295,7 +295,7 @@ static void json_ranks(struct json_out *j, const struct report *r)
 		json_uint(j, "start_ns", k->start_real_ns);
 		json_uint(j, "barrier_ns", k->barrier_ns);
 		json_open(j, "issued_ios", '[');
-		for (unsigned d = 0; d < 3; d++)
+		for (unsigned d = 0; d < STATS_NDIR; d++)
 			json_uint(j, NULL, k->issued[d]);
 		json_close(j, ']');
 		json_int(j, "error", k->error);

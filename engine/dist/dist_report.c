@@ -11,7 +11,7 @@
 /* What each rank sends about itself: plain numbers, the same layout on every rank. */
 struct rank_wire {
 	uint64_t start_ns, barrier_ns;
-	uint64_t issued[3];
+	uint64_t issued[STATS_NDIR];
 	int32_t error, pad;
 };
 
@@ -30,7 +30,7 @@ static void describe_rank(const struct run *r, struct rank_wire *w)
 	for (unsigned i = 0; i < r->jobs->njobs; i++) {
 		const struct job_result *res = &r->results[i];
 
-		for (unsigned k = 0; k < 3; k++)
+		for (unsigned k = 0; k < STATS_NDIR; k++)
 			w->issued[k] += res->st->issued[k];
 		if (!w->error && res->error)
 			w->error = res->error;
