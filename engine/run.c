@@ -24,6 +24,10 @@
 #include "engine/worker.h"
 #include "base/diag.h"
 
+/*
+ * A job thread's stack: its loop keeps buffers and queues on the heap, so 256 KiB is plenty,
+ * and JOBS_MAX threads then reserve 16 GiB of address space instead of the default 8 MiB each.
+ */
 #define THREAD_STACK	(256 * 1024)
 
 struct run_files {

@@ -15,7 +15,7 @@
 #include "output/status.h"
 
 #define TICK_NS		50000000ULL	/* how often the thread looks for quit */
-#define LINE_MAX_LEN	512
+#define LINE_MAX_LEN	512		/* every field fits; a long list of job states is cut */
 
 struct run_status {
 	struct run *run;
@@ -28,8 +28,8 @@ struct run_status {
 	unsigned seq;
 	char *states;
 	/* counters at the previous line and the previous interval, per job and direction */
-	uint64_t (*line_ios)[STATS_NDIR], (*line_bytes)[STATS_NDIR];
-	uint64_t (*iv_ios)[STATS_NDIR], (*iv_bytes)[STATS_NDIR], (*iv_clat)[STATS_NDIR];
+	uint64_t (*line_ios)[IO_NDIR], (*line_bytes)[IO_NDIR];
+	uint64_t (*iv_ios)[IO_NDIR], (*iv_bytes)[IO_NDIR], (*iv_clat)[IO_NDIR];
 	uint64_t last_line_ns, last_iv_ns;
 };
 

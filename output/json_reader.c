@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Nesting deeper than any report writes is refused, so a hostile file cannot exhaust
+ * the stack through the reader's recursion. */
 #define MAX_DEPTH 64
 
 struct cursor {
