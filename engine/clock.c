@@ -8,6 +8,8 @@
 #include <cpuid.h>
 #endif
 
+#include "base/units.h"
+
 /*
  * The TSC is timed against CLOCK_MONOTONIC for 20 ms: long enough that the jitter of the
  * two reads at its ends is a few parts per million of the rate, short enough for every start.
@@ -45,7 +47,7 @@ static void use_gettime(struct clock_src *c, const char *why)
 {
 	c->tsc = false;
 	c->mult = 0;
-	c->hz = 1000000000ULL;
+	c->hz = NS_PER_SEC;
 	c->name = "clock_gettime";
 	c->why = why;
 }

@@ -9,6 +9,7 @@
 
 #include "base/arena.h"
 #include "parser/value.h"
+#include "base/units.h"
 
 const struct opt_enum rw_vals[] = {
 	{ "read", RW_READ, "sequential reads" },
@@ -426,7 +427,7 @@ int opt_lat_over_parse(const struct opt_ctx *ctx, const char *val, void *dst, ch
 	if (n < 0)
 		return n;
 	for (i = 0; i < n && !bad; i++)
-		bad = i >= JOB_MAX_LAT_OVER || value_parse_time(f[i], 1000, &v[i]) < 0 || !v[i] ||
+		bad = i >= JOB_MAX_LAT_OVER || value_parse_time(f[i], NS_PER_USEC, &v[i]) < 0 || !v[i] ||
 		      (i && v[i] <= v[i - 1]);
 	value_split_free(f, n);
 	if (bad) {

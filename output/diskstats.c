@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/units.h"
+
 #define DISK_NAME_LEN	sizeof(((struct disk *)0)->name)
 #define STAT_MIN_FIELDS	11	/* every kernel since 2.6 */
 #define STAT_MAX_FIELDS	17	/* Linux 5.5+: discard and flush fields too */
@@ -408,7 +410,7 @@ static uint64_t now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
 /* Read every disk; a disk that cannot be read gets zeros, and the first error is returned. */

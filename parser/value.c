@@ -12,7 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-#define NS_PER_SEC	1000000000ULL
+#include "base/units.h"
+
 #define CLOSEST_MAX_LEN	64
 
 /* A decimal number as its whole part and the digits after the point. */
@@ -250,8 +251,8 @@ static uint64_t time_mult(const char *p, const char *end)
 		uint64_t ns;
 	} units[] = {
 		{ "ns", 1 }, { "nsec", 1 },
-		{ "us", 1000 }, { "usec", 1000 },
-		{ "ms", 1000000 }, { "msec", 1000000 },
+		{ "us", NS_PER_USEC }, { "usec", NS_PER_USEC },
+		{ "ms", NS_PER_MSEC }, { "msec", NS_PER_MSEC },
 		{ "s", NS_PER_SEC }, { "sec", NS_PER_SEC },
 		{ "m", 60 * NS_PER_SEC }, { "min", 60 * NS_PER_SEC },
 		{ "h", 3600 * NS_PER_SEC },

@@ -17,6 +17,7 @@
 #include "output/diskstats.h"
 #include "output/stats.h"
 #include "base/diag.h"
+#include "base/units.h"
 
 /* Messages name the job, the option where it was set, and what was expected. */
 static int fail_at(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt,
@@ -260,12 +261,12 @@ void stripe_disk_count(struct disk_set *s, unsigned id, const struct job_stats *
 
 		c->ios[k] += ds->ios;
 		c->sectors[k] += ds->bytes / 512;
-		c->ticks[k] += ds->clat.sum / 1000000;	/* ns to the kernel's ms */
-		c->in_queue += ds->clat.sum / 1000000;
+		c->ticks[k] += ds->clat.sum / NS_PER_MSEC;	/* the kernel counts ms */
+		c->in_queue += ds->clat.sum / NS_PER_MSEC;
 	}
 	c->discard_ios += st->dir[IO_TRIM].ios;
 	c->discard_sectors += st->dir[IO_TRIM].bytes / 512;
-	c->discard_ticks += st->dir[IO_TRIM].clat.sum / 1000000;
+	c->discard_ticks += st->dir[IO_TRIM].clat.sum / NS_PER_MSEC;
 	c->flush_ios += st->sync_ios;
-	c->flush_ticks += st->sync_lat.sum / 1000000;
+	c->flush_ticks += st->sync_lat.sum / NS_PER_MSEC;
 }
