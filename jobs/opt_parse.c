@@ -36,7 +36,7 @@ static void size_hint(const char *val, char *hint, size_t len)
 	digits = (size_t)(p - val);
 	if (!digits || !*p || !isalpha((unsigned char)*p))
 		return;
-	best = value_closest(p, suffixes, sizeof(suffixes) / sizeof(suffixes[0]));
+	best = value_closest(p, suffixes, ARRAY_SIZE(suffixes));
 	if (!best && strlen(p) == 1)
 		best = "k";
 	if (best)

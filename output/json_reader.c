@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/units.h"
+
 /* Nesting deeper than any report writes is refused, so a hostile file cannot exhaust
  * the stack through the reader's recursion. */
 #define MAX_DEPTH 64
@@ -140,7 +142,7 @@ static bool non_finite_word(const struct cursor *c)
 {
 	static const char *const words[] = { "NaN", "Infinity", "-Infinity", "-NaN" };
 
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
 		size_t n = strlen(words[i]);
 
 		if ((size_t)(c->end - c->p) >= n && !memcmp(c->p, words[i], n))

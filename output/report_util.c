@@ -122,7 +122,7 @@ unsigned pct_list(const struct report_unit *u, double *out)
 
 	if (!src || !n) {
 		src = default_pct;
-		n = sizeof(default_pct) / sizeof(default_pct[0]);
+		n = ARRAY_SIZE(default_pct);
 	}
 	if (n > RU_PCT_MAX)
 		n = RU_PCT_MAX;

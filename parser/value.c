@@ -260,7 +260,7 @@ static uint64_t time_mult(const char *p, const char *end)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(units); i++)
 		if (span_eq(p, end, units[i].name))
 			return units[i].ns;
 	return 0;
@@ -293,13 +293,13 @@ int value_parse_bool(const char *s, bool *out)
 	size_t i;
 
 	trim(&p, &end);
-	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
 		if (span_eq(p, end, yes[i])) {
 			*out = true;
 			return 0;
 		}
 	}
-	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(no); i++) {
 		if (span_eq(p, end, no[i])) {
 			*out = false;
 			return 0;

@@ -10,6 +10,7 @@
 
 #include "output/json_reader.h"
 #include "output/resultset/resultset_read.h"
+#include "base/units.h"
 
 const char metric_names_help[] =
 	"  A metric is [read_|write_|trim_]BASE (no prefix: every direction together):\n"
@@ -32,7 +33,6 @@ static const struct { const char *name; enum metric_base base; } unit_bases[] = 
 static const char *const dir_prefix[] = { "read_", "write_", "trim_" };
 static const char *const lat_prefix[] = { "lat_", "clat_", "slat_" };
 
-#define LEN(t)	(sizeof(t) / sizeof((t)[0]))
 
 /* "mean", "min", "max" or "pNN" after a latency prefix. */
 static int parse_lat(const char *s, struct metric *m)
@@ -58,13 +58,13 @@ static int parse_lat(const char *s, struct metric *m)
 
 static int parse_base(const char *s, struct metric *m)
 {
-	for (size_t i = 0; i < LEN(plain_bases); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(plain_bases); i++) {
 		if (!strcmp(s, plain_bases[i].name)) {
 			m->base = plain_bases[i].base;
 			return 0;
 		}
 	}
-	for (size_t k = 0; k < LEN(lat_prefix); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(lat_prefix); k++) {
 		size_t n = strlen(lat_prefix[k]);
 
 		if (!strncmp(s, lat_prefix[k], n)) {
@@ -84,7 +84,7 @@ int metric_parse(const char *name, struct metric *m)
 		return -EINVAL;
 	snprintf(m->name, sizeof(m->name), "%s", name);
 	m->dir = US_ALL;
-	for (size_t i = 0; i < LEN(unit_bases); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(unit_bases); i++) {
 		if (!strcmp(s, unit_bases[i].name)) {
 			m->base = unit_bases[i].base;
 			return 0;
@@ -92,7 +92,7 @@ int metric_parse(const char *name, struct metric *m)
 	}
 	if (!strncmp(s, "total_", 6))
 		s += 6;
-	for (size_t d = 0; d < LEN(dir_prefix); d++) {
+	for (size_t d = 0; d < ARRAY_SIZE(dir_prefix); d++) {
 		if (!strncmp(s, dir_prefix[d], strlen(dir_prefix[d]))) {
 			m->dir = (enum us_dir)d;
 			s += strlen(dir_prefix[d]);
@@ -225,7 +225,7 @@ static void lat_unit(double max, struct metric_fmt *f)
 	};
 	unsigned i = 0;
 
-	while (i + 1 < sizeof(u) / sizeof(u[0]) && max < u[i].div)
+	while (i + 1 < ARRAY_SIZE(u) && max < u[i].div)
 		i++;
 	f->div = u[i].div;
 	f->unit = u[i].unit;

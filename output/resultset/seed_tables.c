@@ -9,13 +9,14 @@
 #include "output/resultset/resultset_read.h"
 #include "output/resultset/table.h"
 #include "parser/value.h"
+#include "base/units.h"
 
 void sysbench_bytes(double bytes, char *buf, size_t len)
 {
 	static const char *const unit[] = { "b", "Kb", "Mb", "Gb", "Tb" };
 	unsigned i = 0;
 
-	while (bytes >= 1024 && i + 1 < sizeof(unit) / sizeof(unit[0])) {
+	while (bytes >= 1024 && i + 1 < ARRAY_SIZE(unit)) {
 		bytes /= 1024;
 		i++;
 	}
@@ -29,7 +30,7 @@ const char *sysbench_mode(const char *rw)
 		{ "randwrite", "rndwr" }, { "randrw", "rndrw" },
 	};
 
-	for (size_t i = 0; rw && i < sizeof(map) / sizeof(map[0]); i++)
+	for (size_t i = 0; rw && i < ARRAY_SIZE(map); i++)
 		if (!strcmp(rw, map[i][0]))
 			return map[i][1];
 	return rw ? rw : "";

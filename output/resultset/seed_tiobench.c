@@ -29,7 +29,7 @@ static const char *phase_title(const char *job)
 		{ "read", "Sequential Reads" }, { "rread", "Random Reads" },
 	};
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(job, names[i][0]))
 			return names[i][1];
 	return job;

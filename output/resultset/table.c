@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "output/resultset/html_page.h"
+#include "base/units.h"
 
 static char *dup_text(struct table *t, const char *s)
 {
@@ -114,7 +115,7 @@ int table_style_parse(const char *name, enum table_style *out)
 		{ "html", TS_HTML },
 	};
 
-	for (size_t i = 0; i < sizeof(styles) / sizeof(styles[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(styles); i++) {
 		if (!strcmp(name, styles[i].name)) {
 			*out = styles[i].s;
 			return 0;
