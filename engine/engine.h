@@ -142,6 +142,7 @@ struct run_report {
 	char (*scratch)[4][32];		/* effective values of rw, bs, iodepth, numjobs */
 	char **owned;			/* strings made for the report, freed with it */
 	unsigned nowned;
+	size_t owned_cap;
 };
 
 int run_build_report(const struct run *r, struct run_report *out);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "base/units.h"
+#include "base/grow.h"
 
 #define DISK_NAME_LEN	sizeof(((struct disk *)0)->name)
 #define STAT_MIN_FIELDS	11	/* every kernel since 2.6 */
@@ -124,16 +125,9 @@ static int find_made_up(const struct disk_set *s, const char *name, int master)
 static int append_disk(struct disk_set *s, const char *name, int master)
 {
 	struct disk *d;
-	unsigned cap;
 
-	if (s->n == s->cap) {
-		cap = s->cap ? 2 * s->cap : 4;
-		d = realloc(s->disks, cap * sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		s->disks = d;
-		s->cap = cap;
-	}
+	if (GROW_FOR(s->disks, s->cap, s->n) < 0)
+		return -ENOMEM;
 	d = &s->disks[s->n];
 	memset(d, 0, sizeof(*d));
 	strcpy(d->name, name);

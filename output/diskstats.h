@@ -9,6 +9,7 @@
 #define OUTPUT_DISKSTATS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define DISKSTATS_SYSFS_ENV	"IOJOB_SYSFS_ROOT"
@@ -36,7 +37,8 @@ struct disk {
 
 struct disk_set {
 	struct disk *disks;
-	unsigned n, cap;
+	unsigned n;
+	size_t cap;
 	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC of the two snapshots */
 	uint64_t window_ns;		/* util's time base: the jobs' I/O window, else 0 */
 };

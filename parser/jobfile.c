@@ -14,6 +14,7 @@
 
 #include "base/diag.h"
 #include "parser/jf_reader.h"
+#include "base/grow.h"
 
 #define ARENA_CHUNK	4096
 
@@ -71,17 +72,10 @@ const char *jobfile_strdup(struct jobfile *jf, const char *s)
 static int add_section(struct jobfile *jf, const char *name, const char *file, int line,
 		       int source)
 {
-	struct jf_section *secs, *s;
-	size_t cap;
+	struct jf_section *s;
 
-	if (jf->nsecs == jf->cap) {
-		cap = jf->cap ? 2 * jf->cap : 8;
-		secs = realloc(jf->secs, cap * sizeof(*secs));
-		if (!secs)
-			return -ENOMEM;
-		jf->secs = secs;
-		jf->cap = cap;
-	}
+	if (GROW_FOR(jf->secs, jf->cap, jf->nsecs) < 0)
+		return -ENOMEM;
 	s = &jf->secs[jf->nsecs++];
 	memset(s, 0, sizeof(*s));
 	s->name = name;
@@ -94,17 +88,8 @@ static int add_section(struct jobfile *jf, const char *name, const char *file, i
 static int append_key(struct jf_section *s, const char *key, const char *val, bool bare,
 		      const char *file, int line)
 {
-	struct jf_key *keys;
-	size_t cap;
-
-	if (s->nkeys == s->cap) {
-		cap = s->cap ? 2 * s->cap : 8;
-		keys = realloc(s->keys, cap * sizeof(*keys));
-		if (!keys)
-			return -ENOMEM;
-		s->keys = keys;
-		s->cap = cap;
-	}
+	if (GROW_FOR(s->keys, s->cap, s->nkeys) < 0)
+		return -ENOMEM;
 	s->keys[s->nkeys++] = (struct jf_key){
 		.key = key, .val = val, .bare = bare, .file = file, .line = line,
 	};
@@ -272,12 +257,9 @@ static int on_key(void *user, const char *section, const char *name, const char 
 /* Remember the name of the source parsed, for messages about the whole file. */
 static int add_source_name(struct jobfile *jf, const char *name)
 {
-	const char **v = realloc(jf->source_names, (jf->nsources + 1) * sizeof(*v));
-
-	if (!v)
+	if (GROW_FOR(jf->source_names, jf->sources_cap, jf->nsources) < 0)
 		return -ENOMEM;
-	jf->source_names = v;
-	v[jf->nsources] = name;
+	jf->source_names[jf->nsources] = name;
 	return 0;
 }
 

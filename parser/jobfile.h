@@ -42,6 +42,7 @@ struct jobfile {
 	size_t cap;
 	int nsources;			/* job files and strings parsed so far */
 	const char **source_names;	/* their names as messages show them, nsources of them */
+	size_t sources_cap;
 	struct jf_arena *arena;		/* owns every string above */
 };
 

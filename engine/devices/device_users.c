@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "engine/devices/blockdev.h"
+#include "base/grow.h"
 
 /* Loop over loop over ... deeper than this is refused rather than followed. */
 #define LOOP_DEPTH_MAX	8
@@ -55,7 +56,7 @@ static int read_devno(const char *path, dev_t *dev)
 }
 
 /* Add /sys/block/name when it is a loop device with a backing file that still exists. */
-static int add_loop(struct device_users *u, const char *name, unsigned *cap)
+static int add_loop(struct device_users *u, const char *name, size_t *cap)
 {
 	char path[PATH_MAX], back[PATH_MAX];
 	struct loop_backing *b;
@@ -69,15 +70,8 @@ static int add_loop(struct device_users *u, const char *name, unsigned *cap)
 	/* a deleted or unreachable backing file is no file a job can name */
 	if (read_devno(path, &dev) < 0 || stat(back, &st) < 0)
 		return 0;
-	if (u->nloops == *cap) {
-		unsigned n = *cap ? 2 * *cap : 8;
-
-		b = realloc(u->loops, n * sizeof(*b));
-		if (!b)
-			return -ENOMEM;
-		u->loops = b;
-		*cap = n;
-	}
+	if (grow_reserve(&u->loops, cap, (size_t)u->nloops + 1, sizeof(*u->loops)) < 0)
+		return -ENOMEM;
 	b = &u->loops[u->nloops++];
 	b->loop = dev;
 	snprintf(b->name, sizeof(b->name), "%s", name);
@@ -89,7 +83,7 @@ static int add_loop(struct device_users *u, const char *name, unsigned *cap)
 
 static int load_loops(struct device_users *u)
 {
-	unsigned cap = 0;
+	size_t cap = 0;
 	struct dirent *e;
 	int ret = 0;
 	DIR *d;
@@ -203,15 +197,8 @@ bool dev_set_has(const struct dev_set *s, dev_t dev)
 
 void dev_set_add(struct dev_set *s, dev_t dev)
 {
-	if (s->n == s->cap) {
-		unsigned n = s->cap ? 2 * s->cap : 8;
-		dev_t *v = realloc(s->v, n * sizeof(*v));
-
-		if (!v)
-			return;
-		s->v = v;
-		s->cap = n;
-	}
+	if (GROW_FOR(s->v, s->cap, s->n) < 0)
+		return;
 	s->v[s->n++] = dev;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "output/stats.h"
+#include "base/grow.h"
 
 /* What each rank sends about itself: plain numbers, the same layout on every rank. */
 struct rank_wire {
@@ -72,7 +73,7 @@ static void rank_list(const struct dist *d, unsigned h, char *out, size_t len)
 static int note_failure(struct dist_report *dr, const struct dist *d, int rank,
 			const struct err_wire *e, struct job_result *res)
 {
-	char **v, *msg;
+	char *msg;
 
 	if (asprintf(&msg, "rank %d (host %s): %s", rank, d->hosts[d->rank_host[rank]],
 		     e->msg) < 0)
@@ -85,12 +86,10 @@ static int note_failure(struct dist_report *dr, const struct dist *d, int rank,
 		free(msg);	/* the root's own: main() printed it */
 		return 0;
 	}
-	v = realloc(dr->failures, sizeof(*v) * (dr->nfailures + 1));
-	if (!v) {
+	if (GROW_FOR(dr->failures, dr->failures_cap, dr->nfailures) < 0) {
 		free(msg);
 		return -ENOMEM;
 	}
-	dr->failures = v;
 	dr->failures[dr->nfailures++] = msg;
 	return 0;
 }
