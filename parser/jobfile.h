@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct arena;
 struct diag;
 
 struct jf_key {
@@ -43,7 +44,7 @@ struct jobfile {
 	int nsources;			/* job files and strings parsed so far */
 	const char **source_names;	/* their names as messages show them, nsources of them */
 	size_t sources_cap;
-	struct jf_arena *arena;		/* owns every string above */
+	struct arena *arena;		/* owns every string above */
 };
 
 /*
