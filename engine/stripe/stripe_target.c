@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine/ioengine.h"
+#include "engine/region.h"
 #include "engine/stripe/stripe_map.h"
 #include "output/diskstats.h"
 #include "output/stats.h"
@@ -106,28 +107,14 @@ static int map_of(const struct job_desc *j, const struct io_file *m, unsigned n,
 	return 0;
 }
 
-static uint64_t pct_of(double pct, uint64_t total, uint64_t align)
-{
-	uint64_t v = (uint64_t)((double)total * pct / 100.0);
-
-	return align ? v - v % align : v;
-}
-
 /* The region on the target as on a device: offset (+ clones' increments) and size. */
 static int region(const struct job_desc *j, const struct stripe_map *map, struct io_file *t,
 		  struct diag *d)
 {
-	uint64_t size = map->size, bs = job_bs_min(j), off, len;
+	uint64_t size = map->size, off, len;
 
-	off = j->offset.pct > 0 ? pct_of(j->offset.pct, size, bs) : j->offset.bytes;
-	off += j->jobnum * (j->offset_increment.pct > 0 ?
-			    pct_of(j->offset_increment.pct, size, bs) : j->offset_increment.bytes);
-	if (j->size.pct > 0)
-		len = pct_of(j->size.pct, size, bs);
-	else if (j->size.bytes)
-		len = j->size.bytes;
-	else
-		len = size > off ? size - off : 0;
+	off = region_offset(j, size);
+	len = region_length(j, size, off, 1);
 	if (off > size || len > size - off) {
 		const char *opt = job_setting(j, "size") ? "size" : "offset";
 
