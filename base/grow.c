@@ -10,11 +10,15 @@
 
 int grow_reserve(void *arrayp, size_t *cap, size_t need, size_t size)
 {
-	size_t ncap = *cap ? *cap : GROW_FIRST;
+	size_t have, ncap;
 	void *old, *p;
 
-	if (need <= *cap)
+	/* arrayp points to a pointer of the caller's type: read and write it as bytes */
+	memcpy(&old, arrayp, sizeof(old));
+	have = old ? *cap : 0;	/* freed and set to NULL elsewhere: the capacity went too */
+	if (need <= have)
 		return 0;
+	ncap = have ? have : GROW_FIRST;
 	while (ncap < need) {
 		if (ncap > SIZE_MAX / 2)
 			return -ENOMEM;
@@ -22,8 +26,6 @@ int grow_reserve(void *arrayp, size_t *cap, size_t need, size_t size)
 	}
 	if (size && ncap > SIZE_MAX / size)
 		return -ENOMEM;
-	/* arrayp points to a pointer of the caller's type: read and write it as bytes */
-	memcpy(&old, arrayp, sizeof(old));
 	p = realloc(old, ncap * size);
 	if (!p)
 		return -ENOMEM;

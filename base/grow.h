@@ -11,8 +11,9 @@
 /*
  * Make the array *arrayp (a pointer to its first element, any element type) of *cap
  * elements of size bytes hold at least need elements: the capacity doubles, from 8, until
- * it does, and the array moves with realloc(). Returns 0, or -ENOMEM with *arrayp and *cap
- * unchanged (also when the new size in bytes would not fit in a size_t).
+ * it does, and the array moves with realloc(). A NULL array has no capacity, whatever *cap
+ * says. Returns 0, or -ENOMEM with *arrayp and *cap unchanged (also when the new size in
+ * bytes would not fit in a size_t).
  */
 int grow_reserve(void *arrayp, size_t *cap, size_t need, size_t size);
 

@@ -1,4 +1,4 @@
-/* Unit tests for base/grow.c: capacity doubling, contents kept, overflow refused. */
+/* Unit tests for base/grow.c: capacity doubling, contents kept, overflow refused, NULL empty. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -52,6 +52,19 @@ START_TEST(grow_refuses_overflow_and_leaves_the_array)
 }
 END_TEST
 
+START_TEST(grow_gives_a_null_array_no_capacity)
+{
+	char *buf = NULL;
+	size_t cap = 64;	/* stale: the array was freed and set to NULL */
+
+	ck_assert_int_eq(grow_reserve(&buf, &cap, 10, 1), 0);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(cap, 16);
+	buf[9] = 'x';
+	free(buf);
+}
+END_TEST
+
 static Suite *grow_suite(void)
 {
 	Suite *s = suite_create("grow");
@@ -60,6 +73,7 @@ static Suite *grow_suite(void)
 	tcase_add_test(tc, grow_doubles_from_eight_and_keeps_elements);
 	tcase_add_test(tc, grow_reserves_a_whole_need_at_once);
 	tcase_add_test(tc, grow_refuses_overflow_and_leaves_the_array);
+	tcase_add_test(tc, grow_gives_a_null_array_no_capacity);
 	suite_add_tcase(s, tc);
 	return s;
 }
