@@ -41,16 +41,22 @@ nomem:
 	return NULL;
 }
 
-void logs_free(struct job_logs *l)
+/* Drop every entry logged so far; the logs stay ready for more. */
+static void drop_entries(struct job_logs *l)
 {
-	if (!l)
-		return;
 	joblog_free(&l->clat_log);
 	joblog_free(&l->slat_log);
 	joblog_free(&l->lat_log);
 	joblog_free(&l->bw_log);
 	joblog_free(&l->iops_log);
 	histlog_free(&l->hist);
+}
+
+void logs_free(struct job_logs *l)
+{
+	if (!l)
+		return;
+	drop_entries(l);
 	free(l->hist_before);
 	free(l);
 }
@@ -66,12 +72,7 @@ void logs_start(struct worker *w)
 	struct timeval tv;
 
 	/* What ramp_time logged does not belong to the measured run. */
-	joblog_free(&l->clat_log);
-	joblog_free(&l->slat_log);
-	joblog_free(&l->lat_log);
-	joblog_free(&l->bw_log);
-	joblog_free(&l->iops_log);
-	histlog_free(&l->hist);
+	drop_entries(l);
 	if (l->hist_before)
 		memset(l->hist_before, 0, IO_NDIR * sizeof(*l->hist_before));
 	memset(l->win_n, 0, sizeof(l->win_n));
