@@ -101,12 +101,12 @@ static void print_header(FILE *out, const struct cli *c, const struct job_list *
 
 	for (unsigned i = 0; i < jobs->njobs; i++) {
 		const struct job_desc *j = &jobs->jobs[i];
-		unsigned long long lo[3], hi[3];
+		unsigned long long lo[STATS_NDIR], hi[STATS_NDIR];
 
 		some_gettime |= j->clocksource == CLOCKSRC_GETTIME;
 		if (j->jobnum)
 			continue;
-		for (int d = 0; d < 3; d++) {
+		for (int d = 0; d < STATS_NDIR; d++) {
 			lo[d] = j->bs[d].min;
 			hi[d] = j->bs[d].max;
 		}

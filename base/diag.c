@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 /* A name kept whole is at most this long; a longer one keeps its two ends. */
 #define NAME_KEEP	48
 
@@ -141,13 +143,12 @@ void diag_note(struct diag *d, const char *fmt, ...)
 	if (n < 0)
 		return;
 	len = strlen(line);
-	p = realloc(d->notes, d->notes_len + len + 2);
-	if (!p)
+	if (grow_reserve(&d->notes, &d->notes_cap, d->notes_len + len + 2, 1) < 0)
 		return;
-	memcpy(p + d->notes_len, line, len);
-	p[d->notes_len + len] = '\n';
-	p[d->notes_len + len + 1] = '\0';
-	d->notes = p;
+	p = d->notes + d->notes_len;
+	memcpy(p, line, len);
+	p[len] = '\n';
+	p[len + 1] = '\0';
 	d->notes_len += len + 1;
 }
 
@@ -155,6 +156,6 @@ void diag_clear(struct diag *d)
 {
 	free(d->notes);
 	d->notes = NULL;
-	d->notes_len = 0;
+	d->notes_len = d->notes_cap = 0;
 	d->msg[0] = '\0';
 }

@@ -10,7 +10,7 @@
 struct diag {
 	char msg[1024];		/* the error, without the "iojob: " prefix main() adds */
 	char *notes;		/* warnings, one per line, malloc'd; NULL when none */
-	size_t notes_len;
+	size_t notes_len, notes_cap;
 };
 
 /*

@@ -9,6 +9,8 @@
 #define NS_PER_MSEC	1000000ULL
 #define NS_PER_SEC	1000000000ULL
 #define USEC_PER_SEC	1000000ULL
+#define USEC_PER_MSEC	1000ULL
+#define MSEC_PER_SEC	1000ULL
 
 /* The number of entries of an array (not a pointer). */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))

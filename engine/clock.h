@@ -14,6 +14,8 @@
 #include <x86intrin.h>
 #endif
 
+#include "base/units.h"
+
 struct clock_src {
 	bool tsc;
 	uint64_t mult;		/* ns = ticks * mult >> 32 (TSC only) */
@@ -33,7 +35,7 @@ static inline uint64_t clock_mono_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
 static inline uint64_t clock_ticks(const struct clock_src *c)

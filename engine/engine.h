@@ -27,9 +27,9 @@ enum job_state { JOB_WAITING, JOB_RAMPING, JOB_RUNNING, JOB_DONE };
 
 struct job_progress {
 	atomic_int state;			/* enum job_state */
-	atomic_uint_fast64_t ios[3];		/* completed, per direction */
-	atomic_uint_fast64_t bytes[3];
-	atomic_uint_fast64_t clat_sum_ns[3];
+	atomic_uint_fast64_t ios[IO_NDIR];	/* completed, per direction */
+	atomic_uint_fast64_t bytes[IO_NDIR];
+	atomic_uint_fast64_t clat_sum_ns[IO_NDIR];
 	atomic_uint_fast64_t start_ns;		/* CLOCK_MONOTONIC when it started */
 	atomic_uint_fast64_t budget_bytes;	/* what it will do; UINT64_MAX: until runtime */
 };
@@ -142,6 +142,7 @@ struct run_report {
 	char (*scratch)[4][32];		/* effective values of rw, bs, iodepth, numjobs */
 	char **owned;			/* strings made for the report, freed with it */
 	unsigned nowned;
+	size_t owned_cap;
 };
 
 int run_build_report(const struct run *r, struct run_report *out);

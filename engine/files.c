@@ -16,6 +16,7 @@
 #include "engine/devices/device_users.h"
 #include "engine/devices/pseudo_fs.h"
 #include "engine/devices/signature.h"
+#include "engine/region.h"
 #include "base/diag.h"
 
 /* Expand $jobname, $jobnum and $filenum in filename_format. */
@@ -120,13 +121,6 @@ static int fail(const struct job_desc *j, struct diag *d, int err, const char *f
 	return err;
 }
 
-static uint64_t pct_of(double pct, uint64_t total, uint64_t align)
-{
-	uint64_t v = (uint64_t)((double)total * pct / 100.0);
-
-	return align ? v - v % align : v;
-}
-
 /* Size, offset and region of one file, fio's way: size is split over the files. */
 static int size_one(const struct job_desc *j, struct io_file *f, unsigned nfiles, bool exists,
 		    uint64_t filesize, struct diag *d)
@@ -138,19 +132,8 @@ static int size_one(const struct job_desc *j, struct io_file *f, unsigned nfiles
 		return fail(j, d, -EINVAL, "'%s' %s, so its size is unknown (set size= or "
 			    "filesize=)", f->path, f->is_chr ? "is a character device" :
 			    "does not exist");
-	off = j->offset.pct > 0 ? pct_of(j->offset.pct, f->real_size, job_bs_min(j)) :
-				  j->offset.bytes;
-	off += j->jobnum * (j->offset_increment.pct > 0 ?
-			    pct_of(j->offset_increment.pct, f->real_size, job_bs_min(j)) :
-			    j->offset_increment.bytes);
-	if (filesize)
-		len = filesize;
-	else if (j->size.pct > 0)
-		len = pct_of(j->size.pct, f->real_size, job_bs_min(j));
-	else if (j->size.bytes)
-		len = j->size.bytes / nfiles;
-	else
-		len = f->real_size > off ? f->real_size - off : 0;
+	off = region_offset(j, f->real_size);
+	len = filesize ? filesize : region_length(j, f->real_size, off, nfiles);
 	if (f->is_bdev && off + len > f->real_size)
 		len = f->real_size > off ? f->real_size - off : 0;
 	if (len < job_bs_max(j))

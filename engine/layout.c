@@ -15,6 +15,7 @@
 #include "engine/devices/blockdev.h"
 #include "base/diag.h"
 
+/* Files are laid out 1 MiB a write: few system calls, one modest buffer. */
 #define LAYOUT_CHUNK	(1u << 20)
 
 static int create_empty(const struct job_desc *j, const struct io_file *f, struct diag *d)

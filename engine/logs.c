@@ -11,6 +11,7 @@
 #include "engine/worker.h"
 #include "output/stream.h"
 #include "base/diag.h"
+#include "base/units.h"
 
 struct job_logs *logs_create(const struct job_desc *j, int *err)
 {
@@ -40,23 +41,29 @@ nomem:
 	return NULL;
 }
 
-void logs_free(struct job_logs *l)
+/* Drop every entry logged so far; the logs stay ready for more. */
+static void drop_entries(struct job_logs *l)
 {
-	if (!l)
-		return;
 	joblog_free(&l->clat_log);
 	joblog_free(&l->slat_log);
 	joblog_free(&l->lat_log);
 	joblog_free(&l->bw_log);
 	joblog_free(&l->iops_log);
 	histlog_free(&l->hist);
+}
+
+void logs_free(struct job_logs *l)
+{
+	if (!l)
+		return;
+	drop_entries(l);
 	free(l->hist_before);
 	free(l);
 }
 
 static uint64_t to_ms(const struct worker *w, uint64_t ticks)
 {
-	return clock_to_ns(w->clk, ticks - w->t_start) / 1000000ULL + w->logs->epoch_ms;
+	return clock_to_ns(w->clk, ticks - w->t_start) / NS_PER_MSEC + w->logs->epoch_ms;
 }
 
 void logs_start(struct worker *w)
@@ -65,12 +72,7 @@ void logs_start(struct worker *w)
 	struct timeval tv;
 
 	/* What ramp_time logged does not belong to the measured run. */
-	joblog_free(&l->clat_log);
-	joblog_free(&l->slat_log);
-	joblog_free(&l->lat_log);
-	joblog_free(&l->bw_log);
-	joblog_free(&l->iops_log);
-	histlog_free(&l->hist);
+	drop_entries(l);
 	if (l->hist_before)
 		memset(l->hist_before, 0, IO_NDIR * sizeof(*l->hist_before));
 	memset(l->win_n, 0, sizeof(l->win_n));
@@ -80,7 +82,7 @@ void logs_start(struct worker *w)
 	memset(l->win_lat, 0, sizeof(l->win_lat));
 	l->epoch_ms = 0;
 	if (w->job->log_unix_epoch && gettimeofday(&tv, NULL) == 0)
-		l->epoch_ms = (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
+		l->epoch_ms = (uint64_t)tv.tv_sec * MSEC_PER_SEC + (uint64_t)tv.tv_usec / USEC_PER_MSEC;
 	l->avg_ticks = clock_from_ns(w->clk, w->job->log_avg_ns);
 	l->hist_ticks = clock_from_ns(w->clk, w->job->log_hist_ns);
 	l->t_win_start = w->now;
@@ -118,7 +120,7 @@ void logs_io(struct worker *w, const struct io_req *r, uint64_t now, uint64_t cl
 	 * the sample window at 0 (log_avg_msec=0), each entry is a bw or iops sample too.
 	 */
 	if (l->bw) {
-		uint64_t bw = clat_ns ? r->full_len * 1000000ULL / clat_ns : 0;
+		uint64_t bw = clat_ns ? r->full_len * NS_PER_MSEC / clat_ns : 0;
 
 		joblog_add(&l->bw_log, ms, bw, d, r->full_len, off);
 		if (!w->bw_ticks)
@@ -153,9 +155,9 @@ static void close_window(struct worker *w, uint64_t end, uint64_t ms)
 		}
 		if (l->bw)
 			joblog_add(&l->bw_log, ms, (uint64_t)((stats_u128)l->win_bytes[d] *
-				   1000000000ULL / ns / 1024), d, 0, 0);
+				   NS_PER_SEC / ns / 1024), d, 0, 0);
 		if (l->iops)
-			joblog_add(&l->iops_log, ms, n * 1000000000ULL / ns, d, 0, 0);
+			joblog_add(&l->iops_log, ms, n * NS_PER_SEC / ns, d, 0, 0);
 		l->win_n[d] = l->win_bytes[d] = 0;
 		l->win_clat[d] = l->win_slat[d] = l->win_lat[d] = 0;
 	}
@@ -190,7 +192,7 @@ void logs_tick(struct worker *w)
 
 	/* Entries carry the window's nominal end (200, 400, ... ms), as fio's do. */
 	if (w->now >= l->t_next_avg) {
-		close_window(w, l->t_next_avg, ++l->avg_windows * (w->job->log_avg_ns / 1000000) +
+		close_window(w, l->t_next_avg, ++l->avg_windows * (w->job->log_avg_ns / NS_PER_MSEC) +
 			     l->epoch_ms);
 		while (l->t_next_avg <= w->now) {
 			l->t_next_avg += l->avg_ticks;
@@ -199,7 +201,7 @@ void logs_tick(struct worker *w)
 		l->avg_windows--;
 	}
 	if (w->now >= l->t_next_hist) {
-		add_hist(w, ++l->hist_windows * (w->job->log_hist_ns / 1000000) + l->epoch_ms);
+		add_hist(w, ++l->hist_windows * (w->job->log_hist_ns / NS_PER_MSEC) + l->epoch_ms);
 		while (l->t_next_hist <= w->now) {
 			l->t_next_hist += l->hist_ticks;
 			l->hist_windows++;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "base/units.h"
 
 extern const struct ioengine_ops psync_engine;
 extern const struct ioengine_ops sync_engine;
@@ -30,7 +31,7 @@ static const struct ioengine_ops *const engines[] = {
 	&null_engine,
 };
 
-#define NENGINES (sizeof(engines) / sizeof(engines[0]))
+#define NENGINES ARRAY_SIZE(engines)
 
 /* Engines this build lacks, so that a job naming one is told why rather than "unknown". */
 static const struct engine_info missing[] = {

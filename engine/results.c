@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "base/grow.h"
 
 /* JSON consumers (fio-plot) skip results without these, so they are always written. */
 static const char *const always_shown[] = { "rw", "bs", "iodepth", "numjobs" };
@@ -54,16 +55,12 @@ static int find_name_setting(const struct job_desc *j, const char *name)
 /* Keep a string the report points to until run_report_free(). */
 static const char *own(struct run_report *out, char *s)
 {
-	char **v;
-
 	if (!s)
 		return NULL;
-	v = realloc(out->owned, sizeof(*v) * (out->nowned + 1));
-	if (!v) {
+	if (GROW_FOR(out->owned, out->owned_cap, out->nowned) < 0) {
 		free(s);
 		return NULL;
 	}
-	out->owned = v;
 	out->owned[out->nowned++] = s;
 	return s;
 }

@@ -23,7 +23,12 @@
 #include "engine/stripe/stripe.h"
 #include "engine/worker.h"
 #include "base/diag.h"
+#include "base/units.h"
 
+/*
+ * A job thread's stack: its loop keeps buffers and queues on the heap, so 256 KiB is plenty,
+ * and JOBS_MAX threads then reserve 16 GiB of address space instead of the default 8 MiB each.
+ */
 #define THREAD_STACK	(256 * 1024)
 
 struct run_files {
@@ -312,8 +317,8 @@ static void start_delay(const struct run *r, uint64_t ns)
 
 	while (ns && !atomic_load(&r->stop)) {
 		uint64_t step = ns < slice ? ns : slice;
-		struct timespec ts = { (time_t)(step / 1000000000ULL),
-				       (long)(step % 1000000000ULL) };
+		struct timespec ts = { (time_t)(step / NS_PER_SEC),
+				       (long)(step % NS_PER_SEC) };
 
 		nanosleep(&ts, NULL);
 		ns -= step;
@@ -489,15 +494,7 @@ static void close_shared(struct run *r, unsigned phase)
 
 static uint64_t tv_ns(struct timeval tv)
 {
-	return (uint64_t)tv.tv_sec * 1000000000ULL + (uint64_t)tv.tv_usec * 1000ULL;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return (uint64_t)tv.tv_sec * NS_PER_SEC + (uint64_t)tv.tv_usec * NS_PER_USEC;
 }
 
 /* The process's CPU time and the wall time of a phase, start to last join (tiobench's). */
@@ -509,9 +506,9 @@ static void usage_begin(struct phase_usage *u)
 	getrusage(RUSAGE_SELF, &ru);
 	u->usr_ns = tv_ns(ru.ru_utime);
 	u->sys_ns = tv_ns(ru.ru_stime);
-	u->wall_ns = mono_ns();
+	u->wall_ns = clock_mono_ns();
 	clock_gettime(CLOCK_REALTIME, &now);
-	u->start_real_ns = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
+	u->start_real_ns = (uint64_t)now.tv_sec * NS_PER_SEC + (uint64_t)now.tv_nsec;
 }
 
 static void usage_end(struct phase_usage *u)
@@ -521,7 +518,7 @@ static void usage_end(struct phase_usage *u)
 	getrusage(RUSAGE_SELF, &ru);
 	u->usr_ns = tv_ns(ru.ru_utime) - u->usr_ns;
 	u->sys_ns = tv_ns(ru.ru_stime) - u->sys_ns;
-	u->wall_ns = mono_ns() - u->wall_ns;
+	u->wall_ns = clock_mono_ns() - u->wall_ns;
 }
 
 /* Wait for the other ranks, if any, once per phase; the wait is reported. */
@@ -531,9 +528,9 @@ static void meet_ranks(struct run *r, struct phase_usage *u)
 
 	if (!r->ranks_sync || r->synced)
 		return;
-	t0 = mono_ns();
+	t0 = clock_mono_ns();
 	r->ranks_sync(r->ranks_ctx);
-	u->barrier_ns = mono_ns() - t0;
+	u->barrier_ns = clock_mono_ns() - t0;
 	r->synced = true;
 }
 
@@ -661,7 +658,8 @@ int run_execute(struct run *r, struct diag *d)
 	}
 	gettimeofday(&tv, NULL);
 	r->end_time = tv.tv_sec;
-	r->end_ms = (unsigned long long)tv.tv_sec * 1000 + (unsigned long long)tv.tv_usec / 1000;
+	r->end_ms = (unsigned long long)tv.tv_sec * MSEC_PER_SEC +
+		   (unsigned long long)tv.tv_usec / USEC_PER_MSEC;
 	for (unsigned i = 0; i < r->jobs->njobs; i++)
 		failed |= r->results[i].error != 0;
 	return failed;

@@ -13,9 +13,10 @@
 #include <unistd.h>
 
 #include "output/status.h"
+#include "base/units.h"
 
 #define TICK_NS		50000000ULL	/* how often the thread looks for quit */
-#define LINE_MAX_LEN	512
+#define LINE_MAX_LEN	512		/* every field fits; a long list of job states is cut */
 
 struct run_status {
 	struct run *run;
@@ -28,8 +29,8 @@ struct run_status {
 	unsigned seq;
 	char *states;
 	/* counters at the previous line and the previous interval, per job and direction */
-	uint64_t (*line_ios)[3], (*line_bytes)[3];
-	uint64_t (*iv_ios)[3], (*iv_bytes)[3], (*iv_clat)[3];
+	uint64_t (*line_ios)[IO_NDIR], (*line_bytes)[IO_NDIR];
+	uint64_t (*iv_ios)[IO_NDIR], (*iv_bytes)[IO_NDIR], (*iv_clat)[IO_NDIR];
 	uint64_t last_line_ns, last_iv_ns;
 };
 
@@ -67,7 +68,7 @@ static int64_t job_eta(const struct job_desc *j, struct job_progress *p, uint64_
 		if (!j->runtime_ns)
 			return -1;
 		return (int64_t)((j->startdelay_ns.lo + j->ramp_time_ns + j->runtime_ns) /
-				 1000000000ULL);
+				 NS_PER_SEC);
 	}
 	elapsed = now > start ? now - start : 0;
 	for (int d = 0; d < IO_NDIR; d++)
@@ -81,7 +82,7 @@ static int64_t job_eta(const struct job_desc *j, struct job_progress *p, uint64_
 		if (!j->runtime_ns || by_size < left_ns)
 			left_ns = by_size;
 	}
-	return left_ns == UINT64_MAX ? -1 : (int64_t)((left_ns + 999999999ULL) / 1000000000ULL);
+	return left_ns == UINT64_MAX ? -1 : (int64_t)((left_ns + NS_PER_SEC - 1) / NS_PER_SEC);
 }
 
 /* Phases run one after another: the current one's longest job, then each later one's. */
@@ -182,11 +183,11 @@ static void show_interval(struct run_status *s, uint64_t now)
 	}
 	s->seq++;
 	if (s->o.interval_json)
-		status_interval_json(s->o.interval_out, s->seq, (s->last_iv_ns - s->start_ns) / 1000000,
-				     (now - s->start_ns) / 1000000, iv, jobs->njobs);
+		status_interval_json(s->o.interval_out, s->seq, (s->last_iv_ns - s->start_ns) / NS_PER_MSEC,
+				     (now - s->start_ns) / NS_PER_MSEC, iv, jobs->njobs);
 	else
-		status_interval_text(s->o.interval_out, s->seq, (s->last_iv_ns - s->start_ns) / 1000000,
-				     (now - s->start_ns) / 1000000, iv, jobs->njobs, s->o.kb_base);
+		status_interval_text(s->o.interval_out, s->seq, (s->last_iv_ns - s->start_ns) / NS_PER_MSEC,
+				     (now - s->start_ns) / NS_PER_MSEC, iv, jobs->njobs, s->o.kb_base);
 	s->last_iv_ns = now;
 	free(iv);
 }

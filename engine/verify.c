@@ -16,7 +16,7 @@
 #define VERIFY_MAGIC	0x564a4f49u	/* "IOJV" little-endian */
 #define GEN_ANY		UINT32_MAX	/* overlapping writes: either may have landed last */
 #define BUSY_OVERLAP	0x8000u		/* busy: writes to the chunk overlapped in flight */
-#define BUSY_COUNT	0x7fffu
+#define BUSY_COUNT	0x7fffu		/* writes in flight to the chunk, saturating */
 
 /* The start of each verified chunk; the checksum covers the chunk with csum zeroed. */
 struct vhdr {

@@ -15,6 +15,7 @@
 #include "base/diag.h"
 #include "parser/jobfile.h"
 #include "parser/value.h"
+#include "base/grow.h"
 
 #define WHY_LEN 512
 
@@ -36,15 +37,8 @@ struct key_list {
 static int keys_push(struct key_list *l, const char *key, const char *val, const char *file,
 		     int line, bool global)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 32;
-		struct key_ref *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (GROW_FOR(l->v, l->cap, l->n) < 0)
+		return -ENOMEM;
 	l->v[l->n++] = (struct key_ref){ key, val, file, line, global };
 	return 0;
 }
@@ -352,17 +346,9 @@ static int append_clones(struct job_list *out, const struct job_desc *tmpl, size
 {
 	if (out->njobs + tmpl->numjobs > JOBS_MAX)
 		return too_many_jobs(out, tmpl, d);
-	if (out->njobs + tmpl->numjobs > *cap) {
-		size_t ncap = (*cap ? *cap * 2 : 16) + tmpl->numjobs;
-		struct job_desc *v = realloc(out->jobs, ncap * sizeof(*v));
-
-		if (!v)
-			return diag_at(d, -ENOMEM, tmpl->file, tmpl->line, "job '%s': out of "
-				       "memory (for %u jobs)", tmpl->name,
-				       out->njobs + tmpl->numjobs);
-		out->jobs = v;
-		*cap = ncap;
-	}
+	if (grow_reserve(&out->jobs, cap, out->njobs + tmpl->numjobs, sizeof(*out->jobs)) < 0)
+		return diag_at(d, -ENOMEM, tmpl->file, tmpl->line, "job '%s': out of memory "
+			       "(for %u jobs)", tmpl->name, out->njobs + tmpl->numjobs);
 	for (unsigned c = 0; c < tmpl->numjobs; c++) {
 		struct job_desc *j = &out->jobs[out->njobs];
 

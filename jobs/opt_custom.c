@@ -9,6 +9,7 @@
 
 #include "base/arena.h"
 #include "parser/value.h"
+#include "base/units.h"
 
 const struct opt_enum rw_vals[] = {
 	{ "read", RW_READ, "sequential reads" },
@@ -63,31 +64,35 @@ static int enum_lookup(const struct opt_enum *vals, const char *name, int *out)
 	return -EINVAL;
 }
 
+/* Split "NAME[:PARAM]": NAME into name (cut to fit), and PARAM returned (NULL without ':'). */
+static const char *split_param(const char *val, char *name, size_t namelen)
+{
+	const char *colon = strchr(val, ':');
+
+	snprintf(name, namelen, "%.*s", colon ? (int)(colon - val) : (int)strlen(val), val);
+	return colon ? colon + 1 : NULL;
+}
+
 /* rw=randread:8 (new random offset every 8 I/Os), rw=read:4k (skip 4k after each I/O). */
 int opt_rw_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 		    size_t whylen)
 {
 	struct job_desc *j = dst;
 	char mode[32];
-	const char *colon = strchr(val, ':');
-	size_t len = colon ? (size_t)(colon - val) : strlen(val);
+	const char *param = split_param(val, mode, sizeof(mode));
 	int rw;
 
-	if (len >= sizeof(mode))
-		len = sizeof(mode) - 1;
-	memcpy(mode, val, len);
-	mode[len] = '\0';
 	if (enum_lookup(rw_vals, mode, &rw) < 0) {
 		opt_enum_error(rw_vals, mode, why, whylen);
 		return -EINVAL;
 	}
 	j->rw_nr = 0;
-	if (colon) {
+	if (param) {
 		if (rw_is_random(rw)) {
-			if (parse_count_suffix(colon + 1, &j->rw_nr, why, whylen) < 0)
+			if (parse_count_suffix(param, &j->rw_nr, why, whylen) < 0)
 				return -EINVAL;
-		} else if (value_parse_size(colon + 1, ctx->kb_base, &j->rw_nr) < 0) {
-			snprintf(why, whylen, "':%s' is not a size to skip", colon + 1);
+		} else if (value_parse_size(param, ctx->kb_base, &j->rw_nr) < 0) {
+			snprintf(why, whylen, "':%s' is not a size to skip", param);
 			return -EINVAL;
 		}
 	}
@@ -326,21 +331,19 @@ int opt_distribution_parse(const struct opt_ctx *ctx, const char *val, void *dst
 		{ "normal", DIST_NORMAL }, { NULL },
 	};
 	struct job_desc *j = dst;
-	const char *colon = strchr(val, ':');
 	char name[16];
-	size_t len = colon ? (size_t)(colon - val) : strlen(val);
+	const char *param = split_param(val, name, sizeof(name));
 	double p = 0;
 	int d;
 
 	(void)ctx;
-	snprintf(name, sizeof(name), "%.*s", (int)len, val);
 	if (enum_lookup(dists, name, &d) < 0) {
 		snprintf(why, whylen, "'%s' is not one of random, zipf:THETA, pareto:H, normal:DEV",
 			 val);
 		return -EINVAL;
 	}
 	if (d != DIST_RANDOM &&
-	    (!colon || value_parse_double(colon + 1, &p) < 0 ||
+	    (!param || value_parse_double(param, &p) < 0 ||
 	     (d == DIST_ZIPF && (p <= 0 || p == 1.0)) ||
 	     (d == DIST_PARETO && (p <= 0 || p >= 1)) || (d == DIST_NORMAL && p <= 0))) {
 		snprintf(why, whylen, "'%s' needs a parameter: zipf:THETA (> 0, not 1), "
@@ -361,20 +364,18 @@ int opt_file_service_parse(const struct opt_ctx *ctx, const char *val, void *dst
 		{ "random", FSRV_RANDOM }, { NULL },
 	};
 	struct job_desc *j = dst;
-	const char *colon = strchr(val, ':');
 	char name[16];
-	size_t len = colon ? (size_t)(colon - val) : strlen(val);
+	const char *param = split_param(val, name, sizeof(name));
 	uint64_t nr = 1;
 	int k;
 
 	(void)ctx;
-	snprintf(name, sizeof(name), "%.*s", (int)len, val);
 	if (enum_lookup(kinds, name, &k) < 0) {
 		snprintf(why, whylen, "'%s' is not one of roundrobin, sequential, random (with :N)",
 			 val);
 		return -EINVAL;
 	}
-	if (colon && parse_count_suffix(colon + 1, &nr, why, whylen) < 0)
+	if (param && parse_count_suffix(param, &nr, why, whylen) < 0)
 		return -EINVAL;
 	j->file_service = k;
 	j->file_service_nr = (unsigned)nr;
@@ -426,7 +427,7 @@ int opt_lat_over_parse(const struct opt_ctx *ctx, const char *val, void *dst, ch
 	if (n < 0)
 		return n;
 	for (i = 0; i < n && !bad; i++)
-		bad = i >= JOB_MAX_LAT_OVER || value_parse_time(f[i], 1000, &v[i]) < 0 || !v[i] ||
+		bad = i >= JOB_MAX_LAT_OVER || value_parse_time(f[i], NS_PER_USEC, &v[i]) < 0 || !v[i] ||
 		      (i && v[i] <= v[i - 1]);
 	value_split_free(f, n);
 	if (bad) {

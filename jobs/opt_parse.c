@@ -10,6 +10,7 @@
 
 #include "base/arena.h"
 #include "parser/value.h"
+#include "base/units.h"
 
 const struct opt_def *opt_find(const struct opt_def *table, const char *name)
 {
@@ -35,7 +36,7 @@ static void size_hint(const char *val, char *hint, size_t len)
 	digits = (size_t)(p - val);
 	if (!digits || !*p || !isalpha((unsigned char)*p))
 		return;
-	best = value_closest(p, suffixes, sizeof(suffixes) / sizeof(suffixes[0]));
+	best = value_closest(p, suffixes, ARRAY_SIZE(suffixes));
 	if (!best && strlen(p) == 1)
 		best = "k";
 	if (best)
@@ -292,8 +293,8 @@ void opt_describe(const struct opt_def *o, char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, ", %lld to %lld", o->min, o->max);
 	if (o->type == OPT_TIME && n < len)
 		n += (size_t)snprintf(buf + n, len - n, ", plain numbers in %s",
-				      o->unit_ns == 1000000000ULL ? "seconds" :
-				      o->unit_ns == 1000000ULL ? "milliseconds" : "microseconds");
+				      o->unit_ns == NS_PER_SEC ? "seconds" :
+				      o->unit_ns == NS_PER_MSEC ? "milliseconds" : "microseconds");
 	if (o->type == OPT_ENUM) {	/* a CUSTOM option's syntax says it all */
 		for (const struct opt_enum *e = o->vals; e->name && n < len; e++)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", e == o->vals ? " " : "|",

@@ -7,10 +7,7 @@
 #include <string.h>
 
 #include "jobs/opt_custom.h"
-
-#define NS_PER_US	1000ULL
-#define NS_PER_MS	1000000ULL
-#define NS_PER_S	1000000000ULL
+#include "base/units.h"
 
 static const struct opt_enum sync_vals[] = {
 	{ "none", SYNC_NONE, "no O_SYNC or O_DSYNC" },
@@ -210,19 +207,19 @@ const struct opt_def job_options[] = {
 	JOB_BOOL("fsync_on_close", fsync_on_close, "0", "fsync each file when closing it"),
 
 	/* time */
-	JOB_TIME("runtime", runtime_ns, "0", NS_PER_S, "stop after this long (seconds)",
+	JOB_TIME("runtime", runtime_ns, "0", NS_PER_SEC, "stop after this long (seconds)",
 		 .alias = "timeout"),
 	JOB_BOOL("time_based", time_based, "0", "repeat the workload until runtime ends"),
-	JOB_TIME("ramp_time", ramp_time_ns, "0", NS_PER_S,
+	JOB_TIME("ramp_time", ramp_time_ns, "0", NS_PER_SEC,
 		 "run this long before measuring (seconds)"),
-	JOB_TIME_RANGE("startdelay", startdelay_ns, "0", NS_PER_S,
+	JOB_TIME_RANGE("startdelay", startdelay_ns, "0", NS_PER_SEC,
 		       "wait this long before starting (seconds; a range picks at random)"),
 	JOB_UINT("loops", loops, "1", 1, UINT32_MAX, "repeat the workload this many times"),
 	JOB_CUSTOM("rate", rate, NULL, opt_rate_parse, "bandwidth cap per direction, bytes/s",
 		   .syntax = "size[,size[,size]]: reads, writes, trims"),
 	JOB_CUSTOM("rate_iops", rate_iops, NULL, opt_rate_iops_parse, "IOPS cap per direction",
 		   .syntax = "integer[,integer[,integer]]: reads, writes, trims"),
-	JOB_TIME("thinktime", thinktime_ns, "0", NS_PER_US,
+	JOB_TIME("thinktime", thinktime_ns, "0", NS_PER_USEC,
 		 "pause after I/O completes (microseconds)"),
 	JOB_UINT("thinktime_blocks", thinktime_blocks, "1", 1, 65536,
 		 "I/Os between thinktime pauses"),
@@ -292,9 +289,9 @@ const struct opt_def job_options[] = {
 	JOB_STR("write_hist_log", hist_log, NULL,
 		"log clat histograms to PREFIX_clat_hist.N.log every log_hist_msec",
 		.bare_ok = true),
-	JOB_TIME("log_avg_msec", log_avg_ns, "0", NS_PER_MS,
+	JOB_TIME("log_avg_msec", log_avg_ns, "0", NS_PER_MSEC,
 		 "average log entries over this window (0: one entry per I/O)"),
-	JOB_TIME("log_hist_msec", log_hist_ns, "0", NS_PER_MS, "histogram log interval"),
+	JOB_TIME("log_hist_msec", log_hist_ns, "0", NS_PER_MSEC, "histogram log interval"),
 	JOB_UINT("log_hist_coarseness", log_hist_coarseness, "0", 0, 6,
 		 "merge 2^N histogram buckets per column"),
 	JOB_BOOL("log_offset", log_offset, "0", "add each I/O's offset to the logs"),
@@ -302,7 +299,7 @@ const struct opt_def job_options[] = {
 		 "one log file per job (0: one per log type for all jobs)"),
 	JOB_BOOL("log_unix_epoch", log_unix_epoch, "0",
 		 "log times in ms since the Unix epoch, not since the job's start"),
-	JOB_TIME("bwavgtime", bw_avg_ns, "500", NS_PER_MS, "bandwidth sample window (ms)"),
-	JOB_TIME("iopsavgtime", iops_avg_ns, "500", NS_PER_MS, "IOPS sample window (ms)"),
+	JOB_TIME("bwavgtime", bw_avg_ns, "500", NS_PER_MSEC, "bandwidth sample window (ms)"),
+	JOB_TIME("iopsavgtime", iops_avg_ns, "500", NS_PER_MSEC, "IOPS sample window (ms)"),
 	{ NULL },
 };

@@ -7,11 +7,12 @@
 
 #include "base/diag.h"
 #include "parser/value.h"
+#include "base/grow.h"
 
 int sweep_add(struct sweep *s, const char *spec, struct diag *d)
 {
 	const char *eq = strchr(spec, '=');
-	struct sweep_axis *axes, *a;
+	struct sweep_axis *a;
 	int n;
 
 	if (!eq || eq == spec || !eq[1])
@@ -21,11 +22,9 @@ int sweep_add(struct sweep *s, const char *spec, struct diag *d)
 		    !s->axes[i].key[eq - spec])
 			return diag_set(d, -EINVAL, "--sweep '%s': '%.*s' is swept twice", spec,
 					(int)(eq - spec), spec);
-	axes = realloc(s->axes, (s->naxes + 1) * sizeof(*axes));
-	if (!axes)
+	if (GROW_FOR(s->axes, s->axes_cap, s->naxes) < 0)
 		return diag_set(d, -ENOMEM, "out of memory");
-	s->axes = axes;
-	a = &axes[s->naxes];
+	a = &s->axes[s->naxes];
 	a->key = strndup(spec, (size_t)(eq - spec));
 	n = value_split(eq + 1, ',', &a->values);
 	if (!a->key || n < 0) {

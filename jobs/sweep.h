@@ -19,6 +19,7 @@ struct sweep_axis {
 struct sweep {
 	struct sweep_axis *axes;
 	unsigned naxes;
+	size_t axes_cap;
 };
 
 /* Add an axis from "KEY=V1,V2,..."; returns 0, or -EINVAL with d saying what is wrong. */

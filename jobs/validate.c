@@ -11,6 +11,7 @@
 #include "jobs/options.h"
 #include "base/diag.h"
 #include "parser/value.h"
+#include "base/units.h"
 
 static int fail(const struct job_desc *j, const char *opt, struct diag *d, const char *why)
 {
@@ -177,7 +178,7 @@ static int check_logs(struct job_desc *j, bool paths, struct diag *d)
 	const char **prefix[] = { &j->lat_log, &j->bw_log, &j->iops_log, &j->hist_log };
 	int ret = 0;
 
-	for (unsigned i = 0; !ret && i < sizeof(prefix) / sizeof(prefix[0]); i++) {
+	for (unsigned i = 0; !ret && i < ARRAY_SIZE(prefix); i++) {
 		if (!*prefix[i])
 			continue;
 		if (!**prefix[i] || !strcmp(*prefix[i], "1"))

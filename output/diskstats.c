@@ -17,7 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "base/sysfs.h"
+#include "base/units.h"
 
 #define DISK_NAME_LEN	sizeof(((struct disk *)0)->name)
 #define STAT_MIN_FIELDS	11	/* every kernel since 2.6 */
@@ -87,16 +89,9 @@ static int find_made_up(const struct disk_set *s, const char *name, int master)
 static int append_disk(struct disk_set *s, const char *name, int master)
 {
 	struct disk *d;
-	unsigned cap;
 
-	if (s->n == s->cap) {
-		cap = s->cap ? 2 * s->cap : 4;
-		d = realloc(s->disks, cap * sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		s->disks = d;
-		s->cap = cap;
-	}
+	if (GROW_FOR(s->disks, s->cap, s->n) < 0)
+		return -ENOMEM;
 	d = &s->disks[s->n];
 	memset(d, 0, sizeof(*d));
 	strcpy(d->name, name);
@@ -373,7 +368,7 @@ static uint64_t now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
 /* Read every disk; a disk that cannot be read gets zeros, and the first error is returned. */

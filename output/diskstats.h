@@ -9,6 +9,7 @@
 #define OUTPUT_DISKSTATS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The fields of /sys/block/<dev>/stat; those a kernel does not have stay 0. */
@@ -34,7 +35,8 @@ struct disk {
 
 struct disk_set {
 	struct disk *disks;
-	unsigned n, cap;
+	unsigned n;
+	size_t cap;
 	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC of the two snapshots */
 	uint64_t window_ns;		/* util's time base: the jobs' I/O window, else 0 */
 };

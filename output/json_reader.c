@@ -7,6 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/units.h"
+#include "base/grow.h"
+
+/* Nesting deeper than any report writes is refused, so a hostile file cannot exhaust
+ * the stack through the reader's recursion. */
 #define MAX_DEPTH 64
 
 struct cursor {
@@ -79,13 +84,8 @@ static int parse_string(struct cursor *c, char **out)
 	for (; c->p < c->end && *c->p != '"'; c->p++) {
 		unsigned cp;
 
-		if (n + 5 > cap) {
-			char *nb = realloc(buf, cap *= 2);
-
-			if (!nb)
-				goto err;
-			buf = nb;
-		}
+		if (grow_reserve(&buf, &cap, n + 5, 1) < 0)
+			goto err;
 		if ((unsigned char)*c->p < 0x20)
 			goto err;
 		if (*c->p != '\\') {
@@ -138,7 +138,7 @@ static bool non_finite_word(const struct cursor *c)
 {
 	static const char *const words[] = { "NaN", "Infinity", "-Infinity", "-NaN" };
 
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
 		size_t n = strlen(words[i]);
 
 		if ((size_t)(c->end - c->p) >= n && !memcmp(c->p, words[i], n))
@@ -180,20 +180,14 @@ static int parse_number(struct cursor *c, struct jv *out)
 static int push(struct jv *v, char *key, size_t *cap)
 {
 	if (v->n == *cap) {
-		size_t nc = *cap ? *cap * 2 : 8;
-		struct jv *items = realloc(v->items, nc * sizeof(*items));
+		size_t icap = *cap, kcap = *cap;
 
-		if (!items)
+		/* keys grow with items, to the same capacity: *cap counts once both moved */
+		if (GROW_FOR(v->items, icap, v->n) < 0)
 			return -ENOMEM;
-		v->items = items;
-		if (v->type == JV_OBJECT) {
-			char **keys = realloc(v->keys, nc * sizeof(*keys));
-
-			if (!keys)
-				return -ENOMEM;
-			v->keys = keys;
-		}
-		*cap = nc;
+		if (v->type == JV_OBJECT && GROW_FOR(v->keys, kcap, v->n) < 0)
+			return -ENOMEM;
+		*cap = icap;
 	}
 	memset(&v->items[v->n], 0, sizeof(v->items[0]));
 	if (v->type == JV_OBJECT)

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "output/stats.h"
+
 struct job_stats;
 struct disk_set;
 
@@ -52,7 +54,7 @@ struct report_rank {
 	const char *host;
 	uint64_t start_real_ns;		/* its first phase's release, CLOCK_REALTIME */
 	uint64_t barrier_ns;		/* waiting for the other ranks, over every phase */
-	uint64_t issued[3];		/* I/Os it issued, read/write/trim */
+	uint64_t issued[STATS_NDIR];	/* I/Os it issued, read/write/trim */
 	int error;			/* errno of its first failed job, 0 if none */
 };
 
@@ -101,7 +103,8 @@ void report_terse(FILE *f, const struct report *r);
  * ioengine=libaio, iodepth=32". bs_min and bs_max are per direction.
  */
 void report_job_header(FILE *f, const char *name, int groupid, const char *rw,
-		       const unsigned long long bs_min[3], const unsigned long long bs_max[3],
+		       const unsigned long long bs_min[STATS_NDIR],
+		       const unsigned long long bs_max[STATS_NDIR],
 		       const char *ioengine, unsigned iodepth);
 
 /* What the normal report says about the run before it starts, after the jobs' lines. */

@@ -9,13 +9,14 @@
 #include "output/text.h"
 
 void report_job_header(FILE *f, const char *name, int groupid, const char *rw,
-		       const unsigned long long bs_min[3], const unsigned long long bs_max[3],
+		       const unsigned long long bs_min[STATS_NDIR],
+		       const unsigned long long bs_max[STATS_NDIR],
 		       const char *ioengine, unsigned iodepth)
 {
-	char lo[3][32], hi[3][32];
+	char lo[STATS_NDIR][32], hi[STATS_NDIR][32];
 	unsigned i;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < STATS_NDIR; i++) {
 		num2str(bs_min[i], 4, 1, N2S_BYTE, lo[i], sizeof(lo[i]));
 		num2str(bs_max[i], 4, 1, N2S_BYTE, hi[i], sizeof(hi[i]));
 	}

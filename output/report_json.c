@@ -11,6 +11,7 @@
 #include "output/json_writer.h"
 #include "output/report_util.h"
 #include "output/stats.h"
+#include "base/units.h"
 
 #define FIO_HIST_BUCKETS	1856	/* fio's FIO_IO_U_PLAT_NR */
 
@@ -150,7 +151,7 @@ static uint64_t elapsed_s(const struct job_stats *st)
 			ns = st->dir[i].runtime_ns;
 	if (!ns)
 		ns = st->runtime_ns;
-	return ns / 1000000000 + 1;
+	return ns / NS_PER_SEC + 1;
 }
 
 /*
@@ -227,7 +228,7 @@ static void json_unit(struct json_out *j, const struct report_ctx *c, const stru
 			 u->clat_percentiles || u->lat_percentiles, plus);
 		json_close(j, '}');
 	}
-	json_uint(j, "job_runtime", st->runtime_ns / 1000000);
+	json_uint(j, "job_runtime", st->runtime_ns / NS_PER_MSEC);
 	json_float(j, "usr_cpu", rt > 0 ? 100.0 * (double)st->usr_ns / rt : 0.0);
 	json_float(j, "sys_cpu", rt > 0 ? 100.0 * (double)st->sys_ns / rt : 0.0);
 	json_uint(j, "ctx", st->ctx);
@@ -295,7 +296,7 @@ static void json_ranks(struct json_out *j, const struct report *r)
 		json_uint(j, "start_ns", k->start_real_ns);
 		json_uint(j, "barrier_ns", k->barrier_ns);
 		json_open(j, "issued_ios", '[');
-		for (unsigned d = 0; d < 3; d++)
+		for (unsigned d = 0; d < STATS_NDIR; d++)
 			json_uint(j, NULL, k->issued[d]);
 		json_close(j, ']');
 		json_int(j, "error", k->error);

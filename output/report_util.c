@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "output/diskstats.h"
+#include "base/units.h"
 
 const char *const depth_bucket_label[STATS_DEPTH_NR] = {
 	"1", "2", "4", "8", "16", "32", ">=64",
@@ -39,8 +40,8 @@ uint64_t dir_runtime_ms(const struct dir_stats *d)
 	if (!d->runtime_ns)
 		return 0;
 	/* fio keeps runtimes in whole microseconds and rounds them up to milliseconds. */
-	us = d->runtime_ns / 1000;
-	return us < 1000 ? 1 : (us + 999) / 1000;
+	us = d->runtime_ns / NS_PER_USEC;
+	return us < USEC_PER_MSEC ? 1 : (us + USEC_PER_MSEC - 1) / USEC_PER_MSEC;
 }
 
 /*
@@ -50,7 +51,7 @@ uint64_t dir_runtime_ms(const struct dir_stats *d)
  */
 uint64_t dir_bw(const struct dir_stats *d)
 {
-	return d->runtime_ns ? (uint64_t)((stats_u128)d->bytes * 1000000000u / d->runtime_ns) : 0;
+	return d->runtime_ns ? (uint64_t)((stats_u128)d->bytes * NS_PER_SEC / d->runtime_ns) : 0;
 }
 
 double dir_iops_exact(const struct shown_dir *s)
@@ -121,7 +122,7 @@ unsigned pct_list(const struct report_unit *u, double *out)
 
 	if (!src || !n) {
 		src = default_pct;
-		n = sizeof(default_pct) / sizeof(default_pct[0]);
+		n = ARRAY_SIZE(default_pct);
 	}
 	if (n > RU_PCT_MAX)
 		n = RU_PCT_MAX;
@@ -256,7 +257,7 @@ static void group_add(struct group_run *g, const struct unit_view *v)
 		if (bw > gd->max_bw)
 			gd->max_bw = bw;
 		gd->bytes += v->dirs[i].d->bytes;
-		gd->agg_bw = (uint64_t)((stats_u128)gd->bytes * 1000000000u / gd->max_run_ns);
+		gd->agg_bw = (uint64_t)((stats_u128)gd->bytes * NS_PER_SEC / gd->max_run_ns);
 	}
 }
 
@@ -343,7 +344,7 @@ void disk_delta(const struct disk_set *s, unsigned i, struct disk_view *out)
 	out->util_known = busy || !ios;
 	ns = s->window_ns ? s->window_ns : s->end_ns > s->start_ns ? s->end_ns - s->start_ns : 0;
 	/* io_ticks count whole milliseconds: over whole milliseconds, as fio divides */
-	ms = ns / 1000000;
+	ms = ns / NS_PER_MSEC;
 	out->util = ms ? 100.0 * (double)busy / (double)ms : 0.0;
 	if (out->util > 100.0)
 		out->util = 100.0;
@@ -385,7 +386,7 @@ unsigned disk_aggr(const struct disk_set *s, unsigned i, struct disk_view *out)
 void report_time_key(uint64_t ns, char *buf, size_t len)
 {
 	static const struct { uint64_t div; const char *unit; } u[] = {
-		{ 1000000000ULL, "s" }, { 1000000ULL, "ms" }, { 1000ULL, "us" }, { 1, "ns" },
+		{ NS_PER_SEC, "s" }, { NS_PER_MSEC, "ms" }, { NS_PER_USEC, "us" }, { 1, "ns" },
 	};
 	unsigned i = 0;
 

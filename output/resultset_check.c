@@ -8,6 +8,7 @@
 
 #include "output/json_reader.h"
 #include "base/diag.h"
+#include "base/grow.h"
 
 /* The figures unit_stats.c and metrics.c read, each with its largest value. */
 struct figure {
@@ -43,7 +44,6 @@ static const char *const disk_keys[] = { "util", "read_ios", "write_ios", NULL }
 int rs_read_line(FILE *f, char **buf, size_t *cap, size_t *len)
 {
 	size_t n = 0;
-	char *nb;
 	int c;
 
 	do {
@@ -53,11 +53,8 @@ int rs_read_line(FILE *f, char **buf, size_t *cap, size_t *len)
 		if (n + 2 > *cap) {
 			if (n >= RS_MAX_LINE_BYTES)
 				return -EFBIG;
-			nb = realloc(*buf, *cap ? 2 * *cap : 4096);
-			if (!nb)
+			if (grow_reserve(buf, cap, n + 2, 1) < 0)
 				return -ENOMEM;
-			*buf = nb;
-			*cap = *cap ? 2 * *cap : 4096;
 		}
 		(*buf)[n++] = (char)c;
 	} while (c != '\n');

@@ -8,7 +8,7 @@
 #include "output/num2str.h"
 #include "output/text.h"
 
-static const char dir_letter[STATUS_NDIR] = { 'r', 'w', 't' };
+static const char dir_letter[STATS_NDIR] = { 'r', 'w', 't' };
 
 /* "[r(2)w(1)_(1)]": each run of equal states as the state and its length. */
 static size_t run_string(char *buf, size_t len, const char *states, unsigned n)
@@ -45,7 +45,7 @@ static size_t rates(char *buf, size_t len, const uint64_t *v, bool bytes)
 	size_t used = 0;
 	char num[32];
 
-	for (int d = 0; d < STATUS_NDIR && used < len; d++) {
+	for (int d = 0; d < STATS_NDIR && used < len; d++) {
 		if (!v[d])
 			continue;
 		if (bytes)
@@ -85,7 +85,7 @@ char *status_line(char *buf, size_t len, const struct status_view *v)
 	return buf;
 }
 
-static const char *const dir_name[STATUS_NDIR] = { "read", "write", "trim" };
+static const char *const dir_name[STATS_NDIR] = { "read", "write", "trim" };
 
 void status_interval_text(FILE *f, unsigned seq, uint64_t start_ms, uint64_t end_ms,
 			  const struct status_interval *jobs, unsigned n, unsigned kb_base)
@@ -96,7 +96,7 @@ void status_interval_text(FILE *f, unsigned seq, uint64_t start_ms, uint64_t end
 	fprintf(f, "Interval %u (%" PRIu64 ".%03" PRIu64 "-%" PRIu64 ".%03" PRIu64 " s):\n", seq,
 		start_ms / 1000, start_ms % 1000, end_ms / 1000, end_ms % 1000);
 	for (unsigned i = 0; i < n; i++) {
-		for (int d = 0; d < STATUS_NDIR; d++) {
+		for (int d = 0; d < STATS_NDIR; d++) {
 			const struct status_interval *s = &jobs[i];
 
 			if (!s->ios[d])
@@ -125,7 +125,7 @@ void status_interval_json(FILE *f, unsigned seq, uint64_t start_ms, uint64_t end
 
 		fprintf(f, "%s{\"jobname\": ", i ? ", " : "");
 		json_string_to(f, s->name);
-		for (int d = 0; d < STATUS_NDIR; d++)
+		for (int d = 0; d < STATS_NDIR; d++)
 			fprintf(f, ", \"%s\": {\"total_ios\": %" PRIu64 ", \"io_bytes\": %" PRIu64
 				", \"iops\": %.6f, \"bw_bytes\": %" PRIu64 ", \"clat_mean_ns\": %.6f}",
 				dir_name[d], s->ios[d], s->bytes[d],

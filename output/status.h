@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define STATUS_NDIR	3
+#include "output/stats.h"
 
 struct status_view {
 	unsigned running;		/* jobs doing I/O or ramping */
@@ -20,8 +20,8 @@ struct status_view {
 	unsigned njobs;
 	double pct;			/* done, 0..100; < 0 when unknown */
 	int64_t eta_s;			/* seconds left, < 0 when unknown */
-	uint64_t bw[STATUS_NDIR];	/* bytes per second over the last interval */
-	uint64_t iops[STATUS_NDIR];
+	uint64_t bw[STATS_NDIR];	/* bytes per second over the last interval */
+	uint64_t iops[STATS_NDIR];
 };
 
 /* The status line, without the final '\r'. Returns buf. */
@@ -30,9 +30,9 @@ char *status_line(char *buf, size_t len, const struct status_view *v);
 /* One job's results over one --status-interval: rates and mean completion latency. */
 struct status_interval {
 	const char *name;
-	uint64_t ios[STATUS_NDIR];
-	uint64_t bytes[STATUS_NDIR];
-	uint64_t clat_sum_ns[STATUS_NDIR];
+	uint64_t ios[STATS_NDIR];
+	uint64_t bytes[STATS_NDIR];
+	uint64_t clat_sum_ns[STATS_NDIR];
 };
 
 /*

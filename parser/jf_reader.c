@@ -14,6 +14,7 @@
 
 #include "base/diag.h"
 #include "parser/jobfile.h"
+#include "base/grow.h"
 
 #define UTF8_BOM	"\xef\xbb\xbf"
 
@@ -180,19 +181,7 @@ void jfr_close(struct jfr *r)
 /* Make room for len bytes in r->buf. */
 static int reserve(struct jfr *r, size_t len)
 {
-	size_t cap = r->cap ? r->cap : 128;
-	char *buf;
-
-	if (len <= r->cap)
-		return 0;
-	while (cap < len)
-		cap *= 2;
-	buf = realloc(r->buf, cap);
-	if (!buf)
-		return -ENOMEM;
-	r->buf = buf;
-	r->cap = cap;
-	return 0;
+	return grow_reserve(&r->buf, &r->cap, len, 1);
 }
 
 /*

@@ -12,20 +12,13 @@
 
 #include <ini.h>
 
+#include "base/arena.h"
 #include "base/diag.h"
 #include "parser/jf_reader.h"
-
-#define ARENA_CHUNK	4096
+#include "base/grow.h"
 
 /* Handed to inih instead of a line it would cut (over its INI_MAX_LINE) or split at ':'. */
 #define INIH_STUB	"-=-\n"
-
-struct jf_arena {
-	struct jf_arena *next;	/* older chunks */
-	size_t used;
-	size_t size;
-	char data[];
-};
 
 struct parse_state {
 	struct jobfile *jf;
@@ -38,50 +31,18 @@ struct parse_state {
 	int err;		/* first error; stops the reader */
 };
 
-static char *arena_alloc(struct jobfile *jf, size_t n)
-{
-	struct jf_arena *a = jf->arena;
-	size_t size;
-
-	if (!a || a->size - a->used < n) {
-		size = n > ARENA_CHUNK ? n : ARENA_CHUNK;
-		a = malloc(sizeof(*a) + size);
-		if (!a)
-			return NULL;
-		a->next = jf->arena;
-		a->used = 0;
-		a->size = size;
-		jf->arena = a;
-	}
-	a->used += n;
-	return a->data + a->used - n;
-}
-
 const char *jobfile_strdup(struct jobfile *jf, const char *s)
 {
-	size_t len = strlen(s) + 1;
-	char *p;
-
-	p = arena_alloc(jf, len);
-	if (!p)
-		return NULL;
-	return memcpy(p, s, len);
+	return arena_strdup(&jf->arena, s);
 }
 
 static int add_section(struct jobfile *jf, const char *name, const char *file, int line,
 		       int source)
 {
-	struct jf_section *secs, *s;
-	size_t cap;
+	struct jf_section *s;
 
-	if (jf->nsecs == jf->cap) {
-		cap = jf->cap ? 2 * jf->cap : 8;
-		secs = realloc(jf->secs, cap * sizeof(*secs));
-		if (!secs)
-			return -ENOMEM;
-		jf->secs = secs;
-		jf->cap = cap;
-	}
+	if (GROW_FOR(jf->secs, jf->cap, jf->nsecs) < 0)
+		return -ENOMEM;
 	s = &jf->secs[jf->nsecs++];
 	memset(s, 0, sizeof(*s));
 	s->name = name;
@@ -94,17 +55,8 @@ static int add_section(struct jobfile *jf, const char *name, const char *file, i
 static int append_key(struct jf_section *s, const char *key, const char *val, bool bare,
 		      const char *file, int line)
 {
-	struct jf_key *keys;
-	size_t cap;
-
-	if (s->nkeys == s->cap) {
-		cap = s->cap ? 2 * s->cap : 8;
-		keys = realloc(s->keys, cap * sizeof(*keys));
-		if (!keys)
-			return -ENOMEM;
-		s->keys = keys;
-		s->cap = cap;
-	}
+	if (GROW_FOR(s->keys, s->cap, s->nkeys) < 0)
+		return -ENOMEM;
 	s->keys[s->nkeys++] = (struct jf_key){
 		.key = key, .val = val, .bare = bare, .file = file, .line = line,
 	};
@@ -187,7 +139,7 @@ static const char *expand_value(struct parse_state *st, const char *key, const c
 				  "option '%s': '${%.*s' has no closing '}'", key, var_len, var);
 	if (ret < 0)
 		return NULL;
-	out = arena_alloc(st->jf, len + 1);
+	out = arena_alloc(&st->jf->arena, len + 1);
 	if (!out) {
 		st->err = diag_at(st->d, -ENOMEM, at->file, at->line, "%s", strerror(ENOMEM));
 		return NULL;
@@ -272,12 +224,9 @@ static int on_key(void *user, const char *section, const char *name, const char 
 /* Remember the name of the source parsed, for messages about the whole file. */
 static int add_source_name(struct jobfile *jf, const char *name)
 {
-	const char **v = realloc(jf->source_names, (jf->nsources + 1) * sizeof(*v));
-
-	if (!v)
+	if (GROW_FOR(jf->source_names, jf->sources_cap, jf->nsources) < 0)
 		return -ENOMEM;
-	jf->source_names = v;
-	v[jf->nsources] = name;
+	jf->source_names[jf->nsources] = name;
 	return 0;
 }
 
@@ -356,14 +305,9 @@ int jobfile_add_key(struct jobfile *jf, size_t sec_index, const char *sec_name,
 
 void jobfile_free(struct jobfile *jf)
 {
-	struct jf_arena *a, *next;
-
 	drop_sections(jf, 0);
 	free(jf->secs);
 	free(jf->source_names);
-	for (a = jf->arena; a; a = next) {
-		next = a->next;
-		free(a);
-	}
+	arena_free(&jf->arena);
 	memset(jf, 0, sizeof(*jf));
 }

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct arena;
 struct diag;
 
 struct jf_key {
@@ -42,7 +43,8 @@ struct jobfile {
 	size_t cap;
 	int nsources;			/* job files and strings parsed so far */
 	const char **source_names;	/* their names as messages show them, nsources of them */
-	struct jf_arena *arena;		/* owns every string above */
+	size_t sources_cap;
+	struct arena *arena;		/* owns every string above */
 };
 
 /*

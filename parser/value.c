@@ -12,7 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-#define NS_PER_SEC	1000000000ULL
+#include "base/units.h"
+
 #define CLOSEST_MAX_LEN	64
 
 /* A decimal number as its whole part and the digits after the point. */
@@ -250,8 +251,8 @@ static uint64_t time_mult(const char *p, const char *end)
 		uint64_t ns;
 	} units[] = {
 		{ "ns", 1 }, { "nsec", 1 },
-		{ "us", 1000 }, { "usec", 1000 },
-		{ "ms", 1000000 }, { "msec", 1000000 },
+		{ "us", NS_PER_USEC }, { "usec", NS_PER_USEC },
+		{ "ms", NS_PER_MSEC }, { "msec", NS_PER_MSEC },
 		{ "s", NS_PER_SEC }, { "sec", NS_PER_SEC },
 		{ "m", 60 * NS_PER_SEC }, { "min", 60 * NS_PER_SEC },
 		{ "h", 3600 * NS_PER_SEC },
@@ -259,7 +260,7 @@ static uint64_t time_mult(const char *p, const char *end)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(units); i++)
 		if (span_eq(p, end, units[i].name))
 			return units[i].ns;
 	return 0;
@@ -292,13 +293,13 @@ int value_parse_bool(const char *s, bool *out)
 	size_t i;
 
 	trim(&p, &end);
-	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
 		if (span_eq(p, end, yes[i])) {
 			*out = true;
 			return 0;
 		}
 	}
-	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(no); i++) {
 		if (span_eq(p, end, no[i])) {
 			*out = false;
 			return 0;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <linux/fs.h>
 
+#include "base/grow.h"
 #include "base/sysfs.h"
 
 /* A device whose use makes the checked one unsafe to write. */
@@ -28,7 +29,8 @@ struct bdev_ref {
 
 struct bdev_list {
 	struct bdev_ref *v;
-	unsigned n, cap;
+	unsigned n;
+	size_t cap;
 };
 
 int blockdev_size(int fd, uint64_t *bytes)
@@ -64,16 +66,9 @@ static int list_add(struct bdev_list *l, dev_t dev, const char *name)
 {
 	struct bdev_ref *v;
 	size_t n;
-	unsigned cap;
 
-	if (l->n == l->cap) {
-		cap = l->cap ? 2 * l->cap : 8;
-		v = realloc(l->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (GROW_FOR(l->v, l->cap, l->n) < 0)
+		return -ENOMEM;
 	/* kernel device names are short; a longer one is only cut in the message */
 	n = strnlen(name, sizeof(v->name) - 1);
 	v = &l->v[l->n++];

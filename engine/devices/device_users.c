@@ -14,6 +14,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "base/sysfs.h"
 #include "engine/devices/blockdev.h"
 
@@ -21,7 +22,7 @@
 #define LOOP_DEPTH_MAX	8
 
 /* Add /sys/block/name when it is a loop device with a backing file that still exists. */
-static int add_loop(struct device_users *u, const char *name, unsigned *cap)
+static int add_loop(struct device_users *u, const char *name, size_t *cap)
 {
 	char path[PATH_MAX], back[PATH_MAX];
 	struct loop_backing *b;
@@ -35,15 +36,8 @@ static int add_loop(struct device_users *u, const char *name, unsigned *cap)
 	if (sysfs_path(path, sizeof(path), SYSFS_REAL, "block/%s/dev", name) < 0 ||
 	    sysfs_read_devno(AT_FDCWD, path, &dev) < 0 || stat(back, &st) < 0)
 		return 0;
-	if (u->nloops == *cap) {
-		unsigned n = *cap ? 2 * *cap : 8;
-
-		b = realloc(u->loops, n * sizeof(*b));
-		if (!b)
-			return -ENOMEM;
-		u->loops = b;
-		*cap = n;
-	}
+	if (grow_reserve(&u->loops, cap, (size_t)u->nloops + 1, sizeof(*u->loops)) < 0)
+		return -ENOMEM;
 	b = &u->loops[u->nloops++];
 	b->loop = dev;
 	snprintf(b->name, sizeof(b->name), "%.*s", (int)sizeof(b->name) - 1, name);
@@ -56,7 +50,7 @@ static int add_loop(struct device_users *u, const char *name, unsigned *cap)
 static int load_loops(struct device_users *u)
 {
 	char path[PATH_MAX];
-	unsigned cap = 0;
+	size_t cap = 0;
 	struct dirent *e;
 	int ret;
 	DIR *d;
@@ -175,15 +169,8 @@ bool dev_set_has(const struct dev_set *s, dev_t dev)
 
 void dev_set_add(struct dev_set *s, dev_t dev)
 {
-	if (s->n == s->cap) {
-		unsigned n = s->cap ? 2 * s->cap : 8;
-		dev_t *v = realloc(s->v, n * sizeof(*v));
-
-		if (!v)
-			return;
-		s->v = v;
-		s->cap = n;
-	}
+	if (GROW_FOR(s->v, s->cap, s->n) < 0)
+		return;
 	s->v[s->n++] = dev;
 }
 

@@ -26,7 +26,8 @@ struct loop_backing {
 /* A set of block devices, as a short list: a run writes to few. */
 struct dev_set {
 	dev_t *v;
-	unsigned n, cap;
+	unsigned n;
+	size_t cap;
 };
 
 /* What a run learned: the loop devices (read once) and the devices found safe. */

@@ -9,6 +9,8 @@
 #include <sys/vfs.h>
 #include <linux/magic.h>
 
+#include "base/units.h"
+
 #define CONFIGFS_MAGIC	0x62656570	/* not in every linux/magic.h */
 #define MQUEUE_MAGIC	0x19800202
 #define FUSECTL_MAGIC	0x65735543
@@ -95,7 +97,7 @@ const char *pseudo_fs_of(const char *path)
 
 	if (stat_nearest(path, &sf, &st) < 0)
 		return NULL;	/* nothing on the way exists: creating it fails anyway */
-	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(pseudo); i++)
 		if (sf.f_type == pseudo[i].magic)
 			return pseudo[i].name;
 	/* devtmpfs says it is tmpfs: it is the file system of /dev itself */

@@ -7,11 +7,12 @@
 #include <string.h>
 
 #include "output/stats.h"
+#include "base/grow.h"
 
 /* What each rank sends about itself: plain numbers, the same layout on every rank. */
 struct rank_wire {
 	uint64_t start_ns, barrier_ns;
-	uint64_t issued[3];
+	uint64_t issued[STATS_NDIR];
 	int32_t error, pad;
 };
 
@@ -30,7 +31,7 @@ static void describe_rank(const struct run *r, struct rank_wire *w)
 	for (unsigned i = 0; i < r->jobs->njobs; i++) {
 		const struct job_result *res = &r->results[i];
 
-		for (unsigned k = 0; k < 3; k++)
+		for (unsigned k = 0; k < STATS_NDIR; k++)
 			w->issued[k] += res->st->issued[k];
 		if (!w->error && res->error)
 			w->error = res->error;
@@ -72,7 +73,7 @@ static void rank_list(const struct dist *d, unsigned h, char *out, size_t len)
 static int note_failure(struct dist_report *dr, const struct dist *d, int rank,
 			const struct err_wire *e, struct job_result *res)
 {
-	char **v, *msg;
+	char *msg;
 
 	if (asprintf(&msg, "rank %d (host %s): %s", rank, d->hosts[d->rank_host[rank]],
 		     e->msg) < 0)
@@ -85,12 +86,10 @@ static int note_failure(struct dist_report *dr, const struct dist *d, int rank,
 		free(msg);	/* the root's own: main() printed it */
 		return 0;
 	}
-	v = realloc(dr->failures, sizeof(*v) * (dr->nfailures + 1));
-	if (!v) {
+	if (GROW_FOR(dr->failures, dr->failures_cap, dr->nfailures) < 0) {
 		free(msg);
 		return -ENOMEM;
 	}
-	dr->failures = v;
 	dr->failures[dr->nfailures++] = msg;
 	return 0;
 }

@@ -20,6 +20,7 @@ struct dist_report {
 	struct job_stats **own_st;	/* the run's own, put back before run_free() */
 	char **failures;		/* the other ranks' failed jobs, "rank 2 (host b): ..." */
 	unsigned nfailures;
+	size_t failures_cap;
 };
 
 /*

@@ -41,6 +41,10 @@ static int uring_setup(struct uring_state *st, const struct uring_opts *o, unsig
 	}
 	if (o->hipri)
 		p.flags |= IORING_SETUP_IOPOLL;
+	/*
+	 * Twice the submission ring, the kernel's own ratio: the loop keeps at most depth
+	 * requests in flight, so completions can never overflow into the kernel's backlog.
+	 */
 	p.flags |= IORING_SETUP_CQSIZE;
 	p.cq_entries = depth * 2;
 	ret = io_uring_queue_init_params(depth, &st->ring, &p);

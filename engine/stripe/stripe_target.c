@@ -13,10 +13,12 @@
 #include <string.h>
 
 #include "engine/ioengine.h"
+#include "engine/region.h"
 #include "engine/stripe/stripe_map.h"
 #include "output/diskstats.h"
 #include "output/stats.h"
 #include "base/diag.h"
+#include "base/units.h"
 
 /* Messages name the job, the option where it was set, and what was expected. */
 static int fail_at(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt,
@@ -105,28 +107,14 @@ static int map_of(const struct job_desc *j, const struct io_file *m, unsigned n,
 	return 0;
 }
 
-static uint64_t pct_of(double pct, uint64_t total, uint64_t align)
-{
-	uint64_t v = (uint64_t)((double)total * pct / 100.0);
-
-	return align ? v - v % align : v;
-}
-
 /* The region on the target as on a device: offset (+ clones' increments) and size. */
 static int region(const struct job_desc *j, const struct stripe_map *map, struct io_file *t,
 		  struct diag *d)
 {
-	uint64_t size = map->size, bs = job_bs_min(j), off, len;
+	uint64_t size = map->size, off, len;
 
-	off = j->offset.pct > 0 ? pct_of(j->offset.pct, size, bs) : j->offset.bytes;
-	off += j->jobnum * (j->offset_increment.pct > 0 ?
-			    pct_of(j->offset_increment.pct, size, bs) : j->offset_increment.bytes);
-	if (j->size.pct > 0)
-		len = pct_of(j->size.pct, size, bs);
-	else if (j->size.bytes)
-		len = j->size.bytes;
-	else
-		len = size > off ? size - off : 0;
+	off = region_offset(j, size);
+	len = region_length(j, size, off, 1);
 	if (off > size || len > size - off) {
 		const char *opt = job_setting(j, "size") ? "size" : "offset";
 
@@ -260,12 +248,12 @@ void stripe_disk_count(struct disk_set *s, unsigned id, const struct job_stats *
 
 		c->ios[k] += ds->ios;
 		c->sectors[k] += ds->bytes / 512;
-		c->ticks[k] += ds->clat.sum / 1000000;	/* ns to the kernel's ms */
-		c->in_queue += ds->clat.sum / 1000000;
+		c->ticks[k] += ds->clat.sum / NS_PER_MSEC;	/* the kernel counts ms */
+		c->in_queue += ds->clat.sum / NS_PER_MSEC;
 	}
 	c->discard_ios += st->dir[IO_TRIM].ios;
 	c->discard_sectors += st->dir[IO_TRIM].bytes / 512;
-	c->discard_ticks += st->dir[IO_TRIM].clat.sum / 1000000;
+	c->discard_ticks += st->dir[IO_TRIM].clat.sum / NS_PER_MSEC;
 	c->flush_ios += st->sync_ios;
-	c->flush_ticks += st->sync_lat.sum / 1000000;
+	c->flush_ticks += st->sync_lat.sum / NS_PER_MSEC;
 }

@@ -12,13 +12,14 @@
 #include "output/resultset/resultset_read.h"
 #include "output/resultset/svg_chart.h"
 #include "base/diag.h"
+#include "base/units.h"
 
 #define MAX_SERIES	64
 
 static const double curve_pct[] = {
 	1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.995, 99.999,
 };
-#define NPCT	(sizeof(curve_pct) / sizeof(curve_pct[0]))
+#define NPCT	ARRAY_SIZE(curve_pct)
 
 int chart_pivot(FILE *f, const struct pivot *p, const char *rows, const struct metric *m)
 {

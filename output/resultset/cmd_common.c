@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/resultset/commands.h"
 #include "output/resultset/resultset_read.h"
 #include "output/resultset/seed_tables.h"
 #include "base/diag.h"

@@ -10,6 +10,7 @@
 #include "output/resultset/resultset_read.h"
 #include "output/resultset/seed_tables.h"
 #include "output/resultset/table.h"
+#include "base/grow.h"
 
 #define KEY_LEN	512
 
@@ -231,7 +232,7 @@ static int several_cells(const struct rs_unit *const *reps, size_t n)
 int compare_tables(const struct cmp_side *sides, unsigned nsides, const struct metric *m,
 		   unsigned nm, struct table **out)
 {
-	size_t total = 0, nkeys;
+	size_t total = 0, nkeys, cap = 0;
 	const struct rs_unit **reps;
 	int n = 0, failed = 0;
 
@@ -245,11 +246,10 @@ int compare_tables(const struct cmp_side *sides, unsigned nsides, const struct m
 	}
 	nkeys = collect_keys(sides, nsides, reps, total);
 	for (size_t k = 0; !failed && k < nkeys; k++) {
-		struct table *t = realloc(*out, (size_t)(n + 1) * sizeof(*t));
+		failed = GROW_FOR(*out, cap, n) < 0;
+		if (!failed) {
+			struct table *t = *out;
 
-		failed = !t;
-		if (t) {
-			*out = t;
 			failed = key_table(&t[n], reps[k], several_cells(reps, nkeys), sides,
 					   nsides, m, nm) < 0;
 			if (failed)

@@ -40,13 +40,6 @@ void html_page_heading(FILE *f, const char *text)
 	fputs("</h2>\n", f);
 }
 
-void html_page_text(FILE *f, const char *text)
-{
-	fputs("<p>", f);
-	html_page_escape(f, text);
-	fputs("</p>\n", f);
-}
-
 int html_page_end(FILE *f)
 {
 	fputs("</body>\n</html>\n", f);

@@ -14,9 +14,6 @@ void html_page_escape(FILE *f, const char *s);
 void html_page_begin(FILE *f, const char *title);
 void html_page_heading(FILE *f, const char *text);
 
-/* A paragraph of plain text (escaped). */
-void html_page_text(FILE *f, const char *text);
-
 /* Close the page. Returns 0, or -EIO when writing failed. */
 int html_page_end(FILE *f);
 

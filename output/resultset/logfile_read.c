@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/grow.h"
 
 #define WINDOWS	100	/* per-I/O logs are counted into about this many windows */
 
@@ -35,15 +36,8 @@ enum log_kind logfile_kind(const char *path)
 
 static int push(struct entries *es, const struct entry *e)
 {
-	if (es->n == es->cap) {
-		size_t cap = es->cap ? 2 * es->cap : 1024;
-		struct entry *n = realloc(es->e, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		es->e = n;
-		es->cap = cap;
-	}
+	if (GROW_FOR(es->e, es->cap, es->n) < 0)
+		return -ENOMEM;
 	es->e[es->n++] = *e;
 	return 0;
 }
@@ -74,15 +68,12 @@ static int read_entries(const char *path, struct entries *es, struct diag *d)
 
 static int add_point(struct log_points *p, double t_s, double v)
 {
-	double *t = realloc(p->t_s, (p->n + 1) * sizeof(*t)), *nv;
+	size_t tcap = p->cap, vcap = p->cap;
 
-	if (!t)
+	/* the two arrays grow to the same capacity: p->cap counts once both moved */
+	if (GROW_FOR(p->t_s, tcap, p->n) < 0 || GROW_FOR(p->v, vcap, p->n) < 0)
 		return -ENOMEM;
-	p->t_s = t;
-	nv = realloc(p->v, (p->n + 1) * sizeof(*nv));
-	if (!nv)
-		return -ENOMEM;
-	p->v = nv;
+	p->cap = tcap;
 	p->t_s[p->n] = t_s;
 	p->v[p->n++] = v;
 	return 0;

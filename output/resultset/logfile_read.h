@@ -18,7 +18,7 @@ enum log_kind { LOG_BW, LOG_IOPS, LOG_OTHER };
 /* Points of one direction: seconds since the start, MiB/s or I/O per second. */
 struct log_points {
 	double *t_s, *v;
-	size_t n;
+	size_t n, cap;
 };
 
 /* What a log holds, by its name: "job_bw.1.log", "x_iops.log"; LOG_OTHER otherwise. */

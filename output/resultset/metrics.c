@@ -10,6 +10,7 @@
 
 #include "output/json_reader.h"
 #include "output/resultset/resultset_read.h"
+#include "base/units.h"
 
 const char metric_names_help[] =
 	"  A metric is [read_|write_|trim_]BASE (no prefix: every direction together):\n"
@@ -47,14 +48,13 @@ static const char *const offered_pcts[] = { "p50", "p95", "p99", "p99.9" };
 static const char *const dir_prefix[] = { "read_", "write_", "trim_" };
 static const char *const lat_prefix[] = { "lat_", "clat_", "slat_" };
 
-#define LEN(t)	(sizeof(t) / sizeof((t)[0]))
 
 /* "mean", "min", "max" or "pNN" after a latency prefix. */
 static int parse_lat(const char *s, struct metric *m)
 {
 	char *end;
 
-	for (size_t i = 0; i < LEN(lat_bases); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(lat_bases); i++) {
 		if (!strcmp(s, lat_bases[i].name)) {
 			m->base = lat_bases[i].base;
 			return 0;
@@ -71,13 +71,13 @@ static int parse_lat(const char *s, struct metric *m)
 
 static int parse_base(const char *s, struct metric *m)
 {
-	for (size_t i = 0; i < LEN(plain_bases); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(plain_bases); i++) {
 		if (!strcmp(s, plain_bases[i].name)) {
 			m->base = plain_bases[i].base;
 			return 0;
 		}
 	}
-	for (size_t k = 0; k < LEN(lat_prefix); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(lat_prefix); k++) {
 		size_t n = strlen(lat_prefix[k]);
 
 		if (!strncmp(s, lat_prefix[k], n)) {
@@ -97,7 +97,7 @@ int metric_parse(const char *name, struct metric *m)
 		return -EINVAL;
 	snprintf(m->name, sizeof(m->name), "%s", name);
 	m->dir = US_ALL;
-	for (size_t i = 0; i < LEN(unit_bases); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(unit_bases); i++) {
 		if (!strcmp(s, unit_bases[i].name)) {
 			m->base = unit_bases[i].base;
 			return 0;
@@ -105,7 +105,7 @@ int metric_parse(const char *name, struct metric *m)
 	}
 	if (!strncmp(s, "total_", 6))
 		s += 6;
-	for (size_t d = 0; d < LEN(dir_prefix); d++) {
+	for (size_t d = 0; d < ARRAY_SIZE(dir_prefix); d++) {
 		if (!strncmp(s, dir_prefix[d], strlen(dir_prefix[d]))) {
 			m->dir = (enum us_dir)d;
 			s += strlen(dir_prefix[d]);
@@ -127,14 +127,14 @@ static bool is_alias(const struct base_name *t, size_t i)
 /* The names of one direction (prefix "" for all together): plain bases, then latencies. */
 static void complete_dir(FILE *f, const char *dir)
 {
-	for (size_t i = 0; i < LEN(plain_bases); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(plain_bases); i++)
 		if (!is_alias(plain_bases, i))
 			fprintf(f, "%s%s\n", dir, plain_bases[i].name);
-	for (size_t k = 0; k < LEN(lat_prefix); k++) {
-		for (size_t i = 0; i < LEN(lat_bases); i++)
+	for (size_t k = 0; k < ARRAY_SIZE(lat_prefix); k++) {
+		for (size_t i = 0; i < ARRAY_SIZE(lat_bases); i++)
 			if (!is_alias(lat_bases, i))
 				fprintf(f, "%s%s%s\n", dir, lat_prefix[k], lat_bases[i].name);
-		for (size_t i = 0; i < LEN(offered_pcts); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(offered_pcts); i++)
 			fprintf(f, "%s%s%s\n", dir, lat_prefix[k], offered_pcts[i]);
 	}
 }
@@ -142,9 +142,9 @@ static void complete_dir(FILE *f, const char *dir)
 void metric_complete(FILE *f)
 {
 	complete_dir(f, "");
-	for (size_t d = 0; d < LEN(dir_prefix); d++)
+	for (size_t d = 0; d < ARRAY_SIZE(dir_prefix); d++)
 		complete_dir(f, dir_prefix[d]);
-	for (size_t i = 0; i < LEN(unit_bases); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(unit_bases); i++)
 		fprintf(f, "%s\n", unit_bases[i].name);
 }
 
@@ -271,7 +271,7 @@ static void lat_unit(double max, struct metric_fmt *f)
 	};
 	unsigned i = 0;
 
-	while (i + 1 < sizeof(u) / sizeof(u[0]) && max < u[i].div)
+	while (i + 1 < ARRAY_SIZE(u) && max < u[i].div)
 		i++;
 	f->div = u[i].div;
 	f->unit = u[i].unit;

@@ -10,20 +10,14 @@
 
 #include "output/resultset_check.h"
 #include "base/diag.h"
+#include "base/grow.h"
 
 static int add_cell(struct rs_set *s, struct jv *root, const char *path, unsigned line)
 {
 	struct rs_cell *c;
 
-	if (s->ncells == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		struct rs_cell *cells = realloc(s->cells, cap * sizeof(*cells));
-
-		if (!cells)
-			return -ENOMEM;
-		s->cells = cells;
-		s->cap = cap;
-	}
+	if (GROW_FOR(s->cells, s->cap, s->ncells) < 0)
+		return -ENOMEM;
 	c = &s->cells[s->ncells++];
 	c->root = *root;	/* the tree's nodes stay where they are: pointers into it hold */
 	c->report = jv_get(&c->root, "report");
@@ -211,11 +205,8 @@ static struct rs_unit *find_unit(struct rs_unit *u, unsigned n, const char *name
 
 static int unit_add_job(struct rs_unit *u, const struct jv *job)
 {
-	const struct jv **jobs = realloc(u->jobs, (u->njobs + 1) * sizeof(*jobs));
-
-	if (!jobs)
+	if (GROW_FOR(u->jobs, u->jobs_cap, u->njobs) < 0)
 		return -ENOMEM;
-	u->jobs = jobs;
 	u->jobs[u->njobs++] = job;
 	return 0;
 }
@@ -225,6 +216,7 @@ int rs_units(const struct rs_cell *c, struct rs_unit **out)
 	const struct jv *jobs = jv_get(c->report, "jobs");
 	struct rs_unit *units = NULL, *u;
 	unsigned n = 0;
+	size_t cap = 0;
 
 	for (size_t i = 0; jobs && jobs->type == JV_ARRAY && i < jobs->n; i++) {
 		const struct jv *job = &jobs->items[i];
@@ -233,10 +225,8 @@ int rs_units(const struct rs_cell *c, struct rs_unit **out)
 
 		u = find_unit(units, n, name, pass);
 		if (!u) {
-			u = realloc(units, (n + 1) * sizeof(*units));
-			if (!u)
+			if (GROW_FOR(units, cap, n) < 0)
 				goto err;
-			units = u;
 			u = &units[n++];
 			*u = (struct rs_unit){ .cell = c, .jobname = name, .pass = pass };
 			snprintf(u->name, sizeof(u->name), pass ? "%s pass %u" : "%s", name, pass);
@@ -283,14 +273,10 @@ static int take_units(struct rs_sel *sel, struct rs_unit *u, unsigned n, const c
 		      const char *const *where, unsigned nwhere)
 {
 	for (unsigned i = 0; i < n; i++) {
-		struct rs_unit *units;
-
 		if (!selected(&u[i], job, where, nwhere))
 			continue;
-		units = realloc(sel->units, (sel->n + 1) * sizeof(*units));
-		if (!units)
+		if (GROW_FOR(sel->units, sel->cap, sel->n) < 0)
 			return -ENOMEM;
-		sel->units = units;
 		sel->units[sel->n++] = u[i];
 		u[i].jobs = NULL;
 	}

@@ -34,6 +34,7 @@ struct rs_unit {
 	char name[160];			/* jobname, or "jobname pass N" */
 	const struct jv **jobs;		/* the clones' job objects */
 	unsigned njobs;
+	size_t jobs_cap;
 };
 
 /*
@@ -73,7 +74,7 @@ void rs_units_free(struct rs_unit *u, unsigned n);
 /* The units a report shows, from every cell of a set, in file order. */
 struct rs_sel {
 	struct rs_unit *units;
-	size_t n;
+	size_t n, cap;
 };
 
 /*

@@ -12,6 +12,7 @@
 #include "output/resultset/resultset_read.h"
 #include "output/resultset/table.h"
 #include "parser/value.h"
+#include "base/units.h"
 
 const struct seed_shape seed_shapes[] = {
 	{ "sysbench", "size, type, thr, bytes/sec, req/sec, 95% and max response ms",
@@ -34,7 +35,7 @@ void sysbench_bytes(double bytes, char *buf, size_t len)
 	static const char *const unit[] = { "b", "Kb", "Mb", "Gb", "Tb" };
 	unsigned i = 0;
 
-	while (bytes >= 1024 && i + 1 < sizeof(unit) / sizeof(unit[0])) {
+	while (bytes >= 1024 && i + 1 < ARRAY_SIZE(unit)) {
 		bytes /= 1024;
 		i++;
 	}
@@ -48,7 +49,7 @@ const char *sysbench_mode(const char *rw)
 		{ "randwrite", "rndwr" }, { "randrw", "rndrw" },
 	};
 
-	for (size_t i = 0; rw && i < sizeof(map) / sizeof(map[0]); i++)
+	for (size_t i = 0; rw && i < ARRAY_SIZE(map); i++)
 		if (!strcmp(rw, map[i][0]))
 			return map[i][1];
 	return rw ? rw : "";

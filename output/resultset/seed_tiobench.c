@@ -12,6 +12,7 @@
 #include "output/resultset/resultset_read.h"
 #include "output/resultset/table.h"
 #include "output/resultset/unit_stats.h"
+#include "base/units.h"
 
 #define NCOLS	11
 
@@ -28,7 +29,7 @@ static const char *phase_title(const char *job)
 		{ "read", "Sequential Reads" }, { "rread", "Random Reads" },
 	};
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(job, names[i][0]))
 			return names[i][1];
 	return job;
@@ -54,7 +55,7 @@ static void lat_cols(struct table *t, size_t r, const struct rs_unit *u)
 		table_setf(t, r, 7, "%.2f", mo.max_ns / 1e6);
 	}
 	over2 = us_lat_over(u, 2000000000ULL, "2s");
-	over10 = us_lat_over(u, 10000000000ULL, "10s");
+	over10 = us_lat_over(u, 10 * NS_PER_SEC, "10s");
 	if (ios > 0 && !isnan(over2))
 		table_setf(t, r, 8, "%.5f", 100.0 * over2 / ios);
 	if (ios > 0 && !isnan(over10))

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "output/resultset/html_page.h"
+#include "base/units.h"
 
 #define PLOT_L	90.0	/* the plot area, in pixels */
 #define PLOT_R	630.0
@@ -21,7 +22,7 @@ static const char *const palette[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
 	"#7f7f7f", "#bcbd22",
 };
-#define NCOLORS	(sizeof(palette) / sizeof(palette[0]))
+#define NCOLORS	ARRAY_SIZE(palette)
 
 struct axis {
 	enum svg_scale scale;
@@ -84,7 +85,7 @@ static void tick_text(char *buf, size_t len, double v, int dec, double max)
 		{ 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" },
 	};
 
-	for (size_t i = 0; v != 0 && max >= 1e4 && i < sizeof(si) / sizeof(si[0]); i++) {
+	for (size_t i = 0; v != 0 && max >= 1e4 && i < ARRAY_SIZE(si); i++) {
 		if (max >= si[i].div) {
 			snprintf(buf, len, "%g%s", v / si[i].div, si[i].suffix);
 			return;
@@ -143,7 +144,7 @@ static void nines_ticks(struct axis *a, double max)
 	a->hi = ceil(to_scale(SVG_NINES, max));
 	if (a->hi < 1)
 		a->hi = 1;
-	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(at); i++)
 		if (to_scale(SVG_NINES, at[i]) <= a->hi + 1e-9)
 			add_tick(a, to_scale(SVG_NINES, at[i]), "%g", at[i]);
 }

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "output/resultset/html_page.h"
+#include "base/units.h"
+#include "base/grow.h"
 
 static char *dup_text(struct table *t, const char *s)
 {
@@ -57,16 +59,10 @@ void table_head(struct table *t, unsigned col, const char *text, enum table_alig
 
 size_t table_add_row(struct table *t)
 {
-	if (t->nrows == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 16;
-		char **cells = realloc(t->cells, cap * t->ncols * sizeof(*cells));
-
-		if (!cells) {
-			t->oom = true;
-			return t->nrows ? t->nrows - 1 : 0;	/* writes land in a real row */
-		}
-		t->cells = cells;
-		t->cap = cap;
+	/* cap counts rows of ncols cells */
+	if (grow_reserve(&t->cells, &t->cap, t->nrows + 1, t->ncols * sizeof(*t->cells)) < 0) {
+		t->oom = true;
+		return t->nrows ? t->nrows - 1 : 0;	/* writes land in a real row */
 	}
 	memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(*t->cells));
 	return t->nrows++;
