@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/sysmacros.h>
@@ -61,5 +62,20 @@ int sysfs_read_devno(int dir, const char *path, dev_t *dev)
 	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
 		return -EINVAL;
 	*dev = makedev(maj, min);
+	return 0;
+}
+
+int sysfs_dev_link(enum sysfs_tree tree, unsigned maj, unsigned min, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int ret = sysfs_path(path, sizeof(path), tree, "dev/block/%u:%u", maj, min);
+
+	if (ret < 0)
+		return ret;
+	n = readlink(path, buf, len - 1);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
 	return 0;
 }

@@ -30,6 +30,12 @@ int sysfs_path(char *buf, size_t len, enum sysfs_tree tree, const char *fmt, ...
  */
 int sysfs_read(int dir, const char *path, char *buf, size_t len);
 
+/*
+ * The target of tree's dev/block/MAJ:MIN link into buf ("../../devices/.../sda/sda1"):
+ * where the device sits among its parents. Returns 0 or -errno.
+ */
+int sysfs_dev_link(enum sysfs_tree tree, unsigned maj, unsigned min, char *buf, size_t len);
+
 /* Read a dev file ("MAJ:MIN\n") into dev. Returns 0, -EINVAL for other text, or -errno. */
 int sysfs_read_devno(int dir, const char *path, dev_t *dev);
 

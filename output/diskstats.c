@@ -34,16 +34,11 @@ static int disk_of_dev(unsigned maj, unsigned min, char *name)
 	char path[PATH_MAX], link[PATH_MAX];
 	const char *base;
 	char *slash;
-	ssize_t n;
 	int ret;
 
-	ret = sysfs_path(path, sizeof(path), SYSFS_REPORTS, "dev/block/%u:%u", maj, min);
+	ret = sysfs_dev_link(SYSFS_REPORTS, maj, min, link, sizeof(link));
 	if (ret < 0)
 		return ret;
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n < 0)
-		return -errno;
-	link[n] = '\0';
 	ret = sysfs_path(path, sizeof(path), SYSFS_REPORTS, "dev/block/%u:%u/partition", maj,
 			 min);
 	if (ret < 0)

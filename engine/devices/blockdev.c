@@ -125,17 +125,11 @@ static int collect_related(dev_t dev, struct bdev_list *l)
 {
 	char path[PATH_MAX], link[PATH_MAX], *name, *slash;
 	dev_t disk;
-	ssize_t n;
 	int ret;
 
-	ret = sysfs_path(path, sizeof(path), SYSFS_REAL, "dev/block/%u:%u", major(dev),
-			 minor(dev));
+	ret = sysfs_dev_link(SYSFS_REAL, major(dev), minor(dev), link, sizeof(link));
 	if (ret < 0)
 		return ret;
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n < 0)
-		return -errno;
-	link[n] = '\0';
 	slash = strrchr(link, '/');
 	if (!slash)
 		return -EINVAL;
@@ -144,7 +138,10 @@ static int collect_related(dev_t dev, struct bdev_list *l)
 	ret = list_add(l, dev, name);
 	if (ret < 0)
 		return ret;
-	strcat(path, "/partition");
+	ret = sysfs_path(path, sizeof(path), SYSFS_REAL, "dev/block/%u:%u/partition", major(dev),
+			 minor(dev));
+	if (ret < 0)
+		return ret;
 	if (access(path, F_OK) < 0)
 		return add_partitions(l, name);
 	/* a partition's sysfs directory sits inside its disk's one */
