@@ -2,6 +2,7 @@
 #include "engine/io_plan.h"
 
 #include "engine/files.h"
+#include "engine/pace.h"
 #include "engine/verify.h"
 
 #include <errno.h>
@@ -82,7 +83,7 @@ static void fast_path_init(struct worker *w)
 	w->plan_fast = w->nfiles == 1 && !rw_is_mixed(j->rw) && j->rw != RW_TRIMWRITE &&
 		       j->verify == VERIFY_NONE &&
 		       j->rw != RW_RANDTRIMWRITE && !j->rw_nr && !b->nsplit &&
-		       b->min == b->max && !w->gated && !j->seq_cursor_shared;
+		       b->min == b->max && !pace_gated(&w->pace) && !j->seq_cursor_shared;
 	if (!w->plan_fast)
 		return;
 	w->fast_dir = d;
@@ -158,12 +159,6 @@ int plan_init(struct worker *w)
 	w->next_dir = -1;
 	w->cur_file = 0;
 	w->file_left = j->file_service_nr;
-	w->think_left = j->thinktime_blocks;
-	w->rated = false;
-	for (int d = 0; d < IO_NDIR; d++)
-		w->rated |= j->rate[d] || j->rate_iops[d];
-	w->gated = w->rated || j->thinktime_ns || j->fsync_every || j->fdatasync_every ||
-		   j->fsync_every_ios;
 	w->sync_all = false;
 	w->last_written = NULL;
 	cursor_init(w, io_size);
@@ -474,10 +469,7 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 	r->buf = r->buf_base;
 	r->resubmit = false;
 	w->st->issued[d]++;
-	w->rate_bytes[d] += len;
-	w->rate_ios[d]++;
-	if (w->think_left)
-		w->think_left--;
+	pace_count_issue(&w->pace, d, len);
 	if (d == IO_WRITE) {
 		if (w->verify)
 			verify_prepare_write(w, r);

@@ -98,7 +98,7 @@ static void run_sync(struct worker *w)
 	struct io_req *r = &w->reqs[0];
 
 	while (w->issuing) {
-		if (w->gated)
+		if (pace_gated(&w->pace))
 			pace_held_back(w);	/* nothing is in flight: it only sleeps */
 		if (w->sync_due) {
 			plan_sync(w, r);
@@ -112,7 +112,7 @@ static void run_sync(struct worker *w)
 		do
 			ops->queue(&w->eng, r);
 		while (!complete(w, r, w->now = clock_ticks(w->clk), false));
-		if (w->now >= w->t_next_check)
+		if (pace_due(&w->pace, w->now))
 			pace_tick(w);
 	}
 }
@@ -136,7 +136,7 @@ static void run_sync_fast(struct worker *w)
 		do
 			queue(e, r);
 		while (!complete(w, r, w->now = clock_ticks(w->clk), false));
-		if (w->now >= w->t_next_check)
+		if (pace_due(&w->pace, w->now))
 			pace_tick(w);
 	}
 }
@@ -244,7 +244,7 @@ static void fill(struct worker *w)
 	while (w->issuing && w->inflight + w->nqueued < j->iodepth) {
 		struct io_req *r;
 
-		if (w->gated && pace_held_back(w)) {
+		if (pace_gated(&w->pace) && pace_held_back(w)) {
 			w->held = true;
 			break;
 		}
@@ -366,7 +366,7 @@ static void run_async(struct worker *w)
 			reap(w);
 		else if (w->nqueued || w->nretry)
 			stalled(w);
-		if (w->now >= w->t_next_check)
+		if (pace_due(&w->pace, w->now))
 			pace_tick(w);
 	}
 }
@@ -391,26 +391,13 @@ static void end_fsync(struct worker *w)
 	w->issuing = false;
 }
 
-static uint64_t tv_ns(const struct timeval *tv)
-{
-	return (uint64_t)tv->tv_sec * 1000000000ULL + (uint64_t)tv->tv_usec * 1000ULL;
-}
-
 static void finish(struct worker *w)
 {
 	struct job_stats *st = w->st;
-	uint64_t runtime = clock_to_ns(w->clk, w->now - w->t_start);
-	uint64_t total = st->sync_ios;
-	struct rusage ru;
+	uint64_t total = st->sync_ios, runtime;
 
-	getrusage(RUSAGE_THREAD, &ru);
-	st->usr_ns = tv_ns(&ru.ru_utime) - tv_ns(&w->ru_start.ru_utime);
-	st->sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&w->ru_start.ru_stime);
-	st->ctx = (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw - w->ru_start.ru_nvcsw -
-			     w->ru_start.ru_nivcsw);
-	st->majf = (uint64_t)(ru.ru_majflt - w->ru_start.ru_majflt);
-	st->minf = (uint64_t)(ru.ru_minflt - w->ru_start.ru_minflt);
-	st->runtime_ns = runtime;
+	pace_end(w);
+	runtime = st->runtime_ns;
 	for (int d = 0; d < IO_NDIR; d++) {
 		/* verify's reads of a write job are reads with a runtime, as in fio */
 		if (rw_does(w->job->rw, d) || st->dir[d].ios)
@@ -441,7 +428,7 @@ void worker_run(struct worker *w)
 	/* Told to stop before the first I/O (a signal during start-up): issue nothing. */
 	if (atomic_load_explicit(w->stop, memory_order_relaxed))
 		w->issuing = false;
-	if (w->sync_path && w->plan_fast && !w->gated && !w->ops->prep)
+	if (w->sync_path && w->plan_fast && !pace_gated(&w->pace) && !w->ops->prep)
 		run_sync_fast(w);
 	else if (w->sync_path)
 		run_sync(w);

@@ -9,6 +9,7 @@
 
 #include "engine/files.h"
 #include "engine/io_plan.h"
+#include "engine/pace.h"
 #include "engine/stripe/stripe.h"
 #include "engine/verify.h"
 #include "base/diag.h"
@@ -73,18 +74,6 @@ static int start_engine(struct worker *w)
 	return ret;
 }
 
-/*
- * The bw or iops sample window, as fio picks it: with that log written, log_avg_msec
- * unless the job set bwavgtime/iopsavgtime itself; 0 (log_avg_msec=0) samples every I/O.
- */
-static uint64_t sample_window_ns(const struct job_desc *j, const char *option,
-				 const char *log, uint64_t avg_ns)
-{
-	if (!log || job_setting(j, option))
-		return avg_ns;
-	return j->log_avg_ns;
-}
-
 int worker_setup(struct worker *w)
 {
 	const struct job_desc *j = w->job;
@@ -117,6 +106,7 @@ int worker_setup(struct worker *w)
 			 j->name);
 		return ret;
 	}
+	pace_init(w);
 	ret = plan_init(w);
 	if (ret < 0) {
 		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': no memory for the map of "
@@ -133,10 +123,6 @@ int worker_setup(struct worker *w)
 		if (ret < 0)
 			return ret;
 	}
-	w->bw_ticks = clock_from_ns(w->clk, sample_window_ns(j, "bwavgtime", j->bw_log,
-							      j->bw_avg_ns));
-	w->iops_ticks = clock_from_ns(w->clk, sample_window_ns(j, "iopsavgtime", j->iops_log,
-								j->iops_avg_ns));
 	return start_engine(w);
 }
 

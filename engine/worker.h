@@ -8,11 +8,11 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/resource.h>
 
 #include "engine/clock.h"
 #include "engine/ioengine.h"
 #include "engine/logs.h"
+#include "engine/pace.h"
 #include "output/stats.h"
 
 struct stripe;
@@ -56,7 +56,6 @@ struct worker {
 	int fast_dir;
 	uint32_t fast_len;
 	uint64_t fast_left;		/* I/Os left to issue on the fast path */
-	bool gated;			/* rate, thinktime or fsync may hold the next I/O back */
 	struct rng rng;
 	bool random;
 	uint64_t align;			/* random offsets are multiples of this */
@@ -70,8 +69,6 @@ struct worker {
 	uint32_t tw_len;
 	uint64_t bytes_left;		/* issue budget; UINT64_MAX when time based */
 	uint64_t ios_left;		/* number_ios budget; UINT64_MAX when unset */
-	unsigned think_left;
-	uint64_t sleep_late_ns;		/* how late nanosleep wakes, on average (pace.c) */
 	struct io_file *sync_due;	/* fsync= or fdatasync= wants this file synced */
 	int sync_kind;
 	bool ending;			/* end_fsync's syncs: fio counts none of them */
@@ -82,25 +79,14 @@ struct worker {
 	uint64_t cursor_end;		/* where the cursor stops (UINT64_MAX: wraps) */
 	uint64_t cursor_span;		/* the files' regions end to end */
 	uint64_t cursor_flen;		/* their common length, 0 if they differ */
-	bool rated;			/* rate= or rate_iops= is set */
 	bool issuing;			/* false once budget, runtime, stop or error ended it */
 	bool filling;			/* iodepth_low: refill only below the mark */
 
 	/* time, in clock ticks */
 	uint64_t t_go;			/* when the phase started, if the job starts with it */
 	uint64_t now;			/* the last clock reading */
-	uint64_t t_start;		/* start of the measured phase (after ramp) */
-	uint64_t t_end;			/* runtime limit, UINT64_MAX if none */
-	uint64_t t_ramp_end;
-	bool ramping;
-	uint64_t t_next_check;		/* earliest of the deadlines below */
 	uint64_t t_progress;		/* the last submit or reap that moved anything */
-	uint64_t t_next_bw, t_next_iops, t_next_stop;
-	uint64_t bw_ticks, iops_ticks;
-	uint64_t bw_win_start, iops_win_start;
-	uint64_t bw_win_bytes[IO_NDIR], iops_win_ios[IO_NDIR];
-	uint64_t rate_bytes[IO_NDIR], rate_ios[IO_NDIR];	/* issued since t_start */
-	struct rusage ru_start;
+	struct pace pace;		/* the measured phase, deadlines, rate and thinktime */
 
 	/* outcome */
 	int tid;
