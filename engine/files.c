@@ -16,6 +16,7 @@
 #include "engine/devices/device_users.h"
 #include "engine/devices/pseudo_fs.h"
 #include "engine/devices/signature.h"
+#include "engine/offsets.h"
 #include "base/diag.h"
 
 /* Expand $jobname, $jobnum and $filenum in filename_format. */
@@ -451,7 +452,6 @@ void files_free(struct io_file *f, unsigned n)
 {
 	for (unsigned i = 0; f && i < n; i++) {
 		free(f[i].path);
-		free(f[i].covered);
 	}
 	free(f);
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "engine/devices/blockdev.h"
+#include "engine/offsets.h"
 #include "base/diag.h"
 
 #define LAYOUT_CHUNK	(1u << 20)

@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "engine/account.h"
-#include "engine/io_plan.h"
+#include "engine/io_plan_fast.h"
 #include "engine/pace.h"
 #include "engine/verify.h"
 
@@ -100,7 +100,7 @@ static void run_sync(struct worker *w)
 	while (w->issuing) {
 		if (pace_gated(&w->pace))
 			pace_held_back(w);	/* nothing is in flight: it only sleeps */
-		if (w->sync_due) {
+		if (plan_sync_due(&w->plan)) {
 			plan_sync(w, r);
 		} else if (!plan_io(w, r)) {
 			w->issuing = false;
@@ -249,7 +249,7 @@ static void fill(struct worker *w)
 			break;
 		}
 		r = take_slot(w);
-		if (w->sync_due) {
+		if (plan_sync_due(&w->plan)) {
 			plan_sync(w, r);
 		} else if (!plan_io(w, r)) {
 			put_slot(w, r);
@@ -376,13 +376,10 @@ static void end_fsync(struct worker *w)
 {
 	if (!w->job->end_fsync || !rw_does(w->job->rw, IO_WRITE) || w->error)
 		return;
-	w->plan_fast = false;
 	w->ending = true;
 	for (unsigned i = 0; i < w->nfiles; i++) {
-		w->sync_due = &w->files[i];
-		w->sync_kind = IO_FSYNC;
+		plan_end_sync(w, i);
 		w->issuing = true;
-		w->ios_left = 0;	/* only the sync */
 		if (w->sync_path)
 			run_sync(w);
 		else
@@ -428,7 +425,7 @@ void worker_run(struct worker *w)
 	/* Told to stop before the first I/O (a signal during start-up): issue nothing. */
 	if (atomic_load_explicit(w->stop, memory_order_relaxed))
 		w->issuing = false;
-	if (w->sync_path && w->plan_fast && !pace_gated(&w->pace) && !w->ops->prep)
+	if (w->sync_path && plan_is_fast(&w->plan) && !pace_gated(&w->pace) && !w->ops->prep)
 		run_sync_fast(w);
 	else if (w->sync_path)
 		run_sync(w);

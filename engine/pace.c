@@ -98,8 +98,7 @@ void pace_start(struct worker *w)
 	if (w->progress) {
 		atomic_store(&w->progress->start_ns, clock_mono_ns());
 		atomic_store(&w->progress->budget_bytes,
-			     w->plan_fast && w->fast_left != UINT64_MAX ?
-			     w->fast_left * w->fast_len : w->bytes_left);
+			     plan_budget_bytes(w));
 	}
 	pace_publish(w, JOB_RUNNING);
 	pace_update(w);
@@ -205,12 +204,14 @@ bool pace_held_back(struct worker *w)
 {
 	const struct job_desc *j = w->job;
 	struct pace *p = &w->pace;
+	bool sync_due = plan_sync_due(&w->plan);
 	uint64_t wait, elapsed;
+	int d;
 
-	if (w->sync_due || (j->thinktime_ns && !p->think_left)) {
+	if (sync_due || (j->thinktime_ns && !p->think_left)) {
 		if (w->inflight || w->nqueued)
 			return true;
-		if (w->sync_due)
+		if (sync_due)
 			return false;
 		pace_sleep(w, j->thinktime_ns);
 		p->think_left = j->thinktime_blocks;
@@ -218,21 +219,20 @@ bool pace_held_back(struct worker *w)
 	}
 	if (!p->rated)
 		return false;
-	if (w->next_dir < 0)
-		w->next_dir = plan_dir(w);
+	d = plan_next_dir(w);
 	elapsed = clock_to_ns(w->clk, clock_ticks(w->clk) - p->t_start);
-	wait = rate_wait(w, w->next_dir, elapsed);
+	wait = rate_wait(w, d, elapsed);
 	/*
 	 * A mixed job whose chosen direction is over its rate issues the other one if that
 	 * one may go sooner, as fio does: each direction then reaches its own cap, and
 	 * rwmixread only picks between directions that both may go.
 	 */
 	if (wait && rw_is_mixed(j->rw)) {
-		int other = w->next_dir == IO_READ ? IO_WRITE : IO_READ;
+		int other = d == IO_READ ? IO_WRITE : IO_READ;
 		uint64_t other_wait = rate_wait(w, other, elapsed);
 
 		if (other_wait < wait) {
-			w->next_dir = other;
+			plan_set_next_dir(w, other);
 			wait = other_wait;
 		}
 	}

@@ -16,7 +16,7 @@ struct worker;
 
 /* Times are in clock ticks (engine/clock.h), durations given in ns say so. */
 struct pace {
-	uint64_t t_start;		/* start of the measured phase (after ramp); logs.c reads it */
+	uint64_t t_start;		/* measuring starts (after ramp); logs.c reads it */
 	uint64_t t_end;			/* runtime limit, UINT64_MAX if none */
 	uint64_t t_ramp_end;
 	bool ramping;

@@ -114,6 +114,8 @@ int worker_setup(struct worker *w)
 		return ret;
 	}
 	plan_fill_buffers(w);
+	w->issuing = true;
+	w->filling = true;
 	ret = verify_init(w);
 	if (ret < 0)
 		return ret;
@@ -150,6 +152,7 @@ void worker_teardown(struct worker *w)
 	if (!(w->ops->flags & IOENG_NOFILES))
 		close_files(w);
 	verify_free(w);
+	plan_free(w);
 	/* After a failed reap the kernel may still write into them: leave them be. */
 	if (!w->abandoned)
 		free(w->eng.bufs);

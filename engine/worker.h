@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "engine/clock.h"
+#include "engine/io_plan.h"
 #include "engine/ioengine.h"
 #include "engine/logs.h"
 #include "engine/pace.h"
@@ -33,6 +34,8 @@ struct worker {
 	struct job_progress *progress;	/* published for the status line */
 	struct verify *verify;		/* NULL when the job does not verify */
 	const atomic_bool *stop;	/* set to end every job early */
+	atomic_uint_fast64_t *seq_cursor;	/* seq_cursor=shared: bytes taken by the clones */
+	atomic_uint_fast64_t *ios_shared;	/* fsync_every_ios: I/Os of the job's clones */
 
 	/* requests */
 	struct ioengine eng;
@@ -52,33 +55,9 @@ struct worker {
 	bool abandoned;			/* I/O may still be in flight: never free the buffers */
 
 	/* what to issue next */
-	bool plan_fast;			/* one file, one direction, one block size: see io_plan.h */
-	int fast_dir;
-	uint32_t fast_len;
-	uint64_t fast_left;		/* I/Os left to issue on the fast path */
-	struct rng rng;
-	bool random;
-	uint64_t align;			/* random offsets are multiples of this */
-	int next_dir;			/* chosen ahead so rate limits can look at it; -1 none */
-	unsigned cur_file;
-	unsigned file_left;		/* I/Os before file_service switches file */
-	unsigned rand_run_left;		/* sequential I/Os left after a random one (rw=..:N) */
-	bool trim_done;			/* trimwrite: the trim of tw_* went out, write next */
-	struct io_file *tw_file;
-	uint64_t tw_off;
-	uint32_t tw_len;
-	uint64_t bytes_left;		/* issue budget; UINT64_MAX when time based */
-	uint64_t ios_left;		/* number_ios budget; UINT64_MAX when unset */
-	struct io_file *sync_due;	/* fsync= or fdatasync= wants this file synced */
-	int sync_kind;
+	struct io_plan plan;		/* direction, file, size, offset and budgets */
+	struct rng rng;			/* the planner's draws, then startdelay's (run.c) */
 	bool ending;			/* end_fsync's syncs: fio counts none of them */
-	bool sync_all;			/* then the files after it too (fsync_scope=all_files) */
-	struct io_file *last_written;
-	atomic_uint_fast64_t *ios_shared;	/* fsync_every_ios: I/Os of the job's clones */
-	atomic_uint_fast64_t *cursor;	/* seq_cursor=shared: bytes taken by the clones */
-	uint64_t cursor_end;		/* where the cursor stops (UINT64_MAX: wraps) */
-	uint64_t cursor_span;		/* the files' regions end to end */
-	uint64_t cursor_flen;		/* their common length, 0 if they differ */
 	bool issuing;			/* false once budget, runtime, stop or error ended it */
 	bool filling;			/* iodepth_low: refill only below the mark */
 
