@@ -15,29 +15,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/units.h"
 #include "engine/account.h"
 #include "engine/io_plan_fast.h"
 #include "engine/pace.h"
 #include "engine/verify.h"
 
-#define STALL_NS	10000000000ULL	/* a submit making no progress this long fails */
-#define BACKOFF_NS	100000ULL	/* pause when the engine takes nothing, nothing in flight */
+#define STALL_NS	(10 * NS_PER_SEC)	/* a submit making no progress this long fails */
+#define BACKOFF_NS	(100 * NS_PER_USEC)	/* pause: the engine took nothing, none in flight */
 
 static const char *const dir_verb[] = { "read", "write", "trim", "fsync", "fdatasync" };
-
-static inline struct io_req *take_slot(struct worker *w)
-{
-	struct io_req *r = &w->reqs[w->free_slots[--w->nfree]];
-
-	r->busy = true;
-	return r;
-}
-
-static inline void put_slot(struct worker *w, struct io_req *r)
-{
-	r->busy = false;
-	w->free_slots[w->nfree++] = r->slot;
-}
 
 /* An I/O error stops the job, unless continue_on_error covers its kind. */
 static void fail_io(struct worker *w, struct io_req *r, int err)
@@ -95,7 +82,7 @@ complete(struct worker *w, struct io_req *r, uint64_t now, bool with_lat)
 static void run_sync(struct worker *w)
 {
 	const struct ioengine_ops *ops = w->ops;
-	struct io_req *r = &w->reqs[0];
+	struct io_req *r = &w->q.reqs[0];
 
 	while (w->issuing) {
 		if (pace_gated(&w->pace))
@@ -125,7 +112,7 @@ static void run_sync_fast(struct worker *w)
 {
 	enum ioq_status (*queue)(struct ioengine *, struct io_req *) = w->ops->queue;
 	struct ioengine *e = &w->eng;
-	struct io_req *r = &w->reqs[0];
+	struct io_req *r = &w->q.reqs[0];
 
 	while (w->issuing) {
 		if (!plan_io_fast(w, r)) {
@@ -145,6 +132,7 @@ static void run_sync_fast(struct worker *w)
 static void submit(struct worker *w)
 {
 	struct job_stats *st = w->st;
+	struct io_queue *q = &w->q;
 	uint64_t t1, run_start = 0;
 	unsigned run = 0;
 	int n, run_dir = 0;
@@ -152,16 +140,16 @@ static void submit(struct worker *w)
 	n = w->ops->submit(&w->eng);
 	t1 = w->now = clock_ticks(w->clk);
 	if (n < 0) {
-		struct io_req *r = w->queued[0];
+		struct io_req *r = q->queued[0];
 
 		worker_fail(w, -n, "submitting %u I/O%s (the first: %s '%s' at offset %" PRIu64
-			 ", length %u): %s", w->nqueued, w->nqueued > 1 ? "s" : "",
+			 ", length %u): %s", q->nqueued, q->nqueued > 1 ? "s" : "",
 			 dir_verb[r->dir], r->file->path, r->off, r->len, strerror(-n));
 		return;
 	}
 	/* slat is the same for the I/Os created together: add each run at once. */
 	for (int i = 0; i < n; i++) {
-		struct io_req *r = w->queued[i];
+		struct io_req *r = q->queued[i];
 
 		if (r->resubmit)
 			continue;
@@ -180,12 +168,12 @@ static void submit(struct worker *w)
 	}
 	if (run)
 		account_slat(w, run_start, t1, run, run_dir);
-	w->nqueued -= (unsigned)n;
-	memmove(w->queued, w->queued + n, w->nqueued * sizeof(*w->queued));
-	w->inflight += (unsigned)n;
+	q->nqueued -= (unsigned)n;
+	memmove(q->queued, q->queued + n, q->nqueued * sizeof(*q->queued));
+	q->inflight += (unsigned)n;
 	if (n) {
 		w->t_progress = t1;
-		st->depth[stats_depth_bucket(w->inflight)] += (unsigned)n;
+		st->depth[stats_depth_bucket(q->inflight)] += (unsigned)n;
 		st->submit[stats_batch_bucket((unsigned)n)]++;
 	}
 }
@@ -197,18 +185,18 @@ static void enqueue(struct worker *w, struct io_req *r)
 		w->ops->prep(&w->eng, r);
 	switch (w->ops->queue(&w->eng, r)) {
 	case IOQ_QUEUED:
-		w->queued[w->nqueued++] = r;
+		w->q.queued[w->q.nqueued++] = r;
 		break;
 	case IOQ_DONE:
 		w->now = clock_ticks(w->clk);
 		r->t_submit = r->t_create;
 		if (complete(w, r, w->now, true))
-			put_slot(w, r);
+			io_queue_put(&w->q, r);
 		else
 			enqueue(w, r);
 		break;
 	case IOQ_BUSY:
-		w->retry[w->nretry++] = r;	/* room for every request: cannot overflow */
+		w->q.retry[w->q.nretry++] = r;	/* room for every request: cannot overflow */
 		break;
 	}
 }
@@ -216,58 +204,60 @@ static void enqueue(struct worker *w, struct io_req *r)
 /* Requests the engine had no room for go first, in the order they came. */
 static bool requeue_retries(struct worker *w)
 {
-	unsigned n = w->nretry;
+	struct io_queue *q = &w->q;
+	unsigned n = q->nretry;
 
-	w->nretry = 0;
+	q->nretry = 0;
 	for (unsigned i = 0; i < n; i++) {
-		if (w->nretry) {	/* refused again: keep the rest behind it */
-			w->retry[w->nretry++] = w->retry[i];
+		if (q->nretry) {	/* refused again: keep the rest behind it */
+			q->retry[q->nretry++] = q->retry[i];
 			continue;
 		}
-		enqueue(w, w->retry[i]);
+		enqueue(w, q->retry[i]);
 	}
-	return w->nretry == 0;
+	return q->nretry == 0;
 }
 
 static void fill(struct worker *w)
 {
 	const struct job_desc *j = w->job;
+	struct io_queue *q = &w->q;
 
-	w->held = false;
-	if (!w->filling && w->inflight <= j->iodepth_low)
-		w->filling = true;
-	if (w->nretry && !requeue_retries(w))
+	q->held = false;
+	if (!q->filling && q->inflight <= j->iodepth_low)
+		q->filling = true;
+	if (q->nretry && !requeue_retries(w))
 		goto out;
-	if (!w->issuing || !w->filling || w->inflight + w->nqueued >= j->iodepth)
+	if (!w->issuing || !q->filling || q->inflight + q->nqueued >= j->iodepth)
 		goto out;
 	w->now = clock_ticks(w->clk);
-	while (w->issuing && w->inflight + w->nqueued < j->iodepth) {
+	while (w->issuing && q->inflight + q->nqueued < j->iodepth) {
 		struct io_req *r;
 
 		if (pace_gated(&w->pace) && pace_held_back(w)) {
-			w->held = true;
+			q->held = true;
 			break;
 		}
-		r = take_slot(w);
+		r = io_queue_take(q);
 		if (plan_sync_due(&w->plan)) {
 			plan_sync(w, r);
 		} else if (!plan_io(w, r)) {
-			put_slot(w, r);
+			io_queue_put(q, r);
 			w->issuing = false;
 			break;
 		}
 		/* Created now: at the pass's start, after a pause, or after the last submit. */
 		r->t_create = w->now;
 		enqueue(w, r);
-		if (w->nretry)
+		if (q->nretry)
 			break;
-		if (w->nqueued >= j->iodepth_batch_submit)
+		if (q->nqueued >= j->iodepth_batch_submit)
 			submit(w);
 	}
-	if (w->inflight + w->nqueued >= j->iodepth)
-		w->filling = false;
+	if (q->inflight + q->nqueued >= j->iodepth)
+		q->filling = false;
 out:
-	if (w->nqueued)
+	if (q->nqueued)
 		submit(w);
 }
 
@@ -284,41 +274,42 @@ static int account_run(struct worker *w, struct io_req *r, int i, int n)
 		    q->t_create != r->t_create)
 			break;
 		bytes += q->full_len;
-		put_slot(w, q);
+		io_queue_put(&w->q, q);
 	}
 	account_n(w, r, w->now, k, bytes, true);
-	put_slot(w, r);
+	io_queue_put(&w->q, r);
 	return i;
 }
 
 static void reap(struct worker *w)
 {
 	const struct job_desc *j = w->job;
+	struct io_queue *q = &w->q;
 	unsigned min = j->iodepth_batch_complete_min;
 	int n;
 
 	/* Poll while more can be issued right away; wait when full, done or held back. */
-	if (w->issuing && w->filling && !w->held && !w->nretry &&
-	    w->inflight + w->nqueued < j->iodepth)
+	if (w->issuing && q->filling && !q->held && !q->nretry &&
+	    q->inflight + q->nqueued < j->iodepth)
 		min = 0;
 	else if (!min)
 		min = 1;
-	if (min > w->inflight)
-		min = w->inflight;
+	if (min > q->inflight)
+		min = q->inflight;
 	n = w->ops->getevents(&w->eng, min, j->iodepth_batch_complete_max);
 	w->now = clock_ticks(w->clk);
 	if (n < 0) {
 		worker_fail(w, -n, "reaping completions: %s", strerror(-n));
 		/* The kernel may still write into their buffers: never free those. */
-		w->abandoned = true;
-		w->inflight = 0;
+		q->abandoned = true;
+		q->inflight = 0;
 		return;
 	}
 	if (!n)
 		return;
 	w->t_progress = w->now;
 	w->st->complete[stats_batch_bucket((unsigned)n)]++;
-	w->inflight -= (unsigned)n;
+	q->inflight -= (unsigned)n;
 	for (int i = 0; i < n;) {
 		struct io_req *r = w->ops->event(&w->eng, (unsigned)i++);
 
@@ -326,7 +317,7 @@ static void reap(struct worker *w)
 		if (!w->logs && !w->verify && r->dir < IO_NDIR && r->res == (int64_t)r->len)
 			i = account_run(w, r, i, n);
 		else if (complete(w, r, w->now, true))
-			put_slot(w, r);
+			io_queue_put(q, r);
 		else
 			enqueue(w, r);
 	}
@@ -338,33 +329,37 @@ static void reap(struct worker *w)
  */
 static void stalled(struct worker *w)
 {
+	struct io_queue *q = &w->q;
+
 	if (!w->issuing && atomic_load_explicit(w->stop, memory_order_relaxed)) {
 		worker_fail(w, EINTR, "stopped with %u I/Os the engine never took",
-			 w->nqueued + w->nretry);
+			 q->nqueued + q->nretry);
 	} else if (clock_to_ns(w->clk, w->now - w->t_progress) > STALL_NS) {
 		worker_fail(w, EAGAIN, "the ioengine took no I/O for %llu s (EAGAIN); "
 			 "lower iodepth or check the device",
-			 (unsigned long long)(STALL_NS / 1000000000ULL));
+			 (unsigned long long)(STALL_NS / NS_PER_SEC));
 	} else {
 		pace_sleep(w, BACKOFF_NS);
 		return;
 	}
 	/* Never submitted: their slots are simply free again. */
-	for (unsigned i = 0; i < w->nqueued; i++)
-		put_slot(w, w->queued[i]);
-	for (unsigned i = 0; i < w->nretry; i++)
-		put_slot(w, w->retry[i]);
-	w->nqueued = w->nretry = 0;
+	for (unsigned i = 0; i < q->nqueued; i++)
+		io_queue_put(q, q->queued[i]);
+	for (unsigned i = 0; i < q->nretry; i++)
+		io_queue_put(q, q->retry[i]);
+	q->nqueued = q->nretry = 0;
 }
 
 static void run_async(struct worker *w)
 {
+	struct io_queue *q = &w->q;
+
 	w->t_progress = w->now;
-	while (w->issuing || w->inflight || w->nqueued || w->nretry) {
+	while (w->issuing || q->inflight || q->nqueued || q->nretry) {
 		fill(w);
-		if (w->inflight)
+		if (q->inflight)
 			reap(w);
-		else if (w->nqueued || w->nretry)
+		else if (q->nqueued || q->nretry)
 			stalled(w);
 		if (pace_due(&w->pace, w->now))
 			pace_tick(w);

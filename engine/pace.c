@@ -72,12 +72,10 @@ void pace_start(struct worker *w)
 	uint64_t now = w->now;
 
 	if (p->ramping) {
-		uint64_t inflight_dir[IO_NDIR] = { 0 };
+		uint64_t inflight_dir[IO_NDIR];
 
 		/* I/Os in flight now complete into the new statistics: count them as issued. */
-		for (unsigned i = 0; i < w->eng.nreqs; i++)
-			if (w->reqs[i].busy && w->reqs[i].dir < IO_NDIR)
-				inflight_dir[w->reqs[i].dir]++;
+		io_queue_count_busy(&w->q, inflight_dir);
 		stats_init(w->st);
 		memcpy(w->st->issued, inflight_dir, sizeof(inflight_dir));
 		p->ramping = false;
@@ -209,7 +207,7 @@ bool pace_held_back(struct worker *w)
 	int d;
 
 	if (sync_due || (j->thinktime_ns && !p->think_left)) {
-		if (w->inflight || w->nqueued)
+		if (io_queue_busy(&w->q))
 			return true;
 		if (sync_due)
 			return false;
@@ -238,7 +236,7 @@ bool pace_held_back(struct worker *w)
 	}
 	if (!wait)
 		return false;
-	if (w->inflight || w->nqueued)
+	if (io_queue_busy(&w->q))
 		return true;
 	pace_sleep(w, wait);
 	return false;

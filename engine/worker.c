@@ -22,36 +22,24 @@ static size_t buffer_size(const struct job_desc *j)
 	return (size_t)((job_bs_max(j) + BUF_ALIGN - 1) & ~(uint64_t)(BUF_ALIGN - 1));
 }
 
+/* The requests and their buffers, aligned for O_DIRECT on every file; the engine's view. */
 static int alloc_requests(struct worker *w)
 {
 	unsigned n = w->job->iodepth;
 	size_t align = BUF_ALIGN;
-	void *bufs;
+	int ret;
 
 	for (unsigned i = 0; i < w->nfiles; i++)
 		if (files_dio_align(&w->files[i]) > align)
 			align = files_dio_align(&w->files[i]);
+	ret = io_queue_init(&w->q, n, align, buffer_size(w->job));
+	if (ret < 0)
+		return ret;
+	w->eng.bufs = w->q.bufs;
 	w->eng.buf_size = buffer_size(w->job);
-	if (posix_memalign(&bufs, align, n * w->eng.buf_size))
-		return -ENOMEM;
-	w->eng.bufs = bufs;
-	w->reqs = calloc(n, sizeof(*w->reqs));
-	w->free_slots = calloc(n, sizeof(*w->free_slots));
-	w->queued = calloc(n, sizeof(*w->queued));
-	w->retry = calloc(n, sizeof(*w->retry));
-	if (!w->reqs || !w->free_slots || !w->queued || !w->retry)
-		return -ENOMEM;
-	for (unsigned i = 0; i < n; i++) {
-		w->reqs[i].slot = i;
-		w->reqs[i].buf_slot = i;
-		w->reqs[i].buf_base = w->eng.bufs + (size_t)i * w->eng.buf_size;
-		w->reqs[i].dir = IO_NDIR;	/* not yet used */
-		w->free_slots[i] = n - 1 - i;
-	}
-	w->nfree = n;
-	w->eng.reqs = w->reqs;
-	w->eng.nreqs = n;
 	w->eng.nbufs = n;
+	w->eng.reqs = w->q.reqs;
+	w->eng.nreqs = n;
 	return 0;
 }
 
@@ -115,7 +103,7 @@ int worker_setup(struct worker *w)
 	}
 	plan_fill_buffers(w);
 	w->issuing = true;
-	w->filling = true;
+	w->q.filling = true;
 	ret = verify_init(w);
 	if (ret < 0)
 		return ret;
@@ -153,18 +141,9 @@ void worker_teardown(struct worker *w)
 		close_files(w);
 	verify_free(w);
 	plan_free(w);
-	/* After a failed reap the kernel may still write into them: leave them be. */
-	if (!w->abandoned)
-		free(w->eng.bufs);
-	free(w->reqs);
-	free(w->free_slots);
-	free(w->queued);
-	free(w->retry);
+	io_queue_free(&w->q);
 	w->eng.bufs = NULL;
-	w->reqs = NULL;
-	w->free_slots = NULL;
-	w->queued = NULL;
-	w->retry = NULL;
+	w->eng.reqs = NULL;
 	stripe_detach(w);
 }
 

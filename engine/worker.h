@@ -11,6 +11,7 @@
 
 #include "engine/clock.h"
 #include "engine/io_plan.h"
+#include "engine/io_queue.h"
 #include "engine/ioengine.h"
 #include "engine/logs.h"
 #include "engine/pace.h"
@@ -42,24 +43,14 @@ struct worker {
 	struct stripe *stripe;		/* the stripe engine in front of the job's, or NULL */
 	struct io_file *dev_files;	/* the files opened: files[], or a stripe's members */
 	unsigned ndev_files;
-	struct io_req *reqs;
-	unsigned *free_slots;
-	unsigned nfree;
-	struct io_req **queued;		/* accepted by queue(), not yet submitted, in order */
-	unsigned nqueued;
-	unsigned inflight;		/* submitted, not yet reaped */
+	struct io_queue q;		/* the requests: free, queued, refused, in flight */
 	bool sync_path;			/* every I/O completes inside queue() */
-	struct io_req **retry;		/* refused by a full engine queue, to queue again */
-	unsigned nretry;
-	bool held;			/* the last fill stopped for rate, thinktime or fsync */
-	bool abandoned;			/* I/O may still be in flight: never free the buffers */
 
 	/* what to issue next */
 	struct io_plan plan;		/* direction, file, size, offset and budgets */
 	struct rng rng;			/* the planner's draws, then startdelay's (run.c) */
 	bool ending;			/* end_fsync's syncs: fio counts none of them */
 	bool issuing;			/* false once budget, runtime, stop or error ended it */
-	bool filling;			/* iodepth_low: refill only below the mark */
 
 	/* time, in clock ticks */
 	uint64_t t_go;			/* when the phase started, if the job starts with it */
