@@ -1,6 +1,11 @@
 /*
  * One job instance on its own thread: its requests, buffers, files and engine, and the
  * event loop that keeps iodepth I/Os in flight and records every one of them.
+ *
+ * Three parts are embedded, each with its owner: the planner's struct io_plan (io_plan.c:
+ * what to issue next), the pacer's struct pace (pace.c: time, deadlines, rate) and the
+ * request queue's struct io_queue (io_queue.c allocates it, loop.c moves requests). The
+ * others ask them through their headers; embedded, they cost the per-I/O path no load.
  */
 #ifndef ENGINE_WORKER_H
 #define ENGINE_WORKER_H
