@@ -132,7 +132,7 @@ static void run_sync_fast(struct worker *w)
 static void submit(struct worker *w)
 {
 	struct job_stats *st = w->st;
-	struct io_queue *q = &w->q;
+	struct req_queue *q = &w->q;
 	uint64_t t1, run_start = 0;
 	unsigned run = 0;
 	int n, run_dir = 0;
@@ -191,7 +191,7 @@ static void enqueue(struct worker *w, struct io_req *r)
 		w->now = clock_ticks(w->clk);
 		r->t_submit = r->t_create;
 		if (complete(w, r, w->now, true))
-			io_queue_put(&w->q, r);
+			req_queue_put(&w->q, r);
 		else
 			enqueue(w, r);
 		break;
@@ -204,7 +204,7 @@ static void enqueue(struct worker *w, struct io_req *r)
 /* Requests the engine had no room for go first, in the order they came. */
 static bool requeue_retries(struct worker *w)
 {
-	struct io_queue *q = &w->q;
+	struct req_queue *q = &w->q;
 	unsigned n = q->nretry;
 
 	q->nretry = 0;
@@ -221,7 +221,7 @@ static bool requeue_retries(struct worker *w)
 static void fill(struct worker *w)
 {
 	const struct job_desc *j = w->job;
-	struct io_queue *q = &w->q;
+	struct req_queue *q = &w->q;
 
 	q->held = false;
 	if (!q->filling && q->inflight <= j->iodepth_low)
@@ -238,11 +238,11 @@ static void fill(struct worker *w)
 			q->held = true;
 			break;
 		}
-		r = io_queue_take(q);
+		r = req_queue_take(q);
 		if (plan_sync_due(&w->plan)) {
 			plan_sync(w, r);
 		} else if (!plan_io(w, r)) {
-			io_queue_put(q, r);
+			req_queue_put(q, r);
 			w->issuing = false;
 			break;
 		}
@@ -274,17 +274,17 @@ static int account_run(struct worker *w, struct io_req *r, int i, int n)
 		    q->t_create != r->t_create)
 			break;
 		bytes += q->full_len;
-		io_queue_put(&w->q, q);
+		req_queue_put(&w->q, q);
 	}
 	account_n(w, r, w->now, k, bytes, true);
-	io_queue_put(&w->q, r);
+	req_queue_put(&w->q, r);
 	return i;
 }
 
 static void reap(struct worker *w)
 {
 	const struct job_desc *j = w->job;
-	struct io_queue *q = &w->q;
+	struct req_queue *q = &w->q;
 	unsigned min = j->iodepth_batch_complete_min;
 	int n;
 
@@ -317,7 +317,7 @@ static void reap(struct worker *w)
 		if (!w->logs && !w->verify && r->dir < IO_NDIR && r->res == (int64_t)r->len)
 			i = account_run(w, r, i, n);
 		else if (complete(w, r, w->now, true))
-			io_queue_put(q, r);
+			req_queue_put(q, r);
 		else
 			enqueue(w, r);
 	}
@@ -329,7 +329,7 @@ static void reap(struct worker *w)
  */
 static void stalled(struct worker *w)
 {
-	struct io_queue *q = &w->q;
+	struct req_queue *q = &w->q;
 
 	if (!w->issuing && atomic_load_explicit(w->stop, memory_order_relaxed)) {
 		worker_fail(w, EINTR, "stopped with %u I/Os the engine never took",
@@ -344,15 +344,15 @@ static void stalled(struct worker *w)
 	}
 	/* Never submitted: their slots are simply free again. */
 	for (unsigned i = 0; i < q->nqueued; i++)
-		io_queue_put(q, q->queued[i]);
+		req_queue_put(q, q->queued[i]);
 	for (unsigned i = 0; i < q->nretry; i++)
-		io_queue_put(q, q->retry[i]);
+		req_queue_put(q, q->retry[i]);
 	q->nqueued = q->nretry = 0;
 }
 
 static void run_async(struct worker *w)
 {
-	struct io_queue *q = &w->q;
+	struct req_queue *q = &w->q;
 
 	w->t_progress = w->now;
 	while (w->issuing || q->inflight || q->nqueued || q->nretry) {

@@ -75,7 +75,7 @@ void pace_start(struct worker *w)
 		uint64_t inflight_dir[IO_NDIR];
 
 		/* I/Os in flight now complete into the new statistics: count them as issued. */
-		io_queue_count_busy(&w->q, inflight_dir);
+		req_queue_count_busy(&w->q, inflight_dir);
 		stats_init(w->st);
 		memcpy(w->st->issued, inflight_dir, sizeof(inflight_dir));
 		p->ramping = false;
@@ -207,7 +207,7 @@ bool pace_held_back(struct worker *w)
 	int d;
 
 	if (sync_due || (j->thinktime_ns && !p->think_left)) {
-		if (io_queue_busy(&w->q))
+		if (req_queue_busy(&w->q))
 			return true;
 		if (sync_due)
 			return false;
@@ -236,7 +236,7 @@ bool pace_held_back(struct worker *w)
 	}
 	if (!wait)
 		return false;
-	if (io_queue_busy(&w->q))
+	if (req_queue_busy(&w->q))
 		return true;
 	pace_sleep(w, wait);
 	return false;

@@ -32,7 +32,7 @@ static int alloc_requests(struct worker *w)
 	for (unsigned i = 0; i < w->nfiles; i++)
 		if (files_dio_align(&w->files[i]) > align)
 			align = files_dio_align(&w->files[i]);
-	ret = io_queue_init(&w->q, n, align, buffer_size(w->job));
+	ret = req_queue_init(&w->q, n, align, buffer_size(w->job));
 	if (ret < 0)
 		return ret;
 	w->eng.bufs = w->q.bufs;
@@ -141,7 +141,7 @@ void worker_teardown(struct worker *w)
 		close_files(w);
 	verify_free(w);
 	plan_free(w);
-	io_queue_free(&w->q);
+	req_queue_free(&w->q);
 	w->eng.bufs = NULL;
 	w->eng.reqs = NULL;
 	stripe_detach(w);

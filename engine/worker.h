@@ -4,7 +4,7 @@
  *
  * Three parts are embedded, each with its owner: the planner's struct io_plan (io_plan.c:
  * what to issue next), the pacer's struct pace (pace.c: time, deadlines, rate) and the
- * request queue's struct io_queue (io_queue.c allocates it, loop.c moves requests). The
+ * request queue's struct req_queue (req_queue.c allocates it, loop.c moves requests). The
  * others ask them through their headers; embedded, they cost the per-I/O path no load.
  */
 #ifndef ENGINE_WORKER_H
@@ -16,10 +16,10 @@
 
 #include "engine/clock.h"
 #include "engine/io_plan.h"
-#include "engine/io_queue.h"
 #include "engine/ioengine.h"
 #include "engine/logs.h"
 #include "engine/pace.h"
+#include "engine/req_queue.h"
 #include "output/stats.h"
 
 struct stripe;
@@ -48,7 +48,7 @@ struct worker {
 	struct stripe *stripe;		/* the stripe engine in front of the job's, or NULL */
 	struct io_file *dev_files;	/* the files opened: files[], or a stripe's members */
 	unsigned ndev_files;
-	struct io_queue q;		/* the requests: free, queued, refused, in flight */
+	struct req_queue q;		/* the requests: free, queued, refused, in flight */
 	bool sync_path;			/* every I/O completes inside queue() */
 
 	/* what to issue next */

@@ -1,11 +1,11 @@
 /*
  * The request queue of a job: its requests and their buffers, the free slots, what the
  * engine accepted and was not yet submitted, what it refused for lack of room, and how
- * many are in flight. struct io_queue is embedded in struct worker; io_queue.c allocates
+ * many are in flight. struct req_queue is embedded in struct worker; req_queue.c allocates
  * and frees it, engine/loop.c alone moves requests through it.
  */
-#ifndef ENGINE_IO_QUEUE_H
-#define ENGINE_IO_QUEUE_H
+#ifndef ENGINE_REQ_QUEUE_H
+#define ENGINE_REQ_QUEUE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,7 +13,7 @@
 
 #include "engine/ioengine.h"
 
-struct io_queue {
+struct req_queue {
 	struct io_req *reqs;		/* depth of them, each with its buffer */
 	unsigned depth;
 	unsigned char *bufs;		/* the requests' buffers, one block */
@@ -30,21 +30,21 @@ struct io_queue {
 };
 
 /* depth requests, each with a buffer of buf_size bytes aligned to align. 0 or -ENOMEM. */
-int io_queue_init(struct io_queue *q, unsigned depth, size_t align, size_t buf_size);
+int req_queue_init(struct req_queue *q, unsigned depth, size_t align, size_t buf_size);
 
 /* Free the requests and lists, and the buffers unless the queue was abandoned. */
-void io_queue_free(struct io_queue *q);
+void req_queue_free(struct req_queue *q);
 
 /* How many requests of each data direction are taken now (in flight or about to be). */
-void io_queue_count_busy(const struct io_queue *q, uint64_t count[IO_NDIR]);
+void req_queue_count_busy(const struct req_queue *q, uint64_t count[IO_NDIR]);
 
 /* Whether anything is in flight or waits to be submitted. */
-static inline bool io_queue_busy(const struct io_queue *q)
+static inline bool req_queue_busy(const struct req_queue *q)
 {
 	return q->inflight || q->nqueued;
 }
 
-static inline struct io_req *io_queue_take(struct io_queue *q)
+static inline struct io_req *req_queue_take(struct req_queue *q)
 {
 	struct io_req *r = &q->reqs[q->free_slots[--q->nfree]];
 
@@ -52,7 +52,7 @@ static inline struct io_req *io_queue_take(struct io_queue *q)
 	return r;
 }
 
-static inline void io_queue_put(struct io_queue *q, struct io_req *r)
+static inline void req_queue_put(struct req_queue *q, struct io_req *r)
 {
 	r->busy = false;
 	q->free_slots[q->nfree++] = r->slot;

@@ -1,10 +1,10 @@
 /* Allocating a job's requests, their buffers and lists, and freeing them. */
-#include "engine/io_queue.h"
+#include "engine/req_queue.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
-int io_queue_init(struct io_queue *q, unsigned depth, size_t align, size_t buf_size)
+int req_queue_init(struct req_queue *q, unsigned depth, size_t align, size_t buf_size)
 {
 	void *bufs;
 
@@ -29,7 +29,7 @@ int io_queue_init(struct io_queue *q, unsigned depth, size_t align, size_t buf_s
 	return 0;
 }
 
-void io_queue_free(struct io_queue *q)
+void req_queue_free(struct req_queue *q)
 {
 	/* After a failed reap the kernel may still write into them: leave them be. */
 	if (!q->abandoned)
@@ -45,7 +45,7 @@ void io_queue_free(struct io_queue *q)
 	q->retry = NULL;
 }
 
-void io_queue_count_busy(const struct io_queue *q, uint64_t count[IO_NDIR])
+void req_queue_count_busy(const struct req_queue *q, uint64_t count[IO_NDIR])
 {
 	for (int d = 0; d < IO_NDIR; d++)
 		count[d] = 0;
