@@ -6,6 +6,7 @@
 #ifndef ENGINE_ACCOUNT_H
 #define ENGINE_ACCOUNT_H
 
+#include "base/units.h"
 #include "engine/worker.h"
 
 static inline void account_slat(struct worker *w, uint64_t t_create, uint64_t t_submit,
@@ -89,7 +90,7 @@ static inline void account_window(struct worker *w, bool bw, uint64_t *start, ui
 		uint64_t count = bw ? ds->bytes : ds->ios;
 		/* 128 bits: a null job moves 10^10 bytes in a window, times 10^9 ns. */
 		uint64_t per_s = (uint64_t)((unsigned __int128)(count - at_start[d]) *
-					    1000000000ULL / ns);
+					    NS_PER_SEC / ns);
 
 		/* Like fio, a window in which a direction did nothing gives no sample. */
 		if (!rw_does(w->job->rw, d) || count == at_start[d])

@@ -16,6 +16,7 @@
 #include "engine/devices/device_users.h"
 #include "engine/devices/pseudo_fs.h"
 #include "engine/devices/signature.h"
+#include "engine/offsets.h"
 #include "engine/region.h"
 #include "base/diag.h"
 
@@ -434,7 +435,6 @@ void files_free(struct io_file *f, unsigned n)
 {
 	for (unsigned i = 0; f && i < n; i++) {
 		free(f[i].path);
-		free(f[i].covered);
 	}
 	free(f);
 }

@@ -2,7 +2,9 @@
 #include "engine/io_plan.h"
 
 #include "engine/files.h"
+#include "engine/pace.h"
 #include "engine/verify.h"
+#include "engine/worker.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -33,20 +35,20 @@ static uint64_t cover_words(uint64_t nblocks)
 static bool needs_cover_map(const struct worker *w)
 {
 	const struct job_desc *j = w->job;
-	uint64_t first = 0;
+	uint64_t first = 0, align = w->plan.align;
 	bool mixed = false;
 
-	if (!w->random || j->norandommap || j->random_distribution != DIST_RANDOM)
+	if (!w->plan.random || j->norandommap || j->random_distribution != DIST_RANDOM)
 		return false;
 	for (int d = 0; d < IO_NDIR; d++) {
 		const struct dir_bs *b = &j->bs[d];
 
 		if (!rw_does(j->rw, d))
 			continue;
-		if (b->min % w->align || b->max % w->align)
+		if (b->min % align || b->max % align)
 			return false;
 		for (unsigned i = 0; i < b->nsplit; i++)
-			if (b->split[i].bs % w->align)
+			if (b->split[i].bs % align)
 				return false;
 		mixed |= b->nsplit > 1 || b->min != b->max || (first && first != b->min);
 		first = b->min;
@@ -75,20 +77,21 @@ static enum offgen_mode gen_mode(const struct job_desc *j)
 static void fast_path_init(struct worker *w)
 {
 	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
 	int d = plan_dir(w);
 	const struct dir_bs *b = &j->bs[d];
 	uint64_t n;
 
-	w->plan_fast = w->nfiles == 1 && !rw_is_mixed(j->rw) && j->rw != RW_TRIMWRITE &&
-		       j->verify == VERIFY_NONE &&
-		       j->rw != RW_RANDTRIMWRITE && !j->rw_nr && !b->nsplit &&
-		       b->min == b->max && !w->gated && !j->seq_cursor_shared;
-	if (!w->plan_fast)
+	p->fast = w->nfiles == 1 && !rw_is_mixed(j->rw) && j->rw != RW_TRIMWRITE &&
+		  j->verify == VERIFY_NONE &&
+		  j->rw != RW_RANDTRIMWRITE && !j->rw_nr && !b->nsplit &&
+		  b->min == b->max && !pace_gated(&w->pace) && !j->seq_cursor_shared;
+	if (!p->fast)
 		return;
-	w->fast_dir = d;
-	w->fast_len = (uint32_t)b->min;
-	n = w->bytes_left == UINT64_MAX ? UINT64_MAX : w->bytes_left / b->min;
-	w->fast_left = n < w->ios_left ? n : w->ios_left;
+	p->fast_dir = d;
+	p->fast_len = (uint32_t)b->min;
+	n = p->bytes_left == UINT64_MAX ? UINT64_MAX : p->bytes_left / b->min;
+	p->fast_left = n < p->ios_left ? n : p->ios_left;
 }
 
 /*
@@ -99,78 +102,118 @@ static void fast_path_init(struct worker *w)
 static void cursor_init(struct worker *w, uint64_t io_size)
 {
 	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
 
 	if (!j->seq_cursor_shared) {
-		w->cursor = NULL;
+		p->cursor = NULL;
 		return;
 	}
-	w->cursor_span = 0;
-	w->cursor_flen = w->files[0].io_len;
+	p->cursor = w->seq_cursor;
+	p->cursor_span = 0;
+	p->cursor_flen = w->files[0].io_len;
 	for (unsigned i = 0; i < w->nfiles; i++) {
-		w->cursor_span += w->files[i].io_len;
-		if (w->files[i].io_len != w->cursor_flen)
-			w->cursor_flen = 0;
+		p->cursor_span += w->files[i].io_len;
+		if (w->files[i].io_len != p->cursor_flen)
+			p->cursor_flen = 0;
 	}
-	w->cursor_end = j->time_based ? UINT64_MAX : io_size * j->loops;
-	w->bytes_left = UINT64_MAX;
+	p->cursor_end = j->time_based ? UINT64_MAX : io_size * j->loops;
+	p->bytes_left = UINT64_MAX;
+}
+
+/* The files' cursors, each file's region from its start; the sum of the regions. */
+static int files_init(struct worker *w, uint64_t seed, uint64_t *io_size)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+	uint64_t maxlen = job_bs_max(j), align = p->align;
+	bool cover = needs_cover_map(w);
+
+	p->files = calloc(w->nfiles, sizeof(*p->files));
+	if (!p->files)
+		return -ENOMEM;
+	*io_size = 0;
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		const struct io_file *f = &w->files[i];
+		struct plan_file *pf = &p->files[i];
+		/* a map block is a start for any size: the I/O is cut at the region's end */
+		uint64_t nblocks = cover ? f->io_len / align : (f->io_len - maxlen) / align + 1;
+
+		*io_size += f->io_len;
+		if (p->random)
+			offgen_init(&pf->gen, gen_mode(j), nblocks, j->dist_param,
+				    seed ^ ((uint64_t)(i + 1) * 0xd1b54a32d192ed03ULL));
+		pf->covered = cover ? calloc(cover_words(nblocks), sizeof(*pf->covered)) : NULL;
+		if (cover && !pf->covered)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 int plan_init(struct worker *w)
 {
 	const struct job_desc *j = w->job;
-	uint64_t seed = seed_of(j), maxlen = job_bs_max(j), io_size = 0;
-	bool cover;
+	struct io_plan *p = &w->plan;
+	uint64_t seed = seed_of(j), io_size;
+	int ret;
 
-	w->random = rw_is_random(j->rw);
-	w->align = UINT64_MAX;
+	p->random = rw_is_random(j->rw);
+	p->align = UINT64_MAX;
 	for (int d = 0; d < IO_NDIR; d++) {
 		if (!rw_does(j->rw, d))
 			continue;
-		if (j->blockalign[d] < w->align)
-			w->align = j->blockalign[d];
+		if (j->blockalign[d] < p->align)
+			p->align = j->blockalign[d];
 	}
 	rng_seed(&w->rng, seed);
-	cover = needs_cover_map(w);
-	for (unsigned i = 0; i < w->nfiles; i++) {
-		struct io_file *f = &w->files[i];
-		/* a map block is a start for any size: the I/O is cut at the region's end */
-		uint64_t nblocks = cover ? f->io_len / w->align : (f->io_len - maxlen) / w->align + 1;
-
-		io_size += f->io_len;
-		memset(f->seq_pos, 0, sizeof(f->seq_pos));
-		f->served = 0;
-		f->writes_since_sync = 0;
-		if (w->random)
-			offgen_init(&f->gen, gen_mode(j), nblocks, j->dist_param,
-				    seed ^ ((uint64_t)(i + 1) * 0xd1b54a32d192ed03ULL));
-		free(f->covered);
-		f->covered = cover ? calloc(cover_words(nblocks), sizeof(*f->covered)) : NULL;
-		if (cover && !f->covered)
-			return -ENOMEM;
-	}
+	ret = files_init(w, seed, &io_size);
+	if (ret < 0)
+		return ret;
 	/* With filesize=, size= no longer sizes files: it says how much I/O to do. */
 	if (j->io_size)
 		io_size = j->io_size;
 	else if (j->filesize.hi && j->size.bytes)
 		io_size = j->size.bytes;
-	w->bytes_left = j->time_based ? UINT64_MAX : io_size * j->loops;
-	w->ios_left = j->number_ios ? j->number_ios : UINT64_MAX;
-	w->next_dir = -1;
-	w->cur_file = 0;
-	w->file_left = j->file_service_nr;
-	w->think_left = j->thinktime_blocks;
-	w->rated = false;
-	for (int d = 0; d < IO_NDIR; d++)
-		w->rated |= j->rate[d] || j->rate_iops[d];
-	w->gated = w->rated || j->thinktime_ns || j->fsync_every || j->fdatasync_every ||
-		   j->fsync_every_ios;
-	w->sync_all = false;
-	w->last_written = NULL;
+	p->bytes_left = j->time_based ? UINT64_MAX : io_size * j->loops;
+	p->ios_left = j->number_ios ? j->number_ios : UINT64_MAX;
+	p->next_dir = -1;
+	p->cur_file = 0;
+	p->file_left = j->file_service_nr;
+	p->sync_all = false;
+	p->last_written = NULL;
 	cursor_init(w, io_size);
-	w->issuing = true;
-	w->filling = true;
 	fast_path_init(w);
 	return 0;
+}
+
+void plan_free(struct worker *w)
+{
+	struct io_plan *p = &w->plan;
+
+	for (unsigned i = 0; p->files && i < w->nfiles; i++)
+		free(p->files[i].covered);
+	free(p->files);
+	p->files = NULL;
+}
+
+int plan_next_dir(struct worker *w)
+{
+	if (w->plan.next_dir < 0)
+		w->plan.next_dir = plan_dir(w);
+	return w->plan.next_dir;
+}
+
+void plan_set_next_dir(struct worker *w, int d)
+{
+	w->plan.next_dir = d;
+}
+
+uint64_t plan_budget_bytes(const struct worker *w)
+{
+	const struct io_plan *p = &w->plan;
+
+	if (p->fast && p->fast_left != UINT64_MAX)
+		return p->fast_left * p->fast_len;
+	return p->bytes_left;
 }
 
 int plan_dir(struct worker *w)
@@ -197,7 +240,7 @@ int plan_dir(struct worker *w)
 	case RW_RANDTRIM:
 		return IO_TRIM;
 	default:		/* trimwrite: a trim, then a write of the same block */
-		return w->trim_done ? IO_WRITE : IO_TRIM;
+		return w->plan.trim_done ? IO_WRITE : IO_TRIM;
 	}
 }
 
@@ -221,36 +264,38 @@ static uint32_t plan_len(struct worker *w, int d)
 	return b->split[b->nsplit - 1].bs;
 }
 
-static struct io_file *plan_file(struct worker *w, uint32_t len)
+/* The index of the file the next I/O (len bytes) goes to. */
+static unsigned plan_file(struct worker *w, uint32_t len)
 {
 	const struct job_desc *j = w->job;
-	struct io_file *f = &w->files[w->cur_file];
+	struct io_plan *p = &w->plan;
+	unsigned i = p->cur_file;
 
 	if (w->nfiles == 1)
-		return f;
+		return i;
 	switch (j->file_service) {
 	case FSRV_SEQUENTIAL:
 		/* Stay on a file for a whole pass over its region. */
-		f->served += len;
-		if (f->served >= f->io_len) {
-			f->served = 0;
-			w->cur_file = (w->cur_file + 1) % w->nfiles;
+		p->files[i].served += len;
+		if (p->files[i].served >= w->files[i].io_len) {
+			p->files[i].served = 0;
+			p->cur_file = (p->cur_file + 1) % w->nfiles;
 		}
 		break;
 	case FSRV_RANDOM:
-		if (--w->file_left == 0) {
-			w->file_left = j->file_service_nr;
-			w->cur_file = (unsigned)rng_below(&w->rng, w->nfiles);
+		if (--p->file_left == 0) {
+			p->file_left = j->file_service_nr;
+			p->cur_file = (unsigned)rng_below(&w->rng, w->nfiles);
 		}
 		break;
 	default:
-		if (--w->file_left == 0) {
-			w->file_left = j->file_service_nr;
-			w->cur_file = (w->cur_file + 1) % w->nfiles;
+		if (--p->file_left == 0) {
+			p->file_left = j->file_service_nr;
+			p->cur_file = (p->cur_file + 1) % w->nfiles;
 		}
 		break;
 	}
-	return f;
+	return i;
 }
 
 void plan_new_pass(struct worker *w, struct io_file *f)
@@ -269,30 +314,31 @@ static uint32_t fit_len(const struct worker *w, int d, uint32_t len, uint64_t ro
 }
 
 /*
- * Random I/O of mixed sizes with the random map, as fio's: blocks of the map (w->align
+ * Random I/O of mixed sizes with the random map, as fio's: blocks of the map (align
  * bytes) are drawn from the permutation, a block an earlier I/O covered is passed over,
  * and an I/O is cut where it would reach a covered block or the region's end, so a pass
  * covers every byte exactly once (without the map, 35% of a bsrange=4k-64k pass landed
  * on bytes already written and as much was never touched).
  */
-static uint64_t cover_next(struct worker *w, struct io_file *f, uint32_t *lenp)
+static uint64_t cover_next(struct worker *w, unsigned fi, uint32_t *lenp)
 {
-	uint64_t *map = f->covered, b, n, want;
+	struct plan_file *pf = &w->plan.files[fi];
+	uint64_t *map = pf->covered, align = w->plan.align, b, n, want;
 
 	do {
-		if (plan_pass_done(f)) {
-			memset(map, 0, cover_words(f->gen.nblocks) * sizeof(*map));
-			plan_new_pass(w, f);
+		if (plan_pass_done(pf)) {
+			memset(map, 0, cover_words(pf->gen.nblocks) * sizeof(*map));
+			plan_new_pass(w, &w->files[fi]);
 		}
-		b = offgen_next(&f->gen);
+		b = offgen_next(&pf->gen);
 	} while (map[b / 64] >> (b % 64) & 1);
-	want = *lenp / w->align;
-	if (want > f->gen.nblocks - b)
-		want = f->gen.nblocks - b;
+	want = *lenp / align;
+	if (want > pf->gen.nblocks - b)
+		want = pf->gen.nblocks - b;
 	for (n = 0; n < want && !(map[(b + n) / 64] >> ((b + n) % 64) & 1); n++)
 		map[(b + n) / 64] |= 1ULL << ((b + n) % 64);
-	*lenp = (uint32_t)(n * w->align);
-	return b * w->align;
+	*lenp = (uint32_t)(n * align);
+	return b * align;
 }
 
 /*
@@ -300,14 +346,17 @@ static uint64_t cover_next(struct worker *w, struct io_file *f, uint32_t *lenp)
  * A block of mixed sizes (bsrange, bssplit) that would run past the region's end is cut
  * to fit, as fio cuts it, so that a pass covers the region to its last block.
  */
-static uint64_t plan_offset(struct worker *w, struct io_file *f, int d, uint32_t *lenp)
+static uint64_t plan_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp)
 {
 	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+	struct plan_file *pf = &p->files[fi];
+	struct io_file *f = &w->files[fi];
 	uint32_t len = *lenp;
 	uint64_t off;
 
-	if (!w->random || w->rand_run_left) {
-		off = f->seq_pos[d];
+	if (!p->random || p->rand_run_left) {
+		off = pf->seq_pos[d];
 		if (off + len > f->io_len && off < f->io_len &&
 		    fit_len(w, d, len, f->io_len - off))
 			len = *lenp = fit_len(w, d, len, f->io_len - off);
@@ -315,21 +364,21 @@ static uint64_t plan_offset(struct worker *w, struct io_file *f, int d, uint32_t
 			off = 0;	/* wrap: time_based, loops, or io_size beyond size */
 			plan_new_pass(w, f);
 		}
-		f->seq_pos[d] = off + len + (w->random ? 0 : j->rw_nr);
-		if (w->rand_run_left)
-			w->rand_run_left--;
+		pf->seq_pos[d] = off + len + (p->random ? 0 : j->rw_nr);
+		if (p->rand_run_left)
+			p->rand_run_left--;
 		return off;
 	}
-	if (f->covered) {
-		off = cover_next(w, f, lenp);
+	if (pf->covered) {
+		off = cover_next(w, fi, lenp);
 	} else {
-		if (plan_pass_done(f))
+		if (plan_pass_done(pf))
 			plan_new_pass(w, f);
-		off = offgen_next(&f->gen) * w->align;
+		off = offgen_next(&pf->gen) * p->align;
 	}
-	f->seq_pos[d] = off + *lenp;
+	pf->seq_pos[d] = off + *lenp;
 	if (j->rw_nr > 1)
-		w->rand_run_left = (unsigned)j->rw_nr - 1;
+		p->rand_run_left = (unsigned)j->rw_nr - 1;
 	return off;
 }
 
@@ -358,17 +407,18 @@ void plan_prepare_write(struct worker *w, struct io_req *r)
 }
 
 /* The next block of the shared stream: its file and offset; false at the stream's end. */
-static bool cursor_next(struct worker *w, uint32_t *len, struct io_file **fp, uint64_t *off)
+static bool cursor_next(struct worker *w, uint32_t *len, unsigned *fi, uint64_t *off)
 {
-	uint64_t at = atomic_fetch_add_explicit(w->cursor, *len, memory_order_relaxed);
+	const struct io_plan *p = &w->plan;
+	uint64_t at = atomic_fetch_add_explicit(p->cursor, *len, memory_order_relaxed);
 	unsigned i = 0;
 
-	if (at >= w->cursor_end)
+	if (at >= p->cursor_end)
 		return false;
-	at %= w->cursor_span;
-	if (w->cursor_flen) {
-		i = (unsigned)(at / w->cursor_flen);
-		at %= w->cursor_flen;
+	at %= p->cursor_span;
+	if (p->cursor_flen) {
+		i = (unsigned)(at / p->cursor_flen);
+		at %= p->cursor_flen;
 	} else {
 		for (; at >= w->files[i].io_len; i++)
 			at -= w->files[i].io_len;
@@ -376,7 +426,7 @@ static bool cursor_next(struct worker *w, uint32_t *len, struct io_file **fp, ui
 	/* a block that would cross into the next file ends with this one */
 	if (at + *len > w->files[i].io_len)
 		*len = (uint32_t)(w->files[i].io_len - at);
-	*fp = &w->files[i];
+	*fi = i;
 	*off = at;
 	return true;
 }
@@ -390,42 +440,80 @@ static bool cursor_next(struct worker *w, uint32_t *len, struct io_file **fp, ui
 static void count_for_sync(struct worker *w, struct io_file *f, int d)
 {
 	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
 	uint64_t n = atomic_fetch_add_explicit(w->ios_shared, 1, memory_order_relaxed) + 1;
 
 	if (d == IO_WRITE)
-		w->last_written = f;
+		p->last_written = f;
 	if (n % j->fsync_every_ios || !rw_does(j->rw, IO_WRITE))
 		return;
-	w->sync_kind = IO_FSYNC;
-	w->sync_all = j->fsync_scope == FSYNC_SCOPE_ALL;
-	w->sync_due = w->sync_all || !w->last_written ? &w->files[0] : w->last_written;
+	p->sync_kind = IO_FSYNC;
+	p->sync_all = j->fsync_scope == FSYNC_SCOPE_ALL;
+	p->sync_due = p->sync_all || !p->last_written ? &w->files[0] : p->last_written;
 }
 
-static void schedule_sync(struct worker *w, struct io_file *f)
+static void schedule_sync(struct worker *w, unsigned fi)
 {
 	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+	struct plan_file *pf = &p->files[fi];
 
-	f->writes_since_sync++;
-	if (j->fsync_every && f->writes_since_sync >= j->fsync_every) {
-		w->sync_due = f;
-		w->sync_kind = IO_FSYNC;
-		f->writes_since_sync = 0;
-	} else if (j->fdatasync_every && f->writes_since_sync >= j->fdatasync_every) {
-		w->sync_due = f;
-		w->sync_kind = IO_FDATASYNC;
-		f->writes_since_sync = 0;
+	pf->writes_since_sync++;
+	if (j->fsync_every && pf->writes_since_sync >= j->fsync_every) {
+		p->sync_due = &w->files[fi];
+		p->sync_kind = IO_FSYNC;
+		pf->writes_since_sync = 0;
+	} else if (j->fdatasync_every && pf->writes_since_sync >= j->fdatasync_every) {
+		p->sync_due = &w->files[fi];
+		p->sync_kind = IO_FDATASYNC;
+		pf->writes_since_sync = 0;
 	}
+}
+
+/* Where the next I/O of direction d goes and how long it is; false when the budget ends. */
+static bool plan_where(struct worker *w, int d, unsigned *fi, uint64_t *off, uint32_t *len)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+
+	if (d == IO_WRITE && p->trim_done) {
+		*fi = p->tw_file;
+		*off = p->tw_off;
+		*len = p->tw_len;
+		p->trim_done = false;
+		return true;
+	}
+	/* the last block of the job's bytes is cut to what is left, as the region's */
+	*len = fit_len(w, d, plan_len(w, d), p->bytes_left);
+	if (!*len)
+		return false;
+	if (p->cursor) {
+		if (!cursor_next(w, len, fi, off))
+			return false;
+	} else {
+		*fi = plan_file(w, *len);
+		*off = plan_offset(w, *fi, d, len);
+	}
+	if (j->rw == RW_TRIMWRITE || j->rw == RW_RANDTRIMWRITE) {
+		p->tw_file = *fi;
+		p->tw_off = *off;
+		p->tw_len = *len;
+		p->trim_done = true;
+	}
+	return true;
 }
 
 bool plan_io_general(struct worker *w, struct io_req *r)
 {
 	const struct job_desc *j = w->job;
-	int d = w->next_dir >= 0 ? w->next_dir : plan_dir(w);
+	struct io_plan *p = &w->plan;
+	int d = p->next_dir >= 0 ? p->next_dir : plan_dir(w);
 	struct io_file *f;
 	uint64_t off;
 	uint32_t len;
+	unsigned fi;
 
-	w->next_dir = -1;
+	p->next_dir = -1;
 	if (w->verify) {
 		switch (verify_plan(w, r)) {
 		case VP_READ:
@@ -436,37 +524,14 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 			break;
 		}
 	}
-	if (!w->ios_left)
+	if (!p->ios_left || !plan_where(w, d, &fi, &off, &len))
 		return false;
-	if (d == IO_WRITE && w->trim_done) {
-		f = w->tw_file;
-		off = w->tw_off;
-		len = w->tw_len;
-		w->trim_done = false;
-	} else {
-		/* the last block of the job's bytes is cut to what is left, as the region's */
-		len = fit_len(w, d, plan_len(w, d), w->bytes_left);
-		if (!len)
-			return false;
-		if (w->cursor) {
-			if (!cursor_next(w, &len, &f, &off))
-				return false;
-		} else {
-			f = plan_file(w, len);
-			off = plan_offset(w, f, d, &len);
-		}
-		if (j->rw == RW_TRIMWRITE || j->rw == RW_RANDTRIMWRITE) {
-			w->tw_file = f;
-			w->tw_off = off;
-			w->tw_len = len;
-			w->trim_done = true;
-		}
-	}
+	f = &w->files[fi];
 	/* trimwrite's trims come on top of its writes, as in fio: only writes use the budget. */
-	if (w->bytes_left != UINT64_MAX && !(d == IO_TRIM && w->trim_done))
-		w->bytes_left -= len;
-	if (w->ios_left != UINT64_MAX)
-		w->ios_left--;
+	if (p->bytes_left != UINT64_MAX && !(d == IO_TRIM && p->trim_done))
+		p->bytes_left -= len;
+	if (p->ios_left != UINT64_MAX)
+		p->ios_left--;
 	r->file = f;
 	r->dir = d;
 	r->off = f->io_off + off;
@@ -474,17 +539,14 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 	r->buf = r->buf_base;
 	r->resubmit = false;
 	w->st->issued[d]++;
-	w->rate_bytes[d] += len;
-	w->rate_ios[d]++;
-	if (w->think_left)
-		w->think_left--;
+	pace_count_issue(&w->pace, d, len);
 	if (d == IO_WRITE) {
 		if (w->verify)
 			verify_prepare_write(w, r);
 		else
 			plan_prepare_write(w, r);
 		if (j->fsync_every || j->fdatasync_every)
-			schedule_sync(w, f);
+			schedule_sync(w, fi);
 	}
 	if (j->fsync_every_ios)
 		count_for_sync(w, f, d);
@@ -493,23 +555,35 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 
 void plan_sync(struct worker *w, struct io_req *r)
 {
-	r->file = w->sync_due;
-	r->dir = w->sync_kind;
+	struct io_plan *p = &w->plan;
+
+	r->file = p->sync_due;
+	r->dir = p->sync_kind;
 	r->off = 0;
 	r->len = r->full_len = 0;
 	r->buf = r->buf_base;
 	r->resubmit = false;
-	w->sync_due = NULL;
-	if (w->sync_all) {
+	p->sync_due = NULL;
+	if (p->sync_all) {
 		unsigned next = (unsigned)(r->file - w->files) + 1;
 
-		w->sync_all = next < w->nfiles;
-		w->sync_due = w->sync_all ? &w->files[next] : NULL;
+		p->sync_all = next < w->nfiles;
+		p->sync_due = p->sync_all ? &w->files[next] : NULL;
 	}
 	/* fio counts fsync= syncs alone: fdatasync= ones only time, end_fsync not at all */
 	w->st->sync_ios++;
 	if (r->dir == IO_FSYNC && !w->ending)
 		w->st->fsync_ios++;
+}
+
+void plan_end_sync(struct worker *w, unsigned i)
+{
+	struct io_plan *p = &w->plan;
+
+	p->fast = false;
+	p->sync_due = &w->files[i];
+	p->sync_kind = IO_FSYNC;
+	p->ios_left = 0;	/* only the sync */
 }
 
 void plan_fill_buffers(struct worker *w)

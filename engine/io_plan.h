@@ -3,24 +3,95 @@
  * the block size (bs, bsrange, bssplit), the offset (sequential, random map, skewed
  * distributions, rw=..:N) and the data of a write. Also the budgets that end a job.
  *
- * Most jobs use one file, one direction and one block size: plan_init() sees that and
- * plan_io() then takes an inline fast path with nothing to decide but the offset.
+ * struct io_plan is the planner's part of struct worker, embedded in it, with its cursor
+ * in each file; io_plan.c owns its members, others ask through the functions below. Most
+ * jobs use one file, one direction and one block size: plan_init() sees that and plan_io()
+ * (engine/io_plan_fast.h) then takes an inline fast path that decides only the offset.
  */
 #ifndef ENGINE_IO_PLAN_H
 #define ENGINE_IO_PLAN_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
-#include "engine/worker.h"
+#include "engine/offsets.h"
+#include "jobs/job.h"
+
+struct io_file;
+struct io_req;
+struct worker;
+
+/* The planner's cursor in one file: plan.files[i] goes with the worker's files[i]. */
+struct plan_file {
+	uint64_t seq_pos[IO_NDIR];	/* next sequential offset per direction, from io_off */
+	uint64_t served;	/* bytes issued in this turn of file_service_type=sequential */
+	uint64_t writes_since_sync;
+	struct offgen gen;	/* random offsets, in blocks of plan.align bytes */
+	uint64_t *covered;	/* blocks a random pass of mixed sizes covered, or NULL */
+};
+
+struct io_plan {
+	struct plan_file *files;	/* one per file the job plans over */
+	bool fast;			/* one file, one direction, one block size */
+	int fast_dir;
+	uint32_t fast_len;
+	uint64_t fast_left;		/* I/Os left to issue on the fast path */
+	bool random;
+	uint64_t align;			/* random offsets are multiples of this */
+	int next_dir;			/* chosen ahead so rate limits can look at it; -1 none */
+	unsigned cur_file;
+	unsigned file_left;		/* I/Os before file_service switches file */
+	unsigned rand_run_left;		/* sequential I/Os left after a random one (rw=..:N) */
+	bool trim_done;			/* trimwrite: the trim of tw_* went out, write next */
+	unsigned tw_file;
+	uint64_t tw_off;
+	uint32_t tw_len;
+	uint64_t bytes_left;		/* issue budget; UINT64_MAX when time based */
+	uint64_t ios_left;		/* number_ios budget; UINT64_MAX when unset */
+	struct io_file *sync_due;	/* fsync= or fdatasync= wants this file synced */
+	int sync_kind;
+	bool sync_all;			/* then the files after it too (fsync_scope=all_files) */
+	struct io_file *last_written;
+	atomic_uint_fast64_t *cursor;	/* seq_cursor=shared: the clones' stream, else NULL */
+	uint64_t cursor_end;		/* where the cursor stops (UINT64_MAX: wraps) */
+	uint64_t cursor_span;		/* the files' regions end to end */
+	uint64_t cursor_flen;		/* their common length, 0 if they differ */
+};
 
 /*
  * Set up offset generators (and, for random I/O of mixed sizes, the map of covered
- * blocks), budgets, seeds and the fast path; files must be resolved. 0 or -ENOMEM.
+ * blocks), budgets, seeds and the fast path; files must be resolved and pace_init() done.
+ * 0 or -ENOMEM; plan_free() is needed either way.
  */
 int plan_init(struct worker *w);
 
+/* Free what plan_init() allocated. */
+void plan_free(struct worker *w);
+
 /* The direction of the next I/O (random for mixed modes). */
 int plan_dir(struct worker *w);
+
+/* The direction of the next I/O, chosen now if it was not yet: rate limits look at it. */
+int plan_next_dir(struct worker *w);
+
+/* Make d the direction of the next I/O (a rate limit lets the other one go first). */
+void plan_set_next_dir(struct worker *w, int d);
+
+/* The bytes the job will issue, for the status line; UINT64_MAX when time based. */
+uint64_t plan_budget_bytes(const struct worker *w);
+
+/* Whether the job takes plan_io()'s fast path. */
+static inline bool plan_is_fast(const struct io_plan *p)
+{
+	return p->fast;
+}
+
+/* Whether a sync is due: the next request is plan_sync()'s. */
+static inline bool plan_sync_due(const struct io_plan *p)
+{
+	return p->sync_due != NULL;
+}
 
 /* The general plan_io(), for every job the fast path does not cover. */
 bool plan_io_general(struct worker *w, struct io_req *r);
@@ -30,6 +101,9 @@ void plan_prepare_write(struct worker *w, struct io_req *r);
 
 /* Fill r with the sync that fsync=/fdatasync=/end_fsync asked for. */
 void plan_sync(struct worker *w, struct io_req *r);
+
+/* end_fsync: the next request is an fsync of the job's file i, and nothing follows it. */
+void plan_end_sync(struct worker *w, unsigned i);
 
 /* Fill the request buffers once before the run: random data, zeros or the pattern. */
 void plan_fill_buffers(struct worker *w);
@@ -44,49 +118,9 @@ void plan_new_pass(struct worker *w, struct io_file *f) __attribute__((cold));
  * A random pass ends when every block of the permutation was drawn: offgen_next()'s own
  * test, which the compiler shares with it. Other modes never count draws (done stays 0).
  */
-static inline bool plan_pass_done(const struct io_file *f)
+static inline bool plan_pass_done(const struct plan_file *pf)
 {
-	return __builtin_expect(f->gen.done == f->gen.nblocks, 0);
-}
-
-/* plan_io() for a job with plan_fast set. */
-static inline __attribute__((always_inline)) bool
-plan_io_fast(struct worker *w, struct io_req *r)
-{
-	struct io_file *f = w->files;
-	uint64_t off;
-
-	if (!w->fast_left)
-		return false;
-	w->fast_left--;
-	if (w->random) {
-		if (plan_pass_done(f))
-			plan_new_pass(w, f);
-		off = offgen_next(&f->gen) * w->align;
-	} else {
-		off = f->seq_pos[w->fast_dir];
-		if (off + w->fast_len > f->io_len) {
-			off = 0;	/* wrap: time_based, loops, or io_size beyond size */
-			plan_new_pass(w, f);
-		}
-		f->seq_pos[w->fast_dir] = off + w->fast_len;
-	}
-	r->file = f;
-	r->dir = w->fast_dir;
-	r->off = f->io_off + off;
-	r->len = r->full_len = w->fast_len;
-	r->buf = r->buf_base;
-	r->resubmit = false;
-	w->st->issued[w->fast_dir]++;
-	if (w->fast_dir == IO_WRITE)
-		plan_prepare_write(w, r);
-	return true;
-}
-
-/* Fill r with the next I/O, or return false when the budget is spent. */
-static inline bool plan_io(struct worker *w, struct io_req *r)
-{
-	return w->plan_fast ? plan_io_fast(w, r) : plan_io_general(w, r);
+	return __builtin_expect(pf->gen.done == pf->gen.nblocks, 0);
 }
 
 #endif

@@ -11,7 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/offsets.h"
 #include "jobs/options.h"
 
 /* Request kinds beyond the data directions of enum io_dir. */
@@ -33,12 +32,6 @@ struct io_file {
 	uint64_t io_len;	/* length of that region */
 	unsigned lbs;		/* logical block size of the device below */
 	unsigned open_flags;
-	/* per-job cursor state, owned by the loop */
-	uint64_t seq_pos[IO_NDIR];	/* next sequential offset per direction, from io_off */
-	uint64_t served;	/* bytes issued in this turn of file_service_type=sequential */
-	uint64_t writes_since_sync;
-	struct offgen gen;
-	uint64_t *covered;	/* blocks a random pass of mixed sizes covered (io_plan.c) */
 };
 
 struct io_req {

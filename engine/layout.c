@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "engine/devices/blockdev.h"
+#include "engine/offsets.h"
 #include "base/diag.h"
 
 /* Files are laid out 1 MiB a write: few system calls, one modest buffer. */

@@ -63,7 +63,7 @@ void logs_free(struct job_logs *l)
 
 static uint64_t to_ms(const struct worker *w, uint64_t ticks)
 {
-	return clock_to_ns(w->clk, ticks - w->t_start) / NS_PER_MSEC + w->logs->epoch_ms;
+	return clock_to_ns(w->clk, ticks - w->pace.t_start) / NS_PER_MSEC + w->logs->epoch_ms;
 }
 
 void logs_start(struct worker *w)
@@ -123,12 +123,12 @@ void logs_io(struct worker *w, const struct io_req *r, uint64_t now, uint64_t cl
 		uint64_t bw = clat_ns ? r->full_len * NS_PER_MSEC / clat_ns : 0;
 
 		joblog_add(&l->bw_log, ms, bw, d, r->full_len, off);
-		if (!w->bw_ticks)
+		if (!w->pace.bw_ticks)
 			moments_add(&w->st->dir[d].bw, bw, 1);
 	}
 	if (l->iops) {
 		joblog_add(&l->iops_log, ms, 1, d, r->full_len, off);
-		if (!w->iops_ticks)
+		if (!w->pace.iops_ticks)
 			moments_add(&w->st->dir[d].iops, 1, 1);
 	}
 }

@@ -15,30 +15,17 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/units.h"
 #include "engine/account.h"
 #include "engine/engine.h"
-#include "engine/io_plan.h"
+#include "engine/io_plan_fast.h"
 #include "engine/pace.h"
 #include "engine/verify.h"
 
-#define STALL_NS	10000000000ULL	/* a submit making no progress this long fails */
-#define BACKOFF_NS	100000ULL	/* pause when the engine takes nothing, nothing in flight */
+#define STALL_NS	(10 * NS_PER_SEC)	/* a submit making no progress this long fails */
+#define BACKOFF_NS	(100 * NS_PER_USEC)	/* pause: the engine took nothing, none in flight */
 
 static const char *const dir_verb[] = { "read", "write", "trim", "fsync", "fdatasync" };
-
-static inline struct io_req *take_slot(struct worker *w)
-{
-	struct io_req *r = &w->reqs[w->free_slots[--w->nfree]];
-
-	r->busy = true;
-	return r;
-}
-
-static inline void put_slot(struct worker *w, struct io_req *r)
-{
-	r->busy = false;
-	w->free_slots[w->nfree++] = r->slot;
-}
 
 /* An I/O error stops the job, unless continue_on_error covers its kind. */
 static void fail_io(struct worker *w, struct io_req *r, int err)
@@ -96,12 +83,12 @@ complete(struct worker *w, struct io_req *r, uint64_t now, bool with_lat)
 static void run_sync(struct worker *w)
 {
 	const struct ioengine_ops *ops = w->ops;
-	struct io_req *r = &w->reqs[0];
+	struct io_req *r = &w->q.reqs[0];
 
 	while (w->issuing) {
-		if (w->gated)
+		if (pace_gated(&w->pace))
 			pace_held_back(w);	/* nothing is in flight: it only sleeps */
-		if (w->sync_due) {
+		if (plan_sync_due(&w->plan)) {
 			plan_sync(w, r);
 		} else if (!plan_io(w, r)) {
 			w->issuing = false;
@@ -111,7 +98,7 @@ static void run_sync(struct worker *w)
 		do
 			ops->queue(&w->eng, r);
 		while (!complete(w, r, w->now = clock_ticks(w->clk), false));
-		if (w->now >= w->t_next_check)
+		if (pace_due(&w->pace, w->now))
 			pace_tick(w);
 	}
 }
@@ -124,7 +111,7 @@ static void run_sync_fast(struct worker *w)
 {
 	enum ioq_status (*queue)(struct ioengine *, struct io_req *) = w->ops->queue;
 	struct ioengine *e = &w->eng;
-	struct io_req *r = &w->reqs[0];
+	struct io_req *r = &w->q.reqs[0];
 
 	while (w->issuing) {
 		if (!plan_io_fast(w, r)) {
@@ -135,7 +122,7 @@ static void run_sync_fast(struct worker *w)
 		do
 			queue(e, r);
 		while (!complete(w, r, w->now = clock_ticks(w->clk), false));
-		if (w->now >= w->t_next_check)
+		if (pace_due(&w->pace, w->now))
 			pace_tick(w);
 	}
 }
@@ -144,6 +131,7 @@ static void run_sync_fast(struct worker *w)
 static void submit(struct worker *w)
 {
 	struct job_stats *st = w->st;
+	struct req_queue *q = &w->q;
 	uint64_t t1, run_start = 0;
 	unsigned run = 0;
 	int n, run_dir = 0;
@@ -151,16 +139,16 @@ static void submit(struct worker *w)
 	n = w->ops->submit(&w->eng);
 	t1 = w->now = clock_ticks(w->clk);
 	if (n < 0) {
-		struct io_req *r = w->queued[0];
+		struct io_req *r = q->queued[0];
 
 		worker_fail(w, -n, "submitting %u I/O%s (the first: %s '%s' at offset %" PRIu64
-			 ", length %u): %s", w->nqueued, w->nqueued > 1 ? "s" : "",
+			 ", length %u): %s", q->nqueued, q->nqueued > 1 ? "s" : "",
 			 dir_verb[r->dir], r->file->path, r->off, r->len, strerror(-n));
 		return;
 	}
 	/* slat is the same for the I/Os created together: add each run at once. */
 	for (int i = 0; i < n; i++) {
-		struct io_req *r = w->queued[i];
+		struct io_req *r = q->queued[i];
 
 		if (r->resubmit)
 			continue;
@@ -179,12 +167,12 @@ static void submit(struct worker *w)
 	}
 	if (run)
 		account_slat(w, run_start, t1, run, run_dir);
-	w->nqueued -= (unsigned)n;
-	memmove(w->queued, w->queued + n, w->nqueued * sizeof(*w->queued));
-	w->inflight += (unsigned)n;
+	q->nqueued -= (unsigned)n;
+	memmove(q->queued, q->queued + n, q->nqueued * sizeof(*q->queued));
+	q->inflight += (unsigned)n;
 	if (n) {
 		w->t_progress = t1;
-		st->depth[stats_depth_bucket(w->inflight)] += (unsigned)n;
+		st->depth[stats_depth_bucket(q->inflight)] += (unsigned)n;
 		st->submit[stats_batch_bucket((unsigned)n)]++;
 	}
 }
@@ -194,18 +182,18 @@ static void enqueue(struct worker *w, struct io_req *r)
 {
 	switch (w->ops->queue(&w->eng, r)) {
 	case IOQ_QUEUED:
-		w->queued[w->nqueued++] = r;
+		w->q.queued[w->q.nqueued++] = r;
 		break;
 	case IOQ_DONE:
 		w->now = clock_ticks(w->clk);
 		r->t_submit = r->t_create;
 		if (complete(w, r, w->now, true))
-			put_slot(w, r);
+			req_queue_put(&w->q, r);
 		else
 			enqueue(w, r);
 		break;
 	case IOQ_BUSY:
-		w->retry[w->nretry++] = r;	/* room for every request: cannot overflow */
+		w->q.retry[w->q.nretry++] = r;	/* room for every request: cannot overflow */
 		break;
 	}
 }
@@ -213,58 +201,60 @@ static void enqueue(struct worker *w, struct io_req *r)
 /* Requests the engine had no room for go first, in the order they came. */
 static bool requeue_retries(struct worker *w)
 {
-	unsigned n = w->nretry;
+	struct req_queue *q = &w->q;
+	unsigned n = q->nretry;
 
-	w->nretry = 0;
+	q->nretry = 0;
 	for (unsigned i = 0; i < n; i++) {
-		if (w->nretry) {	/* refused again: keep the rest behind it */
-			w->retry[w->nretry++] = w->retry[i];
+		if (q->nretry) {	/* refused again: keep the rest behind it */
+			q->retry[q->nretry++] = q->retry[i];
 			continue;
 		}
-		enqueue(w, w->retry[i]);
+		enqueue(w, q->retry[i]);
 	}
-	return w->nretry == 0;
+	return q->nretry == 0;
 }
 
 static void fill(struct worker *w)
 {
 	const struct job_desc *j = w->job;
+	struct req_queue *q = &w->q;
 
-	w->held = false;
-	if (!w->filling && w->inflight <= j->iodepth_low)
-		w->filling = true;
-	if (w->nretry && !requeue_retries(w))
+	q->held = false;
+	if (!q->filling && q->inflight <= j->iodepth_low)
+		q->filling = true;
+	if (q->nretry && !requeue_retries(w))
 		goto out;
-	if (!w->issuing || !w->filling || w->inflight + w->nqueued >= j->iodepth)
+	if (!w->issuing || !q->filling || q->inflight + q->nqueued >= j->iodepth)
 		goto out;
 	w->now = clock_ticks(w->clk);
-	while (w->issuing && w->inflight + w->nqueued < j->iodepth) {
+	while (w->issuing && q->inflight + q->nqueued < j->iodepth) {
 		struct io_req *r;
 
-		if (w->gated && pace_held_back(w)) {
-			w->held = true;
+		if (pace_gated(&w->pace) && pace_held_back(w)) {
+			q->held = true;
 			break;
 		}
-		r = take_slot(w);
-		if (w->sync_due) {
+		r = req_queue_take(q);
+		if (plan_sync_due(&w->plan)) {
 			plan_sync(w, r);
 		} else if (!plan_io(w, r)) {
-			put_slot(w, r);
+			req_queue_put(q, r);
 			w->issuing = false;
 			break;
 		}
 		/* Created now: at the pass's start, after a pause, or after the last submit. */
 		r->t_create = w->now;
 		enqueue(w, r);
-		if (w->nretry)
+		if (q->nretry)
 			break;
-		if (w->nqueued >= j->iodepth_batch_submit)
+		if (q->nqueued >= j->iodepth_batch_submit)
 			submit(w);
 	}
-	if (w->inflight + w->nqueued >= j->iodepth)
-		w->filling = false;
+	if (q->inflight + q->nqueued >= j->iodepth)
+		q->filling = false;
 out:
-	if (w->nqueued)
+	if (q->nqueued)
 		submit(w);
 }
 
@@ -281,41 +271,42 @@ static int account_run(struct worker *w, struct io_req *r, int i, int n)
 		    q->t_create != r->t_create)
 			break;
 		bytes += q->full_len;
-		put_slot(w, q);
+		req_queue_put(&w->q, q);
 	}
 	account_n(w, r, w->now, k, bytes, true);
-	put_slot(w, r);
+	req_queue_put(&w->q, r);
 	return i;
 }
 
 static void reap(struct worker *w)
 {
 	const struct job_desc *j = w->job;
+	struct req_queue *q = &w->q;
 	unsigned min = j->iodepth_batch_complete_min;
 	int n;
 
 	/* Poll while more can be issued right away; wait when full, done or held back. */
-	if (w->issuing && w->filling && !w->held && !w->nretry &&
-	    w->inflight + w->nqueued < j->iodepth)
+	if (w->issuing && q->filling && !q->held && !q->nretry &&
+	    q->inflight + q->nqueued < j->iodepth)
 		min = 0;
 	else if (!min)
 		min = 1;
-	if (min > w->inflight)
-		min = w->inflight;
+	if (min > q->inflight)
+		min = q->inflight;
 	n = w->ops->getevents(&w->eng, min, j->iodepth_batch_complete_max);
 	w->now = clock_ticks(w->clk);
 	if (n < 0) {
 		worker_fail(w, -n, "reaping completions: %s", strerror(-n));
 		/* The kernel may still write into their buffers: never free those. */
-		w->abandoned = true;
-		w->inflight = 0;
+		q->abandoned = true;
+		q->inflight = 0;
 		return;
 	}
 	if (!n)
 		return;
 	w->t_progress = w->now;
 	w->st->complete[stats_batch_bucket((unsigned)n)]++;
-	w->inflight -= (unsigned)n;
+	q->inflight -= (unsigned)n;
 	for (int i = 0; i < n;) {
 		struct io_req *r = w->ops->event(&w->eng, (unsigned)i++);
 
@@ -323,7 +314,7 @@ static void reap(struct worker *w)
 		if (!w->logs && !w->verify && r->dir < IO_NDIR && r->res == (int64_t)r->len)
 			i = account_run(w, r, i, n);
 		else if (complete(w, r, w->now, true))
-			put_slot(w, r);
+			req_queue_put(q, r);
 		else
 			enqueue(w, r);
 	}
@@ -335,35 +326,39 @@ static void reap(struct worker *w)
  */
 static void stalled(struct worker *w)
 {
+	struct req_queue *q = &w->q;
+
 	if (!w->issuing && atomic_load_explicit(w->stop, memory_order_relaxed)) {
 		worker_fail(w, EINTR, "stopped with %u I/Os the engine never took",
-			 w->nqueued + w->nretry);
+			 q->nqueued + q->nretry);
 	} else if (clock_to_ns(w->clk, w->now - w->t_progress) > STALL_NS) {
 		worker_fail(w, EAGAIN, "the ioengine took no I/O for %llu s (EAGAIN); "
 			 "lower iodepth or check the device",
-			 (unsigned long long)(STALL_NS / 1000000000ULL));
+			 (unsigned long long)(STALL_NS / NS_PER_SEC));
 	} else {
 		pace_sleep(w, BACKOFF_NS);
 		return;
 	}
 	/* Never submitted: their slots are simply free again. */
-	for (unsigned i = 0; i < w->nqueued; i++)
-		put_slot(w, w->queued[i]);
-	for (unsigned i = 0; i < w->nretry; i++)
-		put_slot(w, w->retry[i]);
-	w->nqueued = w->nretry = 0;
+	for (unsigned i = 0; i < q->nqueued; i++)
+		req_queue_put(q, q->queued[i]);
+	for (unsigned i = 0; i < q->nretry; i++)
+		req_queue_put(q, q->retry[i]);
+	q->nqueued = q->nretry = 0;
 }
 
 static void run_async(struct worker *w)
 {
+	struct req_queue *q = &w->q;
+
 	w->t_progress = w->now;
-	while (w->issuing || w->inflight || w->nqueued || w->nretry) {
+	while (w->issuing || q->inflight || q->nqueued || q->nretry) {
 		fill(w);
-		if (w->inflight)
+		if (q->inflight)
 			reap(w);
-		else if (w->nqueued || w->nretry)
+		else if (q->nqueued || q->nretry)
 			stalled(w);
-		if (w->now >= w->t_next_check)
+		if (pace_due(&w->pace, w->now))
 			pace_tick(w);
 	}
 }
@@ -373,13 +368,10 @@ static void end_fsync(struct worker *w)
 {
 	if (!w->job->end_fsync || !rw_does(w->job->rw, IO_WRITE) || w->error)
 		return;
-	w->plan_fast = false;
 	w->ending = true;
 	for (unsigned i = 0; i < w->nfiles; i++) {
-		w->sync_due = &w->files[i];
-		w->sync_kind = IO_FSYNC;
+		plan_end_sync(w, i);
 		w->issuing = true;
-		w->ios_left = 0;	/* only the sync */
 		if (w->sync_path)
 			run_sync(w);
 		else
@@ -388,26 +380,13 @@ static void end_fsync(struct worker *w)
 	w->issuing = false;
 }
 
-static uint64_t tv_ns(const struct timeval *tv)
-{
-	return (uint64_t)tv->tv_sec * 1000000000ULL + (uint64_t)tv->tv_usec * 1000ULL;
-}
-
 static void finish(struct worker *w)
 {
 	struct job_stats *st = w->st;
-	uint64_t runtime = clock_to_ns(w->clk, w->now - w->t_start);
-	uint64_t total = st->sync_ios;
-	struct rusage ru;
+	uint64_t total = st->sync_ios, runtime;
 
-	getrusage(RUSAGE_THREAD, &ru);
-	st->usr_ns = tv_ns(&ru.ru_utime) - tv_ns(&w->ru_start.ru_utime);
-	st->sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&w->ru_start.ru_stime);
-	st->ctx = (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw - w->ru_start.ru_nvcsw -
-			     w->ru_start.ru_nivcsw);
-	st->majf = (uint64_t)(ru.ru_majflt - w->ru_start.ru_majflt);
-	st->minf = (uint64_t)(ru.ru_minflt - w->ru_start.ru_minflt);
-	st->runtime_ns = runtime;
+	pace_end(w);
+	runtime = st->runtime_ns;
 	for (int d = 0; d < IO_NDIR; d++) {
 		/* verify's reads of a write job are reads with a runtime, as in fio */
 		if (rw_does(w->job->rw, d) || st->dir[d].ios)
@@ -438,7 +417,7 @@ void worker_run(struct worker *w)
 	/* Told to stop before the first I/O (a signal during start-up): issue nothing. */
 	if (atomic_load_explicit(w->stop, memory_order_relaxed))
 		w->issuing = false;
-	if (w->sync_path && w->plan_fast && !w->gated)
+	if (w->sync_path && plan_is_fast(&w->plan) && !pace_gated(&w->pace))
 		run_sync_fast(w);
 	else if (w->sync_path)
 		run_sync(w);

@@ -9,66 +9,95 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/units.h"
 #include "engine/account.h"
 #include "engine/engine.h"
 #include "engine/io_plan.h"
 
-#define STOP_POLL_NS	10000000ULL	/* how often a job looks at the stop flag */
+#define STOP_POLL_NS	(10 * NS_PER_MSEC)	/* how often a job looks at the stop flag */
+
+/*
+ * The bw or iops sample window, as fio picks it: with that log written, log_avg_msec
+ * unless the job set bwavgtime/iopsavgtime itself; 0 (log_avg_msec=0) samples every I/O.
+ */
+static uint64_t sample_window_ns(const struct job_desc *j, const char *option,
+				 const char *log, uint64_t avg_ns)
+{
+	if (!log || job_setting(j, option))
+		return avg_ns;
+	return j->log_avg_ns;
+}
+
+void pace_init(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	struct pace *p = &w->pace;
+
+	p->bw_ticks = clock_from_ns(w->clk, sample_window_ns(j, "bwavgtime", j->bw_log,
+							      j->bw_avg_ns));
+	p->iops_ticks = clock_from_ns(w->clk, sample_window_ns(j, "iopsavgtime", j->iops_log,
+								j->iops_avg_ns));
+	p->think_left = j->thinktime_blocks;
+	p->rated = false;
+	for (int d = 0; d < IO_NDIR; d++)
+		p->rated |= j->rate[d] || j->rate_iops[d];
+	p->gated = p->rated || j->thinktime_ns || j->fsync_every || j->fdatasync_every ||
+		   j->fsync_every_ios;
+}
 
 void pace_update(struct worker *w)
 {
-	uint64_t t = w->t_next_stop;
+	struct pace *p = &w->pace;
+	uint64_t t = p->t_next_stop;
 
-	if (w->ramping && w->t_ramp_end < t)
-		t = w->t_ramp_end;
-	if (!w->ramping) {
+	if (p->ramping && p->t_ramp_end < t)
+		t = p->t_ramp_end;
+	if (!p->ramping) {
 		if (w->logs && logs_next_deadline(w) < t)
 			t = logs_next_deadline(w);
-		if (w->t_end < t)
-			t = w->t_end;
-		if (w->t_next_bw < t)
-			t = w->t_next_bw;
-		if (w->t_next_iops < t)
-			t = w->t_next_iops;
+		if (p->t_end < t)
+			t = p->t_end;
+		if (p->t_next_bw < t)
+			t = p->t_next_bw;
+		if (p->t_next_iops < t)
+			t = p->t_next_iops;
 	}
-	w->t_next_check = t;
+	p->t_next_check = t;
 }
 
 /* The measured phase starts now: at the job's start, or when ramp_time is over. */
 void pace_start(struct worker *w)
 {
 	const struct job_desc *j = w->job;
+	struct pace *p = &w->pace;
 	uint64_t now = w->now;
 
-	if (w->ramping) {
-		uint64_t inflight_dir[IO_NDIR] = { 0 };
+	if (p->ramping) {
+		uint64_t inflight_dir[IO_NDIR];
 
 		/* I/Os in flight now complete into the new statistics: count them as issued. */
-		for (unsigned i = 0; i < w->eng.nreqs; i++)
-			if (w->reqs[i].busy && w->reqs[i].dir < IO_NDIR)
-				inflight_dir[w->reqs[i].dir]++;
+		req_queue_count_busy(&w->q, inflight_dir);
 		stats_init(w->st);
 		memcpy(w->st->issued, inflight_dir, sizeof(inflight_dir));
-		w->ramping = false;
+		p->ramping = false;
 	}
-	getrusage(RUSAGE_THREAD, &w->ru_start);
-	w->t_start = now;
-	w->t_end = j->runtime_ns ? now + clock_from_ns(w->clk, j->runtime_ns) : UINT64_MAX;
-	w->bw_win_start = w->iops_win_start = now;
+	getrusage(RUSAGE_THREAD, &p->ru_start);
+	p->t_start = now;
+	p->t_end = j->runtime_ns ? now + clock_from_ns(w->clk, j->runtime_ns) : UINT64_MAX;
+	p->bw_win_start = p->iops_win_start = now;
 	/* a window of 0: every I/O is a sample, taken with its log entry (logs_io) */
-	w->t_next_bw = w->bw_ticks ? now + w->bw_ticks : UINT64_MAX;
-	w->t_next_iops = w->iops_ticks ? now + w->iops_ticks : UINT64_MAX;
-	memset(w->bw_win_bytes, 0, sizeof(w->bw_win_bytes));
-	memset(w->iops_win_ios, 0, sizeof(w->iops_win_ios));
-	memset(w->rate_bytes, 0, sizeof(w->rate_bytes));
-	memset(w->rate_ios, 0, sizeof(w->rate_ios));
+	p->t_next_bw = p->bw_ticks ? now + p->bw_ticks : UINT64_MAX;
+	p->t_next_iops = p->iops_ticks ? now + p->iops_ticks : UINT64_MAX;
+	memset(p->bw_win_bytes, 0, sizeof(p->bw_win_bytes));
+	memset(p->iops_win_ios, 0, sizeof(p->iops_win_ios));
+	memset(p->rate_bytes, 0, sizeof(p->rate_bytes));
+	memset(p->rate_ios, 0, sizeof(p->rate_ios));
 	if (w->logs)
 		logs_start(w);
 	if (w->progress) {
 		atomic_store(&w->progress->start_ns, clock_mono_ns());
 		atomic_store(&w->progress->budget_bytes,
-			     w->plan_fast && w->fast_left != UINT64_MAX ?
-			     w->fast_left * w->fast_len : w->bytes_left);
+			     plan_budget_bytes(w));
 	}
 	pace_publish(w, JOB_RUNNING);
 	pace_update(w);
@@ -93,23 +122,25 @@ void pace_publish(struct worker *w, int state)
 /* Deadlines, looked at only when the clock passed the earliest of them. */
 void pace_tick(struct worker *w)
 {
-	if (w->now >= w->t_next_stop) {
+	struct pace *p = &w->pace;
+
+	if (w->now >= p->t_next_stop) {
 		if (atomic_load_explicit(w->stop, memory_order_relaxed))
 			w->issuing = false;
-		w->t_next_stop = w->now + clock_from_ns(w->clk, STOP_POLL_NS);
-		pace_publish(w, w->ramping ? JOB_RAMPING : JOB_RUNNING);
+		p->t_next_stop = w->now + clock_from_ns(w->clk, STOP_POLL_NS);
+		pace_publish(w, p->ramping ? JOB_RAMPING : JOB_RUNNING);
 	}
-	if (w->ramping && w->now >= w->t_ramp_end)
+	if (p->ramping && w->now >= p->t_ramp_end)
 		pace_start(w);
-	if (!w->ramping) {
-		if (w->now >= w->t_end)
+	if (!p->ramping) {
+		if (w->now >= p->t_end)
 			w->issuing = false;
-		if (w->now >= w->t_next_bw)
-			account_window(w, true, &w->bw_win_start, &w->t_next_bw, w->bw_ticks,
-				       w->bw_win_bytes);
-		if (w->now >= w->t_next_iops)
-			account_window(w, false, &w->iops_win_start, &w->t_next_iops,
-				       w->iops_ticks, w->iops_win_ios);
+		if (w->now >= p->t_next_bw)
+			account_window(w, true, &p->bw_win_start, &p->t_next_bw, p->bw_ticks,
+				       p->bw_win_bytes);
+		if (w->now >= p->t_next_iops)
+			account_window(w, false, &p->iops_win_start, &p->t_next_iops,
+				       p->iops_ticks, p->iops_win_ios);
 		if (w->logs && w->now >= logs_next_deadline(w))
 			logs_tick(w);
 	}
@@ -124,15 +155,16 @@ void pace_tick(struct worker *w)
  */
 void pace_sleep(struct worker *w, uint64_t ns)
 {
-	uint64_t ask = ns > w->sleep_late_ns ? ns - w->sleep_late_ns : 0, t0, slept;
-	struct timespec ts = { (time_t)(ask / 1000000000ULL), (long)(ask % 1000000000ULL) };
+	struct pace *p = &w->pace;
+	uint64_t ask = ns > p->sleep_late_ns ? ns - p->sleep_late_ns : 0, t0, slept;
+	struct timespec ts = { (time_t)(ask / NS_PER_SEC), (long)(ask % NS_PER_SEC) };
 
 	t0 = clock_ticks(w->clk);
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 	w->now = clock_ticks(w->clk);
 	slept = clock_to_ns(w->clk, w->now - t0);
-	w->sleep_late_ns = pace_late_update(w->sleep_late_ns, ask, slept);
+	p->sleep_late_ns = pace_late_update(p->sleep_late_ns, ask, slept);
 }
 
 uint64_t pace_late_update(uint64_t late_ns, uint64_t asked_ns, uint64_t slept_ns)
@@ -153,13 +185,13 @@ uint64_t pace_late_update(uint64_t late_ns, uint64_t asked_ns, uint64_t slept_ns
 static uint64_t rate_wait(const struct worker *w, int d, uint64_t elapsed)
 {
 	const struct job_desc *j = w->job;
+	const struct pace *p = &w->pace;
 	uint64_t due = 0;
 
 	if (j->rate[d])
-		due = (uint64_t)((unsigned __int128)w->rate_bytes[d] * 1000000000ULL / j->rate[d]);
+		due = (uint64_t)((unsigned __int128)p->rate_bytes[d] * NS_PER_SEC / j->rate[d]);
 	else if (j->rate_iops[d])
-		due = (uint64_t)((unsigned __int128)w->rate_ios[d] * 1000000000ULL /
-				 j->rate_iops[d]);
+		due = (uint64_t)((unsigned __int128)p->rate_ios[d] * NS_PER_SEC / j->rate_iops[d]);
 	return due > elapsed ? due - elapsed : 0;
 }
 
@@ -170,40 +202,42 @@ static uint64_t rate_wait(const struct worker *w, int d, uint64_t elapsed)
 bool pace_held_back(struct worker *w)
 {
 	const struct job_desc *j = w->job;
+	struct pace *p = &w->pace;
+	bool sync_due = plan_sync_due(&w->plan);
 	uint64_t wait, elapsed;
+	int d;
 
-	if (w->sync_due || (j->thinktime_ns && !w->think_left)) {
-		if (w->inflight || w->nqueued)
+	if (sync_due || (j->thinktime_ns && !p->think_left)) {
+		if (req_queue_busy(&w->q))
 			return true;
-		if (w->sync_due)
+		if (sync_due)
 			return false;
 		pace_sleep(w, j->thinktime_ns);
-		w->think_left = j->thinktime_blocks;
+		p->think_left = j->thinktime_blocks;
 		return false;
 	}
-	if (!w->rated)
+	if (!p->rated)
 		return false;
-	if (w->next_dir < 0)
-		w->next_dir = plan_dir(w);
-	elapsed = clock_to_ns(w->clk, clock_ticks(w->clk) - w->t_start);
-	wait = rate_wait(w, w->next_dir, elapsed);
+	d = plan_next_dir(w);
+	elapsed = clock_to_ns(w->clk, clock_ticks(w->clk) - p->t_start);
+	wait = rate_wait(w, d, elapsed);
 	/*
 	 * A mixed job whose chosen direction is over its rate issues the other one if that
 	 * one may go sooner, as fio does: each direction then reaches its own cap, and
 	 * rwmixread only picks between directions that both may go.
 	 */
 	if (wait && rw_is_mixed(j->rw)) {
-		int other = w->next_dir == IO_READ ? IO_WRITE : IO_READ;
+		int other = d == IO_READ ? IO_WRITE : IO_READ;
 		uint64_t other_wait = rate_wait(w, other, elapsed);
 
 		if (other_wait < wait) {
-			w->next_dir = other;
+			plan_set_next_dir(w, other);
 			wait = other_wait;
 		}
 	}
 	if (!wait)
 		return false;
-	if (w->inflight || w->nqueued)
+	if (req_queue_busy(&w->q))
 		return true;
 	pace_sleep(w, wait);
 	return false;
@@ -212,20 +246,41 @@ bool pace_held_back(struct worker *w)
 void pace_begin(struct worker *w)
 {
 	const struct job_desc *j = w->job;
+	struct pace *p = &w->pace;
 
 	w->now = clock_ticks(w->clk);
 	if (w->t_go && w->t_go < w->now)
 		w->now = w->t_go;	/* measure from the phase's start */
-	w->t_next_stop = w->now + clock_from_ns(w->clk, STOP_POLL_NS);
-	w->ramping = j->ramp_time_ns > 0;
-	w->t_ramp_end = w->now + clock_from_ns(w->clk, j->ramp_time_ns);
-	w->t_start = w->now;
-	if (!w->ramping) {
+	p->t_next_stop = w->now + clock_from_ns(w->clk, STOP_POLL_NS);
+	p->ramping = j->ramp_time_ns > 0;
+	p->t_ramp_end = w->now + clock_from_ns(w->clk, j->ramp_time_ns);
+	p->t_start = w->now;
+	if (!p->ramping) {
 		pace_start(w);
 		return;
 	}
-	getrusage(RUSAGE_THREAD, &w->ru_start);
-	w->t_end = UINT64_MAX;
+	getrusage(RUSAGE_THREAD, &p->ru_start);
+	p->t_end = UINT64_MAX;
 	pace_publish(w, JOB_RAMPING);
 	pace_update(w);
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * NS_PER_SEC + (uint64_t)tv->tv_usec * NS_PER_USEC;
+}
+
+void pace_end(struct worker *w)
+{
+	const struct rusage *r0 = &w->pace.ru_start;
+	struct job_stats *st = w->st;
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	st->usr_ns = tv_ns(&ru.ru_utime) - tv_ns(&r0->ru_utime);
+	st->sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&r0->ru_stime);
+	st->ctx = (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw - r0->ru_nvcsw - r0->ru_nivcsw);
+	st->majf = (uint64_t)(ru.ru_majflt - r0->ru_majflt);
+	st->minf = (uint64_t)(ru.ru_minflt - r0->ru_minflt);
+	st->runtime_ns = clock_to_ns(w->clk, w->now - w->pace.t_start);
 }

@@ -1,14 +1,40 @@
 /*
  * Time in a job's run, for engine/loop.c: the start of the measured phase, deadlines
- * looked at between I/Os, and what holds the next I/O back.
+ * looked at between I/Os, and what holds the next I/O back. struct pace is the pacer's
+ * part of struct worker, embedded in it; its members are pace.c's to change.
  */
 #ifndef ENGINE_PACE_H
 #define ENGINE_PACE_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/resource.h>
+
+#include "jobs/job.h"
 
 struct worker;
+
+/* Times are in clock ticks (engine/clock.h), durations given in ns say so. */
+struct pace {
+	uint64_t t_start;		/* measuring starts (after ramp); logs.c reads it */
+	uint64_t t_end;			/* runtime limit, UINT64_MAX if none */
+	uint64_t t_ramp_end;
+	bool ramping;
+	bool gated;			/* rate, thinktime or fsync may hold the next I/O back */
+	bool rated;			/* rate= or rate_iops= is set */
+	unsigned think_left;		/* I/Os before the next thinktime pause */
+	uint64_t sleep_late_ns;		/* how late nanosleep wakes, on average */
+	uint64_t t_next_check;		/* earliest of the deadlines below */
+	uint64_t t_next_bw, t_next_iops, t_next_stop;
+	uint64_t bw_ticks, iops_ticks;	/* sample windows; 0: every I/O (logs.c reads them) */
+	uint64_t bw_win_start, iops_win_start;
+	uint64_t bw_win_bytes[IO_NDIR], iops_win_ios[IO_NDIR];
+	uint64_t rate_bytes[IO_NDIR], rate_ios[IO_NDIR];	/* issued since t_start */
+	struct rusage ru_start;
+};
+
+/* Set up from the job (sample windows, rate, thinktime) before the planner's plan_init(). */
+void pace_init(struct worker *w);
 
 /* The job starts now: read the clock, set the deadlines, start measuring or ramping. */
 void pace_begin(struct worker *w);
@@ -16,11 +42,35 @@ void pace_begin(struct worker *w);
 /* Start measuring now (w->now): at the job's start, or when ramp_time is over. */
 void pace_start(struct worker *w);
 
-/* Recompute w->t_next_check, the earliest deadline. */
+/* The measured phase ends now (w->now): its runtime and the thread's CPU use in it. */
+void pace_end(struct worker *w);
+
+/* Recompute t_next_check, the earliest deadline. */
 void pace_update(struct worker *w);
 
 /* The clock passed t_next_check: stop flag, ramp end, runtime end, bw/iops windows. */
 void pace_tick(struct worker *w);
+
+/* Whether now passed the earliest deadline: pace_tick() is due. Once per I/O. */
+static inline bool pace_due(const struct pace *p, uint64_t now)
+{
+	return now >= p->t_next_check;
+}
+
+/* Whether pace_held_back() need be asked at all before an I/O. */
+static inline bool pace_gated(const struct pace *p)
+{
+	return p->gated;
+}
+
+/* The planner issued an I/O of direction d and len bytes: count it for rate and thinktime. */
+static inline void pace_count_issue(struct pace *p, int d, uint32_t len)
+{
+	p->rate_bytes[d] += len;
+	p->rate_ios[d]++;
+	if (p->think_left)
+		p->think_left--;
+}
 
 /* Publish the job's progress and state (enum job_state) for the status line. */
 void pace_publish(struct worker *w, int state);

@@ -9,6 +9,7 @@
 
 #include "engine/files.h"
 #include "engine/io_plan.h"
+#include "engine/pace.h"
 #include "engine/stripe/stripe.h"
 #include "engine/verify.h"
 #include "base/diag.h"
@@ -21,36 +22,24 @@ static size_t buffer_size(const struct job_desc *j)
 	return (size_t)((job_bs_max(j) + BUF_ALIGN - 1) & ~(uint64_t)(BUF_ALIGN - 1));
 }
 
+/* The requests and their buffers, aligned for O_DIRECT on every file; the engine's view. */
 static int alloc_requests(struct worker *w)
 {
 	unsigned n = w->job->iodepth;
 	size_t align = BUF_ALIGN;
-	void *bufs;
+	int ret;
 
 	for (unsigned i = 0; i < w->nfiles; i++)
 		if (files_dio_align(&w->files[i]) > align)
 			align = files_dio_align(&w->files[i]);
+	ret = req_queue_init(&w->q, n, align, buffer_size(w->job));
+	if (ret < 0)
+		return ret;
+	w->eng.bufs = w->q.bufs;
 	w->eng.buf_size = buffer_size(w->job);
-	if (posix_memalign(&bufs, align, n * w->eng.buf_size))
-		return -ENOMEM;
-	w->eng.bufs = bufs;
-	w->reqs = calloc(n, sizeof(*w->reqs));
-	w->free_slots = calloc(n, sizeof(*w->free_slots));
-	w->queued = calloc(n, sizeof(*w->queued));
-	w->retry = calloc(n, sizeof(*w->retry));
-	if (!w->reqs || !w->free_slots || !w->queued || !w->retry)
-		return -ENOMEM;
-	for (unsigned i = 0; i < n; i++) {
-		w->reqs[i].slot = i;
-		w->reqs[i].buf_slot = i;
-		w->reqs[i].buf_base = w->eng.bufs + (size_t)i * w->eng.buf_size;
-		w->reqs[i].dir = IO_NDIR;	/* not yet used */
-		w->free_slots[i] = n - 1 - i;
-	}
-	w->nfree = n;
-	w->eng.reqs = w->reqs;
-	w->eng.nreqs = n;
 	w->eng.nbufs = n;
+	w->eng.reqs = w->q.reqs;
+	w->eng.nreqs = n;
 	return 0;
 }
 
@@ -71,18 +60,6 @@ static int start_engine(struct worker *w)
 			 hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
 	}
 	return ret;
-}
-
-/*
- * The bw or iops sample window, as fio picks it: with that log written, log_avg_msec
- * unless the job set bwavgtime/iopsavgtime itself; 0 (log_avg_msec=0) samples every I/O.
- */
-static uint64_t sample_window_ns(const struct job_desc *j, const char *option,
-				 const char *log, uint64_t avg_ns)
-{
-	if (!log || job_setting(j, option))
-		return avg_ns;
-	return j->log_avg_ns;
 }
 
 int worker_setup(struct worker *w)
@@ -117,6 +94,7 @@ int worker_setup(struct worker *w)
 			 j->name);
 		return ret;
 	}
+	pace_init(w);
 	ret = plan_init(w);
 	if (ret < 0) {
 		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': no memory for the map of "
@@ -124,6 +102,8 @@ int worker_setup(struct worker *w)
 		return ret;
 	}
 	plan_fill_buffers(w);
+	w->issuing = true;
+	w->q.filling = true;
 	ret = verify_init(w);
 	if (ret < 0)
 		return ret;
@@ -133,10 +113,6 @@ int worker_setup(struct worker *w)
 		if (ret < 0)
 			return ret;
 	}
-	w->bw_ticks = clock_from_ns(w->clk, sample_window_ns(j, "bwavgtime", j->bw_log,
-							      j->bw_avg_ns));
-	w->iops_ticks = clock_from_ns(w->clk, sample_window_ns(j, "iopsavgtime", j->iops_log,
-								j->iops_avg_ns));
 	return start_engine(w);
 }
 
@@ -164,18 +140,10 @@ void worker_teardown(struct worker *w)
 	if (!(w->ops->flags & IOENG_NOFILES))
 		close_files(w);
 	verify_free(w);
-	/* After a failed reap the kernel may still write into them: leave them be. */
-	if (!w->abandoned)
-		free(w->eng.bufs);
-	free(w->reqs);
-	free(w->free_slots);
-	free(w->queued);
-	free(w->retry);
+	plan_free(w);
+	req_queue_free(&w->q);
 	w->eng.bufs = NULL;
-	w->reqs = NULL;
-	w->free_slots = NULL;
-	w->queued = NULL;
-	w->retry = NULL;
+	w->eng.reqs = NULL;
 	stripe_detach(w);
 }
 

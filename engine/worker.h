@@ -1,6 +1,11 @@
 /*
  * One job instance on its own thread: its requests, buffers, files and engine, and the
  * event loop that keeps iodepth I/Os in flight and records every one of them.
+ *
+ * Three parts are embedded, each with its owner: the planner's struct io_plan (io_plan.c:
+ * what to issue next), the pacer's struct pace (pace.c: time, deadlines, rate) and the
+ * request queue's struct req_queue (req_queue.c allocates it, loop.c moves requests). The
+ * others ask them through their headers; embedded, they cost the per-I/O path no load.
  */
 #ifndef ENGINE_WORKER_H
 #define ENGINE_WORKER_H
@@ -8,11 +13,13 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/resource.h>
 
 #include "engine/clock.h"
+#include "engine/io_plan.h"
 #include "engine/ioengine.h"
 #include "engine/logs.h"
+#include "engine/pace.h"
+#include "engine/req_queue.h"
 #include "output/stats.h"
 
 struct stripe;
@@ -33,74 +40,28 @@ struct worker {
 	struct job_progress *progress;	/* published for the status line */
 	struct verify *verify;		/* NULL when the job does not verify */
 	const atomic_bool *stop;	/* set to end every job early */
+	atomic_uint_fast64_t *seq_cursor;	/* seq_cursor=shared: bytes taken by the clones */
+	atomic_uint_fast64_t *ios_shared;	/* fsync_every_ios: I/Os of the job's clones */
 
 	/* requests */
 	struct ioengine eng;
 	struct stripe *stripe;		/* the stripe engine in front of the job's, or NULL */
 	struct io_file *dev_files;	/* the files opened: files[], or a stripe's members */
 	unsigned ndev_files;
-	struct io_req *reqs;
-	unsigned *free_slots;
-	unsigned nfree;
-	struct io_req **queued;		/* accepted by queue(), not yet submitted, in order */
-	unsigned nqueued;
-	unsigned inflight;		/* submitted, not yet reaped */
+	struct req_queue q;		/* the requests: free, queued, refused, in flight */
 	bool sync_path;			/* every I/O completes inside queue() */
-	struct io_req **retry;		/* refused by a full engine queue, to queue again */
-	unsigned nretry;
-	bool held;			/* the last fill stopped for rate, thinktime or fsync */
-	bool abandoned;			/* I/O may still be in flight: never free the buffers */
 
 	/* what to issue next */
-	bool plan_fast;			/* one file, one direction, one block size: see io_plan.h */
-	int fast_dir;
-	uint32_t fast_len;
-	uint64_t fast_left;		/* I/Os left to issue on the fast path */
-	bool gated;			/* rate, thinktime or fsync may hold the next I/O back */
-	struct rng rng;
-	bool random;
-	uint64_t align;			/* random offsets are multiples of this */
-	int next_dir;			/* chosen ahead so rate limits can look at it; -1 none */
-	unsigned cur_file;
-	unsigned file_left;		/* I/Os before file_service switches file */
-	unsigned rand_run_left;		/* sequential I/Os left after a random one (rw=..:N) */
-	bool trim_done;			/* trimwrite: the trim of tw_* went out, write next */
-	struct io_file *tw_file;
-	uint64_t tw_off;
-	uint32_t tw_len;
-	uint64_t bytes_left;		/* issue budget; UINT64_MAX when time based */
-	uint64_t ios_left;		/* number_ios budget; UINT64_MAX when unset */
-	unsigned think_left;
-	uint64_t sleep_late_ns;		/* how late nanosleep wakes, on average (pace.c) */
-	struct io_file *sync_due;	/* fsync= or fdatasync= wants this file synced */
-	int sync_kind;
+	struct io_plan plan;		/* direction, file, size, offset and budgets */
+	struct rng rng;			/* the planner's draws, then startdelay's (run.c) */
 	bool ending;			/* end_fsync's syncs: fio counts none of them */
-	bool sync_all;			/* then the files after it too (fsync_scope=all_files) */
-	struct io_file *last_written;
-	atomic_uint_fast64_t *ios_shared;	/* fsync_every_ios: I/Os of the job's clones */
-	atomic_uint_fast64_t *cursor;	/* seq_cursor=shared: bytes taken by the clones */
-	uint64_t cursor_end;		/* where the cursor stops (UINT64_MAX: wraps) */
-	uint64_t cursor_span;		/* the files' regions end to end */
-	uint64_t cursor_flen;		/* their common length, 0 if they differ */
-	bool rated;			/* rate= or rate_iops= is set */
 	bool issuing;			/* false once budget, runtime, stop or error ended it */
-	bool filling;			/* iodepth_low: refill only below the mark */
 
 	/* time, in clock ticks */
 	uint64_t t_go;			/* when the phase started, if the job starts with it */
 	uint64_t now;			/* the last clock reading */
-	uint64_t t_start;		/* start of the measured phase (after ramp) */
-	uint64_t t_end;			/* runtime limit, UINT64_MAX if none */
-	uint64_t t_ramp_end;
-	bool ramping;
-	uint64_t t_next_check;		/* earliest of the deadlines below */
 	uint64_t t_progress;		/* the last submit or reap that moved anything */
-	uint64_t t_next_bw, t_next_iops, t_next_stop;
-	uint64_t bw_ticks, iops_ticks;
-	uint64_t bw_win_start, iops_win_start;
-	uint64_t bw_win_bytes[IO_NDIR], iops_win_ios[IO_NDIR];
-	uint64_t rate_bytes[IO_NDIR], rate_ios[IO_NDIR];	/* issued since t_start */
-	struct rusage ru_start;
+	struct pace pace;		/* the measured phase, deadlines, rate and thinktime */
 
 	/* outcome */
 	int tid;
