@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
+#include "base/units.h"
 #include "jobs/job.h"
 
 struct worker;
@@ -80,7 +81,7 @@ void pace_publish(struct worker *w, int state);
 void pace_sleep(struct worker *w, uint64_t ns);
 
 /* The most lateness one sleep may teach pace_sleep(): a stall is not the timer's. */
-#define PACE_LATE_MAX_NS	1000000ULL
+#define PACE_LATE_MAX_NS	NS_PER_MSEC
 
 /*
  * The lateness pace_sleep() next subtracts: late_ns moved an eighth of the way to how

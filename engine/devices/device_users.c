@@ -1,5 +1,5 @@
 /*
- * Who uses a block device or a file: mounts, swap and holders (engine/blockdev.c), the
+ * Who uses a block device or a file: mounts, swap and holders (engine/devices/blockdev.c), the
  * kernel's exclusive hold, and loop devices stacked on it, followed through sysfs.
  */
 #include "engine/devices/device_users.h"

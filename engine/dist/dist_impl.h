@@ -1,4 +1,4 @@
-/* Shared by the two drivers of engine/dist.h; nothing else includes it. */
+/* Shared by the two drivers of engine/dist/dist.h; nothing else includes it. */
 #ifndef ENGINE_DIST_DIST_IMPL_H
 #define ENGINE_DIST_DIST_IMPL_H
 

@@ -1,4 +1,4 @@
-/* One process, one rank: the driver of engine/dist.h that iojob links. */
+/* One process, one rank: the driver of engine/dist/dist.h that iojob links. */
 #include "engine/dist/dist_impl.h"
 
 #include <string.h>

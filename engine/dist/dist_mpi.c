@@ -1,5 +1,5 @@
 /*
- * Many ranks under MPI: the driver of engine/dist.h that iojob-mpi links. Only the main
+ * Many ranks under MPI: the driver of engine/dist/dist.h that iojob-mpi links. Only the main
  * thread calls MPI (MPI_THREAD_FUNNELED); job threads never do.
  */
 #include "engine/dist/dist_impl.h"

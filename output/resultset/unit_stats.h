@@ -1,5 +1,5 @@
 /*
- * A unit's figures from its jobs' JSON (output/resultset_read.h): I/O counts, rates, run
+ * A unit's figures from its jobs' JSON (output/resultset/resultset_read.h): I/O counts, rates, run
  * times, latency moments and percentiles, CPU and lat_over counts, with the clones of the
  * unit added together as the jobs ran side by side. iojob's "iojob" object is used when a
  * job has it (runtime_ns, proc_cpu, lat_over), fio's fields otherwise.

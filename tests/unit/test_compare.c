@@ -1,5 +1,5 @@
 /*
- * Unit tests for output/compare.c: ratios that know which way a metric improves, and the
+ * Unit tests for output/resultset/compare.c: ratios that know which way a metric improves, and the
  * compare tables of seed 003 (table I) rebuilt from result lines carrying its figures:
  * ioDrive against a 4-disk md RAID0, 4 KiB random reads and writes at iodepth 32.
  */

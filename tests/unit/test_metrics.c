@@ -1,8 +1,9 @@
 /*
- * Unit tests for reading result sets back (output/resultset_read.c), a unit's figures
- * (output/unit_stats.c) and metric names (output/metrics.c), on result lines written here
- * by hand: with and without iojob's "iojob" object, clones added together, percentiles
- * from merged json+ bins against a histogram whose percentiles are known.
+ * Unit tests for reading result sets back (output/resultset/resultset_read.c), a unit's
+ * figures (output/resultset/unit_stats.c) and metric names (output/resultset/metrics.c), on
+ * result lines written here by hand: with and without iojob's "iojob" object, clones added
+ * together, percentiles from merged json+ bins against a histogram whose percentiles are
+ * known.
  */
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /*
- * Unit tests for striping: md RAID0's arithmetic (engine/stripe_map.c) on tables of
- * offsets at and around chunk boundaries, and the stripe engine (engine/stripe.c) in front
+ * Unit tests for striping: md RAID0's arithmetic (engine/stripe/stripe_map.c) on tables of
+ * offsets at and around chunk boundaries, and the stripe engine (engine/stripe/stripe.c) in front
  * of a scripted engine that records every part and completes them in the order a test
  * chooses, so that splitting, submitting and completing requests are checked exactly.
  */

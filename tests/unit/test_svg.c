@@ -1,5 +1,5 @@
 /*
- * Unit tests for output/svg_chart.c: a series per polyline, missing points left out (not
+ * Unit tests for output/resultset/svg_chart.c: a series per polyline, missing points left out (not
  * drawn at 0), names escaped, log2 axes for powers of two. The e2e test parses whole
  * charts as XML; these check the pieces.
  */

@@ -1,7 +1,8 @@
 /*
- * Unit tests for output/table.c (the table model and its renderers) and the numbers of the
- * seed shapes in output/seed_tables.c: columns as wide as their values, empty cells blank,
- * each renderer's syntax, and sysbench's "Mb"/"Gb" figures against the seeds' own.
+ * Unit tests for output/resultset/table.c (the table model and its renderers) and the
+ * numbers of the seed shapes in output/resultset/seed_tables.c: columns as wide as their
+ * values, empty cells blank, each renderer's syntax, and sysbench's "Mb"/"Gb" figures
+ * against the seeds' own.
  */
 #include <stdio.h>
 #include <stdlib.h>
