@@ -28,6 +28,9 @@ const struct cli_opt cli_options[] = {
 	SWITCH("output-format", CLI_OUTPUT_FORMAT, CLI_ARG_REQUIRED, "FORMAT",
 	       "comma-separated for several", .value_at = report_format_at),
 	SWITCH("minimal", CLI_MINIMAL, CLI_ARG_NONE, NULL, "terse output (--output-format=terse)"),
+	SWITCH("terse-version", CLI_TERSE_VERSION, CLI_ARG_REQUIRED, "N",
+	       "the terse format's version: 2, 3 (the default), 4 (adds trim) or 5 (adds the "
+	       "bw and iops samples)", .values = "2|3|4|5"),
 	SWITCH("set", CLI_SET, CLI_ARG_REQUIRED, "KEY=VALUE",
 	       "set a job option in every job, over what the job files say (repeatable)"),
 	SWITCH("section", CLI_SECTION, CLI_ARG_REQUIRED, "NAME",
@@ -225,7 +228,12 @@ static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val
 		return -1;
 	case CLI_MINIMAL:
 		/* like fio: it replaces earlier --output-format, a later one replaces it */
-		c->formats = RF_TERSE;
+		c->formats = RF_TERSE | (c->formats & RF_TERSE_VERSION_MASK);
+		return -1;
+	case CLI_TERSE_VERSION:
+		/* like fio: the version only; --minimal or --output-format asks for terse */
+		if (report_formats_set_terse(&c->formats, val))
+			return fail_usage("--terse-version takes 2, 3, 4 or 5, not '%s'", val);
 		return -1;
 	case CLI_OUTPUT_FORMAT:
 		return parse_formats(c, val) ? EXIT_USAGE : -1;
@@ -307,6 +315,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
 	}
 	if (c->resume && !c->results)
 		return fail_usage("%s", "--resume needs --results FILE");
+	/* nothing to check is no error, as in fio: blktests probes a switch so */
+	if (c->parse_only && !c->nfiles && !c->jf.nsecs)
+		return 0;
 	return -1;
 }
 

@@ -91,11 +91,12 @@ void report_json(FILE *f, const struct report *r, bool plus);
 void report_json_line(FILE *f, const struct report *r, bool plus);
 
 /*
- * The terse report, version 3: one ';'-separated line per unit, fields in fio 3.33's order
- * (read and write blocks, cpu, depths, lat buckets, every disk, then total_err;first_error
- * with continue_on_error and the description when set).
+ * The terse report in fio's version 2, 3, 4 or 5: one ';'-separated line per unit, fields
+ * in fio 3.33's order (the read, write and, but in v3, trim blocks, cpu, depths, lat
+ * buckets, every disk but in v2, then total_err;first_error with continue_on_error and
+ * the description when set).
  */
-void report_terse(FILE *f, const struct report *r);
+void report_terse(FILE *f, const struct report *r, unsigned version);
 
 /*
  * The line printed for each job before the run, as fio does at parse time:

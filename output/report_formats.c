@@ -19,8 +19,7 @@ static void render_json(FILE *f, const struct report *r, unsigned set)
 
 static void render_terse(FILE *f, const struct report *r, unsigned set)
 {
-	(void)set;
-	report_terse(f, r);
+	report_terse(f, r, report_formats_terse_version(set));
 }
 
 const struct report_format report_formats[] = {
@@ -29,7 +28,7 @@ const struct report_format report_formats[] = {
 	{ "json+", RF_JSON | RF_JSON_PLUS, NULL, 1,
 	  "the JSON document with each latency histogram's bins" },
 	{ "terse", RF_TERSE, render_terse, 0,
-	  "fio's terse format, version 3: one ';'-separated line per job" },
+	  "fio's terse format, version 3 or --terse-version's: one ';'-separated line per job" },
 	{ NULL },
 };
 
@@ -46,7 +45,7 @@ int report_formats_parse(const char *list, unsigned *set, char *bad, size_t len)
 	char buf[128], *save = NULL, *tok;
 
 	snprintf(buf, sizeof(buf), "%s", list);
-	*set = 0;
+	*set &= RF_TERSE_VERSION_MASK;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const struct report_format *rf = format_find(tok);
 
@@ -56,9 +55,29 @@ int report_formats_parse(const char *list, unsigned *set, char *bad, size_t len)
 		}
 		*set |= rf->bits;
 	}
-	if (!*set)
+	if (!(*set & ~RF_TERSE_VERSION_MASK)) {
 		snprintf(bad, len, "%s", list);
-	return *set ? 0 : -ENODATA;
+		return -ENODATA;
+	}
+	return 0;
+}
+
+int report_formats_set_terse(unsigned *set, const char *version)
+{
+	/* one digit and nothing else, where fio's atoi() takes "4x" as 4 */
+	if (!version || !version[0] || version[1] || version[0] < '0' + RF_TERSE_VERSION_MIN ||
+	    version[0] > '0' + RF_TERSE_VERSION_MAX)
+		return -EINVAL;
+	*set = (*set & ~RF_TERSE_VERSION_MASK) |
+	       ((unsigned)(version[0] - '0') << RF_TERSE_VERSION_SHIFT);
+	return 0;
+}
+
+unsigned report_formats_terse_version(unsigned set)
+{
+	unsigned v = (set & RF_TERSE_VERSION_MASK) >> RF_TERSE_VERSION_SHIFT;
+
+	return v ? v : RF_TERSE_VERSION_DEFAULT;
 }
 
 void report_formats_render(FILE *f, const struct report *r, unsigned set)

@@ -20,6 +20,16 @@ enum report_format_bit {
 	RF_TERSE = 1 << 3,
 };
 
+/*
+ * --terse-version rides in a set, in these bits (0: fio's default, 3), so that it holds
+ * whatever --minimal or --output-format say before or after it, as in fio.
+ */
+#define RF_TERSE_VERSION_SHIFT	8
+#define RF_TERSE_VERSION_MASK	(0xfu << RF_TERSE_VERSION_SHIFT)
+#define RF_TERSE_VERSION_MIN	2
+#define RF_TERSE_VERSION_MAX	5
+#define RF_TERSE_VERSION_DEFAULT	3
+
 struct report_format {
 	const char *name;
 	unsigned bits;		/* what naming it adds to the set */
@@ -33,10 +43,17 @@ struct report_format {
 extern const struct report_format report_formats[];
 
 /*
- * A comma-separated list of names ("json,terse") into *set. Returns 0, -EINVAL with the
- * first unknown name in bad, or -ENODATA for a list of none (the list in bad).
+ * A comma-separated list of names ("json,terse") into *set, in place of the formats it
+ * held (its terse version stays). Returns 0, -EINVAL with the first unknown name in bad,
+ * or -ENODATA for a list of none (the list in bad).
  */
 int report_formats_parse(const char *list, unsigned *set, char *bad, size_t len);
+
+/* --terse-version's value ("2" to "5") into *set. Returns 0, or -EINVAL for another. */
+int report_formats_set_terse(unsigned *set, const char *version);
+
+/* The terse version of a set: the one it holds, else fio's default. */
+unsigned report_formats_terse_version(unsigned set);
 
 /* Print r in every format of set, each once, in fio's order whatever the order asked. */
 void report_formats_render(FILE *f, const struct report *r, unsigned set);

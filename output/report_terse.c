@@ -1,6 +1,9 @@
 /*
- * The terse report, version 3 (--output-format=terse, --minimal): one ';'-separated line
- * per reporting unit, field for field as fio 3.33 prints it. Latencies are in usec.
+ * The terse report (--output-format=terse, --minimal) in fio 3.33's versions 2 to 5
+ * (--terse-version): one ';'-separated line per reporting unit, field for field as fio
+ * prints it. Latencies are in usec. What the versions differ in: v2 has no version string
+ * and no disks, and puts the description on a line of its own; v3 has no trim block; v5
+ * adds the bw sample count and the iops samples to each direction.
  */
 #include "output/report.h"
 
@@ -12,7 +15,6 @@
 #include "output/stats.h"
 #include "output/text.h"
 
-#define TERSE_VERSION		3
 #define TERSE_PCT_SLOTS		20	/* fio's FIO_IO_U_LIST_MAX_LEN: unused slots say "0%=0" */
 
 /* min;max;mean;stddev in usec: fio divides the extremes as integers, the rest as floats. */
@@ -70,9 +72,29 @@ static void terse_bw(FILE *f, const struct dir_stats *d, uint64_t agg_bw)
 		bw_share(s.mean, agg_bw), s.mean, stats_samples_stddev(&s));
 }
 
-/* One direction's 41 fields: io KiB;bw KiB/s;iops;runtime ms, slat, clat, pcts, lat, bw. */
+/* v5's: the bw sample count, then iops samples min;max;mean;stddev;count. */
+static void terse_samples(FILE *f, const struct dir_stats *d)
+{
+	struct sample_sum s;
+
+	stats_samples(&d->bw, &d->bw_sum, &s);
+	fprintf(f, ";%llu", (unsigned long long)s.n);
+	stats_samples(&d->iops, &d->iops_sum, &s);
+	if (!s.n) {
+		fputs(";0;0;0.000000;0.000000;0", f);
+		return;
+	}
+	fprintf(f, ";%llu;%llu;%f;%f;%llu", (unsigned long long)s.min,
+		(unsigned long long)s.max, s.mean, stats_samples_stddev(&s),
+		(unsigned long long)s.n);
+}
+
+/*
+ * One direction's 41 fields (47 in v5): io KiB;bw KiB/s;iops;runtime ms, slat, clat,
+ * pcts, lat, bw.
+ */
 static void terse_dir(FILE *f, const struct report_unit *u, const struct shown_dir *s,
-		      const struct group_run *g)
+		      const struct group_run *g, unsigned version)
 {
 	const struct dir_stats *d = s->d;
 
@@ -84,6 +106,8 @@ static void terse_dir(FILE *f, const struct report_unit *u, const struct shown_d
 	terse_pct(f, u, d);
 	terse_lat(f, &d->lat);
 	terse_bw(f, d, g ? g->dir[s->slot].agg_bw : 0);
+	if (version == 5)
+		terse_samples(f, d);
 }
 
 /* cpu, the 7 IO depths, 10 usec and 12 msec lat buckets. */
@@ -136,31 +160,37 @@ static void terse_disks(FILE *f, const struct disk_set *s)
 	}
 }
 
-static void terse_unit(FILE *f, const struct report_ctx *c, const struct unit_view *v)
+static void terse_unit(FILE *f, const struct report_ctx *c, const struct unit_view *v,
+		       unsigned version)
 {
 	const struct report_unit *u = v->u;
 	const struct group_run *g = report_group(c, u->groupid);
 	unsigned i;
 
-	fprintf(f, "%d;%s;", TERSE_VERSION, c->r->version);
+	if (version == 2)
+		fputs("2;", f);
+	else
+		fprintf(f, "%u;%s;", version, c->r->version);
 	text_put_terse(f, u->name);	/* a ';' or a newline would shift every field after */
 	fprintf(f, ";%d;%d", u->groupid, u->error);
-	/* v3 has no trim block; unified reporting shows mixed after read and write, or alone */
+	/* v3 has no trim block; unified reporting shows mixed after the others, or alone */
 	for (i = 0; i < v->ndirs; i++)
-		if (v->dirs[i].slot != RU_SLOT_TRIM)
-			terse_dir(f, u, &v->dirs[i], g);
+		if (v->dirs[i].slot != RU_SLOT_TRIM || version != 3)
+			terse_dir(f, u, &v->dirs[i], g, version);
 	terse_job(f, v->st);
-	terse_disks(f, c->r->disks);
+	if (version >= 3)
+		terse_disks(f, c->r->disks);
 	if (u->continue_on_error)
 		fprintf(f, ";%llu;%d", (unsigned long long)v->st->total_err, v->st->first_error);
 	if (u->desc) {
-		fputc(';', f);
+		/* v2's description is a line of its own, ";" and the text */
+		fputs(version == 2 ? "\n;" : ";", f);
 		text_put_terse(f, u->desc);
 	}
 	fputc('\n', f);
 }
 
-void report_terse(FILE *f, const struct report *r)
+void report_terse(FILE *f, const struct report *r, unsigned version)
 {
 	struct report_ctx c;
 	unsigned i;
@@ -168,6 +198,6 @@ void report_terse(FILE *f, const struct report *r)
 	if (report_ctx_init(&c, r))
 		return;
 	for (i = 0; i < r->nunits; i++)
-		terse_unit(f, &c, &c.views[i]);
+		terse_unit(f, &c, &c.views[i], version);
 	report_ctx_free(&c);
 }

@@ -408,7 +408,7 @@ static char *render(void (*build)(struct scenario *sc), const char *fmt)
 	struct scenario *sc = malloc(sizeof(*sc));
 	char *buf = NULL, bad[32];
 	size_t len = 0;
-	unsigned set;
+	unsigned set = 0;
 	FILE *f;
 
 	ck_assert_ptr_nonnull(sc);

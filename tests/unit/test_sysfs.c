@@ -429,7 +429,7 @@ static char *render(const struct disk_set *s, enum fmt fmt)
 	else if (fmt == FMT_JSON)
 		report_json(f, &ir->r, false);
 	else
-		report_terse(f, &ir->r);
+		report_terse(f, &ir->r, 3);
 	ck_assert_int_eq(fclose(f), 0);
 	free(ir);
 	return buf;
