@@ -373,6 +373,7 @@ static const struct golden_case {
 	const char *file;
 	void (*build)(struct scenario *sc);
 	const char *fmt;	/* as --output-format names it */
+	const char *terse;	/* as --terse-version names it, NULL for fio's default */
 } golden_cases[] = {
 	{ "report_read_async.txt", build_read_async, "normal" },
 	{ "report_read_async.json", build_read_async, "json+" },
@@ -400,10 +401,22 @@ static const struct golden_case {
 	{ "report_fsync.terse", build_fsync, "terse" },
 	{ "report_error.terse", build_error, "terse" },
 	{ "report_md.terse", build_md, "terse" },
+	{ "report_both.terse2", build_both, "terse", "2" },
+	{ "report_both.terse4", build_both, "terse", "4" },
+	{ "report_both.terse5", build_both, "terse", "5" },
+	{ "report_mixed.terse5", build_mixed, "terse", "5" },
+	{ "report_md.terse2", build_md, "terse", "2" },
+	{ "report_md.terse4", build_md, "terse", "4" },
+	{ "report_error.terse2", build_error, "terse", "2" },
+	{ "report_error.terse5", build_error, "terse", "5" },
+	{ "report_group.terse5", build_group, "terse", "5" },
 };
 
-/* The report of a scenario in the formats fmt names, as a string; the caller frees it. */
-static char *render(void (*build)(struct scenario *sc), const char *fmt)
+/*
+ * The report of a scenario in the formats fmt names, terse in version terse (NULL: the
+ * default), as a string; the caller frees it.
+ */
+static char *render_as(void (*build)(struct scenario *sc), const char *fmt, const char *terse)
 {
 	struct scenario *sc = malloc(sizeof(*sc));
 	char *buf = NULL, bad[32];
@@ -412,6 +425,8 @@ static char *render(void (*build)(struct scenario *sc), const char *fmt)
 	FILE *f;
 
 	ck_assert_ptr_nonnull(sc);
+	if (terse)
+		ck_assert_int_eq(report_formats_set_terse(&set, terse), 0);
 	ck_assert_int_eq(report_formats_parse(fmt, &set, bad, sizeof(bad)), 0);
 	scenario_init(sc);
 	build(sc);
@@ -422,6 +437,11 @@ static char *render(void (*build)(struct scenario *sc), const char *fmt)
 	scenario_free(sc);
 	free(sc);
 	return buf;
+}
+
+static char *render(void (*build)(struct scenario *sc), const char *fmt)
+{
+	return render_as(build, fmt, NULL);
 }
 
 static void golden_path(const char *file, char *path, size_t len)
@@ -489,7 +509,7 @@ START_TEST(report_matches_golden_file)
 	FILE *f;
 
 	golden_path(c->file, path, sizeof(path));
-	got = render(c->build, c->fmt);
+	got = render_as(c->build, c->fmt, c->terse);
 	if (getenv("IOJOB_REGEN_GOLDEN")) {
 		f = fopen(path, "wb");
 		ck_assert_msg(f != NULL, "cannot write %s", path);
@@ -855,6 +875,86 @@ START_TEST(terse_mixed_has_one_block_both_has_three)
 }
 END_TEST
 
+/*
+ * fio 3.33's field counts and places per version, blktests' (common/fio) for v4: v2 drops
+ * the version string and the disks, v4 adds the trim block, v5 adds 6 fields per block.
+ */
+START_TEST(terse_versions_have_fios_fields)
+{
+	static const struct {
+		const char *version;
+		unsigned fields, read_io, trim_io, usr_cpu;
+	} v[] = {
+		{ "2", 161, 5, 87, 128 }, { "3", 130, 6, 0, 88 }, { "4", 171, 6, 88, 129 },
+		{ "5", 189, 6, 100, 147 },
+	};
+	char *out, *field[256];
+
+	for (int i = 0; i < TABLE_LEN(v); i++) {
+		out = render_as(build_read_async, "terse", v[i].version);
+		ck_assert_uint_eq(terse_fields(out, 0, field, 256), v[i].fields);
+		ck_assert_str_eq(F(1), v[i].version);
+		ck_assert_str_eq(F(v[i].read_io), "601940");
+		ck_assert_str_eq(F(v[i].usr_cpu), "3.733333%");
+		if (v[i].trim_io)
+			ck_assert_str_eq(F(v[i].trim_io), "0");
+		ck_assert_str_eq(F(v[i].usr_cpu + 9), "100.0%");	/* depth 16 */
+		free(out);
+	}
+	out = render_as(build_read_async, "terse", "4");
+	terse_fields(out, 0, field, 256);
+	ck_assert_str_eq(F(6), "601940");	/* blktests' "read io" */
+	ck_assert_str_eq(F(9), "3001");		/* "read runtime" */
+	ck_assert_str_eq(F(88), "0");		/* "trim io" */
+	ck_assert_str_eq(F(138), "100.0%");	/* "io depth 16" */
+	ck_assert_str_eq(F(163), "vda");	/* the disk after "io latency >=2000 ms" */
+	ck_assert_str_eq(F(171), "80.50%");
+	free(out);
+	out = render_as(build_read_async, "terse", "5");
+	terse_fields(out, 0, field, 256);
+	ck_assert_str_eq(F(47), "5");		/* read: the bw sample count, then iops' */
+	free(out);
+}
+END_TEST
+
+START_TEST(terse_v2_puts_the_description_on_a_line_of_its_own)
+{
+	char *out = render_as(build_error, "terse", "2"), *field[256];
+
+	ck_assert_uint_eq(terse_fields(out, 0, field, 256), 161 + 2);
+	ck_assert_str_eq(F(1), "2");
+	ck_assert_str_eq(F(2), "coe");
+	ck_assert_str_eq(F(162), "3");		/* total_err;first_error end the line */
+	ck_assert_str_eq(F(163), "5");
+	free(out);
+	out = render_as(build_error, "terse", "2");
+	ck_assert_uint_eq(terse_fields(out, 1, field, 256), 2);
+	ck_assert_str_eq(F(1), "");
+	ck_assert_str_eq(F(2), "keeps going");
+	free(out);
+}
+END_TEST
+
+START_TEST(terse_version_takes_2_to_5_only)
+{
+	const char *bad[] = { "1", "6", "0", "", "33", "4x", "x" };
+	unsigned set = RF_JSON;
+
+	ck_assert_uint_eq(report_formats_terse_version(set), 3);
+	for (int i = 0; i < TABLE_LEN(bad); i++)
+		ck_assert_int_eq(report_formats_set_terse(&set, bad[i]), -EINVAL);
+	ck_assert_int_eq(report_formats_set_terse(&set, NULL), -EINVAL);
+	ck_assert_int_eq(report_formats_set_terse(&set, "4"), 0);
+	ck_assert_uint_eq(report_formats_terse_version(set), 4);
+	ck_assert_uint_eq(set & ~RF_TERSE_VERSION_MASK, RF_JSON);
+	/* a format list replaces the formats, not the version */
+	ck_assert_int_eq(report_formats_parse("terse", &set, (char[8]){ 0 }, 8), 0);
+	ck_assert_uint_eq(set & ~RF_TERSE_VERSION_MASK, RF_TERSE);
+	ck_assert_uint_eq(report_formats_terse_version(set), 4);
+	ck_assert_int_eq(report_formats_parse(",", &set, (char[8]){ 0 }, 8), -ENODATA);
+}
+END_TEST
+
 #undef F
 
 START_TEST(normal_skips_jobs_without_io_but_keeps_their_group)
@@ -984,6 +1084,9 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, terse_ends_with_errors_then_description);
 	tcase_add_test(tc, terse_folds_nsec_buckets_into_the_first_usec_one);
 	tcase_add_test(tc, terse_mixed_has_one_block_both_has_three);
+	tcase_add_test(tc, terse_versions_have_fios_fields);
+	tcase_add_test(tc, terse_v2_puts_the_description_on_a_line_of_its_own);
+	tcase_add_test(tc, terse_version_takes_2_to_5_only);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("normal");
