@@ -28,7 +28,7 @@ const struct cli_opt cli_options[] = {
 	SWITCH("output-format", CLI_OUTPUT_FORMAT, CLI_ARG_REQUIRED, "FORMAT",
 	       "comma-separated for several", .value_at = report_format_at),
 	SWITCH("minimal", CLI_MINIMAL, CLI_ARG_NONE, NULL, "terse output (--output-format=terse)"),
-	SWITCH("terse-version", CLI_TERSE_VERSION, CLI_ARG_REQUIRED, "N",
+	SWITCH("terse-version", CLI_TERSE_VERSION, CLI_ARG_REQUIRED, "VERSION",
 	       "the terse format's version: 2, 3 (the default), 4 (adds trim) or 5 (adds the "
 	       "bw and iops samples)", .values = "2|3|4|5"),
 	SWITCH("set", CLI_SET, CLI_ARG_REQUIRED, "KEY=VALUE",
