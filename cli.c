@@ -89,7 +89,8 @@ const char *cli_value_sep(const struct cli_opt *o)
 
 static int fail_usage(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "iojob: ");
+	/* run as fio, an error starts as fio's do; glibc keeps argv[0] for us (errno.h) */
+	fprintf(stderr, "%s: ", cli_run_as_fio(program_invocation_name) ? "fio" : "iojob");
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, " (see iojob --help)\n");
 	return EXIT_USAGE;
