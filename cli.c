@@ -61,7 +61,8 @@ const struct cli_opt cli_options[] = {
 	SWITCH("enghelp", CLI_ENGHELP, CLI_ARG_OPTIONAL, "ENGINE",
 	       "list the ioengines, or describe one and its own options"),
 	SWITCH("notes", CLI_NOTES, CLI_ARG_NONE, NULL,
-	       "run as fio, say iojob's notes on stderr all the same (iojob always does)"),
+	       "run as fio, say iojob's notes on stderr all the same (under its own name "
+	       "iojob always does)"),
 	SWITCH("version", CLI_VERSION, CLI_ARG_NONE, NULL, "print the version", .alias = "v"),
 	SWITCH("help", CLI_HELP, CLI_ARG_NONE, NULL,
 	       "print the usage, the common options and the exit status", .alias = "h"),
