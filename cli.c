@@ -63,6 +63,9 @@ const struct cli_opt cli_options[] = {
 	       "describe a job option, or all of them"),
 	SWITCH("enghelp", CLI_ENGHELP, CLI_ARG_OPTIONAL, "ENGINE",
 	       "list the ioengines, or describe one and its own options"),
+	SWITCH("notes", CLI_NOTES, CLI_ARG_NONE, NULL,
+	       "run as fio, say iojob's notes on stderr all the same (under its own name "
+	       "iojob always does)"),
 	SWITCH("version", CLI_VERSION, CLI_ARG_NONE, NULL, "print the version", .alias = "v"),
 	SWITCH("help", CLI_HELP, CLI_ARG_NONE, NULL,
 	       "print the usage, the common options and the exit status", .alias = "h"),
@@ -90,7 +93,8 @@ const char *cli_value_sep(const struct cli_opt *o)
 
 static int fail_usage(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "iojob: ");
+	/* run as fio, an error starts as fio's do; glibc keeps argv[0] for us (errno.h) */
+	fprintf(stderr, "%s: ", cli_run_as_fio(program_invocation_name) ? "fio" : "iojob");
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, " (see iojob --help)\n");
 	return EXIT_USAGE;
@@ -198,7 +202,7 @@ static int print_help(const struct cli *c, const struct cli_opt *sw, const char 
 	if (sw->id == CLI_HELP)
 		cli_usage(stdout);
 	else if (sw->id == CLI_VERSION)
-		cli_version(stdout);
+		cli_version(stdout, c->fio_mode);
 	else if (sw->id == CLI_CMDHELP && help_options(stdout, val, c->engines, c->nengines) < 0)
 		return fail_usage("unknown option '%s'", val);
 	else if (sw->id == CLI_ENGHELP && help_engines(stdout, val, c->engines, c->nengines) < 0)
@@ -225,6 +229,9 @@ static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val
 		return -1;
 	case CLI_RESUME:
 		c->resume = true;
+		return -1;
+	case CLI_NOTES:
+		c->notes = true;
 		return -1;
 	case CLI_MINIMAL:
 		/* like fio: it replaces earlier --output-format, a later one replaces it */
@@ -305,8 +312,16 @@ void cli_init(struct cli *c, struct dist *dist)
 	c->nengines = engine_catalog(c->engines, IOENGINE_MAX);
 }
 
+bool cli_run_as_fio(const char *argv0)
+{
+	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
+
+	return argv0 && !strcmp(base ? base + 1 : argv0, "fio");
+}
+
 int cli_parse(struct cli *c, int argc, char **argv)
 {
+	c->fio_mode = argc > 0 && cli_run_as_fio(argv[0]);
 	for (int i = 1; i < argc; i++) {
 		int ret = parse_arg(c, argv, &i);
 

@@ -23,6 +23,15 @@ struct engine_info;
 #define EXIT_JOB_FAILED	1
 #define EXIT_USAGE	2
 
+/*
+ * Run under the name fio (a symlink, see meson_options.txt's fio_symlink), iojob answers
+ * as the tools that run fio expect: --version gives FIO_MODE_VERSION, fio's form with
+ * iojob named in the part after the release (each tool's parse reads "3.33"), nothing on
+ * stderr that fio would not write (iojob's notes only with --notes) and fio's exit codes.
+ */
+#define FIO_MODE_RELEASE	"3.33"
+#define FIO_MODE_VERSION(iojob_version)	"fio-" FIO_MODE_RELEASE "-iojob-" iojob_version
+
 /* The --set and --section options, --sweep axes and job files the command line takes. */
 #define MAX_ARGS_LIST	256
 
@@ -46,6 +55,8 @@ struct cli {
 	unsigned formats;
 	bool parse_only;
 	bool readonly;
+	bool fio_mode;			/* run as fio: see FIO_MODE_VERSION */
+	bool notes;			/* --notes: iojob's notes on stderr in fio mode too */
 	struct status_opts status;
 	struct engine_info engines[IOENGINE_MAX];
 	unsigned nengines;
@@ -66,13 +77,16 @@ int cli_parse(struct cli *c, int argc, char **argv);
 
 void cli_free(struct cli *c);
 
+/* Whether argv0, the name the program was run under, is fio's (its last part is "fio"). */
+bool cli_run_as_fio(const char *argv0);
+
 /* The switches the command line handles itself; any other --KEY=VALUE is a job option. */
 enum cli_switch {
 	CLI_HELP, CLI_VERSION, CLI_CMDHELP, CLI_ENGHELP, CLI_PARSE_ONLY, CLI_READONLY,
 	CLI_OUTPUT, CLI_OUTPUT_FORMAT, CLI_MINIMAL, CLI_TERSE_VERSION, CLI_SET, CLI_SECTION,
 	CLI_SWEEP, CLI_LABEL, CLI_RESULTS, CLI_RESUME,
 	CLI_ETA, CLI_ETA_INTERVAL, CLI_ETA_NEWLINE, CLI_STATUS_INTERVAL,
-	CLI_COMPLETE_OPTIONS, CLI_COMPLETE_VALUES,
+	CLI_COMPLETE_OPTIONS, CLI_COMPLETE_VALUES, CLI_NOTES,
 };
 
 enum cli_arg {
@@ -115,8 +129,8 @@ const char *cli_help(const struct cli_opt *o, char *buf, size_t len);
 /* --help: usage, the switches, the common job options, exit codes, where the manual is. */
 void cli_usage(FILE *f);
 
-/* --version: "iojob X.Y.Z" on one line. */
-void cli_version(FILE *f);
+/* --version: "iojob X.Y.Z" on one line, or FIO_MODE_VERSION's in fio mode. */
+void cli_version(FILE *f, bool fio_mode);
 
 /*
  * For the completion script: one word per line, "--KEY" for flags and "--KEY=" for

@@ -61,9 +61,12 @@ void cli_usage(FILE *f)
 		"tree: man -l build/doc/iojob.1).\n");
 }
 
-void cli_version(FILE *f)
+void cli_version(FILE *f, bool fio_mode)
 {
-	fprintf(f, "iojob %s\n", IOJOB_VERSION);
+	if (fio_mode)
+		fprintf(f, "%s\n", FIO_MODE_VERSION(IOJOB_VERSION));
+	else
+		fprintf(f, "iojob %s\n", IOJOB_VERSION);
 }
 
 void cli_complete_options(FILE *f, const struct engine_info *engines, unsigned nengines)

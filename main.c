@@ -2,7 +2,9 @@
  * iojob: job files and command-line jobs in, a fio-style report out. main() reads the
  * command line (cli.h), builds the jobs of every sweep cell (engine/cells.h), runs them
  * and reports each cell; it prints every diagnostic. Exit codes: 0 every job ran, 1 a
- * job failed, 2 usage or job-file error, 128+N stopped by signal N.
+ * job failed, 2 usage or job-file error, 128+N stopped by signal N. Run as fio (cli.h's
+ * FIO_MODE_VERSION), it says what fio would where fio would, and exits as fio: 0, 1 for
+ * any error, 128 stopped by a signal.
  */
 #include <errno.h>
 #include <signal.h>
@@ -13,6 +15,7 @@
 
 #include "base/diag.h"
 #include "cli.h"
+#include "config.h"
 #include "engine/cells.h"
 #include "engine/dist/dist.h"
 #include "engine/dist/dist_report.h"
@@ -27,13 +30,20 @@
 #include "output/text.h"
 #include "parser/jobfile.h"
 
-/*
- * A diagnostic on stderr: "iojob: " and msg with its control characters escaped, so that
- * a job name or a path can neither forge lines nor send the terminal escape sequences.
- */
-static void say(const char *msg)
+/* Who speaks on stderr: fio's name when run as fio, as fio's own errors start "fio: ". */
+static const char *prog(const struct cli *c)
 {
-	fputs("iojob: ", stderr);
+	return c->fio_mode ? "fio" : "iojob";
+}
+
+/*
+ * A diagnostic on stderr: "iojob: " (or "fio: ") and msg with its control characters
+ * escaped, so that a job name or a path can neither forge lines nor send the terminal
+ * escape sequences.
+ */
+static void say(const struct cli *c, const char *msg)
+{
+	fprintf(stderr, "%s: ", prog(c));
 	text_put_escaped(stderr, msg);
 	fputc('\n', stderr);
 }
@@ -41,6 +51,27 @@ static void say(const char *msg)
 /* The signal handler can only reach the run through a pointer it finds on its own. */
 static struct run *volatile running;
 static volatile sig_atomic_t stopped_by;
+
+/* How the signal is said: iojob's line on stderr, fio's on stdout, or nothing. */
+enum signal_line { SIGNAL_SAY_IOJOB, SIGNAL_SAY_FIO, SIGNAL_SAY_NOTHING };
+static volatile sig_atomic_t signal_line;
+
+/*
+ * Run as fio: fio's line, on stdout as fio writes it, but only above a normal report; in a
+ * JSON or terse report on stdout it would only break what reads the report.
+ */
+static void say_signal_as_fio(int sig)
+{
+	char line[] = "fio: terminating on signal NN\n";
+	size_t n = sizeof(line) - 4;	/* where NN starts */
+
+	if (sig >= 10)
+		line[n++] = (char)('0' + sig / 10 % 10);
+	line[n++] = (char)('0' + sig % 10);
+	line[n++] = '\n';
+	if (write(STDOUT_FILENO, line, n) < 0)
+		return;	/* nowhere to say it: stopping is what matters */
+}
 
 static void on_signal(int sig)
 {
@@ -52,15 +83,18 @@ static void on_signal(int sig)
 	/* A second signal ends the process at once, with the default action. */
 	signal(sig, SIG_DFL);
 	stopped_by = sig;
-	if (write(STDERR_FILENO, say, sizeof(say) - 1) < 0)
+	if (signal_line == SIGNAL_SAY_FIO)
+		say_signal_as_fio(sig);
+	else if (signal_line == SIGNAL_SAY_IOJOB && write(STDERR_FILENO, say, sizeof(say) - 1) < 0)
 		return;	/* nowhere to say it: stopping is what matters */
 	if (r)
 		atomic_store(&r->stop, true);
 }
 
-static void print_notes(struct diag *d)
+/* iojob's notes on stderr; run as fio, only with --notes (fio prints nothing there). */
+static void print_notes(const struct cli *c, struct diag *d)
 {
-	if (d->notes)
+	if (d->notes && (!c->fio_mode || c->notes))
 		for (char *p = d->notes, *nl; (nl = strchr(p, '\n')); p = nl + 1)
 			fprintf(stderr, "iojob: note: %.*s\n", (int)(nl - p), p);
 	free(d->notes);
@@ -124,6 +158,7 @@ static void print_header(FILE *out, const struct cli *c, const struct job_list *
 		.some_gettime = some_gettime,
 		.nranks = c->dist->nranks, .nhosts = c->dist->nhosts,
 		.nthreads = jobs->njobs,
+		.version = c->fio_mode ? FIO_MODE_VERSION(IOJOB_VERSION) : NULL,
 	};
 	report_run_header(out, &h);
 }
@@ -138,7 +173,7 @@ static int save_results(const struct cli *c, const struct report *rep)
 	cells_meta(&c->cells, keys, values, &m);
 	ret = resultset_append(c->results, &m, rep);
 	if (ret < 0)
-		fprintf(stderr, "iojob: --results '%s': %s\n", c->results, strerror(-ret));
+		fprintf(stderr, "%s: --results '%s': %s\n", prog(c), c->results, strerror(-ret));
 	return ret;
 }
 
@@ -161,13 +196,15 @@ static int report_ranks(FILE *out, const struct cli *c, struct run *r)
 
 	if (!ret && dist_root(c->dist)) {
 		for (unsigned i = 0; i < dr.nfailures; i++)
-			say(dr.failures[i]);
+			say(c, dr.failures[i]);
 		dr.agg.rep.interrupted_by = stopped_by;
+		if (c->fio_mode)
+			dr.agg.rep.version = FIO_MODE_VERSION(IOJOB_VERSION);
 		ret = print_report(out, c, &dr.agg.rep);
 		for (unsigned i = 0; !ret && i < r->jobs->njobs; i++)
 			ret = r->results[i].error != 0;	/* merged: any rank's failure */
 	} else if (ret < 0) {
-		fprintf(stderr, "iojob: out of memory building the report\n");
+		fprintf(stderr, "%s: out of memory building the report\n", prog(c));
 	}
 	dist_report_free(&dr, r);
 	return ret;
@@ -182,10 +219,12 @@ static int report(FILE *out, const struct cli *c, struct run *r)
 		return report_ranks(out, c, r);
 	if (run_build_report(r, &rr) < 0) {
 		run_report_free(&rr);
-		fprintf(stderr, "iojob: out of memory building the report\n");
+		fprintf(stderr, "%s: out of memory building the report\n", prog(c));
 		return -ENOMEM;
 	}
 	rr.rep.interrupted_by = stopped_by;
+	if (c->fio_mode)	/* where fio writes its version: the same as --version */
+		rr.rep.version = FIO_MODE_VERSION(IOJOB_VERSION);
 	ret = print_report(out, c, &rr.rep);
 	run_report_free(&rr);
 	return ret;
@@ -194,6 +233,23 @@ static int report(FILE *out, const struct cli *c, struct run *r)
 static void meet_ranks(void *ctx)
 {
 	dist_barrier(ctx);
+}
+
+/*
+ * Run as fio, the run says what fio would, where fio would: the layout line only in a
+ * normal report (nothing on stderr), the status line on stdout and never above a JSON or
+ * terse report there, and a signal in fio's words.
+ */
+static void as_fio(struct cli *c, struct run *r)
+{
+	bool normal = c->formats & RF_NORMAL;
+
+	if (!normal && !c->notes)
+		r->note = NULL;
+	c->status.eta_out = stdout;
+	if (!normal && c->out == stdout)
+		c->status.eta = ETA_NEVER;
+	signal_line = normal && c->out == stdout ? SIGNAL_SAY_FIO : SIGNAL_SAY_NOTHING;
 }
 
 /*
@@ -213,22 +269,24 @@ static int run_jobs(struct cli *c, struct run *r, FILE *out, struct diag *d)
 		print_header(out, c, jobs, r);
 	r->note = note_to;
 	r->note_ctx = c->formats & RF_NORMAL ? out : stderr;
+	c->status.eta_out = stderr;
+	if (c->fio_mode)
+		as_fio(c, r);
 	running = r;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	c->status.eta_out = stderr;
 	c->status.interval_out = out;
 	c->status.interval_json = !(c->formats & RF_NORMAL);
 	c->status.kb_base = jobs->jobs[0].kb_base;
-	if (run_status_start(r, &c->status) < 0)
+	if (run_status_start(r, &c->status) < 0 && (!c->fio_mode || c->notes))
 		fprintf(stderr, "iojob: note: cannot show the status line (out of memory)\n");
 	d->msg[0] = '\0';
 	ret = run_execute(r, d);
 	run_status_stop(r);
 	if (d->msg[0])
-		say(d->msg);
+		say(c, d->msg);
 	if (run_write_logs(r, d) < 0) {
-		say(d->msg);
+		say(c, d->msg);
 		ret = 1;
 	}
 	for (unsigned i = 0; i < jobs->njobs; i++)
@@ -237,7 +295,7 @@ static int run_jobs(struct cli *c, struct run *r, FILE *out, struct diag *d)
 
 			snprintf(msg, sizeof(msg), "%s%s", c->dist->nranks > 1 ? "rank 0: " : "",
 				 r->results[i].error_msg);
-			say(msg);
+			say(c, msg);
 		}
 	return ret;
 }
@@ -250,7 +308,7 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 
 	ret = run_prepare(&r, jobs, d);
 	if (ret < 0)
-		say(d->msg);
+		say(c, d->msg);
 	/* a file name too long for the file system is the job file's as much as a bad value */
 	ret = ret == 0 ? 0 : ret == -EINVAL || ret == -ENAMETOOLONG ? EXIT_USAGE : EXIT_JOB_FAILED;
 	ret = dist_agree(c->dist, ret, d, stderr);
@@ -280,7 +338,7 @@ static int check_cells(struct cli *c, struct diag *d)
 {
 	int ret = cells_check(&c->cells, d);
 
-	print_notes(d);
+	print_notes(c, d);
 	return ret;
 }
 
@@ -290,7 +348,7 @@ static int run_cell(void *ctx, struct job_list *jobs, struct diag *d)
 	struct cli *c = ctx;
 	int ret = execute(c, jobs, c->out, d);
 
-	print_notes(d);
+	print_notes(c, d);
 	return ret;
 }
 
@@ -393,7 +451,7 @@ static int build(struct cli *c, struct diag *d)
 
 	setup_cells(c);
 	if (parse_job_files(c, d) < 0 || check_cells(c, d) < 0) {
-		say(d->msg);
+		say(c, d->msg);
 		ret = EXIT_USAGE;
 	}
 	return dist_agree(c->dist, ret, d, stderr) ? EXIT_USAGE : -1;
@@ -409,17 +467,25 @@ static int run(struct cli *c, struct diag *d)
 	int ret = EXIT_USAGE;
 
 	if (opened < 0)
-		say(d->msg);
+		say(c, d->msg);
 	if (!dist_agree(c->dist, opened < 0 ? EXIT_USAGE : 0, d, stderr)) {
 		ret = cells_run(&c->cells, d);
 		if (ret < 0) {
-			say(d->msg);
+			say(c, d->msg);
 			ret = EXIT_USAGE;
 		}
 	}
 	if (c->out != stdout)
-		ret = finish_output(c->out, c->output, "iojob", ret);
+		ret = finish_output(c->out, c->output, prog(c), ret);
 	return ret;
+}
+
+/* fio's exit codes for iojob's: 1 for any error, 128 for any signal. */
+static int fio_exit(int ret)
+{
+	if (ret > 128)
+		return 128;
+	return ret ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -430,8 +496,8 @@ int main(int argc, char **argv)
 	struct diag d = { 0 };
 	int ret;
 
-	/* Subcommands on result sets: they run no jobs. */
-	if (argc > 1 && (cmd = command_find(argv[1]))) {
+	/* Subcommands on result sets: they run no jobs (and fio has none: a job file). */
+	if (argc > 1 && !cli_run_as_fio(argv[0]) && (cmd = command_find(argv[1]))) {
 		char who[64];
 
 		snprintf(who, sizeof(who), "iojob %s", cmd->name);
@@ -448,7 +514,9 @@ int main(int argc, char **argv)
 		ret = build(&c, &d);
 	if (ret < 0)
 		ret = c.parse_only ? 0 : run(&c, &d);
-	ret = finish_output(stdout, NULL, "iojob", ret);
+	ret = finish_output(stdout, NULL, prog(&c), ret);
+	if (c.fio_mode)
+		ret = fio_exit(ret);
 	cli_free(&c);
 	dist_finalize(&dist);
 	return ret;

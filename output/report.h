@@ -124,6 +124,7 @@ struct report_header {
 	int nranks;			/* MPI ranks, on nhosts hosts */
 	unsigned nhosts;
 	unsigned nthreads;
+	const char *version;		/* the first line's; NULL: "iojob-X.Y.Z" */
 };
 
 /*

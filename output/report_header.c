@@ -28,7 +28,7 @@ void report_job_header(FILE *f, const char *name, int groupid, const char *rw,
 
 void report_run_header(FILE *f, const struct report_header *h)
 {
-	fprintf(f, "iojob-%s\n", IOJOB_VERSION);
+	fprintf(f, "%s\n", h->version ? h->version : "iojob-" IOJOB_VERSION);
 	for (unsigned s = 0; s < h->nsets; s++)
 		fprintf(f, "%s%s=%s%s", s ? ", " : "Overrides (--set): ", h->set_keys[s],
 			h->set_values[s], s + 1 == h->nsets ? "\n" : "");
