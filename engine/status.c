@@ -281,6 +281,14 @@ static bool all_answered(const struct run_status *s)
 	return true;
 }
 
+static bool all_final(const struct run_status *s)
+{
+	for (unsigned i = 0; i < s->run->jobs->njobs; i++)
+		if (!atomic_load_explicit(&s->run->results[i].progress.final, memory_order_acquire))
+			return false;
+	return true;
+}
+
 /*
  * Job i's part of the report: its result once it has ended, else its latest copy (zeros
  * before it started). Only what the report reads is taken.
@@ -331,6 +339,10 @@ static void show_report(struct run_status *s, uint64_t now)
 	struct run_report rr;
 	struct timeval tv;
 
+	/* stamped before the jobs are looked at: earlier than the report's end, always */
+	gettimeofday(&tv, NULL);
+	if (all_final(s))
+		return;		/* as fio, no interval once the jobs are over: the report follows */
 	if (ask_jobs(s))
 		while (!all_answered(s) && !atomic_load(&s->quit) && clock_mono_ns() < until) {
 			struct timespec ts = { 0, (long)ANSWER_POLL_NS };
@@ -341,7 +353,6 @@ static void show_report(struct run_status *s, uint64_t now)
 		view_of(s, i, &s->view[i]);
 	/* phases[] stays zero: what a phase cost the process is known when it ends */
 	if (run_build_report_of(s->run, s->view, s->phases, &rr) == 0) {
-		gettimeofday(&tv, NULL);
 		rr.rep.time = tv.tv_sec;
 		rr.rep.time_ms = (unsigned long long)tv.tv_sec * 1000 +
 				 (unsigned long long)tv.tv_usec / 1000;
