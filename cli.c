@@ -52,7 +52,7 @@ const struct cli_opt cli_options[] = {
 	SWITCH("status-interval", CLI_STATUS_INTERVAL, CLI_ARG_REQUIRED, "TIME",
 	       "print the report of the run so far this often, as fio does (plain numbers "
 	       "in seconds)"),
-	SWITCH("status-format", CLI_STATUS_FORMAT, CLI_ARG_REQUIRED, "WHAT",
+	SWITCH("status-format", CLI_STATUS_FORMAT, CLI_ARG_REQUIRED, "full|delta",
 	       "what --status-interval prints: full (the whole report so far, fio's) or delta "
 	       "(iojob's lines of each interval alone: JSON unless the report is normal)",
 	       .values = "full|delta"),
