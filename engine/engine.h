@@ -36,7 +36,7 @@ struct job_progress {
 	atomic_uint_fast64_t budget_bytes;	/* what it will do; UINT64_MAX: until runtime */
 	/*
 	 * --status-interval's full reports: the status thread bumps snap_want, the job copies
-	 * its statistics into *snap between two I/Os and sets snap_done to it (engine/status.c
+	 * its statistics into *snap between two I/Os and sets snap_done to it (status_report.c
 	 * says how the two never touch *snap at once). snap is NULL when nobody asks.
 	 */
 	struct job_result *snap;
