@@ -171,7 +171,8 @@ int run_build_report(const struct run *r, struct run_report *out);
 
 /*
  * The same report of the run so far, for --status-interval: results[] (one per job) and
- * phases[] (one per phase) in place of the run's own, which the jobs are still writing.
+ * phases[] (one per phase) in place of the run's own, which the jobs are still writing;
+ * the run's end time and disks are not read (the caller sets rep.time and rep.disks).
  */
 int run_build_report_of(const struct run *r, const struct job_result *results,
 			const struct phase_usage *phases, struct run_report *out);

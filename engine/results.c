@@ -199,7 +199,12 @@ static unsigned merge_group(const struct run *r, const struct sources *src, unsi
 
 int run_build_report(const struct run *r, struct run_report *out)
 {
-	return run_build_report_of(r, r->results, r->phases, out);
+	int ret = run_build_report_of(r, r->results, r->phases, out);
+
+	out->rep.time = r->end_time;
+	out->rep.time_ms = r->end_ms;
+	out->rep.disks = r->disks.n ? &r->disks : NULL;
+	return ret;
 }
 
 int run_build_report_of(const struct run *r, const struct job_result *results,
@@ -243,11 +248,8 @@ int run_build_report_of(const struct run *r, const struct job_result *results,
 	out->rep.global_values = out->values + at;
 	out->rep.nglobal = add_settings(out, at, &jobs->jobs[0], true);
 	out->rep.version = "iojob-" IOJOB_VERSION;
-	out->rep.time = r->end_time;
-	out->rep.time_ms = r->end_ms;
 	out->rep.units = out->units;
 	out->rep.nunits = nu;
-	out->rep.disks = r->disks.n ? &r->disks : NULL;
 	return 0;
 }
 
