@@ -53,8 +53,12 @@ const struct cli_opt cli_options[] = {
 	SWITCH("eta-newline", CLI_ETA_NEWLINE, CLI_ARG_REQUIRED, "TIME",
 	       "start a new status line this often (plain numbers in seconds)"),
 	SWITCH("status-interval", CLI_STATUS_INTERVAL, CLI_ARG_REQUIRED, "TIME",
-	       "print each interval's results to the report this often (plain numbers in "
-	       "seconds)"),
+	       "print the report of the run so far this often, as fio does (plain numbers "
+	       "in seconds)"),
+	SWITCH("status-format", CLI_STATUS_FORMAT, CLI_ARG_REQUIRED, "full|delta",
+	       "what --status-interval prints: full (the whole report so far, fio's) or delta "
+	       "(iojob's lines of each interval alone: JSON unless the report is normal)",
+	       .values = "full|delta"),
 	SWITCH("parse-only", CLI_PARSE_ONLY, CLI_ARG_NONE, NULL,
 	       "check the job files and options, run nothing"),
 	SWITCH("readonly", CLI_READONLY, CLI_ARG_NONE, NULL,
@@ -162,7 +166,7 @@ static int add_sweep(struct cli *c, const char *spec)
 	return 0;
 }
 
-/* --eta, --eta-interval, --eta-newline, --status-interval. Returns -1 or an exit code. */
+/* The status switches (--eta*, --status-interval, --status-format): -1 or an exit code. */
 static int parse_status_arg(struct cli *c, const struct cli_opt *sw, const char *val)
 {
 	struct status_opts *o = &c->status;
@@ -177,6 +181,12 @@ static int parse_status_arg(struct cli *c, const struct cli_opt *sw, const char 
 			o->eta = ETA_NEVER;
 		else
 			return fail_usage("--eta takes auto, always or never, not '%s'", val);
+		return -1;
+	}
+	if (sw->id == CLI_STATUS_FORMAT) {
+		if (strcmp(val, "full") && strcmp(val, "delta"))
+			return fail_usage("--status-format takes full or delta, not '%s'", val);
+		o->delta = !strcmp(val, "delta");
 		return -1;
 	}
 	/* fio's units: milliseconds for --eta-interval, seconds for the others. */
@@ -263,6 +273,7 @@ static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val
 		c->sections[c->nsections++] = val;
 		return -1;
 	case CLI_ETA: case CLI_ETA_INTERVAL: case CLI_ETA_NEWLINE: case CLI_STATUS_INTERVAL:
+	case CLI_STATUS_FORMAT:
 		return parse_status_arg(c, sw, val);
 	default:
 		return print_help(c, sw, val);

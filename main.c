@@ -276,7 +276,7 @@ static int run_jobs(struct cli *c, struct run *r, FILE *out, struct diag *d)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	c->status.interval_out = out;
-	c->status.interval_json = !(c->formats & RF_NORMAL);
+	c->status.formats = c->formats;
 	c->status.kb_base = jobs->jobs[0].kb_base;
 	if (run_status_start(r, &c->status) < 0 && (!c->fio_mode || c->notes))
 		fprintf(stderr, "iojob: note: cannot show the status line (out of memory)\n");

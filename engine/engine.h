@@ -16,6 +16,8 @@
 
 struct diag;
 struct job_logs;
+struct job_result;
+struct worker;
 struct run_status;
 struct run_files;
 
@@ -32,6 +34,14 @@ struct job_progress {
 	atomic_uint_fast64_t clat_sum_ns[IO_NDIR];
 	atomic_uint_fast64_t start_ns;		/* CLOCK_MONOTONIC when it started */
 	atomic_uint_fast64_t budget_bytes;	/* what it will do; UINT64_MAX: until runtime */
+	/*
+	 * --status-interval's full reports: the status thread bumps snap_want, the job copies
+	 * its statistics into *snap between two I/Os and sets snap_done to it (status_report.c
+	 * says how the two never touch *snap at once). snap is NULL when nobody asks.
+	 */
+	struct job_result *snap;
+	atomic_uint snap_want, snap_done;
+	atomic_bool final;			/* the result is complete: the job has ended */
 };
 
 struct job_result {
@@ -118,7 +128,13 @@ struct status_opts {
 	uint64_t eta_newline_ns;	/* start a new line this often (0: never) */
 	uint64_t interval_ns;		/* --status-interval, 0: none */
 	FILE *interval_out;		/* the report stream */
-	bool interval_json;
+	/*
+	 * Like fio, each interval the whole report so far in every format of the run
+	 * (output/report_formats.h's set); or, with delta, iojob's own lines of what each
+	 * job did in the interval alone: JSON unless the set has the normal format.
+	 */
+	unsigned formats;
+	bool delta;
 	unsigned kb_base;
 };
 
@@ -127,6 +143,12 @@ int run_status_start(struct run *r, const struct status_opts *o);
 
 /* Stop it, leaving the terminal on a fresh line. */
 void run_status_stop(struct run *r);
+
+/*
+ * A job's side of the full reports, between two I/Os: when the status thread asked for a
+ * copy of the statistics, make it. Cheap when it did not (two relaxed loads).
+ */
+void run_status_answer(struct worker *w);
 
 /* Write the log files the jobs asked for (write_lat_log, ...). Returns 0 or -errno. */
 int run_write_logs(const struct run *r, struct diag *d);
@@ -146,6 +168,14 @@ struct run_report {
 };
 
 int run_build_report(const struct run *r, struct run_report *out);
+
+/*
+ * The same report of the run so far, for --status-interval: results[] (one per job) and
+ * phases[] (one per phase) in place of the run's own, which the jobs are still writing;
+ * the run's end time and disks are not read (the caller sets rep.time and rep.disks).
+ */
+int run_build_report_of(const struct run *r, const struct job_result *results,
+			const struct phase_usage *phases, struct run_report *out);
 void run_report_free(struct run_report *out);
 
 void run_free(struct run *r);

@@ -380,13 +380,15 @@ static void end_fsync(struct worker *w)
 	w->issuing = false;
 }
 
-static void finish(struct worker *w)
+/*
+ * What the end of the run makes of the counters, into st (the job's own, or a copy that
+ * --status-interval shows): each direction's runtime, lat for sync engines, and their
+ * depths. pace_measure() has set st's runtime.
+ */
+void worker_close_stats(const struct worker *w, struct job_stats *st)
 {
-	struct job_stats *st = w->st;
-	uint64_t total = st->sync_ios, runtime;
+	uint64_t total = st->sync_ios, runtime = st->runtime_ns;
 
-	pace_end(w);
-	runtime = st->runtime_ns;
 	for (int d = 0; d < IO_NDIR; d++) {
 		/* verify's reads of a write job are reads with a runtime, as in fio */
 		if (rw_does(w->job->rw, d) || st->dir[d].ios)
@@ -399,9 +401,6 @@ static void finish(struct worker *w)
 				st->dir[d].lat_hist = st->dir[d].clat_hist;
 		}
 	}
-	if (w->logs)
-		logs_finish(w);
-	pace_publish(w, JOB_DONE);
 	if (w->sync_path) {
 		/* One I/O per call, at depth 1: what the async path counts per batch. */
 		st->depth[0] += total;
@@ -409,6 +408,15 @@ static void finish(struct worker *w)
 		st->complete[1] += total;
 	}
 	st->error = w->error;
+}
+
+static void finish(struct worker *w)
+{
+	pace_end(w);
+	worker_close_stats(w, w->st);
+	if (w->logs)
+		logs_finish(w);
+	pace_publish(w, JOB_DONE);
 }
 
 void worker_run(struct worker *w)

@@ -129,6 +129,7 @@ void pace_tick(struct worker *w)
 			w->issuing = false;
 		p->t_next_stop = w->now + clock_from_ns(w->clk, STOP_POLL_NS);
 		pace_publish(w, p->ramping ? JOB_RAMPING : JOB_RUNNING);
+		run_status_answer(w);
 	}
 	if (p->ramping && w->now >= p->t_ramp_end)
 		pace_start(w);
@@ -272,8 +273,12 @@ static uint64_t tv_ns(const struct timeval *tv)
 
 void pace_end(struct worker *w)
 {
+	pace_measure(w, w->st);
+}
+
+void pace_measure(const struct worker *w, struct job_stats *st)
+{
 	const struct rusage *r0 = &w->pace.ru_start;
-	struct job_stats *st = w->st;
 	struct rusage ru;
 
 	getrusage(RUSAGE_THREAD, &ru);

@@ -13,6 +13,7 @@
 #include "base/units.h"
 #include "jobs/job.h"
 
+struct job_stats;
 struct worker;
 
 /* Times are in clock ticks (engine/clock.h), durations given in ns say so. */
@@ -45,6 +46,9 @@ void pace_start(struct worker *w);
 
 /* The measured phase ends now (w->now): its runtime and the thread's CPU use in it. */
 void pace_end(struct worker *w);
+
+/* The same so far, into st (a copy of the job's statistics): from the job's thread only. */
+void pace_measure(const struct worker *w, struct job_stats *st);
 
 /* Recompute t_next_check, the earliest deadline. */
 void pace_update(struct worker *w);

@@ -131,12 +131,18 @@ static unsigned add_options(struct run_report *out, unsigned at, const struct jo
 	return n;
 }
 
-static void fill_unit(struct report_unit *u, const struct run *r, unsigned i,
-		      const struct job_stats *st)
+/* The run's results, or what --status-interval took of them while the jobs ran. */
+struct sources {
+	const struct job_result *results;
+	const struct phase_usage *phases;
+};
+
+static void fill_unit(struct report_unit *u, const struct run *r, const struct sources *src,
+		      unsigned i, const struct job_stats *st)
 {
 	const struct job_desc *j = &r->jobs->jobs[i];
-	const struct job_result *res = &r->results[i];
-	const struct phase_usage *pu = &r->phases[j->phase];
+	const struct job_result *res = &src->results[i];
+	const struct phase_usage *pu = &src->phases[j->phase];
 
 	u->name = j->name;
 	u->desc = j->description;
@@ -166,8 +172,8 @@ static void fill_unit(struct report_unit *u, const struct run *r, unsigned i,
 }
 
 /* Merge the jobs of the group that starts at job i; returns how many jobs it has. */
-static unsigned merge_group(const struct run *r, unsigned i, struct report_unit *u,
-			    struct job_stats **merged)
+static unsigned merge_group(const struct run *r, const struct sources *src, unsigned i,
+			    struct report_unit *u, struct job_stats **merged)
 {
 	const struct job_list *jobs = r->jobs;
 	struct job_stats *st = calloc(1, sizeof(*st));
@@ -176,14 +182,14 @@ static unsigned merge_group(const struct run *r, unsigned i, struct report_unit 
 	if (!st)
 		return 0;
 	stats_init_zeroed(st);
-	fill_unit(u, r, i, st);
+	fill_unit(u, r, src, i, st);
 	/* A job without group_reporting is a unit of its own, as in fio. */
 	for (unsigned k = i; k < jobs->njobs && jobs->jobs[k].groupid == jobs->jobs[i].groupid &&
 	     jobs->jobs[k].group_reporting; k++, n++) {
-		stats_merge(st, r->results[k].st);
-		if (!u->error && r->results[k].error) {
-			u->error = r->results[k].error;
-			u->error_msg = r->results[k].error_msg;
+		stats_merge(st, src->results[k].st);
+		if (!u->error && src->results[k].error) {
+			u->error = src->results[k].error;
+			u->error_msg = src->results[k].error_msg;
 		}
 	}
 	u->members = n * (r->ranks > 1 ? r->ranks : 1);
@@ -193,6 +199,18 @@ static unsigned merge_group(const struct run *r, unsigned i, struct report_unit 
 
 int run_build_report(const struct run *r, struct run_report *out)
 {
+	int ret = run_build_report_of(r, r->results, r->phases, out);
+
+	out->rep.time = r->end_time;
+	out->rep.time_ms = r->end_ms;
+	out->rep.disks = r->disks.n ? &r->disks : NULL;
+	return ret;
+}
+
+int run_build_report_of(const struct run *r, const struct job_result *results,
+			const struct phase_usage *phases, struct run_report *out)
+{
+	const struct sources src = { results, phases };
 	const struct job_list *jobs = r->jobs;
 	unsigned nopts = 0, at = 0, nu = 0;
 
@@ -214,11 +232,11 @@ int run_build_report(const struct run *r, struct run_report *out)
 		unsigned n = 1;
 
 		if (j->group_reporting) {
-			n = merge_group(r, i, u, &out->merged[nu]);
+			n = merge_group(r, &src, i, u, &out->merged[nu]);
 			if (!n)
 				return -ENOMEM;
 		} else {
-			fill_unit(u, r, i, r->results[i].st);
+			fill_unit(u, r, &src, i, results[i].st);
 		}
 		u->opt_names = out->names + at;
 		u->opt_values = out->values + at;
@@ -230,11 +248,8 @@ int run_build_report(const struct run *r, struct run_report *out)
 	out->rep.global_values = out->values + at;
 	out->rep.nglobal = add_settings(out, at, &jobs->jobs[0], true);
 	out->rep.version = "iojob-" IOJOB_VERSION;
-	out->rep.time = r->end_time;
-	out->rep.time_ms = r->end_ms;
 	out->rep.units = out->units;
 	out->rep.nunits = nu;
-	out->rep.disks = r->disks.n ? &r->disks : NULL;
 	return 0;
 }
 

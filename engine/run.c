@@ -362,6 +362,8 @@ static void *job_thread(void *arg)
 	res->error = s->w.error;
 	res->has_slat = !s->w.sync_path;
 	memcpy(res->error_msg, s->w.error_msg, sizeof(res->error_msg));
+	/* Last: --status-interval reads the result from here on, instead of asking the job. */
+	atomic_store_explicit(&res->progress.final, true, memory_order_release);
 	return NULL;
 }
 

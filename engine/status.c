@@ -1,7 +1,9 @@
 /*
  * The status thread: every eta interval it reads what the jobs published, estimates the
- * time left and rewrites the status line; every --status-interval it prints what each job
- * did in that interval. It only reads relaxed atomics: the jobs never wait for it.
+ * time left and rewrites the status line; every --status-interval it prints, as fio does,
+ * the whole report of the run so far (or, with --status-format=delta, what each job did in
+ * that interval). It only reads atomics and copies the jobs made: the jobs never wait for
+ * it, and it never stops them.
  */
 #include "engine/engine.h"
 
@@ -12,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/status_report.h"
+#include "output/report_formats.h"
 #include "output/status.h"
 #include "base/units.h"
 
@@ -32,6 +36,7 @@ struct run_status {
 	uint64_t (*line_ios)[IO_NDIR], (*line_bytes)[IO_NDIR];
 	uint64_t (*iv_ios)[IO_NDIR], (*iv_bytes)[IO_NDIR], (*iv_clat)[IO_NDIR];
 	uint64_t last_line_ns, last_iv_ns;
+	struct status_report *report;	/* the full reports, NULL with --status-format=delta */
 };
 
 static char state_char(const struct job_desc *j, int state)
@@ -157,7 +162,8 @@ static void show_line(struct run_status *s, uint64_t now)
 	s->last_line_ns = now;
 }
 
-static void show_interval(struct run_status *s, uint64_t now)
+/* --status-format=delta: each job's rates and mean clat over the interval alone. */
+static void show_delta(struct run_status *s, uint64_t now)
 {
 	const struct job_list *jobs = s->run->jobs;
 	struct status_interval *iv = calloc(jobs->njobs, sizeof(*iv));
@@ -182,7 +188,7 @@ static void show_interval(struct run_status *s, uint64_t now)
 		}
 	}
 	s->seq++;
-	if (s->o.interval_json)
+	if (!(s->o.formats & RF_NORMAL))
 		status_interval_json(s->o.interval_out, s->seq, (s->last_iv_ns - s->start_ns) / NS_PER_MSEC,
 				     (now - s->start_ns) / NS_PER_MSEC, iv, jobs->njobs);
 	else
@@ -190,6 +196,14 @@ static void show_interval(struct run_status *s, uint64_t now)
 				     (now - s->start_ns) / NS_PER_MSEC, iv, jobs->njobs, s->o.kb_base);
 	s->last_iv_ns = now;
 	free(iv);
+}
+
+static void show_interval(struct run_status *s, uint64_t now)
+{
+	if (s->o.delta)
+		show_delta(s, now);
+	else
+		status_report_show(s->report, s->o.interval_out, s->o.formats, &s->quit);
 }
 
 static void *status_thread(void *arg)
@@ -216,6 +230,7 @@ static void *status_thread(void *arg)
 
 static void status_free(struct run_status *s)
 {
+	status_report_free(s->report);
 	free(s->states);
 	free(s->line_ios);
 	free(s->line_bytes);
@@ -243,7 +258,7 @@ int run_status_start(struct run *r, const struct status_opts *o)
 	s->iv_bytes = calloc(n, sizeof(*s->iv_bytes));
 	s->iv_clat = calloc(n, sizeof(*s->iv_clat));
 	if (!s->states || !s->line_ios || !s->line_bytes || !s->iv_ios || !s->iv_bytes ||
-	    !s->iv_clat) {
+	    !s->iv_clat || (o->interval_ns && !o->delta && status_report_init(&s->report, r) < 0)) {
 		status_free(s);
 		return -ENOMEM;
 	}

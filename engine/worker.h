@@ -83,6 +83,12 @@ int worker_setup(struct worker *w);
 /* Run the job to its end: budget done, runtime over, error, or *stop set. */
 void worker_run(struct worker *w);
 
+/*
+ * The end of the run's finishing touches to the counters, on st: the job's own, or a copy
+ * of them taken while it runs (--status-interval). pace_measure() goes first.
+ */
+void worker_close_stats(const struct worker *w, struct job_stats *st);
+
 /* Stop the engine, close the files (fsync_on_close, unlink) and free everything. */
 void worker_teardown(struct worker *w);
 

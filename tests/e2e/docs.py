@@ -25,7 +25,7 @@ CUSTOM_SAMPLES = {
 METAVAR_SAMPLES = {
     "FILE": "out.txt", "FILE.jsonl": "results.jsonl", "FORMAT": "json", "KEY=VALUE": "bs=8k",
     "NAME": "x", "KEY=V1,V2,...": "bs=4k,8k", "TEXT": "t", "TIME": "1s", "WHEN": "never",
-    "OPTION|all": "all", "ENGINE": "null",
+    "OPTION|all": "all", "ENGINE": "null", "full|delta": "delta",
     "VERSION": "4",
 }
 # Options that the parser accepts only with another one.

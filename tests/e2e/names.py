@@ -37,7 +37,7 @@ def check_json(c, d):
 def check_status_lines(c, d):
     code, out, err = run_bytes([b"--name=" + NAME] + JOB + [
         b"--runtime=0.6", b"--time_based", b"--rate_iops=20000", b"--status-interval=250ms",
-        b"--output-format=json"], d)
+        b"--output-format=json", b"--status-format=delta"], d)
     lines = out.split(b"\n")
     objs = []
     try:
@@ -51,6 +51,23 @@ def check_status_lines(c, d):
             "status lines and report: exit %d, %d lines" % (code, len(objs)))
     c.check(all(o["jobs"][0]["jobname"] == JSON_NAME for o in objs),
             "each status line names the job: %r" % objs[:1])
+    # fio's shape: one whole document per interval, then the report
+    code, out, err = run_bytes([b"--name=" + NAME] + JOB + [
+        b"--runtime=0.6", b"--time_based", b"--rate_iops=20000", b"--status-interval=250ms",
+        b"--output-format=json"], d)
+    dec, at, docs = json.JSONDecoder(), 0, []
+    try:
+        text = out.decode()
+        while text[at:].strip():
+            at += len(text[at:]) - len(text[at:].lstrip())
+            doc, at = dec.raw_decode(text, at)
+            docs.append(doc)
+    except ValueError as e:
+        c.check(False, "status documents: not JSON (%s): %r" % (e, out[:300]))
+        return
+    c.check(code == 0 and len(docs) >= 2 and
+            all(x["jobs"][0]["jobname"] == JSON_NAME for x in docs),
+            "each status document names the job: %d documents" % len(docs))
 
 
 def check_results(c, d):

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The live status line (on a terminal only, unless --eta says otherwise) and
---status-interval's per-interval results, as text and as one JSON object per line."""
+--status-interval: as fio, the whole report of the run so far each interval, in every format
+of the run (for JSON one complete cumulative document after another, as `jq -s` reads them);
+with --status-format=delta, iojob's lines of each interval alone."""
 import json
 import re
 import shutil
@@ -69,9 +71,120 @@ def check_not_terminal(c):
             "--eta=always writes the line to stderr, never into the report")
 
 
+def documents(text):
+    """The JSON documents of text, one after another, as jq -s reads them."""
+    dec, at, docs = json.JSONDecoder(), 0, []
+    while True:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at == len(text):
+            return docs
+        doc, at = dec.raw_decode(text, at)
+        docs.append(doc)
+
+
+def key_paths(o, path=""):
+    """Every key of a document as a path; a list's entries by position; json+'s bins, whose
+    keys are the latencies seen, as one."""
+    out = set()
+    items = o.items() if isinstance(o, dict) else enumerate(o) if isinstance(o, list) else ()
+    for k, v in items:
+        if k == "bins":
+            out.add("%s/bins" % path)
+            continue
+        out |= {"%s/%s" % (path, k)} | key_paths(v, "%s/%s" % (path, k))
+    return out
+
+
+COUNTERS = [("read", "total_ios"), ("read", "io_bytes"), ("read", "short_ios")]
+
+
+def counters(doc):
+    """Per job: what only grows while a job runs (fio's full reports are cumulative)."""
+    return [tuple([j[d][k] for d, k in COUNTERS] + [j["read"]["clat_ns"]["N"],
+                   j["read"]["lat_ns"]["N"], j["job_runtime"]]) for j in doc["jobs"]]
+
+
+def check_cumulative(c, what, docs):
+    c.check(len(docs) >= 3, "%s: interval documents, then the final report: %d" %
+            (what, len(docs)))
+    if len(docs) < 3:
+        return
+    final = docs[-1]
+    steps = [counters(d) for d in docs]
+    c.check(all(len(a) == len(b) and all(x <= y for ja, jb in zip(a, b)
+                                         for x, y in zip(ja, jb))
+                for a, b in zip(steps, steps[1:])),
+            "%s: every document counts from the start, never less: %s" % (what, steps))
+    c.check(steps[0] != steps[-1], "%s: the first document is not the final one" % what)
+    # the same schema, key for key, once a job has counted something (percentiles appear)
+    keys = key_paths(final)
+    busy = [d for d in docs[:-1] if all(j["read"]["total_ios"] for j in d["jobs"])]
+    c.check(busy and all(key_paths(d) == keys for d in busy),
+            "%s: each interval's document has the final report's keys: %s" %
+            (what, [sorted(key_paths(d) ^ keys)[:5] for d in busy]))
+    c.check(all(d["fio version"] == final["fio version"] and d["timestamp_ms"] <=
+                final["timestamp_ms"] for d in docs), "%s: stamped like the report" % what)
+
+
 def check_intervals(c):
     code, out, err = run(JOB + ["--status-interval=250ms", "--output-format=json"])
-    c.check(code == 0, "status-interval json: exit %d %s" % (code, err))
+    c.check(code == 0 and err == "", "status-interval json: exit %d %s" % (code, err))
+    docs = documents(out)
+    # 1 s in 250 ms intervals: 4 (the last may fall after the end), then the report
+    c.check(4 <= len(docs) <= 6, "one whole document per interval, then the report: %d" %
+            len(docs))
+    check_cumulative(c, "json", docs)
+    total = docs[-1]["jobs"][0]["read"]["total_ios"]
+    c.check(docs[-2]["jobs"][0]["read"]["total_ios"] > total * 0.5,
+            "the last interval's document counts most of the run: %d of %d" %
+            (docs[-2]["jobs"][0]["read"]["total_ios"], total))
+
+    code, out, err = run(JOB + ["--status-interval=250ms", "--output-format=json+"])
+    docs = documents(out)
+    c.check(code == 0 and all("bins" in j["read"]["clat_ns"] for d in docs[:-1]
+                              for j in d["jobs"] if j["read"]["total_ios"]),
+            "json+: each interval's document has its bins")
+    check_cumulative(c, "json+", docs)
+
+    code, out, err = run(JOB + ["--status-interval=250ms"])
+    reports = out.count("Run status group 0 (all jobs):")
+    c.check(code == 0 and reports >= 4 and out.count("s: (groupid=0, jobs=1)") == reports and
+            out.count("iojob-0") == 1,
+            "normal: the whole report each interval, after one header: %d" % reports)
+    ios = [int(m) for m in re.findall(r"issued rwts: total=(\d+),", out)]
+    c.check(ios == sorted(ios) and len(set(ios)) > 1, "normal: cumulative counts: %s" % ios)
+
+    code, out, err = run(JOB + ["--status-interval=250ms", "--output-format=terse,json"])
+    lines = [l for l in out.split("\n") if l.startswith("3;")]
+    docs = documents("\n".join(l for l in out.split("\n") if not l.startswith("3;")))
+    c.check(code == 0 and len(lines) == len(docs) >= 4 and
+            len({l.count(";") for l in lines}) == 1,
+            "every format of the run, each interval: %d terse, %d json" %
+            (len(lines), len(docs)))
+
+
+def check_phases_report(c):
+    """A later phase's job is in every document, at zero until it starts; ramp_time is
+    counted in none (fio accounts I/O once it is over)."""
+    code, out, err = run([PACE, "--status-interval=250ms", "--output-format=json",
+                          "--name=p", "--ioengine=null", "--size=1g", "--runtime=0.5",
+                          "--time_based", "--numjobs=2", "--group_reporting", "--name=q",
+                          "--stonewall", "--ioengine=null", "--size=1g", "--runtime=0.5",
+                          "--time_based", "--ramp_time=0.25"])
+    docs = documents(out)
+    c.check(code == 0 and all(len(d["jobs"]) == 2 for d in docs),
+            "two units in every document: %s" % [len(d["jobs"]) for d in docs])
+    check_cumulative(c, "phases", docs)
+    c.check(docs and docs[0]["jobs"][1]["read"]["total_ios"] == 0 and
+            docs[-1]["jobs"][1]["read"]["total_ios"] > 0,
+            "the second phase's job counts from zero, once it runs")
+
+
+def check_delta(c):
+    code, out, err = run(JOB + ["--status-interval=250ms", "--output-format=json",
+                                "--status-format=delta"])
+    c.check(code == 0, "status-format=delta json: exit %d %s" % (code, err))
     lines = out.split("\n")
     objs = []
     while lines and lines[0].startswith('{"interval"'):
@@ -83,10 +196,13 @@ def check_intervals(c):
     summed = sum(o["jobs"][0]["read"]["total_ios"] for o in objs)
     c.check(0 < summed <= total and summed > total * 0.6,
             "intervals are per interval, not cumulative: %d of %d" % (summed, total))
-    code, out, err = run(JOB + ["--status-interval=0.5"])
+    code, out, err = run(JOB + ["--status-interval=0.5", "--status-format=delta"])
     c.check(code == 0 and re.search(r"^Interval 1 \(0\.\d+-0\.5\d* s\):\n  s: read: IOPS=",
                                     out, re.M) is not None,
             "status-interval as text: %r" % out[:400])
+    code, out, err = run(JOB + ["--status-format=deltas"])
+    c.check(code == 2 and "--status-format takes full or delta, not 'deltas'" in err,
+            "a bad --status-format is refused: %d %r" % (code, err))
 
 
 def main():
@@ -94,7 +210,8 @@ def main():
     wait, and the suite's time is their sum otherwise."""
     c = Checks("status")
     parts = [(f, Checks(f.__name__)) for f in (check_terminal, check_phases,
-                                                check_not_terminal, check_intervals)]
+                                                check_not_terminal, check_intervals,
+                                                check_phases_report, check_delta)]
     with ThreadPoolExecutor(max_workers=len(parts)) as pool:
         for done in [pool.submit(f, part) for f, part in parts]:
             done.result()
