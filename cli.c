@@ -10,6 +10,7 @@
 #include "base/diag.h"
 #include "base/units.h"
 #include "jobs/help.h"
+#include "jobs/options.h"
 #include "output/report_formats.h"
 #include "output/resultset/commands.h"
 #include "parser/value.h"
@@ -254,6 +255,40 @@ static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val
 	}
 }
 
+/*
+ * A job option, --KEY=VALUE or as fio's getopt takes it, --KEY VALUE: the next argument is
+ * the value of an option that needs one (opt_cli_arg() says which). -1 or an exit code.
+ */
+static int parse_job_option(struct cli *c, char **argv, int *i, const char *key,
+			    const char *val)
+{
+	const char *next = argv[*i + 1];
+	bool take = false;
+
+	if (!val) {
+		switch (opt_cli_arg(key, c->engines, c->nengines)) {
+		case OPT_ARG_NEXT:
+			if (!next)
+				return fail_usage("--%s needs a value", key);
+			take = true;
+			break;
+		case OPT_ARG_BOOL:
+			take = next && value_parse_bool(next, &(bool){ 0 }) == 0 && *next;
+			break;
+		case OPT_ARG_MAYBE:
+			take = next && next[0] != '-';
+			break;
+		default:
+			break;
+		}
+		if (take)
+			val = argv[++*i];
+	}
+	if (add_cli_option(c, key, val) < 0)
+		return fail_usage("out of memory at '%s'", key);
+	return -1;
+}
+
 /* Returns -1 to go on, or an exit code. */
 static int parse_arg(struct cli *c, char **argv, int *i)
 {
@@ -271,13 +306,8 @@ static int parse_arg(struct cli *c, char **argv, int *i)
 	eq = strchr(arg, '=');
 	snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
 	sw = cli_find(key);
-	if (!sw) {
-		if (!eq && !strcmp(key, "name"))
-			return fail_usage("%s", "--name needs a job name (--name=NAME)");
-		if (add_cli_option(c, key, eq ? eq + 1 : NULL) < 0)
-			return fail_usage("out of memory at '%s'", arg);
-		return -1;
-	}
+	if (!sw)
+		return parse_job_option(c, argv, i, key, eq ? eq + 1 : NULL);
 	val = eq ? eq + 1 : sw->arg == CLI_ARG_REQUIRED ? argv[++*i] : NULL;
 	if (sw->arg == CLI_ARG_REQUIRED && !val)
 		return fail_usage("--%s needs a value", sw->name);

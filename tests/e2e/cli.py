@@ -127,10 +127,56 @@ def check_options_as_written(c, d):
                 "%s: job options %r, want %r: %s" % (extra, opts, want, err))
 
 
+def check_getopt_grammar(c):
+    """fio's getopt: --KEY VALUE as well as --KEY=VALUE; a set-only option (time_based)
+    never takes the next argument; a boolean takes it when it is a boolean word."""
+    code, out, err = run(["--name", "a", "--ioengine", "null", "--size", "4m", "--bs", "8k",
+                          "--rw", "randread", "--direct", "1", "--output-format", "json"])
+    job = json.loads(out)["jobs"][0] if code == 0 else {}
+    c.check(code == 0 and job.get("jobname") == "a" and job["read"]["total_ios"] == 512
+            and job["job options"].get("direct") == "1",
+            "--KEY VALUE sets every option: %d %s" % (code, err))
+    code, out, err = run(["--name=a", "--group_reporting", "--time_based", "--runtime=1",
+                          "--direct", "--thread", "--output-format=json"] + NULL_JOB)
+    c.check(code == 0 and json.loads(out)["jobs"][0]["job options"].get("time_based") == "1",
+            "set-only options and a bare boolean stand alone: %d %s" % (code, err))
+    # cdmpy's command line: posixaio is the value of --ioengine, not a job file
+    code, _, err = run(["--ioengine", "posixaio", "--max-jobs=1", "--output-format", "json",
+                        "--name=a", "--size=4m"])
+    c.check(code == 2 and "unknown engine 'posixaio'" in err and "job file" not in err,
+            "--ioengine VALUE names the engine: %d %r" % (code, err))
+    code, _, err = run(["--name=a", "--ioengine=null", "--bs"])
+    c.check(code == 2 and "--bs needs a value" in err, "a value missing at the end: %r" % err)
+    code, _, err = run(["--name=a", "--ioengine=null", "--time_based", "4m"])
+    c.check(code == 2 and "4m" in err and "No such file" in err, "--time_based leaves the next argument: %r" % err)
+
+
+def check_float_numbers(c):
+    """Numbers written as floats, as wrappers write them: fractions truncated as by fio."""
+    code, out, err = run(["--name=a", "--ioengine=null", "--size=4194304.0", "--bs=4096.0",
+                          "--rw=randrw", "--rwmixread=70.0", "--iodepth=4.0", "--numjobs=2.0",
+                          "--output-format=json"])
+    jobs = json.loads(out)["jobs"] if code == 0 else []
+    c.check(code == 0 and len(jobs) == 2, "float numbers accepted: %d %s" % (code, err))
+    if jobs:
+        done = jobs[0]["read"]["total_ios"] + jobs[0]["write"]["total_ios"]
+        c.check(done == 1024, "size=4194304.0 bs=4096.0: %d I/Os" % done)
+        c.check(0.6 < jobs[0]["read"]["total_ios"] / done < 0.8, "rwmixread=70.0 mixes 70%")
+    code, out, err = run(["--name=a", "--ioengine=null", "--size=8k", "--bs=4096.9",
+                          "--output-format=json"])
+    c.check(code == 0 and json.loads(out)["jobs"][0]["read"]["total_ios"] == 2,
+            "bs=4096.9 is 4096 bytes: %d %s" % (code, err))
+    for bad in ("--rwmixread=7x", "--size=1.5b", "--iodepth=1e3", "--bs=4..0"):
+        code, _, err = run(["--name=a", "--ioengine=null", "--size=4m", bad])
+        c.check(code == 2 and bad.split("=")[0][2:] in err, "%s refused: %r" % (bad, err))
+
+
 def main():
     c = Checks("cli")
     check_basics(c)
     check_cli_jobs(c)
+    check_getopt_grammar(c)
+    check_float_numbers(c)
     d = scratch_dir()
     try:
         check_files_and_sets(c, d)
