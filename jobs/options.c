@@ -135,6 +135,8 @@ const struct opt_def job_options[] = {
 		 "run the job this many times, each pass a stonewalled phase reported alone"),
 	JOB_BOOL("unlink", unlink, "0", "delete the job's files when it ends"),
 	JOB_BOOL("create_on_open", create_on_open, "0", "create files when the job opens them"),
+	JOB_BOOL("create_only", create_only, "0",
+		 "only create and lay out the files, then end the job without I/O"),
 	JOB_ENUM("create", create, "reuse", create_vals,
 		 "whether a write job's files are emptied before it starts"),
 	JOB_BOOL("overwrite", overwrite, "0", "lay out files with data before a write job"),
@@ -173,7 +175,13 @@ const struct opt_def job_options[] = {
 	JOB_CUSTOM("file_service_type", file_service, "roundrobin", opt_file_service_parse,
 		   "which file the next I/O goes to, switching every N I/Os",
 		   .syntax = "roundrobin|sequential|random[:N]"),
-	JOB_BOOL("randrepeat", randrepeat, "1", "same random sequence on every run"),
+	/*
+	 * allrandrepeat is fio's name for making every generator repeatable; iojob's other
+	 * generators (sizes, mixes, file choice, buffers) always derive from randseed, so
+	 * the offsets' randrepeat is all it sets, as newer fio makes it an alias.
+	 */
+	JOB_BOOL("randrepeat", randrepeat, "1", "same random sequence on every run",
+		 .alias = "allrandrepeat"),
 	JOB_U64("randseed", randseed, "0x89", "seed of the random sequences"),
 	JOB_FLAG("norandommap", norandommap, "0",
 		 "random offsets with replacement (blocks may repeat in a pass)"),
