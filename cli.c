@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/diag.h"
 #include "base/units.h"
@@ -19,6 +20,11 @@
 #define ETA_INTERVAL_MIN_NS	(250 * NS_PER_MSEC)
 
 _Static_assert(CELL_MAX_OVERRIDES >= 2 * MAX_ARGS_LIST, "a cell holds every --set and --sweep");
+
+#define SERVER_REFUSED	"fio's client/server mode is not in iojob: to run jobs on several " \
+			"hosts, run iojob-mpi under MPI (mpirun -n N iojob-mpi JOBFILE)"
+#define TRIGGER_REFUSED	"fio's triggers (for power-cut tests) are not in iojob: end a run " \
+			"with runtime= or a signal (SIGINT, SIGTERM), which reports what was done"
 
 #define SWITCH(n, i, a, m, h, ...) \
 	{ .name = n, .id = i, .arg = a, .metavar = m, .help = h, __VA_ARGS__ }
@@ -61,6 +67,46 @@ const struct cli_opt cli_options[] = {
 	       "describe a job option, or all of them"),
 	SWITCH("enghelp", CLI_ENGHELP, CLI_ARG_OPTIONAL, "ENGINE",
 	       "list the ioengines, or describe one and its own options"),
+	/* fio's other switches: those that mean something for local I/O, then the refused */
+	SWITCH("max-jobs", CLI_MAX_JOBS, CLI_ARG_REQUIRED, "NR",
+	       "accepted and checked as a number; fio 3.33 ignores it too (it caps nothing)"),
+	SWITCH("append-terse", CLI_APPEND_TERSE, CLI_ARG_NONE, NULL,
+	       "add terse to the output formats given so far, as fio 3.33 does"),
+	SWITCH("warnings-fatal", CLI_WARNINGS_FATAL, CLI_ARG_NONE, NULL,
+	       "a note on the job files or options is an error (exit 2), before anything runs"),
+	SWITCH("showcmd", CLI_SHOWCMD, CLI_ARG_NONE, NULL,
+	       "print each job file as a command line of job options, run nothing"),
+	SWITCH("crctest", CLI_CRCTEST, CLI_ARG_OPTIONAL, "TYPE,...",
+	       "the speed of the verify checksums (crc32c, md5, sha256, xxhash; default all)"),
+	SWITCH("inflate-log", CLI_INFLATE_LOG, CLI_ARG_REQUIRED, "LOG",
+	       "print a log fio stored compressed (its .fz files, zlib) as text"),
+	SWITCH("aux-path", CLI_AUX_PATH, CLI_ARG_REQUIRED, "DIR",
+	       "where fio keeps its state files; iojob writes none, so it only checks DIR"),
+	SWITCH("alloc-size", CLI_ALLOC_SIZE, CLI_ARG_REQUIRED, "KB",
+	       "fio's shared memory pool for its job processes; iojob's jobs are threads "
+	       "allocating from the heap, so the size is checked and has no use"),
+	SWITCH("debug", CLI_DEBUG, CLI_ARG_REQUIRED, "CATEGORY,...",
+	       "fio's debug log categories ('?' lists them): checked; iojob has no debug log "
+	       "and says so once on stderr"),
+	SWITCH("idle-prof", CLI_REFUSED, CLI_ARG_REQUIRED, "MODE", "refused (not in iojob)",
+	       .refuse = "fio's idleness profiling is not in iojob: the report's cpu line "
+			 "gives the jobs' user and system time"),
+	SWITCH("trigger-file", CLI_REFUSED, CLI_ARG_REQUIRED, "FILE", "refused (not in iojob)",
+	       .refuse = TRIGGER_REFUSED),
+	SWITCH("trigger-timeout", CLI_REFUSED, CLI_ARG_REQUIRED, "TIME",
+	       "refused (not in iojob)", .refuse = TRIGGER_REFUSED),
+	SWITCH("trigger", CLI_REFUSED, CLI_ARG_REQUIRED, "CMD", "refused (not in iojob)",
+	       .refuse = TRIGGER_REFUSED),
+	SWITCH("trigger-remote", CLI_REFUSED, CLI_ARG_REQUIRED, "CMD", "refused (not in iojob)",
+	       .refuse = TRIGGER_REFUSED),
+	SWITCH("server", CLI_REFUSED, CLI_ARG_OPTIONAL, "ARGS", "refused: use iojob-mpi",
+	       .refuse = SERVER_REFUSED),
+	SWITCH("client", CLI_REFUSED, CLI_ARG_REQUIRED, "HOST", "refused: use iojob-mpi",
+	       .refuse = SERVER_REFUSED),
+	SWITCH("daemonize", CLI_REFUSED, CLI_ARG_REQUIRED, "PIDFILE", "refused: use iojob-mpi",
+	       .refuse = SERVER_REFUSED),
+	SWITCH("remote-config", CLI_REFUSED, CLI_ARG_REQUIRED, "FILE", "refused: use iojob-mpi",
+	       .refuse = SERVER_REFUSED),
 	SWITCH("version", CLI_VERSION, CLI_ARG_NONE, NULL, "print the version", .alias = "v"),
 	SWITCH("help", CLI_HELP, CLI_ARG_NONE, NULL,
 	       "print the usage, the common options and the exit status", .alias = "h"),
@@ -211,6 +257,38 @@ static int print_help(const struct cli *c, const struct cli_opt *sw, const char 
 	return 0;
 }
 
+/* fio's switches that set something for the run, or check their value. -1 or an exit code. */
+static int apply_fio_switch(struct cli *c, const struct cli_opt *sw, const char *val)
+{
+	long long n;
+	struct stat st;
+
+	switch (sw->id) {
+	case CLI_MAX_JOBS: case CLI_ALLOC_SIZE:
+		if (value_parse_int(val, &n) < 0 || n < 1)
+			return fail_usage(sw->id == CLI_MAX_JOBS ? "--max-jobs needs a number "
+					  "above 0, not '%s'" : "--alloc-size needs a number of "
+					  "KiB above 0, not '%s'", val);
+		return -1;
+	case CLI_AUX_PATH:
+		if (stat(val, &st) < 0 || !S_ISDIR(st.st_mode))
+			return fail_usage("--aux-path: '%s' is not a directory", val);
+		return -1;
+	case CLI_DEBUG:
+		return cli_debug(val);
+	case CLI_APPEND_TERSE:
+		/* fio 3.33: terse added to the formats so far (a later --output-format replaces) */
+		c->formats |= RF_TERSE;
+		return -1;
+	case CLI_WARNINGS_FATAL:
+		c->warnings_fatal = true;
+		return -1;
+	default:
+		c->showcmd = true;
+		return -1;
+	}
+}
+
 /* One switch of cli_options with its value (NULL when it has none). -1 or an exit code. */
 static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val)
 {
@@ -250,6 +328,13 @@ static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val
 		return -1;
 	case CLI_ETA: case CLI_ETA_INTERVAL: case CLI_ETA_NEWLINE: case CLI_STATUS_INTERVAL:
 		return parse_status_arg(c, sw, val);
+	case CLI_MAX_JOBS: case CLI_APPEND_TERSE: case CLI_WARNINGS_FATAL: case CLI_SHOWCMD:
+	case CLI_AUX_PATH: case CLI_ALLOC_SIZE: case CLI_DEBUG:
+		return apply_fio_switch(c, sw, val);
+	case CLI_CRCTEST:
+		return cli_crctest(stdout, val);
+	case CLI_INFLATE_LOG:
+		return cli_inflate_log(stdout, val);
 	default:
 		return print_help(c, sw, val);
 	}
@@ -308,6 +393,10 @@ static int parse_arg(struct cli *c, char **argv, int *i)
 	sw = cli_find(key);
 	if (!sw)
 		return parse_job_option(c, argv, i, key, eq ? eq + 1 : NULL);
+	if (sw->refuse) {
+		fprintf(stderr, "iojob: --%s: %s\n", sw->name, sw->refuse);
+		return EXIT_USAGE;
+	}
 	val = eq ? eq + 1 : sw->arg == CLI_ARG_REQUIRED ? argv[++*i] : NULL;
 	if (sw->arg == CLI_ARG_REQUIRED && !val)
 		return fail_usage("--%s needs a value", sw->name);
@@ -337,6 +426,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
 	}
 	if (c->resume && !c->results)
 		return fail_usage("%s", "--resume needs --results FILE");
+	if (c->showcmd)
+		return cli_showcmd(stdout, c);
 	return -1;
 }
 

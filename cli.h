@@ -46,6 +46,8 @@ struct cli {
 	unsigned formats;
 	bool parse_only;
 	bool readonly;
+	bool warnings_fatal;		/* --warnings-fatal: a note on the jobs is an error */
+	bool showcmd;			/* --showcmd: print the job files as command lines */
 	struct status_opts status;
 	struct engine_info engines[IOENGINE_MAX];
 	unsigned nengines;
@@ -72,6 +74,8 @@ enum cli_switch {
 	CLI_OUTPUT, CLI_OUTPUT_FORMAT, CLI_MINIMAL, CLI_SET, CLI_SECTION,
 	CLI_SWEEP, CLI_LABEL, CLI_RESULTS, CLI_RESUME,
 	CLI_ETA, CLI_ETA_INTERVAL, CLI_ETA_NEWLINE, CLI_STATUS_INTERVAL,
+	CLI_MAX_JOBS, CLI_APPEND_TERSE, CLI_WARNINGS_FATAL, CLI_SHOWCMD, CLI_CRCTEST,
+	CLI_INFLATE_LOG, CLI_AUX_PATH, CLI_ALLOC_SIZE, CLI_DEBUG, CLI_REFUSED,
 	CLI_COMPLETE_OPTIONS, CLI_COMPLETE_VALUES,
 };
 
@@ -95,6 +99,8 @@ struct cli_opt {
 	 */
 	const char *(*value_at)(unsigned i, const char **help);
 	bool hidden;		/* for the completion script: not in help or the man page */
+	/* CLI_REFUSED: the one line that says what to use instead; --help lists the names */
+	const char *refuse;
 };
 
 /* The command-line switches, ended by { NULL }. */
@@ -131,6 +137,16 @@ void cli_complete_options(FILE *f, const struct engine_info *engines, unsigned n
  */
 int cli_complete_values(FILE *f, const char *name, const struct engine_info *engines,
 			unsigned nengines);
+
+/*
+ * fio's switches that print something of their own and exit (cli_fio.c). Each returns the
+ * exit code: 0, or EXIT_USAGE after saying why on stderr.
+ */
+int cli_showcmd(FILE *f, const struct cli *c);		/* --showcmd: each file's command line */
+int cli_crctest(FILE *f, const char *types);		/* --crctest[=TYPE,...] */
+int cli_inflate_log(FILE *f, const char *path);		/* --inflate-log=LOG */
+/* --debug=CATEGORY,...: -1 to go on after a note on stderr; "?" lists them (0). */
+int cli_debug(const char *categories);
 
 /* The man page's switch reference in scdoc: every switch but the hidden ones. */
 void cli_man_switches(FILE *f);

@@ -279,8 +279,11 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 static int check_cells(struct cli *c, struct diag *d)
 {
 	int ret = cells_check(&c->cells, d);
+	bool noted = d->notes != NULL;
 
 	print_notes(d);
+	if (!ret && noted && c->warnings_fatal)
+		ret = diag_set(d, -EINVAL, "--warnings-fatal: the notes above stop the run");
 	return ret;
 }
 

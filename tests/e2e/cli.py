@@ -4,7 +4,9 @@ stdin, several job files as groups, --output, --parse-only, JSON purity and exit
 import json
 import os
 import re
+import struct
 import subprocess
+import zlib
 
 from common import BIN, Checks, remove, run, scratch_dir, split_normal_json
 
@@ -171,6 +173,105 @@ def check_float_numbers(c):
         c.check(code == 2 and bad.split("=")[0][2:] in err, "%s refused: %r" % (bad, err))
 
 
+def check_fio_switches(c, d):
+    """fio's other switches: those that apply to local I/O do what fio's do; the client and
+    server ones are refused with one line naming iojob-mpi."""
+    with open(os.path.join(d, "s.fio"), "w") as f:
+        f.write("[global]\nrw=randread\nsize=1m\n[j1]\nbs=8k\n[j2]\nnumjobs=2\n")
+    with open(os.path.join(d, "t.fio"), "w") as f:
+        f.write("[a]\nsize=1m\ntime_based\n")
+    code, out, err = run(["--showcmd", "s.fio", "t.fio"], cwd=d)   # fio 3.33's lines
+    c.check(code == 0 and out == "fio --rw=randread --size=1m --name=j1 --bs=8k --name=j2 "
+            "--numjobs=2 \nfio --name=a --size=1m --time_based \n",
+            "--showcmd prints each file as fio does: %d %r %s" % (code, out, err))
+    # --max-jobs: fio 3.33 takes it and caps nothing; the value is still checked
+    code, out, _ = run(["--max-jobs", "1"] + NULL_JOB + ["--name=a", "--name=b",
+                                                          "--output-format=json"])
+    c.check(code == 0 and len(json.loads(out)["jobs"]) == 2, "--max-jobs 1 runs both jobs")
+    code, _, err = run(["--max-jobs=x", "--name=a"] + NULL_JOB)
+    c.check(code == 2 and "--max-jobs" in err, "--max-jobs=x refused: %r" % err)
+    # --append-terse adds terse to the formats so far; a later --output-format replaces it
+    code, out, _ = run(["--append-terse", "--name=a"] + NULL_JOB)
+    c.check(code == 0 and re.search(r"^3;iojob-", out, re.M) and "Run status group" in out,
+            "--append-terse: terse and the normal report")
+    code, out, _ = run(["--append-terse", "--output-format=json", "--name=a"] + NULL_JOB)
+    c.check(code == 0 and not re.search(r"^3;", out, re.M), "--output-format after it wins")
+    # --warnings-fatal: a note stops the run before it starts
+    psync = ["--name=a", "--ioengine=psync", "--iodepth=4", "--filename=/dev/null",
+             "--size=64k", "--output-format=terse"]
+    code, out, err = run(["--warnings-fatal"] + psync)
+    c.check(code == 2 and out == "" and "capped at 1" in err and "--warnings-fatal" in err,
+            "--warnings-fatal makes the iodepth note an error: %d %r" % (code, err))
+    code, out, err = run(["--warnings-fatal", "--name=a", "--output-format=terse"] + NULL_JOB)
+    c.check(code == 0 and out.startswith("3;"), "--warnings-fatal without notes runs")
+    code, out, err = run(["--crctest=md5,crc32c"])
+    lines = out.splitlines()
+    c.check(code == 0 and [ln.split(":")[0] for ln in lines] == ["crc32c", "md5"] and
+            all(re.fullmatch(r"\w+:\t\t *\d+\.\d\d MiB/sec", ln) for ln in lines),
+            "--crctest times the checksums asked for: %r" % out)
+    code, _, err = run(["--crctest=crc7"])
+    c.check(code == 2 and "unknown checksum 'crc7'" in err, "--crctest=crc7: %r" % err)
+    code, _, err = run(["--debug=io,file", "--name=a", "--output-format=terse"] + NULL_JOB)
+    c.check(code == 0 and "no debug log" in err, "--debug=io,file: a note: %r" % err)
+    code, _, err = run(["--debug=bogus", "--name=a"] + NULL_JOB)
+    c.check(code == 2 and "'bogus'" in err, "--debug=bogus refused: %r" % err)
+    code, out, _ = run(["--debug=?"])
+    c.check(code == 0 and "helperthread" in out.split(","), "--debug=? lists the categories")
+    code, _, err = run(["--aux-path", d, "--alloc-size", "32768", "--name=a"] + NULL_JOB)
+    c.check(code == 0, "--aux-path DIR --alloc-size KB accepted: %r" % err)
+    code, _, err = run(["--aux-path=/nonexistent", "--name=a"] + NULL_JOB)
+    c.check(code == 2 and "not a directory" in err, "--aux-path checks DIR: %r" % err)
+    for sw, word in (("--server", "iojob-mpi"), ("--client=host", "iojob-mpi"),
+                     ("--daemonize=p", "iojob-mpi"), ("--remote-config=f", "iojob-mpi"),
+                     ("--client", "iojob-mpi"), ("--trigger-file=f", "triggers"),
+                     ("--trigger=cmd", "triggers"), ("--trigger-timeout=5", "triggers"),
+                     ("--trigger-remote=cmd", "triggers"), ("--idle-prof=system", "idleness")):
+        code, out, err = run([sw, "--name=a"] + NULL_JOB)
+        c.check(code == 2 and out == "" and len(err.splitlines()) == 1 and word in err,
+                "%s refused in one line naming %s: %d %r" % (sw, word, code, err))
+
+
+def write_fio_log(path, samples):
+    """A log as fio 3.33 stores it compressed: binary samples (time, value, ddir with the
+    offset bit, priority, bs, offset), each zlib stream one chunk."""
+    with open(path, "wb") as f:
+        for chunk in samples:
+            raw = b"".join(struct.pack("<QQIHxxQQ", t, v, ddir | 0x80000000, prio, bs, off)
+                           for t, v, ddir, prio, bs, off in chunk)
+            f.write(zlib.compress(raw))
+
+
+def check_inflate_log(c, d):
+    path = os.path.join(d, "x_clat.1.log.fz")
+    write_fio_log(path, [[(2, 1270352, 0, 0, 4096, 12288), (6, 3657, 1, 0, 8192, 0)],
+                         [(9, 55, 0, 1 << 13, 4096, 4096)]])
+    code, out, err = run(["--inflate-log", path])
+    c.check(code == 0 and out == "2, 1270352, 0, 4096, 12288, 0\n6, 3657, 1, 8192, 0, 0\n"
+            "9, 55, 0, 4096, 4096, 1\n", "--inflate-log prints fio's lines: %r %s" % (out, err))
+    with open(path, "wb") as f:
+        f.write(b"not zlib")
+    code, out, err = run(["--inflate-log=" + path])
+    c.check(code == 2 and "not a log fio compressed" in err, "--inflate-log junk: %r" % err)
+
+
+def check_create_only_and_allrandrepeat(c, d):
+    path = os.path.join(d, "co.dat")
+    code, out, err = run(["--name=prep", "--filename=" + path, "--size=1m", "--create_only=1",
+                          "--output-format=json"])
+    job = json.loads(out)["jobs"][0] if code == 0 else {}
+    c.check(code == 0 and os.path.getsize(path) == 1 << 20 and
+            job["read"]["total_ios"] == 0, "create_only lays the file out, no I/O: %s" % err)
+    offsets = []
+    for rep in ("1", "1", "0"):
+        code, _, err = run(["--name=a", "--filename=" + path, "--size=1m", "--rw=randread",
+                            "--allrandrepeat=" + rep, "--write_lat_log=rr", "--log_offset=1",
+                            "--output=/dev/null"], cwd=d)
+        with open(os.path.join(d, "rr_lat.1.log")) as f:
+            offsets.append([ln.split(", ")[4] for ln in f])
+    c.check(offsets[0] == offsets[1] and len(offsets[0]) == 256, "allrandrepeat=1 repeats")
+    c.check(offsets[0] != offsets[2], "allrandrepeat=0 draws new offsets")
+
+
 def main():
     c = Checks("cli")
     check_basics(c)
@@ -184,6 +285,9 @@ def main():
         check_later_phase_file(c, d)
         check_job_failure(c, d)
         check_options_as_written(c, d)
+        check_fio_switches(c, d)
+        check_inflate_log(c, d)
+        check_create_only_and_allrandrepeat(c, d)
     finally:
         remove(d)
     c.finish()
