@@ -294,6 +294,7 @@ int value_parse_bool(const char *s, bool *out)
 	static const char *const yes[] = { "", "1", "true", "yes", "on" };
 	static const char *const no[] = { "0", "false", "no", "off" };
 	const char *p = s, *end = s + strlen(s);
+	long long v;
 	size_t i;
 
 	trim(&p, &end);
@@ -308,6 +309,11 @@ int value_parse_bool(const char *s, bool *out)
 			*out = false;
 			return 0;
 		}
+	}
+	/* a number that truncates to 0 or 1, as fio's booleans take it ("1.0", "0x1") */
+	if (value_parse_int(s, &v) == 0 && (v == 0 || v == 1)) {
+		*out = v;
+		return 0;
 	}
 	return -EINVAL;
 }

@@ -40,7 +40,10 @@ int value_parse_size_range(const char *s, unsigned kb_base, uint64_t *lo, uint64
  */
 int value_parse_time(const char *s, uint64_t unit_ns, uint64_t *out_ns);
 
-/* Parse a boolean: 1/0, true/false, yes/no, on/off (case-insensitive); "" is true. */
+/*
+ * Parse a boolean: 1/0, true/false, yes/no, on/off (case-insensitive); "" is true; a
+ * number that truncates to 0 or 1 ("1.0", "0x1"), as fio's booleans take one.
+ */
 int value_parse_bool(const char *s, bool *out);
 
 /*

@@ -150,7 +150,8 @@ def check_getopt_grammar(c):
     code, _, err = run(["--name=a", "--ioengine=null", "--bs"])
     c.check(code == 2 and "--bs needs a value" in err, "a value missing at the end: %r" % err)
     code, _, err = run(["--name=a", "--ioengine=null", "--time_based", "4m"])
-    c.check(code == 2 and "4m" in err and "No such file" in err, "--time_based leaves the next argument: %r" % err)
+    c.check(code == 2 and "4m" in err and "No such file" in err,
+            "--time_based leaves the next argument: %r" % err)
 
 
 def check_float_numbers(c):
@@ -168,7 +169,11 @@ def check_float_numbers(c):
                           "--output-format=json"])
     c.check(code == 0 and json.loads(out)["jobs"][0]["read"]["total_ios"] == 2,
             "bs=4096.9 is 4096 bytes: %d %s" % (code, err))
-    for bad in ("--rwmixread=7x", "--size=1.5b", "--iodepth=1e3", "--bs=4..0"):
+    code, out, err = run(["--name=a", "--numjobs=2", "--group_reporting=1.0",
+                          "--output-format=json"] + NULL_JOB)
+    c.check(code == 0 and len(json.loads(out)["jobs"]) == 1,
+            "a boolean written 1.0 is true: %d %s" % (code, err))
+    for bad in ("--rwmixread=7x", "--direct=2.0", "--size=1.5b", "--iodepth=1e3", "--bs=4..0"):
         code, _, err = run(["--name=a", "--ioengine=null", "--size=4m", bad])
         c.check(code == 2 and bad.split("=")[0][2:] in err, "%s refused: %r" % (bad, err))
 

@@ -317,6 +317,8 @@ static const struct bool_case bool_cases[] = {
 	{ " yes ", 0, true }, { "", 0, true }, { "  ", 0, true },
 	{ "2", -EINVAL, false }, { "y", -EINVAL, false }, { "truee", -EINVAL, false },
 	{ "-1", -EINVAL, false }, { "nope", -EINVAL, false },
+	{ "1.0", 0, true }, { "0.0", 0, false }, { "0.5", 0, false }, { "0x1", 0, true },
+	{ "2.0", -EINVAL, false }, { "1x", -EINVAL, false }, { "1.", -EINVAL, false },
 };
 
 START_TEST(bool_accepts_words_and_empty_as_true)
