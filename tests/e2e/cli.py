@@ -147,6 +147,9 @@ def check_getopt_grammar(c):
                         "--name=a", "--size=4m"])
     c.check(code == 2 and "unknown engine 'posixaio'" in err and "job file" not in err,
             "--ioengine VALUE names the engine: %d %r" % (code, err))
+    words = run(["--complete-options"])[1].splitlines()
+    c.check("--bs=\tseparate" in words and "--time_based=" in words and "--direct=" in words,
+            "completion completes --bs VALUE, not --time_based VALUE")
     code, _, err = run(["--name=a", "--ioengine=null", "--bs"])
     c.check(code == 2 and "--bs needs a value" in err, "a value missing at the end: %r" % err)
     code, _, err = run(["--name=a", "--ioengine=null", "--time_based", "4m"])
