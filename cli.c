@@ -99,6 +99,23 @@ const struct cli_opt cli_options[] = {
 	       .refuse = TRIGGER_REFUSED),
 	SWITCH("trigger-remote", CLI_REFUSED, CLI_ARG_REQUIRED, "CMD", "refused (not in iojob)",
 	       .refuse = TRIGGER_REFUSED),
+	SWITCH("bandwidth-log", CLI_REFUSED, CLI_ARG_OPTIONAL, "PREFIX", "refused (not in iojob)",
+	       .refuse = "fio's aggregate bandwidth logs are not in iojob: give the jobs "
+			 "write_bw_log=PREFIX (with group_reporting for one log of a group)"),
+	SWITCH("latency-log", CLI_REFUSED, CLI_ARG_REQUIRED, "PREFIX", "refused (as by fio)",
+	       .refuse = "deprecated in fio, which refuses it too: give the jobs "
+			 "write_lat_log=PREFIX"),
+	SWITCH("cpuclock-test", CLI_REFUSED, CLI_ARG_NONE, NULL, "refused (not in iojob)",
+	       .refuse = "fio's CPU clock test is not in iojob: the normal report's Clock: "
+			 "line says which clock iojob chose and why"),
+	SWITCH("memcpytest", CLI_REFUSED, CLI_ARG_OPTIONAL, "TYPE", "refused (not in iojob)",
+	       .refuse = "fio's memcpy speed test is not in iojob: --crctest times the "
+			 "checksums, ioengine=null the rest of the I/O path"),
+	SWITCH("merge-blktrace-only", CLI_REFUSED, CLI_ARG_NONE, NULL, "refused (not in iojob)",
+	       .refuse = "fio's blktrace merging is not in iojob, which replays no blktraces"),
+	SWITCH("profile", CLI_REFUSED, CLI_ARG_REQUIRED, "NAME", "refused (not in iojob)",
+	       .refuse = "fio's built-in profiles (act, tiobench) are not in iojob: write "
+			 "their jobs as a job file"),
 	SWITCH("server", CLI_REFUSED, CLI_ARG_OPTIONAL, "ARGS", "refused: use iojob-mpi",
 	       .refuse = SERVER_REFUSED),
 	SWITCH("client", CLI_REFUSED, CLI_ARG_REQUIRED, "HOST", "refused: use iojob-mpi",

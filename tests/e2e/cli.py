@@ -233,7 +233,10 @@ def check_fio_switches(c, d):
                      ("--daemonize=p", "iojob-mpi"), ("--remote-config=f", "iojob-mpi"),
                      ("--client", "iojob-mpi"), ("--trigger-file=f", "triggers"),
                      ("--trigger=cmd", "triggers"), ("--trigger-timeout=5", "triggers"),
-                     ("--trigger-remote=cmd", "triggers"), ("--idle-prof=system", "idleness")):
+                     ("--trigger-remote=cmd", "triggers"), ("--idle-prof=system", "idleness"),
+                     ("--bandwidth-log", "write_bw_log"), ("--latency-log=x", "write_lat_log"),
+                     ("--cpuclock-test", "Clock:"), ("--memcpytest", "--crctest"),
+                     ("--merge-blktrace-only", "blktrace"), ("--profile=act", "job file")):
         code, out, err = run([sw, "--name=a"] + NULL_JOB)
         c.check(code == 2 and out == "" and len(err.splitlines()) == 1 and word in err,
                 "%s refused in one line naming %s: %d %r" % (sw, word, code, err))
