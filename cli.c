@@ -23,8 +23,6 @@ _Static_assert(CELL_MAX_OVERRIDES >= 2 * MAX_ARGS_LIST, "a cell holds every --se
 
 #define SERVER_REFUSED	"fio's client/server mode is not in iojob: to run jobs on several " \
 			"hosts, run iojob-mpi under MPI (mpirun -n N iojob-mpi JOBFILE)"
-#define TRIGGER_REFUSED	"fio's triggers (for power-cut tests) are not in iojob: end a run " \
-			"with runtime= or a signal (SIGINT, SIGTERM), which reports what was done"
 
 #define SWITCH(n, i, a, m, h, ...) \
 	{ .name = n, .id = i, .arg = a, .metavar = m, .help = h, __VA_ARGS__ }
@@ -91,14 +89,14 @@ const struct cli_opt cli_options[] = {
 	SWITCH("idle-prof", CLI_REFUSED, CLI_ARG_REQUIRED, "MODE", "refused (not in iojob)",
 	       .refuse = "fio's idleness profiling is not in iojob: the report's cpu line "
 			 "gives the jobs' user and system time"),
-	SWITCH("trigger-file", CLI_REFUSED, CLI_ARG_REQUIRED, "FILE", "refused (not in iojob)",
-	       .refuse = TRIGGER_REFUSED),
-	SWITCH("trigger-timeout", CLI_REFUSED, CLI_ARG_REQUIRED, "TIME",
-	       "refused (not in iojob)", .refuse = TRIGGER_REFUSED),
-	SWITCH("trigger", CLI_REFUSED, CLI_ARG_REQUIRED, "CMD", "refused (not in iojob)",
-	       .refuse = TRIGGER_REFUSED),
-	SWITCH("trigger-remote", CLI_REFUSED, CLI_ARG_REQUIRED, "CMD", "refused (not in iojob)",
-	       .refuse = TRIGGER_REFUSED),
+	SWITCH("trigger-file", CLI_TRIGGER_FILE, CLI_ARG_REQUIRED, "FILE",
+	       "when FILE appears, remove it, stop every job (reported as run) and run --trigger"),
+	SWITCH("trigger-timeout", CLI_TRIGGER_TIMEOUT, CLI_ARG_REQUIRED, "TIME",
+	       "as --trigger-file, TIME after the start (plain numbers in seconds)"),
+	SWITCH("trigger", CLI_TRIGGER, CLI_ARG_REQUIRED, "CMD",
+	       "the shell command the trigger runs"),
+	SWITCH("trigger-remote", CLI_REFUSED, CLI_ARG_REQUIRED, "CMD", "refused: use iojob-mpi",
+	       .refuse = SERVER_REFUSED),
 	SWITCH("bandwidth-log", CLI_REFUSED, CLI_ARG_OPTIONAL, "PREFIX", "refused (not in iojob)",
 	       .refuse = "fio's aggregate bandwidth logs are not in iojob: give the jobs "
 			 "write_bw_log=PREFIX (with group_reporting for one log of a group)"),
@@ -293,6 +291,18 @@ static int apply_fio_switch(struct cli *c, const struct cli_opt *sw, const char 
 		return -1;
 	case CLI_DEBUG:
 		return cli_debug(val);
+	case CLI_TRIGGER_FILE:
+		c->trigger.file = val;
+		return -1;
+	case CLI_TRIGGER:
+		c->trigger.cmd = val;
+		return -1;
+	case CLI_TRIGGER_TIMEOUT:
+		if (value_parse_time(val, NS_PER_SEC, &c->trigger.timeout_ns) < 0 ||
+		    !c->trigger.timeout_ns)
+			return fail_usage("--trigger-timeout needs a time above 0 such as 30s, "
+					  "not '%s'", val);
+		return -1;
 	case CLI_APPEND_TERSE:
 		/* fio 3.33: terse added to the formats so far (a later --output-format replaces) */
 		c->formats |= RF_TERSE;
@@ -346,7 +356,8 @@ static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val
 	case CLI_ETA: case CLI_ETA_INTERVAL: case CLI_ETA_NEWLINE: case CLI_STATUS_INTERVAL:
 		return parse_status_arg(c, sw, val);
 	case CLI_MAX_JOBS: case CLI_APPEND_TERSE: case CLI_WARNINGS_FATAL: case CLI_SHOWCMD:
-	case CLI_AUX_PATH: case CLI_ALLOC_SIZE: case CLI_DEBUG:
+	case CLI_AUX_PATH: case CLI_ALLOC_SIZE: case CLI_DEBUG: case CLI_TRIGGER_FILE:
+	case CLI_TRIGGER_TIMEOUT: case CLI_TRIGGER:
 		return apply_fio_switch(c, sw, val);
 	case CLI_CRCTEST:
 		return cli_crctest(stdout, val);

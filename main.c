@@ -268,7 +268,9 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 	default:
 		ret = -1;
 	}
+	cli_trigger_hold(&c->trigger);	/* its thread may be stopping this run */
 	running = NULL;
+	cli_trigger_release(&c->trigger);
 	run_free(&r);
 	if (stopped_by)
 		return 128 + stopped_by;	/* the shell's convention: 130 for SIGINT */
@@ -449,8 +451,11 @@ int main(int argc, char **argv)
 	ret = cli_parse(&c, argc, argv);
 	if (ret < 0)
 		ret = build(&c, &d);
+	if (ret < 0 && !c.parse_only && cli_trigger_start(&c.trigger, &running) < 0)
+		ret = EXIT_JOB_FAILED;
 	if (ret < 0)
 		ret = c.parse_only ? 0 : run(&c, &d);
+	cli_trigger_stop(&c.trigger);
 	ret = finish_output(stdout, NULL, "iojob", ret);
 	cli_free(&c);
 	dist_finalize(&dist);

@@ -231,15 +231,34 @@ def check_fio_switches(c, d):
     c.check(code == 2 and "not a directory" in err, "--aux-path checks DIR: %r" % err)
     for sw, word in (("--server", "iojob-mpi"), ("--client=host", "iojob-mpi"),
                      ("--daemonize=p", "iojob-mpi"), ("--remote-config=f", "iojob-mpi"),
-                     ("--client", "iojob-mpi"), ("--trigger-file=f", "triggers"),
-                     ("--trigger=cmd", "triggers"), ("--trigger-timeout=5", "triggers"),
-                     ("--trigger-remote=cmd", "triggers"), ("--idle-prof=system", "idleness"),
+                     ("--client", "iojob-mpi"), ("--trigger-remote=cmd", "iojob-mpi"),
+                     ("--idle-prof=system", "idleness"),
                      ("--bandwidth-log", "write_bw_log"), ("--latency-log=x", "write_lat_log"),
                      ("--cpuclock-test", "Clock:"), ("--memcpytest", "--crctest"),
                      ("--merge-blktrace-only", "blktrace"), ("--profile=act", "job file")):
         code, out, err = run([sw, "--name=a"] + NULL_JOB)
         c.check(code == 2 and out == "" and len(err.splitlines()) == 1 and word in err,
                 "%s refused in one line naming %s: %d %r" % (sw, word, code, err))
+
+
+def check_trigger(c, d):
+    """fio's local trigger: the file (removed when seen) or the timeout stops every job,
+    which is reported as run (exit 0), and runs the --trigger command."""
+    forever = ["--name=a", "--ioengine=null", "--size=1m", "--time_based", "--runtime=1h",
+               "--output-format=json"]
+    trig, mark = os.path.join(d, "trig"), os.path.join(d, "fired")
+    open(trig, "w").close()
+    code, out, err = run(["--trigger-file", trig, "--trigger", "echo x > " + mark] + forever,
+                         timeout=60)
+    c.check(code == 0 and json.loads(out)["jobs"][0]["error"] == 0 and os.path.exists(mark)
+            and not os.path.exists(trig),
+            "--trigger-file stops the jobs, runs --trigger, removes the file: %d %s" %
+            (code, err))
+    code, out, err = run(["--trigger-timeout=1"] + forever, timeout=60)
+    c.check(code == 0 and json.loads(out)["jobs"][0]["job_runtime"] < 60000,
+            "--trigger-timeout=1 stops an hour's job: %d %s" % (code, err))
+    code, _, err = run(["--trigger-timeout=soon", "--name=a"] + NULL_JOB)
+    c.check(code == 2 and "--trigger-timeout" in err, "--trigger-timeout=soon: %r" % err)
 
 
 def write_fio_log(path, samples):
@@ -298,6 +317,7 @@ def main():
         check_options_as_written(c, d)
         check_fio_switches(c, d)
         check_inflate_log(c, d)
+        check_trigger(c, d)
         check_create_only_and_allrandrepeat(c, d)
     finally:
         remove(d)
