@@ -201,7 +201,7 @@ static int inflate_streams(FILE *f, const uint8_t *in, size_t len)
 		if (inflateInit2(&zs, 15 + 32) != Z_OK)	/* +32: a zlib or a gzip header */
 			return Z_MEM_ERROR;
 		zs.next_in = (uint8_t *)in;
-		zs.avail_in = (uInt)len;
+		zs.avail_in = len > UINT32_MAX ? UINT32_MAX : (uInt)len;	/* a stream, not 4 GiB */
 		do {
 			if (zs.total_out == cap) {
 				grown = realloc(out, cap + INFLATE_STEP);
@@ -222,8 +222,8 @@ static int inflate_streams(FILE *f, const uint8_t *in, size_t len)
 		} else if (ret >= 0) {
 			ret = Z_DATA_ERROR;	/* the file ends inside a stream */
 		}
-		in += len - zs.avail_in;
-		len = zs.avail_in;
+		len -= (size_t)(zs.next_in - in);
+		in = zs.next_in;
 		inflateEnd(&zs);
 	}
 	free(out);
