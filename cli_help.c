@@ -72,7 +72,9 @@ void cli_usage(FILE *f)
 	}
 	put_refused(f);
 	fprintf(f, "\nCommon job options, OPTION=VALUE in a job file or --OPTION=VALUE on the\n"
-		"command line (before the first --name, they apply to every job):\n");
+		"command line, where --OPTION VALUE works too as in fio (a boolean takes the\n"
+		"next argument only when it is one; time_based, thread and fio's other flags\n"
+		"never do). Before the first --name, they apply to every job:\n");
 	help_option_lines(f, common_options);
 	fprintf(f, "\nExit status: 0 every job ran, 1 a job failed, 2 a usage or job-file error,\n"
 		"128+N stopped by signal N.\n\n"
