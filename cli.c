@@ -6,10 +6,12 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/diag.h"
 #include "base/units.h"
 #include "jobs/help.h"
+#include "jobs/options.h"
 #include "output/report_formats.h"
 #include "output/resultset/commands.h"
 #include "parser/value.h"
@@ -18,6 +20,9 @@
 #define ETA_INTERVAL_MIN_NS	(250 * NS_PER_MSEC)
 
 _Static_assert(CELL_MAX_OVERRIDES >= 2 * MAX_ARGS_LIST, "a cell holds every --set and --sweep");
+
+#define SERVER_REFUSED	"fio's client/server mode is not in iojob: to run jobs on several " \
+			"hosts, run iojob-mpi under MPI (mpirun -n N iojob-mpi JOBFILE)"
 
 #define SWITCH(n, i, a, m, h, ...) \
 	{ .name = n, .id = i, .arg = a, .metavar = m, .help = h, __VA_ARGS__ }
@@ -70,6 +75,63 @@ const struct cli_opt cli_options[] = {
 	SWITCH("notes", CLI_NOTES, CLI_ARG_NONE, NULL,
 	       "run as fio, say iojob's notes on stderr all the same (under its own name "
 	       "iojob always does)"),
+	/* fio's other switches: those that mean something for local I/O, then the refused */
+	SWITCH("max-jobs", CLI_MAX_JOBS, CLI_ARG_REQUIRED, "NR",
+	       "accepted and checked as a number; fio 3.33 ignores it too (it caps nothing)"),
+	SWITCH("append-terse", CLI_APPEND_TERSE, CLI_ARG_NONE, NULL,
+	       "add terse to the output formats given so far, as fio 3.33 does"),
+	SWITCH("warnings-fatal", CLI_WARNINGS_FATAL, CLI_ARG_NONE, NULL,
+	       "a note on the job files or options is an error (exit 2), before anything runs"),
+	SWITCH("showcmd", CLI_SHOWCMD, CLI_ARG_NONE, NULL,
+	       "print each job file as a command line of job options, run nothing"),
+	SWITCH("crctest", CLI_CRCTEST, CLI_ARG_OPTIONAL, "TYPE,...",
+	       "the speed of the verify checksums (crc32c, md5, sha256, xxhash; default all)"),
+	SWITCH("inflate-log", CLI_INFLATE_LOG, CLI_ARG_REQUIRED, "LOG",
+	       "print a log fio stored compressed (its .fz files, zlib) as text"),
+	SWITCH("aux-path", CLI_AUX_PATH, CLI_ARG_REQUIRED, "DIR",
+	       "where fio keeps its state files; iojob writes none, so it only checks DIR"),
+	SWITCH("alloc-size", CLI_ALLOC_SIZE, CLI_ARG_REQUIRED, "KB",
+	       "fio's shared memory pool for its job processes; iojob's jobs are threads "
+	       "allocating from the heap, so the size is checked and has no use"),
+	SWITCH("debug", CLI_DEBUG, CLI_ARG_REQUIRED, "CATEGORY,...",
+	       "fio's debug log categories ('?' lists them): checked; iojob has no debug log "
+	       "and says so once on stderr"),
+	SWITCH("idle-prof", CLI_REFUSED, CLI_ARG_REQUIRED, "MODE", "refused (not in iojob)",
+	       .refuse = "fio's idleness profiling is not in iojob: the report's cpu line "
+			 "gives the jobs' user and system time"),
+	SWITCH("trigger-file", CLI_TRIGGER_FILE, CLI_ARG_REQUIRED, "FILE",
+	       "when FILE appears, remove it, stop every job (reported as run) and run --trigger"),
+	SWITCH("trigger-timeout", CLI_TRIGGER_TIMEOUT, CLI_ARG_REQUIRED, "TIME",
+	       "as --trigger-file, TIME after the start (plain numbers in seconds)"),
+	SWITCH("trigger", CLI_TRIGGER, CLI_ARG_REQUIRED, "CMD",
+	       "the shell command the trigger runs"),
+	SWITCH("trigger-remote", CLI_REFUSED, CLI_ARG_REQUIRED, "CMD", "refused: use iojob-mpi",
+	       .refuse = SERVER_REFUSED),
+	SWITCH("bandwidth-log", CLI_REFUSED, CLI_ARG_OPTIONAL, "PREFIX", "refused (not in iojob)",
+	       .refuse = "fio's aggregate bandwidth logs are not in iojob: give the jobs "
+			 "write_bw_log=PREFIX (with group_reporting for one log of a group)"),
+	SWITCH("latency-log", CLI_REFUSED, CLI_ARG_REQUIRED, "PREFIX", "refused (as by fio)",
+	       .refuse = "deprecated in fio, which refuses it too: give the jobs "
+			 "write_lat_log=PREFIX"),
+	SWITCH("cpuclock-test", CLI_REFUSED, CLI_ARG_NONE, NULL, "refused (not in iojob)",
+	       .refuse = "fio's CPU clock test is not in iojob: the normal report's Clock: "
+			 "line says which clock iojob chose and why"),
+	SWITCH("memcpytest", CLI_REFUSED, CLI_ARG_OPTIONAL, "TYPE", "refused (not in iojob)",
+	       .refuse = "fio's memcpy speed test is not in iojob: --crctest times the "
+			 "checksums, ioengine=null the rest of the I/O path"),
+	SWITCH("merge-blktrace-only", CLI_REFUSED, CLI_ARG_NONE, NULL, "refused (not in iojob)",
+	       .refuse = "fio's blktrace merging is not in iojob, which replays no blktraces"),
+	SWITCH("profile", CLI_REFUSED, CLI_ARG_REQUIRED, "NAME", "refused (not in iojob)",
+	       .refuse = "fio's built-in profiles (act, tiobench) are not in iojob: write "
+			 "their jobs as a job file"),
+	SWITCH("server", CLI_REFUSED, CLI_ARG_OPTIONAL, "ARGS", "refused: use iojob-mpi",
+	       .refuse = SERVER_REFUSED),
+	SWITCH("client", CLI_REFUSED, CLI_ARG_REQUIRED, "HOST", "refused: use iojob-mpi",
+	       .refuse = SERVER_REFUSED),
+	SWITCH("daemonize", CLI_REFUSED, CLI_ARG_REQUIRED, "PIDFILE", "refused: use iojob-mpi",
+	       .refuse = SERVER_REFUSED),
+	SWITCH("remote-config", CLI_REFUSED, CLI_ARG_REQUIRED, "FILE", "refused: use iojob-mpi",
+	       .refuse = SERVER_REFUSED),
 	SWITCH("version", CLI_VERSION, CLI_ARG_NONE, NULL, "print the version", .alias = "v"),
 	SWITCH("help", CLI_HELP, CLI_ARG_NONE, NULL,
 	       "print the usage, the common options and the exit status", .alias = "h"),
@@ -227,6 +289,50 @@ static int print_help(const struct cli *c, const struct cli_opt *sw, const char 
 	return 0;
 }
 
+/* fio's switches that set something for the run, or check their value. -1 or an exit code. */
+static int apply_fio_switch(struct cli *c, const struct cli_opt *sw, const char *val)
+{
+	long long n;
+	struct stat st;
+
+	switch (sw->id) {
+	case CLI_MAX_JOBS: case CLI_ALLOC_SIZE:
+		if (value_parse_int(val, &n) < 0 || n < 1)
+			return fail_usage(sw->id == CLI_MAX_JOBS ? "--max-jobs needs a number "
+					  "above 0, not '%s'" : "--alloc-size needs a number of "
+					  "KiB above 0, not '%s'", val);
+		return -1;
+	case CLI_AUX_PATH:
+		if (stat(val, &st) < 0 || !S_ISDIR(st.st_mode))
+			return fail_usage("--aux-path: '%s' is not a directory", val);
+		return -1;
+	case CLI_DEBUG:
+		return cli_debug(val);
+	case CLI_TRIGGER_FILE:
+		c->trigger.file = val;
+		return -1;
+	case CLI_TRIGGER:
+		c->trigger.cmd = val;
+		return -1;
+	case CLI_TRIGGER_TIMEOUT:
+		if (value_parse_time(val, NS_PER_SEC, &c->trigger.timeout_ns) < 0 ||
+		    !c->trigger.timeout_ns)
+			return fail_usage("--trigger-timeout needs a time above 0 such as 30s, "
+					  "not '%s'", val);
+		return -1;
+	case CLI_APPEND_TERSE:
+		/* fio 3.33: terse added to the formats so far (a later --output-format replaces) */
+		c->formats |= RF_TERSE;
+		return -1;
+	case CLI_WARNINGS_FATAL:
+		c->warnings_fatal = true;
+		return -1;
+	default:
+		c->showcmd = true;
+		return -1;
+	}
+}
+
 /* One switch of cli_options with its value (NULL when it has none). -1 or an exit code. */
 static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val)
 {
@@ -275,9 +381,51 @@ static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val
 	case CLI_ETA: case CLI_ETA_INTERVAL: case CLI_ETA_NEWLINE: case CLI_STATUS_INTERVAL:
 	case CLI_STATUS_FORMAT:
 		return parse_status_arg(c, sw, val);
+	case CLI_MAX_JOBS: case CLI_APPEND_TERSE: case CLI_WARNINGS_FATAL: case CLI_SHOWCMD:
+	case CLI_AUX_PATH: case CLI_ALLOC_SIZE: case CLI_DEBUG: case CLI_TRIGGER_FILE:
+	case CLI_TRIGGER_TIMEOUT: case CLI_TRIGGER:
+		return apply_fio_switch(c, sw, val);
+	case CLI_CRCTEST:
+		return cli_crctest(stdout, val);
+	case CLI_INFLATE_LOG:
+		return cli_inflate_log(stdout, val);
 	default:
 		return print_help(c, sw, val);
 	}
+}
+
+/*
+ * A job option, --KEY=VALUE or as fio's getopt takes it, --KEY VALUE: the next argument is
+ * the value of an option that needs one (opt_cli_arg() says which). -1 or an exit code.
+ */
+static int parse_job_option(struct cli *c, char **argv, int *i, const char *key,
+			    const char *val)
+{
+	const char *next = argv[*i + 1];
+	bool take = false;
+
+	if (!val) {
+		switch (opt_cli_arg(key, c->engines, c->nengines)) {
+		case OPT_ARG_NEXT:
+			if (!next)
+				return fail_usage("--%s needs a value", key);
+			take = true;
+			break;
+		case OPT_ARG_BOOL:
+			take = next && value_parse_bool(next, &(bool){ 0 }) == 0 && *next;
+			break;
+		case OPT_ARG_MAYBE:
+			take = next && next[0] != '-';
+			break;
+		default:
+			break;
+		}
+		if (take)
+			val = argv[++*i];
+	}
+	if (add_cli_option(c, key, val) < 0)
+		return fail_usage("out of memory at '%s'", key);
+	return -1;
 }
 
 /* Returns -1 to go on, or an exit code. */
@@ -297,12 +445,11 @@ static int parse_arg(struct cli *c, char **argv, int *i)
 	eq = strchr(arg, '=');
 	snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
 	sw = cli_find(key);
-	if (!sw) {
-		if (!eq && !strcmp(key, "name"))
-			return fail_usage("%s", "--name needs a job name (--name=NAME)");
-		if (add_cli_option(c, key, eq ? eq + 1 : NULL) < 0)
-			return fail_usage("out of memory at '%s'", arg);
-		return -1;
+	if (!sw)
+		return parse_job_option(c, argv, i, key, eq ? eq + 1 : NULL);
+	if (sw->refuse) {
+		fprintf(stderr, "iojob: --%s: %s\n", sw->name, sw->refuse);
+		return EXIT_USAGE;
 	}
 	val = eq ? eq + 1 : sw->arg == CLI_ARG_REQUIRED ? argv[++*i] : NULL;
 	if (sw->arg == CLI_ARG_REQUIRED && !val)
@@ -344,6 +491,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
 	/* nothing to check is no error, as in fio: blktests probes a switch so */
 	if (c->parse_only && !c->nfiles && !c->jf.nsecs)
 		return 0;
+	if (c->showcmd)
+		return cli_showcmd(stdout, c);
 	return -1;
 }
 

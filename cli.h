@@ -8,7 +8,9 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "engine/cells.h"
@@ -18,6 +20,22 @@
 
 struct dist;
 struct engine_info;
+struct run;
+
+/* fio's local trigger (cli_trigger.c): what fires it, what it runs, its watching thread. */
+struct cli_trigger {
+	const char *file;		/* --trigger-file: fires when it exists */
+	uint64_t timeout_ns;		/* --trigger-timeout: fires this long after the start */
+	const char *cmd;		/* --trigger: run when it fires */
+	/* the watch */
+	struct run *volatile *running;	/* main()'s run in progress, NULL between runs */
+	uint64_t start_ns;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	bool quit;
+	bool started;
+};
 
 /* The exit codes (--help lists them): every job ran, a job failed, a usage or job error. */
 #define EXIT_JOB_FAILED	1
@@ -57,6 +75,9 @@ struct cli {
 	bool readonly;
 	bool fio_mode;			/* run as fio: see FIO_MODE_VERSION */
 	bool notes;			/* --notes: iojob's notes on stderr in fio mode too */
+	bool warnings_fatal;		/* --warnings-fatal: a note on the jobs is an error */
+	bool showcmd;			/* --showcmd: print the job files as command lines */
+	struct cli_trigger trigger;
 	struct status_opts status;
 	struct engine_info engines[IOENGINE_MAX];
 	unsigned nengines;
@@ -86,6 +107,9 @@ enum cli_switch {
 	CLI_OUTPUT, CLI_OUTPUT_FORMAT, CLI_MINIMAL, CLI_TERSE_VERSION, CLI_SET, CLI_SECTION,
 	CLI_SWEEP, CLI_LABEL, CLI_RESULTS, CLI_RESUME,
 	CLI_ETA, CLI_ETA_INTERVAL, CLI_ETA_NEWLINE, CLI_STATUS_INTERVAL, CLI_STATUS_FORMAT,
+	CLI_MAX_JOBS, CLI_APPEND_TERSE, CLI_WARNINGS_FATAL, CLI_SHOWCMD, CLI_CRCTEST,
+	CLI_INFLATE_LOG, CLI_AUX_PATH, CLI_ALLOC_SIZE, CLI_DEBUG, CLI_TRIGGER_FILE,
+	CLI_TRIGGER_TIMEOUT, CLI_TRIGGER, CLI_REFUSED,
 	CLI_COMPLETE_OPTIONS, CLI_COMPLETE_VALUES, CLI_NOTES,
 };
 
@@ -109,6 +133,8 @@ struct cli_opt {
 	 */
 	const char *(*value_at)(unsigned i, const char **help);
 	bool hidden;		/* for the completion script: not in help or the man page */
+	/* CLI_REFUSED: the one line that says what to use instead; --help lists the names */
+	const char *refuse;
 };
 
 /* The command-line switches, ended by { NULL }. */
@@ -145,6 +171,27 @@ void cli_complete_options(FILE *f, const struct engine_info *engines, unsigned n
  */
 int cli_complete_values(FILE *f, const char *name, const struct engine_info *engines,
 			unsigned nengines);
+
+/*
+ * fio's switches that print something of their own and exit (cli_fio.c). Each returns the
+ * exit code: 0, or EXIT_USAGE after saying why on stderr.
+ */
+int cli_showcmd(FILE *f, const struct cli *c);		/* --showcmd: each file's command line */
+int cli_crctest(FILE *f, const char *types);		/* --crctest[=TYPE,...] */
+int cli_inflate_log(FILE *f, const char *path);		/* --inflate-log=LOG */
+/* --debug=CATEGORY,...: -1 to go on after a note on stderr; "?" lists them (0). */
+int cli_debug(const char *categories);
+
+/*
+ * Watch for the trigger t (nothing without --trigger-file or --trigger-timeout): when it
+ * fires, every job of *running stops and --trigger's command runs. 0 or a negative errno.
+ */
+int cli_trigger_start(struct cli_trigger *t, struct run *volatile *running);
+void cli_trigger_stop(struct cli_trigger *t);
+
+/* Around a change of *running: the watching thread does not hold the run meanwhile. */
+void cli_trigger_hold(struct cli_trigger *t);
+void cli_trigger_release(struct cli_trigger *t);
 
 /* The man page's switch reference in scdoc: every switch but the hidden ones. */
 void cli_man_switches(FILE *f);

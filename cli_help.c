@@ -31,6 +31,24 @@ const char *cli_help(const struct cli_opt *o, char *buf, size_t len)
 	return buf;
 }
 
+/* fio's switches iojob refuses, each saying what to use instead: one list, wrapped. */
+static void put_refused(FILE *f)
+{
+	size_t col = 0;
+
+	fputs("\nRefused, with what to use instead (fio's, not in iojob):\n", f);
+	for (const struct cli_opt *o = cli_options; o->name; o++) {
+		if (!o->refuse)
+			continue;
+		if (col && col + strlen(o->name) + 4 > 78) {
+			fputs("\n", f);
+			col = 0;
+		}
+		col += (size_t)fprintf(f, "%s--%s", col ? " " : "  ", o->name);
+	}
+	fputs("\n", f);
+}
+
 void cli_usage(FILE *f)
 {
 	char lead[64], help[256];
@@ -44,7 +62,7 @@ void cli_usage(FILE *f)
 		"charts of what --results kept; compare sets targets side by side with ratios.\n"
 		"\nOptions:\n");
 	for (const struct cli_opt *o = cli_options; o->name; o++) {
-		if (o->hidden)
+		if (o->hidden || o->refuse)
 			continue;
 		snprintf(lead, sizeof(lead), "  %s%s%s--%s%s%s%s%s", o->alias ? "-" : "",
 			 o->alias ? o->alias : "", o->alias ? ", " : "", o->name,
@@ -52,8 +70,11 @@ void cli_usage(FILE *f)
 			 o->metavar ? o->metavar : "", o->arg == CLI_ARG_OPTIONAL ? "]" : "");
 		help_entry(f, lead, cli_help(o, help, sizeof(help)));
 	}
+	put_refused(f);
 	fprintf(f, "\nCommon job options, OPTION=VALUE in a job file or --OPTION=VALUE on the\n"
-		"command line (before the first --name, they apply to every job):\n");
+		"command line, where --OPTION VALUE works too as in fio (a boolean takes the\n"
+		"next argument only when it is one; time_based, thread and fio's other flags\n"
+		"never do). Before the first --name, they apply to every job:\n");
 	help_option_lines(f, common_options);
 	fprintf(f, "\nExit status: 0 every job ran, 1 a job failed, 2 a usage or job-file error,\n"
 		"128+N stopped by signal N.\n\n"
@@ -72,7 +93,7 @@ void cli_version(FILE *f, bool fio_mode)
 void cli_complete_options(FILE *f, const struct engine_info *engines, unsigned nengines)
 {
 	for (const struct cli_opt *o = cli_options; o->name; o++) {
-		if (o->hidden)
+		if (o->hidden || o->refuse)
 			continue;
 		if (o->arg != CLI_ARG_REQUIRED)
 			fprintf(f, "--%s\n", o->name);
@@ -156,6 +177,6 @@ static void put_switch(FILE *f, const struct cli_opt *o)
 void cli_man_switches(FILE *f)
 {
 	for (const struct cli_opt *o = cli_options; o->name; o++)
-		if (!o->hidden)
+		if (!o->hidden && !o->refuse)
 			put_switch(f, o);
 }

@@ -326,7 +326,9 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 	default:
 		ret = -1;
 	}
+	cli_trigger_hold(&c->trigger);	/* its thread may be stopping this run */
 	running = NULL;
+	cli_trigger_release(&c->trigger);
 	run_free(&r);
 	if (stopped_by)
 		return 128 + stopped_by;	/* the shell's convention: 130 for SIGINT */
@@ -337,8 +339,11 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 static int check_cells(struct cli *c, struct diag *d)
 {
 	int ret = cells_check(&c->cells, d);
+	bool noted = d->notes != NULL;
 
 	print_notes(c, d);
+	if (!ret && noted && c->warnings_fatal)
+		ret = diag_set(d, -EINVAL, "--warnings-fatal: the notes above stop the run");
 	return ret;
 }
 
@@ -512,8 +517,11 @@ int main(int argc, char **argv)
 	ret = cli_parse(&c, argc, argv);
 	if (ret < 0)
 		ret = build(&c, &d);
+	if (ret < 0 && !c.parse_only && cli_trigger_start(&c.trigger, &running) < 0)
+		ret = EXIT_JOB_FAILED;
 	if (ret < 0)
 		ret = c.parse_only ? 0 : run(&c, &d);
+	cli_trigger_stop(&c.trigger);
 	ret = finish_output(stdout, NULL, prog(&c), ret);
 	if (c.fio_mode)
 		ret = fio_exit(ret);

@@ -169,12 +169,16 @@ int help_engines(FILE *f, const char *name, const struct engine_info *engines,
 	return name ? -ENOENT : 0;
 }
 
+/* "\tseparate" after an option whose value may be the next argument (--bs 4k, as fio). */
 static void complete_table(FILE *f, const struct opt_def *table, const char *suffix)
 {
 	for (const struct opt_def *o = table; o && o->name; o++) {
-		fprintf(f, "--%s%s\n", o->name, suffix);
+		bool next = o->type != OPT_BOOL && o->type != OPT_BOOL_INV && !o->bare_ok;
+		const char *sep = next ? "\tseparate" : "";
+
+		fprintf(f, "--%s%s%s\n", o->name, suffix, sep);
 		if (o->alias)
-			fprintf(f, "--%s%s\n", o->alias, suffix);
+			fprintf(f, "--%s%s%s\n", o->alias, suffix, sep);
 	}
 }
 

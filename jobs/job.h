@@ -99,6 +99,7 @@ struct job_desc {
 	uint64_t number_ios;
 	bool unlink;
 	bool create_on_open;
+	bool create_only;		/* lay the files out, then end without I/O */
 	int create;		/* enum create_mode: recreate empties the files first */
 	bool overwrite;
 	int fallocate;		/* enum fallocate_mode */

@@ -20,6 +20,27 @@ const struct opt_def *opt_find(const struct opt_def *table, const char *name)
 	return NULL;
 }
 
+enum opt_cli_arg opt_cli_arg(const char *name, const struct engine_info *engines,
+			     unsigned nengines)
+{
+	const struct opt_def *o = opt_find(job_options, name);
+
+	for (unsigned e = 0; !o && e < nengines; e++)
+		o = opt_find(engines[e].options, name);
+	if (!o)
+		return OPT_ARG_UNKNOWN;
+	if (o->set_only)
+		return OPT_ARG_NONE;
+	/*
+	 * fio takes the next argument for its other booleans whatever it is (--direct
+	 * --bs=4k fails parsing "--bs=4k"); iojob takes it only when it is a boolean, so a
+	 * bare --direct keeps meaning direct=1 as it does in a job file.
+	 */
+	if (o->type == OPT_BOOL || o->type == OPT_BOOL_INV)
+		return OPT_ARG_BOOL;
+	return o->bare_ok ? OPT_ARG_MAYBE : OPT_ARG_NEXT;
+}
+
 /* "4q" -> "4k": a number with a suffix we do not know, for the "did you mean" hint. */
 static void size_hint(const char *val, char *hint, size_t len)
 {

@@ -135,6 +135,8 @@ const struct opt_def job_options[] = {
 		 "run the job this many times, each pass a stonewalled phase reported alone"),
 	JOB_BOOL("unlink", unlink, "0", "delete the job's files when it ends"),
 	JOB_BOOL("create_on_open", create_on_open, "0", "create files when the job opens them"),
+	JOB_BOOL("create_only", create_only, "0",
+		 "only create and lay out the files, then end the job without I/O"),
 	JOB_ENUM("create", create, "reuse", create_vals,
 		 "whether a write job's files are emptied before it starts"),
 	JOB_BOOL("overwrite", overwrite, "0", "lay out files with data before a write job"),
@@ -173,9 +175,15 @@ const struct opt_def job_options[] = {
 	JOB_CUSTOM("file_service_type", file_service, "roundrobin", opt_file_service_parse,
 		   "which file the next I/O goes to, switching every N I/Os",
 		   .syntax = "roundrobin|sequential|random[:N]"),
-	JOB_BOOL("randrepeat", randrepeat, "1", "same random sequence on every run"),
+	/*
+	 * allrandrepeat is fio's name for making every generator repeatable; iojob's other
+	 * generators (sizes, mixes, file choice, buffers) always derive from randseed, so
+	 * the offsets' randrepeat is all it sets, as newer fio makes it an alias.
+	 */
+	JOB_BOOL("randrepeat", randrepeat, "1", "same random sequence on every run",
+		 .alias = "allrandrepeat"),
 	JOB_U64("randseed", randseed, "0x89", "seed of the random sequences"),
-	JOB_BOOL("norandommap", norandommap, "0",
+	JOB_FLAG("norandommap", norandommap, "0",
 		 "random offsets with replacement (blocks may repeat in a pass)"),
 
 	/* engine */
@@ -209,7 +217,7 @@ const struct opt_def job_options[] = {
 	/* time */
 	JOB_TIME("runtime", runtime_ns, "0", NS_PER_SEC, "stop after this long (seconds)",
 		 .alias = "timeout"),
-	JOB_BOOL("time_based", time_based, "0", "repeat the workload until runtime ends"),
+	JOB_FLAG("time_based", time_based, "0", "repeat the workload until runtime ends"),
 	JOB_TIME("ramp_time", ramp_time_ns, "0", NS_PER_SEC,
 		 "run this long before measuring (seconds)"),
 	JOB_TIME_RANGE("startdelay", startdelay_ns, "0", NS_PER_SEC,
@@ -226,15 +234,15 @@ const struct opt_def job_options[] = {
 
 	/* jobs and groups */
 	JOB_UINT("numjobs", numjobs, "1", 1, 65536, "clones of this job, each on its own thread"),
-	JOB_BOOL("thread", thread, "1", "run jobs as threads (iojob always does)"),
-	JOB_BOOL("group_reporting", group_reporting, "0", "report each group as one job"),
-	JOB_BOOL("stonewall", stonewall, "0", "wait for earlier jobs; starts a new group",
+	JOB_FLAG("thread", thread, "1", "run jobs as threads (iojob always does)"),
+	JOB_FLAG("group_reporting", group_reporting, "0", "report each group as one job"),
+	JOB_FLAG("stonewall", stonewall, "0", "wait for earlier jobs; starts a new group",
 		 .alias = "wait_for_previous"),
-	JOB_BOOL("new_group", new_group, "0", "start a new reporting group"),
+	JOB_FLAG("new_group", new_group, "0", "start a new reporting group"),
 
 	/* buffers */
-	JOB_BOOL("zero_buffers", zero_buffers, "0", "write zeros"),
-	JOB_BOOL("refill_buffers", refill_buffers, "0", "new random data for every write"),
+	JOB_FLAG("zero_buffers", zero_buffers, "0", "write zeros"),
+	JOB_FLAG("refill_buffers", refill_buffers, "0", "new random data for every write"),
 	JOB_BOOL("scramble_buffers", scramble_buffers, "1",
 		 "vary write buffers a little to defeat dedupe"),
 	JOB_CUSTOM("buffer_pattern", buffer_pattern, NULL, opt_pattern_parse,
@@ -274,7 +282,7 @@ const struct opt_def job_options[] = {
 	JOB_BOOL("verify_fatal", verify_fatal, "0", "stop the job at the first bad block"),
 	JOB_U64("verify_backlog", verify_backlog, "0",
 		"check written blocks after every N writes (0: after the write phase)"),
-	JOB_BOOL("verify_only", verify_only, "0",
+	JOB_FLAG("verify_only", verify_only, "0",
 		 "do not write: only read back and check what an earlier run wrote"),
 	JOB_BOOL("verify_dump", verify_dump, "0",
 		 "save a bad block as FILE.OFFSET.received (and .expected for patterns)"),

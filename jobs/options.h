@@ -61,6 +61,11 @@ struct opt_def {
 	const char *syntax;		/* what a CUSTOM option takes, for help */
 	const char *engine;		/* set for an engine's own options */
 	bool bare_ok;			/* may stand alone, meaning "1", as booleans may */
+	/*
+	 * fio's set-only option (FIO_OPT_STR_SET: time_based, thread): on the command line
+	 * its value can only follow '=', so the next argument is never taken as its value.
+	 */
+	bool set_only;
 };
 
 #define OPT_FIELD(f)	offsetof(struct job_desc, f)
@@ -89,6 +94,8 @@ struct opt_def {
 	  .help = h, __VA_ARGS__ }
 #define JOB_BOOL(n, f, d, h, ...) \
 	{ .name = n, .type = OPT_BOOL, .off = OPT_FIELD(f), .def = d, .help = h, __VA_ARGS__ }
+/* A boolean that is set-only in fio (see opt_def.set_only). */
+#define JOB_FLAG(n, f, d, h, ...) JOB_BOOL(n, f, d, h, .set_only = true, __VA_ARGS__)
 #define JOB_BOOL_INV(n, f, h, ...) \
 	{ .name = n, .type = OPT_BOOL_INV, .off = OPT_FIELD(f), .help = h, __VA_ARGS__ }
 #define JOB_ENUM(n, f, d, v, h, ...) \
@@ -98,9 +105,14 @@ struct opt_def {
 	{ .name = n, .type = OPT_CUSTOM, .off = OPT_FIELD(f), .def = d, .parse = fn, .help = h, \
 	  __VA_ARGS__ }
 
-/* An engine's option lives in job_desc.engine_opts, at an offset into the engine's struct. */
+/*
+ * An engine's option lives in job_desc.engine_opts, at an offset into the engine's struct.
+ * Every engine boolean iojob has (hipri, fixedbufs, registerfiles, sqthread_poll,
+ * userspace_reap) is a set-only option in fio, hence .set_only.
+ */
 #define ENGINE_BOOL(eng, st, n, f, d, h) \
-	{ .name = n, .type = OPT_BOOL, .off = offsetof(st, f), .def = d, .help = h, .engine = eng }
+	{ .name = n, .type = OPT_BOOL, .off = offsetof(st, f), .def = d, .help = h, .engine = eng, \
+	  .set_only = true }
 #define ENGINE_UINT(eng, st, n, f, d, lo, hi, h) \
 	{ .name = n, .type = OPT_UINT, .off = offsetof(st, f), .def = d, .min = lo, .max = hi, \
 	  .help = h, .engine = eng }
@@ -132,6 +144,19 @@ struct engine_info {
 
 /* Find an option by name or alias in a table ended by { NULL }. */
 const struct opt_def *opt_find(const struct opt_def *table, const char *name);
+
+/* How the command line takes an option's value when no '=' follows its name (fio's getopt). */
+enum opt_cli_arg {
+	OPT_ARG_UNKNOWN,	/* no such option: it stands alone, and the build names it */
+	OPT_ARG_NONE,		/* set_only: a value only after '=' (--time_based) */
+	OPT_ARG_BOOL,		/* the next argument when it is a boolean word (--direct 1) */
+	OPT_ARG_MAYBE,		/* bare_ok: the next argument unless it starts with '-' */
+	OPT_ARG_NEXT,		/* the next argument, whatever it is (--bs 4k, --name job) */
+};
+
+/* How the job or engine option name takes its value on the command line. */
+enum opt_cli_arg opt_cli_arg(const char *name, const struct engine_info *engines,
+			     unsigned nengines);
 
 /*
  * Parse val for option o into base (a struct job_desc, or engine_opts for an engine's

@@ -162,8 +162,12 @@ static int parse_size_span(const char *p, const char *end, unsigned kb_base, uin
 	if (ret < 0)
 		return ret;
 	mult = size_mult(p, end, kb_base);
-	/* A fraction of a byte means nothing; "1.5" is more likely a typo for "1.5k". */
-	if (!mult || (dec.nfrac && mult == 1))
+	/*
+	 * A fraction of a byte is truncated, as fio does: wrappers write sizes as floats
+	 * ("67108864.0", Python's str() of a float). A 'b' after a fraction is refused,
+	 * "1.5b" being more likely a typo for "1.5k".
+	 */
+	if (!mult || (dec.nfrac && mult == 1 && p != end))
 		return -EINVAL;
 	return scale_decimal(&dec, mult, out);
 }
@@ -290,6 +294,7 @@ int value_parse_bool(const char *s, bool *out)
 	static const char *const yes[] = { "", "1", "true", "yes", "on" };
 	static const char *const no[] = { "0", "false", "no", "off" };
 	const char *p = s, *end = s + strlen(s);
+	long long v;
 	size_t i;
 
 	trim(&p, &end);
@@ -305,12 +310,18 @@ int value_parse_bool(const char *s, bool *out)
 			return 0;
 		}
 	}
+	/* a number that truncates to 0 or 1, as fio's booleans take it ("1.0", "0x1") */
+	if (value_parse_int(s, &v) == 0 && (v == 0 || v == 1)) {
+		*out = v;
+		return 0;
+	}
 	return -EINVAL;
 }
 
 int value_parse_int(const char *s, long long *out)
 {
 	const char *p = s, *end = s + strlen(s);
+	struct decimal dec;
 	bool neg = false;
 	uint64_t mag;
 	int ret;
@@ -322,7 +333,8 @@ int value_parse_int(const char *s, long long *out)
 		p += 2;
 		ret = parse_digits(&p, end, 16, &mag);
 	} else {
-		ret = parse_digits(&p, end, 10, &mag);
+		ret = parse_decimal(&p, end, &dec);
+		mag = dec.whole;	/* the fraction truncated toward zero, as fio does */
 	}
 	if (ret < 0)
 		return ret;

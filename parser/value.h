@@ -15,7 +15,8 @@
  * 'b'/'B' (bytes, never bits). Suffixes are case-insensitive: k, m, g, t, p (also kb, mb,
  * ...) are powers of kb_base (1024 or 1000); the IEC forms KiB, MiB, GiB, TiB, PiB (and
  * Ki, Mi, ...) are always powers of 1024. Unlike fio, which reads KiB as 1000 by default.
- * A fraction is allowed with a suffix ("1.5g") and truncated to whole bytes.
+ * A fraction ("1.5g", "67108864.0") is truncated to whole bytes, as fio truncates it;
+ * "1.5b" is refused (a typo for "1.5k" more likely than a size).
  */
 int value_parse_size(const char *s, unsigned kb_base, uint64_t *out);
 
@@ -39,10 +40,16 @@ int value_parse_size_range(const char *s, unsigned kb_base, uint64_t *lo, uint64
  */
 int value_parse_time(const char *s, uint64_t unit_ns, uint64_t *out_ns);
 
-/* Parse a boolean: 1/0, true/false, yes/no, on/off (case-insensitive); "" is true. */
+/*
+ * Parse a boolean: 1/0, true/false, yes/no, on/off (case-insensitive); "" is true; a
+ * number that truncates to 0 or 1 ("1.0", "0x1"), as fio's booleans take one.
+ */
 int value_parse_bool(const char *s, bool *out);
 
-/* Parse a signed integer, decimal or 0x hex. */
+/*
+ * Parse a signed integer, decimal or 0x hex. A decimal fraction ("70.0", "3.9") is
+ * truncated toward zero, as fio's integer options do: wrappers write numbers as floats.
+ */
 int value_parse_int(const char *s, long long *out);
 
 /* Parse a finite floating-point number. */

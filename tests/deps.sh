@@ -10,6 +10,8 @@ build_pkgs="meson ninja-build pkg-config gcc libc6-dev libaio-dev liburing-dev l
 build_pkgs="$build_pkgs libblkid-dev"
 # verify's md5 and sha256 come from OpenSSL's libcrypto, its xxhash from libxxhash.
 build_pkgs="$build_pkgs libssl-dev libxxhash-dev"
+# zlib reads the compressed logs fio writes (--inflate-log).
+build_pkgs="$build_pkgs zlib1g-dev"
 # scdoc renders the man page iojob(1) (without it, the build skips the page).
 build_pkgs="$build_pkgs scdoc"
 # python3 reads the JSON reports; e2fsprogs to dmsetup make and inspect loop devices for

@@ -4,7 +4,9 @@ stdin, several job files as groups, --output, --parse-only, JSON purity and exit
 import json
 import os
 import re
+import struct
 import subprocess
+import zlib
 
 from common import BIN, Checks, remove, run, scratch_dir, split_normal_json
 
@@ -127,10 +129,185 @@ def check_options_as_written(c, d):
                 "%s: job options %r, want %r: %s" % (extra, opts, want, err))
 
 
+def check_getopt_grammar(c):
+    """fio's getopt: --KEY VALUE as well as --KEY=VALUE; a set-only option (time_based)
+    never takes the next argument; a boolean takes it when it is a boolean word."""
+    code, out, err = run(["--name", "a", "--ioengine", "null", "--size", "4m", "--bs", "8k",
+                          "--rw", "randread", "--direct", "1", "--output-format", "json"])
+    job = json.loads(out)["jobs"][0] if code == 0 else {}
+    c.check(code == 0 and job.get("jobname") == "a" and job["read"]["total_ios"] == 512
+            and job["job options"].get("direct") == "1",
+            "--KEY VALUE sets every option: %d %s" % (code, err))
+    code, out, err = run(["--name=a", "--group_reporting", "--time_based", "--runtime=1",
+                          "--direct", "--thread", "--output-format=json"] + NULL_JOB)
+    c.check(code == 0 and json.loads(out)["jobs"][0]["job options"].get("time_based") == "1",
+            "set-only options and a bare boolean stand alone: %d %s" % (code, err))
+    # cdmpy's command line: posixaio is the value of --ioengine, not a job file
+    code, _, err = run(["--ioengine", "posixaio", "--max-jobs=1", "--output-format", "json",
+                        "--name=a", "--size=4m"])
+    c.check(code == 2 and "unknown engine 'posixaio'" in err and "job file" not in err,
+            "--ioengine VALUE names the engine: %d %r" % (code, err))
+    words = run(["--complete-options"])[1].splitlines()
+    c.check("--bs=\tseparate" in words and "--time_based=" in words and "--direct=" in words,
+            "completion completes --bs VALUE, not --time_based VALUE")
+    code, _, err = run(["--name=a", "--ioengine=null", "--bs"])
+    c.check(code == 2 and "--bs needs a value" in err, "a value missing at the end: %r" % err)
+    code, _, err = run(["--name=a", "--ioengine=null", "--time_based", "4m"])
+    c.check(code == 2 and "4m" in err and "No such file" in err,
+            "--time_based leaves the next argument: %r" % err)
+
+
+def check_float_numbers(c):
+    """Numbers written as floats, as wrappers write them: fractions truncated as by fio."""
+    code, out, err = run(["--name=a", "--ioengine=null", "--size=4194304.0", "--bs=4096.0",
+                          "--rw=randrw", "--rwmixread=70.0", "--iodepth=4.0", "--numjobs=2.0",
+                          "--output-format=json"])
+    jobs = json.loads(out)["jobs"] if code == 0 else []
+    c.check(code == 0 and len(jobs) == 2, "float numbers accepted: %d %s" % (code, err))
+    if jobs:
+        done = jobs[0]["read"]["total_ios"] + jobs[0]["write"]["total_ios"]
+        c.check(done == 1024, "size=4194304.0 bs=4096.0: %d I/Os" % done)
+        c.check(0.6 < jobs[0]["read"]["total_ios"] / done < 0.8, "rwmixread=70.0 mixes 70%")
+    code, out, err = run(["--name=a", "--ioengine=null", "--size=8k", "--bs=4096.9",
+                          "--output-format=json"])
+    c.check(code == 0 and json.loads(out)["jobs"][0]["read"]["total_ios"] == 2,
+            "bs=4096.9 is 4096 bytes: %d %s" % (code, err))
+    code, out, err = run(["--name=a", "--numjobs=2", "--group_reporting=1.0",
+                          "--output-format=json"] + NULL_JOB)
+    c.check(code == 0 and len(json.loads(out)["jobs"]) == 1,
+            "a boolean written 1.0 is true: %d %s" % (code, err))
+    for bad in ("--rwmixread=7x", "--direct=2.0", "--size=1.5b", "--iodepth=1e3", "--bs=4..0"):
+        code, _, err = run(["--name=a", "--ioengine=null", "--size=4m", bad])
+        c.check(code == 2 and bad.split("=")[0][2:] in err, "%s refused: %r" % (bad, err))
+
+
+def check_fio_switches(c, d):
+    """fio's other switches: those that apply to local I/O do what fio's do; the client and
+    server ones are refused with one line naming iojob-mpi."""
+    with open(os.path.join(d, "s.fio"), "w") as f:
+        f.write("[global]\nrw=randread\nsize=1m\n[j1]\nbs=8k\n[j2]\nnumjobs=2\n")
+    with open(os.path.join(d, "t.fio"), "w") as f:
+        f.write("[a]\nsize=1m\ntime_based\n")
+    code, out, err = run(["--showcmd", "s.fio", "t.fio"], cwd=d)   # fio 3.33's lines
+    c.check(code == 0 and out == "fio --rw=randread --size=1m --name=j1 --bs=8k --name=j2 "
+            "--numjobs=2 \nfio --name=a --size=1m --time_based \n",
+            "--showcmd prints each file as fio does: %d %r %s" % (code, out, err))
+    # --max-jobs: fio 3.33 takes it and caps nothing; the value is still checked
+    code, out, _ = run(["--max-jobs", "1"] + NULL_JOB + ["--name=a", "--name=b",
+                                                          "--output-format=json"])
+    c.check(code == 0 and len(json.loads(out)["jobs"]) == 2, "--max-jobs 1 runs both jobs")
+    code, _, err = run(["--max-jobs=x", "--name=a"] + NULL_JOB)
+    c.check(code == 2 and "--max-jobs" in err, "--max-jobs=x refused: %r" % err)
+    # --append-terse adds terse to the formats so far; a later --output-format replaces it
+    code, out, _ = run(["--append-terse", "--name=a"] + NULL_JOB)
+    c.check(code == 0 and re.search(r"^3;iojob-", out, re.M) and "Run status group" in out,
+            "--append-terse: terse and the normal report")
+    code, out, _ = run(["--append-terse", "--output-format=json", "--name=a"] + NULL_JOB)
+    c.check(code == 0 and not re.search(r"^3;", out, re.M), "--output-format after it wins")
+    # --warnings-fatal: a note stops the run before it starts
+    psync = ["--name=a", "--ioengine=psync", "--iodepth=4", "--filename=/dev/null",
+             "--size=64k", "--output-format=terse"]
+    code, out, err = run(["--warnings-fatal"] + psync)
+    c.check(code == 2 and out == "" and "capped at 1" in err and "--warnings-fatal" in err,
+            "--warnings-fatal makes the iodepth note an error: %d %r" % (code, err))
+    code, out, err = run(["--warnings-fatal", "--name=a", "--output-format=terse"] + NULL_JOB)
+    c.check(code == 0 and out.startswith("3;"), "--warnings-fatal without notes runs")
+    code, out, err = run(["--crctest=md5,crc32c"])
+    lines = out.splitlines()
+    c.check(code == 0 and [ln.split(":")[0] for ln in lines] == ["crc32c", "md5"] and
+            all(re.fullmatch(r"\w+:\t\t *\d+\.\d\d MiB/sec", ln) for ln in lines),
+            "--crctest times the checksums asked for: %r" % out)
+    code, _, err = run(["--crctest=crc7"])
+    c.check(code == 2 and "unknown checksum 'crc7'" in err, "--crctest=crc7: %r" % err)
+    code, _, err = run(["--debug=io,file", "--name=a", "--output-format=terse"] + NULL_JOB)
+    c.check(code == 0 and "no debug log" in err, "--debug=io,file: a note: %r" % err)
+    code, _, err = run(["--debug=bogus", "--name=a"] + NULL_JOB)
+    c.check(code == 2 and "'bogus'" in err, "--debug=bogus refused: %r" % err)
+    code, out, _ = run(["--debug=?"])
+    c.check(code == 0 and "helperthread" in out.split(","), "--debug=? lists the categories")
+    code, _, err = run(["--aux-path", d, "--alloc-size", "32768", "--name=a"] + NULL_JOB)
+    c.check(code == 0, "--aux-path DIR --alloc-size KB accepted: %r" % err)
+    code, _, err = run(["--aux-path=/nonexistent", "--name=a"] + NULL_JOB)
+    c.check(code == 2 and "not a directory" in err, "--aux-path checks DIR: %r" % err)
+    for sw, word in (("--server", "iojob-mpi"), ("--client=host", "iojob-mpi"),
+                     ("--daemonize=p", "iojob-mpi"), ("--remote-config=f", "iojob-mpi"),
+                     ("--client", "iojob-mpi"), ("--trigger-remote=cmd", "iojob-mpi"),
+                     ("--idle-prof=system", "idleness"),
+                     ("--bandwidth-log", "write_bw_log"), ("--latency-log=x", "write_lat_log"),
+                     ("--cpuclock-test", "Clock:"), ("--memcpytest", "--crctest"),
+                     ("--merge-blktrace-only", "blktrace"), ("--profile=act", "job file")):
+        code, out, err = run([sw, "--name=a"] + NULL_JOB)
+        c.check(code == 2 and out == "" and len(err.splitlines()) == 1 and word in err,
+                "%s refused in one line naming %s: %d %r" % (sw, word, code, err))
+
+
+def check_trigger(c, d):
+    """fio's local trigger: the file (removed when seen) or the timeout stops every job,
+    which is reported as run (exit 0), and runs the --trigger command."""
+    forever = ["--name=a", "--ioengine=null", "--size=1m", "--time_based", "--runtime=1h",
+               "--output-format=json"]
+    trig, mark = os.path.join(d, "trig"), os.path.join(d, "fired")
+    open(trig, "w").close()
+    code, out, err = run(["--trigger-file", trig, "--trigger", "echo x > " + mark] + forever,
+                         timeout=60)
+    c.check(code == 0 and json.loads(out)["jobs"][0]["error"] == 0 and os.path.exists(mark)
+            and not os.path.exists(trig),
+            "--trigger-file stops the jobs, runs --trigger, removes the file: %d %s" %
+            (code, err))
+    code, out, err = run(["--trigger-timeout=1"] + forever, timeout=60)
+    c.check(code == 0 and json.loads(out)["jobs"][0]["job_runtime"] < 60000,
+            "--trigger-timeout=1 stops an hour's job: %d %s" % (code, err))
+    code, _, err = run(["--trigger-timeout=soon", "--name=a"] + NULL_JOB)
+    c.check(code == 2 and "--trigger-timeout" in err, "--trigger-timeout=soon: %r" % err)
+
+
+def write_fio_log(path, samples):
+    """A log as fio 3.33 stores it compressed: binary samples (time, value, ddir with the
+    offset bit, priority, bs, offset), each zlib stream one chunk."""
+    with open(path, "wb") as f:
+        for chunk in samples:
+            raw = b"".join(struct.pack("<QQIHxxQQ", t, v, ddir | 0x80000000, prio, bs, off)
+                           for t, v, ddir, prio, bs, off in chunk)
+            f.write(zlib.compress(raw))
+
+
+def check_inflate_log(c, d):
+    path = os.path.join(d, "x_clat.1.log.fz")
+    write_fio_log(path, [[(2, 1270352, 0, 0, 4096, 12288), (6, 3657, 1, 0, 8192, 0)],
+                         [(9, 55, 0, 1 << 13, 4096, 4096)]])
+    code, out, err = run(["--inflate-log", path])
+    c.check(code == 0 and out == "2, 1270352, 0, 4096, 12288, 0\n6, 3657, 1, 8192, 0, 0\n"
+            "9, 55, 0, 4096, 4096, 1\n", "--inflate-log prints fio's lines: %r %s" % (out, err))
+    with open(path, "wb") as f:
+        f.write(b"not zlib")
+    code, out, err = run(["--inflate-log=" + path])
+    c.check(code == 2 and "not a log fio compressed" in err, "--inflate-log junk: %r" % err)
+
+
+def check_create_only_and_allrandrepeat(c, d):
+    path = os.path.join(d, "co.dat")
+    code, out, err = run(["--name=prep", "--filename=" + path, "--size=1m", "--create_only=1",
+                          "--output-format=json"])
+    job = json.loads(out)["jobs"][0] if code == 0 else {}
+    c.check(code == 0 and os.path.getsize(path) == 1 << 20 and
+            job["read"]["total_ios"] == 0, "create_only lays the file out, no I/O: %s" % err)
+    offsets = []
+    for rep in ("1", "1", "0"):
+        code, _, err = run(["--name=a", "--filename=" + path, "--size=1m", "--rw=randread",
+                            "--allrandrepeat=" + rep, "--write_lat_log=rr", "--log_offset=1",
+                            "--output=/dev/null"], cwd=d)
+        with open(os.path.join(d, "rr_lat.1.log")) as f:
+            offsets.append([ln.split(", ")[4] for ln in f])
+    c.check(offsets[0] == offsets[1] and len(offsets[0]) == 256, "allrandrepeat=1 repeats")
+    c.check(offsets[0] != offsets[2], "allrandrepeat=0 draws new offsets")
+
+
 def main():
     c = Checks("cli")
     check_basics(c)
     check_cli_jobs(c)
+    check_getopt_grammar(c)
+    check_float_numbers(c)
     d = scratch_dir()
     try:
         check_files_and_sets(c, d)
@@ -138,6 +315,10 @@ def main():
         check_later_phase_file(c, d)
         check_job_failure(c, d)
         check_options_as_written(c, d)
+        check_fio_switches(c, d)
+        check_inflate_log(c, d)
+        check_trigger(c, d)
+        check_create_only_and_allrandrepeat(c, d)
     finally:
         remove(d)
     c.finish()

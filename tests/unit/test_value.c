@@ -83,7 +83,10 @@ static const struct size_case fraction_cases[] = {
 	{ "0.001k", 1024, 0, 1 },
 	{ "0.0001k", 1024, 0, 0 },
 	{ "1.999999999999999999999k", 1000, 0, 1999 },
-	{ "1.5", 1024, -EINVAL, 0 },
+	{ "1.5", 1024, 0, 1 },
+	{ "67108864.0", 1024, 0, 67108864 },
+	{ "4096.7", 1000, 0, 4096 },
+	{ " 100.0 ", 1024, 0, 100 },
 	{ "1.5b", 1024, -EINVAL, 0 },
 	{ "0x1.5k", 1024, -EINVAL, 0 },
 };
@@ -137,7 +140,7 @@ START_TEST(size_accepts_every_suffix_in_both_kb_bases)
 }
 END_TEST
 
-START_TEST(size_truncates_fractions_that_have_a_suffix)
+START_TEST(size_truncates_fractions_to_whole_bytes)
 {
 	check_size_case(&fraction_cases[_i]);
 }
@@ -314,6 +317,8 @@ static const struct bool_case bool_cases[] = {
 	{ " yes ", 0, true }, { "", 0, true }, { "  ", 0, true },
 	{ "2", -EINVAL, false }, { "y", -EINVAL, false }, { "truee", -EINVAL, false },
 	{ "-1", -EINVAL, false }, { "nope", -EINVAL, false },
+	{ "1.0", 0, true }, { "0.0", 0, false }, { "0.5", 0, false }, { "0x1", 0, true },
+	{ "2.0", -EINVAL, false }, { "1x", -EINVAL, false }, { "1.", -EINVAL, false },
 };
 
 START_TEST(bool_accepts_words_and_empty_as_true)
@@ -354,14 +359,23 @@ static const struct int_case int_cases[] = {
 	{ "-", -EINVAL, 0 },
 	{ "0x", -EINVAL, 0 },
 	{ "12a", -EINVAL, 0 },
-	{ "1.5", -EINVAL, 0 },
+	{ "70.0", 0, 70 },
+	{ "70.9", 0, 70 },
+	{ "-1.5", 0, -1 },
+	{ "+32.0", 0, 32 },
+	{ "1.", -EINVAL, 0 },
+	{ ".5", -EINVAL, 0 },
+	{ "1.5.0", -EINVAL, 0 },
+	{ "1.5k", -EINVAL, 0 },
+	{ "1e3", -EINVAL, 0 },
+	{ "0x1.5", -EINVAL, 0 },
 	{ "--1", -EINVAL, 0 },
 	{ "0x-1", -EINVAL, 0 },
 	{ "1 2", -EINVAL, 0 },
 	{ "4k", -EINVAL, 0 },
 };
 
-START_TEST(int_accepts_signed_decimal_and_hex)
+START_TEST(int_accepts_signed_decimal_hex_and_truncated_fractions)
 {
 	const struct int_case *c = &int_cases[_i];
 	long long v = 12345;
@@ -485,7 +499,7 @@ static Suite *value_suite(void)
 	tc = tcase_create("size");
 	tcase_add_loop_test(tc, size_accepts_every_suffix_in_both_kb_bases, 0,
 			    TABLE_LEN(suffix_cases));
-	tcase_add_loop_test(tc, size_truncates_fractions_that_have_a_suffix, 0,
+	tcase_add_loop_test(tc, size_truncates_fractions_to_whole_bytes, 0,
 			    TABLE_LEN(fraction_cases));
 	tcase_add_loop_test(tc, size_reports_overflow_as_erange, 0, TABLE_LEN(overflow_cases));
 	tcase_add_loop_test(tc, size_rejects_garbage_as_einval, 0, TABLE_LEN(garbage_cases));
@@ -509,7 +523,7 @@ static Suite *value_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("int");
-	tcase_add_loop_test(tc, int_accepts_signed_decimal_and_hex, 0, TABLE_LEN(int_cases));
+	tcase_add_loop_test(tc, int_accepts_signed_decimal_hex_and_truncated_fractions, 0, TABLE_LEN(int_cases));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("double");
