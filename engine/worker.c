@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/cmdprio.h"
 #include "engine/files.h"
 #include "engine/io_plan.h"
 #include "engine/pace.h"
@@ -113,7 +114,21 @@ int worker_setup(struct worker *w)
 		if (ret < 0)
 			return ret;
 	}
-	return start_engine(w);
+	ret = start_engine(w);
+	if (ret < 0)
+		return ret;
+	worker_prio_layout(w);
+	/* Logs and verify see each I/O, and cmdprio counts each under its own priority. */
+	w->per_io = w->logs || w->verify || w->eng.cmdprio;
+	return 0;
+}
+
+void worker_prio_layout(struct worker *w)
+{
+	if (!w->eng.cmdprio)
+		return;
+	cmdprio_stats_layout(w->eng.cmdprio, w->st, w->job->lat_percentiles);
+	w->rare_min = 0;
 }
 
 /* A file unlink=1 could not remove fails the job: it was asked to leave nothing behind. */

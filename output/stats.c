@@ -147,8 +147,74 @@ static void add_counts(uint64_t *dst, const uint64_t *src, unsigned n)
 		dst[i] += src[i];
 }
 
+void stats_prio_layout(struct dir_stats *d, const uint32_t *ioprio, unsigned nprio, bool lat)
+{
+	d->nprio = nprio < STATS_PRIO_NR ? nprio : STATS_PRIO_NR;
+	d->prio_lat = lat;
+	for (unsigned i = 0; i < d->nprio; i++) {
+		d->prio[i].ioprio = ioprio[i];
+		moments_init(&d->prio[i].lat);
+	}
+}
+
+/* Add one priority's samples into dst's entry for ioprio, making one if need be. */
+static void prio_add(struct dir_stats *dst, uint32_t ioprio, const struct moments *m,
+		     const struct hist *h)
+{
+	unsigned i = 0;
+
+	if (!m->n)
+		return;
+	while (i < dst->nprio && dst->prio[i].ioprio != ioprio)
+		i++;
+	if (i == STATS_PRIO_NR) {
+		dst->prio_dropped = true;
+		return;
+	}
+	if (i == dst->nprio) {
+		dst->nprio++;
+		dst->prio[i].ioprio = ioprio;
+		moments_init(&dst->prio[i].lat);
+		memset(&dst->prio[i].hist, 0, sizeof(dst->prio[i].hist));
+	}
+	moments_merge(&dst->prio[i].lat, m);
+	hist_merge(&dst->prio[i].hist, h);
+}
+
+/* The latencies of a direction without cmdprio, as those of its one priority (0). */
+static void prio_add_own(struct dir_stats *dst, const struct dir_stats *d)
+{
+	if (dst->prio_lat)
+		prio_add(dst, 0, &d->lat, &d->lat_hist);
+	else
+		prio_add(dst, 0, &d->clat, &d->clat_hist);
+}
+
+/*
+ * As fio's group sums: once one side keeps latencies per priority, so does the sum, the
+ * other side's I/Os counting under the default priority. Runs before the direction's own
+ * latencies are merged, so that dst's own are still only its own.
+ */
+static void prio_merge(struct dir_stats *dst, const struct dir_stats *src)
+{
+	if (!src->nprio && !dst->nprio)
+		return;
+	dst->prio_dropped |= src->prio_dropped;
+	if (!dst->nprio) {
+		dst->prio_lat = src->prio_lat;
+		prio_add_own(dst, dst);
+	}
+	if (!src->nprio) {
+		prio_add_own(dst, src);
+		return;
+	}
+	for (unsigned i = 0; i < src->nprio; i++)
+		prio_add(dst, src->prio[i].ioprio, &src->prio[i].lat, &src->prio[i].hist);
+}
+
 static void dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 {
+	prio_merge(dst, src);
 	dir_sum_samples(dst, src);
 	dst->ios += src->ios;
 	dst->bytes += src->bytes;
