@@ -2,7 +2,7 @@
  * I/O priority per command, as fio's cmdprio_* options for libaio and io_uring: which
  * I/Os are issued with a priority of their own (a draw against cmdprio_percentage, or the
  * cmdprio_bssplit table by block size), and which statistics slot each one counts in.
- * The engines embed struct cmdprio_opts first in their options and list CMDPRIO_OPTIONS.
+ * The options and their parsers are jobs/opt_cmdprio.h's.
  */
 #ifndef ENGINE_CMDPRIO_H
 #define ENGINE_CMDPRIO_H
@@ -13,65 +13,10 @@
 
 #include "engine/ioengine.h"
 #include "engine/offsets.h"
+#include "jobs/opt_cmdprio.h"
 #include "output/stats.h"
 
-#define CMDPRIO_NDIR		2	/* reads and writes: trim has no priority */
-#define CMDPRIO_SPLIT_MAX	64	/* cmdprio_bssplit entries per direction, as fio */
-
-#define IOPRIO_CLASS_SHIFT	13
-#define IOPRIO_HINT_SHIFT	3
-#define IOPRIO_CLASS_RT		1
-
-/* One cmdprio_bssplit entry: perc percent of the I/Os of bs bytes get ioprio. */
-struct cmdprio_split_entry {
-	uint64_t bs;
-	unsigned perc;
-	int ioprio;		/* -1: the one cmdprio_class, cmdprio and cmdprio_hint give */
-};
-
-/* cmdprio_bssplit as parsed, per direction, sorted by bs; kept in the job's arena. */
-struct cmdprio_split {
-	unsigned n[CMDPRIO_NDIR];
-	struct cmdprio_split_entry e[CMDPRIO_NDIR][CMDPRIO_SPLIT_MAX];
-};
-
-/* The options, per direction; 0 in cls means "not set", which fio reads as RT. */
-struct cmdprio_opts {
-	unsigned pct[CMDPRIO_NDIR];
-	unsigned cls[CMDPRIO_NDIR];
-	unsigned level[CMDPRIO_NDIR];
-	unsigned hint[CMDPRIO_NDIR];
-	const struct cmdprio_split *split;
-};
-
-int cmdprio_parse_pct(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
-		      size_t whylen);
-int cmdprio_parse_class(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
-			size_t whylen);
-int cmdprio_parse_level(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
-			size_t whylen);
-int cmdprio_parse_hint(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
-		       size_t whylen);
-int cmdprio_parse_bssplit(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
-			  size_t whylen);
-
-#define CMDPRIO_OPT(eng, st, n, f, fn, syn, h) \
-	{ .name = n, .type = OPT_CUSTOM, .off = offsetof(st, cp.f), .parse = fn, .help = h, \
-	  .syntax = syn, .engine = eng }
-
-/* The option table entries, for an engine whose options struct st starts with cp. */
-#define CMDPRIO_OPTIONS(eng, st)							\
-	CMDPRIO_OPT(eng, st, "cmdprio_percentage", pct, cmdprio_parse_pct, "int[,int]",	\
-		    "percent of I/Os issued with cmdprio_class/cmdprio (reads,writes)"),	\
-	CMDPRIO_OPT(eng, st, "cmdprio_class", cls, cmdprio_parse_class, "int[,int]",	\
-		    "priority class of those I/Os: 1 rt, 2 be, 3 idle (default rt)"),	\
-	CMDPRIO_OPT(eng, st, "cmdprio", level, cmdprio_parse_level, "int[,int]",	\
-		    "priority level of those I/Os, 0 (highest) to 7"),			\
-	CMDPRIO_OPT(eng, st, "cmdprio_hint", hint, cmdprio_parse_hint, "int[,int]",	\
-		    "priority hint of those I/Os, 0 (none) to 1023"),			\
-	CMDPRIO_OPT(eng, st, "cmdprio_bssplit", split, cmdprio_parse_bssplit,		\
-		    "bs/perc[/class/level[/hint]]:...[,...]",				\
-		    "percent of I/Os of each block size issued with a priority")
+_Static_assert(CMDPRIO_PRIOS_MAX + 1 <= STATS_PRIO_NR, "a slot for each priority");
 
 /* One block size's priorities: an I/O whose draw is below cum[i] gets ioprio[i]. */
 struct cmdprio_bs {
