@@ -156,6 +156,12 @@ def check_stats_kinds(c, d, engine):
     if j:
         c.check(prios(j["mixed"]) is not None, "%s mixed: no prios" % engine)
         check_sums(c, j["mixed"], engine + " mixed")
+    # ramp_time starts the statistics afresh: still kept per priority.
+    j = json_job(c, d, engine, ["--rw=randread", "--cmdprio_percentage=50", "--cmdprio_class=2",
+                                "--ramp_time=100ms", "--io_size=8m"], "ramp_time")
+    if j:
+        c.check(prios(j["read"]) is not None, "%s ramp_time: no prios" % engine)
+        check_sums(c, j["read"], engine + " ramp_time")
     j = json_job(c, d, engine, ["--rw=randread", "--cmdprio_percentage=50", "--cmdprio_class=2",
                                 "--cmdprio_hint=1"], "hint")
     if j:
