@@ -71,7 +71,8 @@ int cmdprio_init(struct cmdprio *cp, const struct cmdprio_opts *o, const struct 
 	/* Its own stream: the offsets drawn stay those of the same job without cmdprio. */
 	rng_seed(&cp->rng, j->randseed ^ 0xc3d9a10ULL ^ (uint64_t)j->jobnum << 32);
 	for (int d = 0; d < CMDPRIO_NDIR && !ret; d++) {
-		cp->nprio[d] = 1;	/* slot 0: the job's own priority, 0 here */
+		cp->nprio[d] = 1;	/* slot 0: the job's own priority (prioclass, prio) */
+		cp->ioprio[d][0] = job_ioprio(j);
 		if (cp->split) {
 			ret = init_split_dir(cp, o, d);
 		} else if (o->pct[d]) {
@@ -109,10 +110,10 @@ bool cmdprio_pick(struct cmdprio *cp, struct io_req *r)
 	if (r->resubmit)
 		return r->prio_idx != 0;
 	if (d >= CMDPRIO_NDIR)
-		return set(r, 0, 0);
+		return set(r, 0, 0);	/* a sync: no priority, no statistics */
 	if (!cp->split) {
 		if (!cp->pct[d] || (unsigned)rng_below(&cp->rng, 100) >= cp->pct[d])
-			return set(r, 0, 0);
+			return set(r, (uint16_t)cp->ioprio[d][0], 0);
 		return set(r, cp->pct_ioprio[d], cp->pct_ioprio[d] == cp->ioprio[d][0] ? 0 : 1);
 	}
 	for (unsigned i = 0; i < cp->nbs[d]; i++) {
@@ -126,11 +127,11 @@ bool cmdprio_pick(struct cmdprio *cp, struct io_req *r)
 				return set(r, b->ioprio[k], b->idx[k]);
 		break;
 	}
-	return set(r, 0, 0);
+	return set(r, (uint16_t)cp->ioprio[d][0], 0);
 }
 
 void cmdprio_stats_layout(const struct cmdprio *cp, struct job_stats *st, bool lat)
 {
 	for (int d = 0; d < CMDPRIO_NDIR; d++)
-		stats_prio_layout(&st->dir[d], cp->ioprio[d], cp->nprio[d], lat);
+		stats_prio_layout(&st->dir[d], cp->ioprio[d][0], cp->ioprio[d], cp->nprio[d], lat);
 }

@@ -50,8 +50,9 @@ int cmdprio_init(struct cmdprio *cp, const struct cmdprio_opts *o, const struct 
 void cmdprio_free(struct cmdprio *cp);
 
 /*
- * Decide r's priority (cp->on only): sets r->ioprio and r->prio_idx, and returns whether
- * the I/O carries a priority of its own. A short transfer's rest keeps its first draw.
+ * Decide r's priority (cp->on only): sets r->ioprio (the job's own, prioclass/prio, when
+ * not drawn) and r->prio_idx, and returns whether the I/O carries a priority other than
+ * the job's own. A short transfer's rest keeps its first draw.
  */
 bool cmdprio_pick(struct cmdprio *cp, struct io_req *r);
 

@@ -118,8 +118,9 @@ static int parse_split_entry(const struct opt_ctx *ctx, const char *s,
 	if (k < 1 || k == 2 || slash[1 + used] != '\0')
 		goto bad;
 	e->perc = at_most(perc, 100);
+	/* Class 0 is best effort, as fio's ioprio_value() reads it. */
 	if (k >= 3)
-		e->ioprio = (int)(at_most(cls, 3) << CMDPRIO_CLASS_SHIFT |
+		e->ioprio = (int)((cls ? at_most(cls, 3) : 2) << CMDPRIO_CLASS_SHIFT |
 				  at_most(hint, 1023) << CMDPRIO_HINT_SHIFT | at_most(level, 7));
 	return 0;
 

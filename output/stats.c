@@ -147,8 +147,10 @@ static void add_counts(uint64_t *dst, const uint64_t *src, unsigned n)
 		dst[i] += src[i];
 }
 
-void stats_prio_layout(struct dir_stats *d, const uint32_t *ioprio, unsigned nprio, bool lat)
+void stats_prio_layout(struct dir_stats *d, uint32_t own, const uint32_t *ioprio,
+		       unsigned nprio, bool lat)
 {
+	d->own_ioprio = own;
 	d->nprio = nprio < STATS_PRIO_NR ? nprio : STATS_PRIO_NR;
 	d->prio_lat = lat;
 	for (unsigned i = 0; i < d->nprio; i++) {
@@ -181,13 +183,13 @@ static void prio_add(struct dir_stats *dst, uint32_t ioprio, const struct moment
 	hist_merge(&dst->prio[i].hist, h);
 }
 
-/* The latencies of a direction without cmdprio, as those of its one priority (0). */
+/* The latencies of a direction without cmdprio, as those of its one priority. */
 static void prio_add_own(struct dir_stats *dst, const struct dir_stats *d)
 {
 	if (dst->prio_lat)
-		prio_add(dst, 0, &d->lat, &d->lat_hist);
+		prio_add(dst, d->own_ioprio, &d->lat, &d->lat_hist);
 	else
-		prio_add(dst, 0, &d->clat, &d->clat_hist);
+		prio_add(dst, d->own_ioprio, &d->clat, &d->clat_hist);
 }
 
 /*
@@ -197,8 +199,15 @@ static void prio_add_own(struct dir_stats *dst, const struct dir_stats *d)
  */
 static void prio_merge(struct dir_stats *dst, const struct dir_stats *src)
 {
-	if (!src->nprio && !dst->nprio)
-		return;
+	if (!src->nprio && !dst->nprio) {
+		/* Jobs of one priority each: apart only when the priorities differ (prio=). */
+		if (!dst->clat.n) {
+			dst->own_ioprio = src->own_ioprio;
+			dst->prio_lat = src->prio_lat;
+		}
+		if (!dst->clat.n || !src->clat.n || src->own_ioprio == dst->own_ioprio)
+			return;
+	}
 	dst->prio_dropped |= src->prio_dropped;
 	if (!dst->nprio) {
 		dst->prio_lat = src->prio_lat;

@@ -72,6 +72,7 @@ struct dir_stats {
 	uint64_t lat_over[STATS_LAT_OVER_NR];	/* lat_over=: I/Os at or above each limit */
 	/* Per priority, only when cmdprio is used: nprio 0 is the common case, none kept. */
 	uint32_t nprio;
+	uint32_t own_ioprio;	/* the job's prioclass/prio: what its I/Os count under */
 	bool prio_lat;		/* the entries hold lat (lat_percentiles), not clat */
 	bool prio_dropped;	/* a merge met more priorities than fit: show none */
 	struct prio_stats prio[STATS_PRIO_NR];
@@ -197,10 +198,12 @@ static inline unsigned stats_batch_bucket(unsigned n)
 }
 
 /*
- * Keep a direction's latencies per priority: nprio entries, ioprio[0] the job's own. The
- * event loop then records each I/O's latency also in prio[its index] (engine/account.h).
+ * Keep a direction's latencies per priority: nprio entries (0: none, the job has one
+ * priority, own), ioprio[0] the job's own. The event loop then records each I/O's latency
+ * also in prio[its index] (engine/account.h). lat: the entries hold lat, not clat.
  */
-void stats_prio_layout(struct dir_stats *d, const uint32_t *ioprio, unsigned nprio, bool lat);
+void stats_prio_layout(struct dir_stats *d, uint32_t own, const uint32_t *ioprio,
+		       unsigned nprio, bool lat);
 
 /* Zero every counter and set every moments' min to "none yet". */
 void stats_init(struct job_stats *st);

@@ -198,9 +198,14 @@ static enum ioq_status uring_queue(struct ioengine *e, struct io_req *r)
 		io_uring_prep_fsync(sqe, fd, r->dir == IO_FDATASYNC ? IORING_FSYNC_DATASYNC : 0);
 	if (st->files_registered)
 		sqe->flags |= IOSQE_FIXED_FILE;
-	/* The prep left ioprio 0: the thread's own priority, unless cmdprio picks one. */
-	if (__builtin_expect(st->cp.on, 0) && cmdprio_pick(&st->cp, r))
+	/*
+	 * The prep left ioprio 0: the thread's own priority. With cmdprio each I/O says its
+	 * own, the job's too, as fio does (an SQPOLL thread has a priority of its own).
+	 */
+	if (__builtin_expect(st->cp.on, 0)) {
+		cmdprio_pick(&st->cp, r);
 		sqe->ioprio = r->ioprio;
+	}
 	io_uring_sqe_set_data(sqe, r);
 	st->unsubmitted++;
 	return IOQ_QUEUED;

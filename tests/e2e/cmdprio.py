@@ -8,6 +8,8 @@ the direction's, the share of each must be the percentage asked for, and with
 cmdprio_bssplit the bytes moved must be exactly those of the block sizes the table gives
 each priority. libaio's iocbs are read back with strace where it is installed. The shapes
 are compared with fio's own when fio is installed; bad values are refused with exit 2.
+prioclass= and prio= set the job thread's priority (read back with strace), which is the
+default one in cmdprio's view, and tell apart a group's jobs of different priorities.
 Classes 2 (best effort) and 3 (idle) need no privilege; real time (1, the default) does,
 so it is checked as root only, and without root it must fail as fio fails (EPERM).
 """
@@ -117,6 +119,11 @@ def check_bssplit(c, d, engine):
         total = j["read"]["clat_ns"]["N"]
         c.check(set(p) == {(2, 5), (3, 1)} and near(p[(2, 5)], total, 25),
                 "%s bssplit 25/75: %s of %d" % (engine, p, total))
+    # Class 0 in an entry is best effort, as fio's ioprio_value() has it.
+    j = json_job(c, d, engine, ["--rw=randread", "--cmdprio_bssplit=4k/50/0/3"], "class 0")
+    if j:
+        c.check(set(prios(j["read"]) or {}) == {(0, 0), (2, 3)}, "%s bssplit class 0: %s" %
+                (engine, prios(j["read"])))
     # Per direction: reads,writes.
     j = json_job(c, d, engine, ["--rw=randrw", "--cmdprio_bssplit=4k/50/2/1,4k/20/3/0"],
                  "bssplit per direction")
@@ -258,6 +265,48 @@ def check_rt(c, d, engine):
                 "%d: %s" % (engine, code, err.strip()))
 
 
+def check_prioclass(c, d, engines):
+    """prioclass=, prio=: the thread's priority (ioprio_set), the default one of cmdprio's
+    view, and in a group, jobs of different priorities are told apart, as in fio."""
+    for engine in engines:
+        j = json_job(c, d, engine, ["--rw=randread", "--prioclass=2", "--prio=6",
+                                    "--cmdprio_percentage=50", "--cmdprio_class=3"], "prio")
+        if j:
+            p = prios(j["read"]) or {}
+            c.check(set(p) == {(2, 6), (3, 0)}, "%s prioclass=2 prio=6: %s" % (engine, p))
+    jf = os.path.join(d, "group.fio")
+    with open(jf, "w") as f:
+        f.write("[global]\nioengine=psync\nsize=1m\ngroup_reporting=1\nfilename=%s\n"
+                "[a]\nprio=1\n[b]\nprio=5\n[c]\nnew_group\nprio=3\n[d]\nprio=3\n" %
+                os.path.join(d, "g.dat"))
+    code, out, err = run(["--output-format=json", jf], cwd=d)
+    c.check(code == 0, "prio groups: exit %d: %s" % (code, err))
+    if code == 0:
+        jobs = json.loads(out)["jobs"]
+        c.check(prios(jobs[0]["read"]) == {(2, 1): 256, (2, 5): 256},
+                "group of prio=1 and prio=5: %s" % prios(jobs[0]["read"]))
+        c.check("prios" not in jobs[1]["read"], "group of one priority: prios shown")
+    if shutil.which("strace"):
+        p = subprocess.run(["strace", "-f", "-qq", "-e", "trace=ioprio_set", "-o",
+                            os.path.join(d, "pt"), BIN, "--name=x", "--ioengine=psync",
+                            "--filename=" + os.path.join(d, "g.dat"), "--size=64k",
+                            "--prioclass=3", "--prio=2"], cwd=d, capture_output=True, text=True)
+        with open(os.path.join(d, "pt")) as f:
+            trace = f.read()
+        c.check(p.returncode == 0 and "IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 2)) = 0" in trace,
+                "prioclass=3 prio=2: %s" % trace.strip()[-200:])
+    code, _, err = run(["--name=x", "--ioengine=psync", "--size=1m", "--filename=" +
+                        os.path.join(d, "g.dat"), "--prioclass=1"], cwd=d)
+    if os.geteuid() == 0:
+        c.check(code == 0, "prioclass=1 as root: exit %d: %s" % (code, err))
+    else:
+        c.check(code == 1 and "ioprio_set: Operation not permitted" in err,
+                "prioclass=1 without root: exit %d: %s" % (code, err))
+    for opt, text in (("--prioclass=4", "'prioclass'"), ("--prio=8", "'prio'")):
+        code, _, err = run(["--name=x", "--size=1m", opt], cwd=d)
+        c.check(code == 2 and text in err, "%s: exit %d: %s" % (opt, code, err))
+
+
 BAD = [
     (["--cmdprio_percentage=101"], "cmdprio_percentage", "percentage from 0 to 100"),
     (["--cmdprio_class=0"], "cmdprio_class", "class from 1 to 3"),
@@ -310,6 +359,7 @@ def main():
             check_rt(c, d, engine)
         if "libaio" in engines:
             check_kernel_sees_it(c, d)
+        check_prioclass(c, d, engines)
     finally:
         remove(d)
     c.finish()
