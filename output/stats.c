@@ -5,6 +5,7 @@
 #include "output/stats.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 /* The fields of a zeroed direction that do not start at zero. */
@@ -20,6 +21,21 @@ static void dir_init(struct dir_stats *d)
 void stats_init(struct job_stats *st)
 {
 	memset(st, 0, sizeof(*st));
+	stats_init_zeroed(st);
+}
+
+void stats_restart(struct job_stats *st)
+{
+	size_t tail = offsetof(struct job_stats, dir) + sizeof(st->dir);
+
+	for (unsigned i = 0; i < STATS_NDIR; i++) {
+		struct dir_stats *d = &st->dir[i];
+		unsigned used = d->nprio;
+
+		memset(d, 0, offsetof(struct dir_stats, prio));
+		memset(d->prio, 0, used * sizeof(d->prio[0]));
+	}
+	memset((char *)st + tail, 0, sizeof(*st) - tail);
 	stats_init_zeroed(st);
 }
 

@@ -209,6 +209,12 @@ void stats_prio_layout(struct dir_stats *d, uint32_t own, const uint32_t *ioprio
 void stats_init(struct job_stats *st);
 
 /*
+ * stats_init() for statistics in use (ramp_time's end): the per-priority entries past
+ * those in use are zero already, and their pages (most of the struct) stay untouched.
+ */
+void stats_restart(struct job_stats *st);
+
+/*
  * stats_init() for memory that is already zero (calloc): it writes only the few fields
  * that do not start at zero, so the histograms' pages stay unmapped until used. 512 jobs
  * then cost a few pages each instead of the whole 200 KB.

@@ -465,6 +465,24 @@ START_TEST(unify_merges_the_priorities_of_both_directions)
 }
 END_TEST
 
+START_TEST(restart_is_init_for_stats_in_use)
+{
+	struct job_stats *st = stats_new(), *ref = stats_new();
+	const uint32_t p[] = { 0, 1 << 13, 2 << 13 };
+
+	fill_dir(st, 0, 300, 7);
+	fill_dir(st, 1, 200, 9);
+	stats_prio_layout(&st->dir[0], 0, p, 3, true);
+	add_prio(st, 0, 2, 4000, 3);
+	st->depth[2] = 5;
+	st->runtime_ns = 77;
+	stats_restart(st);
+	ck_assert_int_eq(memcmp(st, ref, sizeof(*st)), 0);
+	free(st);
+	free(ref);
+}
+END_TEST
+
 static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -490,6 +508,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, prio_merge_tells_apart_jobs_of_different_priorities);
 	tcase_add_test(tc, prio_merge_past_the_slots_gives_the_view_up);
 	tcase_add_test(tc, unify_merges_the_priorities_of_both_directions);
+	tcase_add_test(tc, restart_is_init_for_stats_in_use);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("buckets");
