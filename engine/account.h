@@ -32,10 +32,22 @@ static inline void account_sync(struct worker *w, const struct io_req *r, uint64
 
 _Static_assert(JOB_MAX_LAT_OVER == STATS_LAT_OVER_NR, "lat_over limits and counters");
 
-/* lat_over=: the rare I/O at or above the lowest limit counts against each it reaches. */
+/*
+ * The rare path, taken by an I/O whose latency reaches w->rare_min: lat_over='s limits
+ * (the lowest is rare_min), and with cmdprio every I/O (rare_min 0), whose clat or lat
+ * also counts under its priority. lat is clat where there is no submission stamp.
+ */
 static __attribute__((noinline, cold)) void
-account_lat_over(struct worker *w, struct dir_stats *ds, uint64_t lat, unsigned n)
+account_rare(struct worker *w, const struct io_req *r, struct dir_stats *ds, uint64_t clat,
+	     uint64_t lat, unsigned n)
 {
+	if (ds->nprio) {
+		struct prio_stats *p = &ds->prio[r->prio_idx];
+		uint64_t v = ds->prio_lat ? lat : clat;
+
+		moments_add(&p->lat, v, n);
+		hist_add(&p->hist, v, n);
+	}
 	for (unsigned k = 0; k < w->job->nlat_over && lat >= w->job->lat_over_ns[k]; k++)
 		ds->lat_over[k] += n;
 }
@@ -69,13 +81,13 @@ account_n(struct worker *w, const struct io_req *r, uint64_t now, unsigned n, ui
 			hist_add(&ds->lat_hist, lat, n);
 		if (w->logs)
 			logs_io(w, r, now, clat, lat);
-		if (__builtin_expect(lat >= w->lat_over_min, 0))
-			account_lat_over(w, ds, lat, n);
+		if (__builtin_expect(lat >= w->rare_min, 0))
+			account_rare(w, r, ds, clat, lat, n);
 	} else {
 		if (w->logs)
 			logs_io(w, r, now, clat, clat);
-		if (__builtin_expect(clat >= w->lat_over_min, 0))
-			account_lat_over(w, ds, clat, n);
+		if (__builtin_expect(clat >= w->rare_min, 0))
+			account_rare(w, r, ds, clat, clat, n);
 	}
 }
 

@@ -44,6 +44,8 @@ struct io_req {
 	unsigned slot;		/* index in the job's request array */
 	bool resubmit;		/* remainder of a short transfer: keep its times */
 	bool busy;		/* taken from the free list */
+	uint8_t prio_idx;	/* cmdprio: the statistics slot of its priority */
+	uint16_t ioprio;	/* cmdprio: the priority it was issued with */
 	unsigned buf_slot;	/* the buffer buf lies in: slot, or a stripe part's request's */
 	int64_t res;		/* bytes transferred or -errno */
 	uint64_t t_create;	/* clock ticks */
@@ -72,6 +74,7 @@ enum ioq_status {
 #define IOENG_FLAGS	(ENGINE_FLAGS | IOENG_INLINE_QD1 | IOENG_POSITIONAL)
 
 struct ioengine;
+struct cmdprio;
 
 struct ioengine_ops {
 	const char *name;
@@ -108,6 +111,8 @@ struct ioengine {
 	unsigned nbufs;			/* = nreqs, but for a stripe's parts (see stripe.c) */
 	size_t buf_size;
 	void *priv;
+	/* Set by init() when cmdprio_* is in use: the worker keeps statistics per priority. */
+	const struct cmdprio *cmdprio;
 };
 
 /* The engine built in under this name, or NULL (also when ioengine_check_ops refused it). */

@@ -310,8 +310,8 @@ static void reap(struct worker *w)
 	for (int i = 0; i < n;) {
 		struct io_req *r = w->ops->event(&w->eng, (unsigned)i++);
 
-		/* Logs and verify want to see each I/O: no grouping then. */
-		if (!w->logs && !w->verify && r->dir < IO_NDIR && r->res == (int64_t)r->len)
+		/* Logs, verify and cmdprio want to see each I/O: no grouping then. */
+		if (!w->per_io && r->dir < IO_NDIR && r->res == (int64_t)r->len)
 			i = account_run(w, r, i, n);
 		else if (complete(w, r, w->now, true))
 			req_queue_put(q, r);

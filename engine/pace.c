@@ -77,7 +77,8 @@ void pace_start(struct worker *w)
 
 		/* I/Os in flight now complete into the new statistics: count them as issued. */
 		req_queue_count_busy(&w->q, inflight_dir);
-		stats_init(w->st);
+		stats_restart(w->st);
+		worker_prio_layout(w);
 		memcpy(w->st->issued, inflight_dir, sizeof(inflight_dir));
 		p->ramping = false;
 	}

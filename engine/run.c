@@ -425,7 +425,7 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 	s->w.ops = r->files[index].ops;
 	s->w.clk = s->w.job->clocksource == CLOCKSRC_GETTIME ? &r->gettime : &r->clock;
 	s->w.latmap = &r->latmap;
-	s->w.lat_over_min = s->w.job->nlat_over ? s->w.job->lat_over_ns[0] : UINT64_MAX;
+	s->w.rare_min = s->w.job->nlat_over ? s->w.job->lat_over_ns[0] : UINT64_MAX;
 	s->w.progress = &r->results[index].progress;
 	s->w.files = r->files[index].f;
 	s->w.nfiles = r->files[index].n;

@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include "engine/cmdprio.h"
 #include "engine/files.h"
 #include "engine/io_plan.h"
 #include "engine/pace.h"
@@ -62,6 +65,19 @@ static int start_engine(struct worker *w)
 	return ret;
 }
 
+/* prioclass=, prio=: the thread's own priority, before the engine starts (as fio). */
+static int set_ioprio(struct worker *w)
+{
+	uint32_t v = job_ioprio(w->job);
+
+	if (!v || syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0, (int)v) == 0)
+		return 0;
+	snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': prioclass=%u, prio=%u: "
+		 "ioprio_set: %s%s", w->job->name, w->job->prioclass, w->job->prio,
+		 strerror(errno), errno == EPERM ? " (the real-time class needs root)" : "");
+	return -errno;
+}
+
 int worker_setup(struct worker *w)
 {
 	const struct job_desc *j = w->job;
@@ -113,7 +129,29 @@ int worker_setup(struct worker *w)
 		if (ret < 0)
 			return ret;
 	}
-	return start_engine(w);
+	ret = set_ioprio(w);
+	if (ret < 0)
+		return ret;
+	ret = start_engine(w);
+	if (ret < 0)
+		return ret;
+	worker_prio_layout(w);
+	/* Logs and verify see each I/O, and cmdprio counts each under its own priority. */
+	w->per_io = w->logs || w->verify || w->eng.cmdprio;
+	return 0;
+}
+
+void worker_prio_layout(struct worker *w)
+{
+	if (!w->eng.cmdprio) {
+		/* One priority: named, so that a group of jobs of different ones tells them apart. */
+		for (int d = 0; d < STATS_NDIR; d++)
+			stats_prio_layout(&w->st->dir[d], job_ioprio(w->job), NULL, 0,
+					  w->job->lat_percentiles);
+		return;
+	}
+	cmdprio_stats_layout(w->eng.cmdprio, w->st, w->job->lat_percentiles);
+	w->rare_min = 0;
 }
 
 /* A file unlink=1 could not remove fails the job: it was asked to leave nothing behind. */

@@ -30,7 +30,8 @@ struct worker {
 	const struct ioengine_ops *ops;
 	const struct clock_src *clk;
 	const struct lat_map *latmap;
-	uint64_t lat_over_min;		/* lat_over='s lowest limit in ns; UINT64_MAX: none */
+	uint64_t rare_min;		/* ns from which an I/O takes account_rare(): lat_over='s
+					 * lowest limit, 0 with cmdprio, UINT64_MAX: none */
 	struct io_file *files;		/* what the job plans over: a stripe's target alone */
 	unsigned nfiles;
 	struct io_file *target;		/* a striped job's logical file over files[], or NULL */
@@ -50,6 +51,7 @@ struct worker {
 	unsigned ndev_files;
 	struct req_queue q;		/* the requests: free, queued, refused, in flight */
 	bool sync_path;			/* every I/O completes inside queue() */
+	bool per_io;			/* logs, verify or cmdprio: account each I/O alone */
 
 	/* what to issue next */
 	struct io_plan plan;		/* direction, file, size, offset and budgets */
@@ -69,6 +71,12 @@ struct worker {
 	char error_msg[512];
 	char verify_msg[512];		/* the first bad block, while the job goes on */
 };
+
+/*
+ * With cmdprio, lay the statistics out per priority and send every I/O down the rare path
+ * that records them: after the engine started, and again after stats_init().
+ */
+void worker_prio_layout(struct worker *w);
 
 /* Stop issuing and record why (the first failure wins): "job 'NAME': " + the message. */
 void worker_fail(struct worker *w, int err, const char *fmt, ...)

@@ -125,13 +125,20 @@ static int unknown_option(const struct job_input *in, const struct engine_info *
 {
 	const char *best;
 
-	for (unsigned e = 0; e < in->nengines; e++) {
+	char owners[256];
+	size_t n = 0;
+	unsigned nowners = 0;
+
+	/* An option several engines share (cmdprio_*) names them all. */
+	for (unsigned e = 0; e < in->nengines && n < sizeof(owners); e++)
 		if (opt_find(in->engines[e].options, k->key))
-			return diag_at(d, -EINVAL, k->file, k->line,
-				       "option '%s' belongs to ioengine '%s', but job '%s' uses '%s'",
-				       k->key, in->engines[e].name, j->name,
-				       eng ? eng->name : j->ioengine);
-	}
+			n += (size_t)snprintf(owners + n, sizeof(owners) - n, "%s'%s'",
+					      nowners++ ? ", " : "", in->engines[e].name);
+	if (nowners)
+		return diag_at(d, -EINVAL, k->file, k->line,
+			       "option '%s' belongs to ioengine%s %s, but job '%s' uses '%s'",
+			       k->key, nowners > 1 ? "s" : "", owners, j->name,
+			       eng ? eng->name : j->ioengine);
 	best = closest_option(in, k->key);
 	if (best)
 		return diag_at(d, -EINVAL, k->file, k->line,

@@ -94,7 +94,35 @@ bool help_value_names(const struct opt_enum *vals, unsigned i, char *buf, size_t
 	return true;
 }
 
-static void print_option(FILE *f, const struct opt_def *o)
+/*
+ * Whether engine e's option o was met in an engine listed before it: an option shared by
+ * engines (cmdprio_* of libaio and io_uring) is listed once, naming them all.
+ */
+static bool listed_before(const struct engine_info *engines, unsigned e, const char *name)
+{
+	for (unsigned k = 0; k < e; k++)
+		if (opt_find(engines[k].options, name))
+			return true;
+	return false;
+}
+
+/* "libaio" or "libaio, io_uring": the engines whose tables hold o. */
+static void owners(char *buf, size_t len, const struct opt_def *o,
+		   const struct engine_info *engines, unsigned nengines)
+{
+	size_t n = 0;
+
+	snprintf(buf, len, "%s", o->engine);
+	for (unsigned e = 0; e < nengines && engines; e++) {
+		if (!opt_find(engines[e].options, o->name))
+			continue;
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? ", " : "",
+				      engines[e].name);
+	}
+}
+
+static void print_option(FILE *f, const struct opt_def *o, const struct engine_info *engines,
+			 unsigned nengines)
 {
 	char desc[512], lead[96], names[48];
 	int width = 0;
@@ -107,7 +135,8 @@ static void print_option(FILE *f, const struct opt_def *o)
 	if (o->def)
 		put_field(f, "default", o->def);
 	if (o->engine) {
-		snprintf(desc, sizeof(desc), "%s only", o->engine);
+		owners(names, sizeof(names), o, engines, nengines);
+		snprintf(desc, sizeof(desc), "%s only", names);
 		put_field(f, "ioengine", desc);
 	}
 	if (!o->vals)
@@ -133,10 +162,11 @@ int help_options(FILE *f, const char *name, const struct engine_info *engines,
 
 	if (!name || !strcmp(name, "all")) {
 		for (o = job_options; o->name; o++)
-			print_option(f, o);
+			print_option(f, o, engines, nengines);
 		for (unsigned e = 0; e < nengines; e++)
 			for (o = engines[e].options; o && o->name; o++)
-				print_option(f, o);
+				if (!listed_before(engines, e, o->name))
+					print_option(f, o, engines, nengines);
 		return 0;
 	}
 	o = opt_find(job_options, name);
@@ -144,7 +174,7 @@ int help_options(FILE *f, const char *name, const struct engine_info *engines,
 		o = opt_find(engines[e].options, name);
 	if (!o)
 		return -ENOENT;
-	print_option(f, o);
+	print_option(f, o, engines, nengines);
 	return 0;
 }
 
@@ -163,7 +193,7 @@ int help_engines(FILE *f, const char *name, const struct engine_info *engines,
 			continue;
 		fprintf(f, "%s: %s\n", ei->name, what);
 		for (const struct opt_def *o = ei->options; o && o->name; o++)
-			print_option(f, o);
+			print_option(f, o, engines, nengines);
 		return 0;
 	}
 	return name ? -ENOENT : 0;
@@ -187,7 +217,9 @@ void help_complete_job_options(FILE *f, const struct engine_info *engines, unsig
 	complete_table(f, job_options, "=");
 	for (unsigned e = 0; e < nengines; e++)
 		if (engines[e].available)
-			complete_table(f, engines[e].options, "=");
+			for (const struct opt_def *o = engines[e].options; o && o->name; o++)
+				if (!listed_before(engines, e, o->name))
+					fprintf(f, "--%s=\n", o->name);
 }
 
 void help_option_names(FILE *f, const char *suffix, const struct engine_info *engines,
@@ -197,7 +229,8 @@ void help_option_names(FILE *f, const char *suffix, const struct engine_info *en
 		fprintf(f, "%s%s\n", o->name, suffix);
 	for (unsigned e = 0; e < nengines; e++)
 		for (const struct opt_def *o = engines[e].options; o && o->name; o++)
-			fprintf(f, "%s%s\n", o->name, suffix);
+			if (!listed_before(engines, e, o->name))
+				fprintf(f, "%s%s\n", o->name, suffix);
 }
 
 int help_option_values(FILE *f, const char *name, const struct engine_info *engines,

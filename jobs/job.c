@@ -71,6 +71,13 @@ const char *rw_name(int rw)
 	return rw >= 0 && rw <= RW_RANDTRIMWRITE ? names[rw] : "?";
 }
 
+uint32_t job_ioprio(const struct job_desc *j)
+{
+	if (!job_setting(j, "prioclass") && !job_setting(j, "prio"))
+		return 0;
+	return (j->prioclass ? j->prioclass : 2) << 13 | j->prio;
+}
+
 const char *job_setting(const struct job_desc *j, const char *name)
 {
 	const char *v = NULL;

@@ -126,6 +126,8 @@ struct job_desc {
 
 	/* engine */
 	const char *ioengine;
+	unsigned prioclass;	/* prioclass=, prio=: the job thread's ioprio_set(2) */
+	unsigned prio;
 	unsigned iodepth;
 	unsigned iodepth_batch_submit;
 	unsigned iodepth_batch_complete_min;
@@ -230,6 +232,12 @@ uint64_t job_bs_max(const struct job_desc *j);
 
 /* The canonical name of a mode ("randread"). */
 const char *rw_name(int rw);
+
+/*
+ * The I/O priority prioclass= and prio= give the job's thread, as ioprio_set(2) takes it
+ * (class << 13 | level, class 0 read as best effort, as fio does), or 0 when neither is set.
+ */
+uint32_t job_ioprio(const struct job_desc *j);
 
 /* The value the job file gave for an option, or NULL when it was left at its default. */
 const char *job_setting(const struct job_desc *j, const char *name);

@@ -232,6 +232,10 @@ const struct opt_def job_options[] = {
 	JOB_UINT("thinktime_blocks", thinktime_blocks, "1", 1, 65536,
 		 "I/Os between thinktime pauses"),
 
+	JOB_UINT("prioclass", prioclass, "0", 0, 3,
+		 "I/O priority class of the job's thread: 1 rt, 2 be, 3 idle (0: be)"),
+	JOB_UINT("prio", prio, "0", 0, 7, "I/O priority level of the job's thread, 0 (highest) to 7"),
+
 	/* jobs and groups */
 	JOB_UINT("numjobs", numjobs, "1", 1, 65536, "clones of this job, each on its own thread"),
 	JOB_FLAG("thread", thread, "1", "run jobs as threads (iojob always does)"),

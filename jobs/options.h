@@ -116,6 +116,9 @@ struct opt_def {
 #define ENGINE_UINT(eng, st, n, f, d, lo, hi, h) \
 	{ .name = n, .type = OPT_UINT, .off = offsetof(st, f), .def = d, .min = lo, .max = hi, \
 	  .help = h, .engine = eng }
+#define ENGINE_CUSTOM(eng, st, n, f, d, fn, syn, h) \
+	{ .name = n, .type = OPT_CUSTOM, .off = offsetof(st, f), .def = d, .parse = fn, \
+	  .syntax = syn, .help = h, .engine = eng }
 
 /* The job options, ended by { NULL }. */
 extern const struct opt_def job_options[];

@@ -71,6 +71,34 @@ static void json_lat(struct json_out *j, const char *key, const struct moments *
 	json_close(j, '}');
 }
 
+/*
+ * fio's "prios": with cmdprio, once two priorities or more saw I/O, each one's class,
+ * level and latencies (lat_ns with lat_percentiles, else clat_ns). fio 3.33 has no hints;
+ * a hint is shown, as later fio shows it, only where one was given.
+ */
+static void json_prios(struct json_out *j, const struct report_unit *u,
+		       const struct dir_stats *d, bool plus)
+{
+	if (dir_prios_shown(d) < 2)
+		return;
+	json_open(j, "prios", '[');
+	for (unsigned i = 0; i < d->nprio; i++) {
+		const struct prio_stats *p = &d->prio[i];
+
+		if (!p->lat.n)
+			continue;
+		json_open(j, NULL, '{');
+		json_uint(j, "prioclass", p->ioprio >> 13);
+		json_uint(j, "prio", p->ioprio & 7);
+		if ((p->ioprio >> 3) & 1023)
+			json_uint(j, "priohint", (p->ioprio >> 3) & 1023);
+		json_lat(j, d->prio_lat ? "lat_ns" : "clat_ns", &p->lat, &p->hist, u,
+			 u->clat_percentiles || u->lat_percentiles, plus);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+}
+
 /* bw_* or iops_* sample keys; bw also carries its share of the group ("bw_agg"). */
 static void json_samples(struct json_out *j, const struct dir_stats *d, uint64_t agg_bw)
 {
@@ -110,6 +138,7 @@ static void json_dir(struct json_out *j, const struct report_unit *u, const stru
 	json_lat(j, "slat_ns", &d->slat, &d->slat_hist, u, u->slat_percentiles, plus);
 	json_lat(j, "clat_ns", &d->clat, &d->clat_hist, u, u->clat_percentiles, plus);
 	json_lat(j, "lat_ns", &d->lat, &d->lat_hist, u, u->lat_percentiles, plus);
+	json_prios(j, u, d, plus);
 	json_samples(j, d, g ? g->dir[s->slot].agg_bw : 0);
 	json_close(j, '}');
 }

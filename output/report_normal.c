@@ -68,6 +68,49 @@ static void print_pct(FILE *f, const struct report_unit *u, const struct hist *h
 	}
 }
 
+/* "clat prio 1/0", or "lat prio 1/0" where they hold lat; class/level/hint given a hint. */
+static void prio_name(char *buf, size_t len, const struct dir_stats *d, unsigned i)
+{
+	uint32_t v = d->prio[i].ioprio, hint = (v >> 3) & 1023;
+	int n = snprintf(buf, len, "%s prio %u/%u", d->prio_lat ? "lat" : "clat", v >> 13, v & 7);
+
+	if (hint && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "/%u", hint);
+}
+
+/* With cmdprio and two priorities or more seen, fio's latency line for each. */
+static void print_prio_lat(FILE *f, const struct dir_stats *d)
+{
+	char name[64];
+
+	if (dir_prios_shown(d) < 2)
+		return;
+	for (unsigned i = 0; i < d->nprio; i++) {
+		prio_name(name, sizeof(name), d, i);
+		print_lat(f, name, &d->prio[i].lat);
+	}
+}
+
+/* And a percentile block for each, with its share of the direction's I/Os. */
+static void print_prio_pct(FILE *f, const struct report_unit *u, const struct dir_stats *d)
+{
+	uint64_t total = d->prio_lat ? d->lat.n : d->clat.n;
+	char name[64], pre[96];
+
+	if (dir_prios_shown(d) < 2 || !(u->clat_percentiles || u->lat_percentiles))
+		return;
+	for (unsigned i = 0; i < d->nprio; i++) {
+		const struct prio_stats *p = &d->prio[i];
+
+		if (!p->lat.n)
+			continue;
+		prio_name(name, sizeof(name), d, i);
+		snprintf(pre, sizeof(pre), "%s (%.2f%% of IOs)", name,
+			 total ? 100.0 * (double)p->lat.n / (double)total : 0.0);
+		print_pct(f, u, &p->hist, &p->lat, pre);
+	}
+}
+
 /* The bw and iops sample lines; absent without samples. */
 static void print_samples(FILE *f, const struct report_unit *u, const struct dir_stats *d,
 			  uint64_t agg_bw)
@@ -120,12 +163,14 @@ static void print_dir(FILE *f, const struct report_unit *u, const struct shown_d
 		print_lat(f, "slat", &d->slat);
 	print_lat(f, "clat", &d->clat);
 	print_lat(f, " lat", &d->lat);
+	print_prio_lat(f, d);
 	if (u->slat_percentiles)
 		print_pct(f, u, &d->slat_hist, &d->slat, "slat");
 	if (u->clat_percentiles)
 		print_pct(f, u, &d->clat_hist, &d->clat, "clat");
 	if (u->lat_percentiles)
 		print_pct(f, u, &d->lat_hist, &d->lat, "lat");
+	print_prio_pct(f, u, d);
 	print_samples(f, u, d, g ? g->dir[s->slot].agg_bw : 0);
 }
 

@@ -49,6 +49,17 @@ uint64_t dir_runtime_ms(const struct dir_stats *d)
  * job that ran 20.9 ms would read 5% high or, rounded up to 21, low; over a second the
  * two agree to 0.1%.
  */
+unsigned dir_prios_shown(const struct dir_stats *d)
+{
+	unsigned n = 0;
+
+	if (d->prio_dropped)
+		return 0;
+	for (unsigned i = 0; i < d->nprio; i++)
+		n += d->prio[i].lat.n != 0;
+	return n;
+}
+
 uint64_t dir_bw(const struct dir_stats *d)
 {
 	return d->runtime_ns ? (uint64_t)((stats_u128)d->bytes * NS_PER_SEC / d->runtime_ns) : 0;

@@ -65,6 +65,9 @@ const struct group_run *report_group(const struct report_ctx *c, int groupid);
 /* A direction's runtime in ms as fio rounds it (microseconds rounded up), 0 if none. */
 uint64_t dir_runtime_ms(const struct dir_stats *d);
 
+/* How many priorities of d saw I/O (cmdprio); 0 when a merge gave up on them. */
+unsigned dir_prios_shown(const struct dir_stats *d);
+
 /* Bytes and I/Os per second over the exact runtime (runtime_ns), 0 without a runtime. */
 uint64_t dir_bw(const struct dir_stats *d);
 uint64_t dir_iops(const struct shown_dir *s);

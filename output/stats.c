@@ -5,6 +5,7 @@
 #include "output/stats.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 /* The fields of a zeroed direction that do not start at zero. */
@@ -20,6 +21,21 @@ static void dir_init(struct dir_stats *d)
 void stats_init(struct job_stats *st)
 {
 	memset(st, 0, sizeof(*st));
+	stats_init_zeroed(st);
+}
+
+void stats_restart(struct job_stats *st)
+{
+	size_t tail = offsetof(struct job_stats, dir) + sizeof(st->dir);
+
+	for (unsigned i = 0; i < STATS_NDIR; i++) {
+		struct dir_stats *d = &st->dir[i];
+		unsigned used = d->nprio;
+
+		memset(d, 0, offsetof(struct dir_stats, prio));
+		memset(d->prio, 0, used * sizeof(d->prio[0]));
+	}
+	memset((char *)st + tail, 0, sizeof(*st) - tail);
 	stats_init_zeroed(st);
 }
 
@@ -147,8 +163,83 @@ static void add_counts(uint64_t *dst, const uint64_t *src, unsigned n)
 		dst[i] += src[i];
 }
 
+void stats_prio_layout(struct dir_stats *d, uint32_t own, const uint32_t *ioprio,
+		       unsigned nprio, bool lat)
+{
+	d->own_ioprio = own;
+	d->nprio = nprio < STATS_PRIO_NR ? nprio : STATS_PRIO_NR;
+	d->prio_lat = lat;
+	for (unsigned i = 0; i < d->nprio; i++) {
+		d->prio[i].ioprio = ioprio[i];
+		moments_init(&d->prio[i].lat);
+	}
+}
+
+/* Add one priority's samples into dst's entry for ioprio, making one if need be. */
+static void prio_add(struct dir_stats *dst, uint32_t ioprio, const struct moments *m,
+		     const struct hist *h)
+{
+	unsigned i = 0;
+
+	if (!m->n)
+		return;
+	while (i < dst->nprio && dst->prio[i].ioprio != ioprio)
+		i++;
+	if (i == STATS_PRIO_NR) {
+		dst->prio_dropped = true;
+		return;
+	}
+	if (i == dst->nprio) {
+		dst->nprio++;
+		dst->prio[i].ioprio = ioprio;
+		moments_init(&dst->prio[i].lat);
+		memset(&dst->prio[i].hist, 0, sizeof(dst->prio[i].hist));
+	}
+	moments_merge(&dst->prio[i].lat, m);
+	hist_merge(&dst->prio[i].hist, h);
+}
+
+/* The latencies of a direction without cmdprio, as those of its one priority. */
+static void prio_add_own(struct dir_stats *dst, const struct dir_stats *d)
+{
+	if (dst->prio_lat)
+		prio_add(dst, d->own_ioprio, &d->lat, &d->lat_hist);
+	else
+		prio_add(dst, d->own_ioprio, &d->clat, &d->clat_hist);
+}
+
+/*
+ * As fio's group sums: once one side keeps latencies per priority, so does the sum, the
+ * other side's I/Os counting under the default priority. Runs before the direction's own
+ * latencies are merged, so that dst's own are still only its own.
+ */
+static void prio_merge(struct dir_stats *dst, const struct dir_stats *src)
+{
+	if (!src->nprio && !dst->nprio) {
+		/* Jobs of one priority each: apart only when the priorities differ (prio=). */
+		if (!dst->clat.n) {
+			dst->own_ioprio = src->own_ioprio;
+			dst->prio_lat = src->prio_lat;
+		}
+		if (!dst->clat.n || !src->clat.n || src->own_ioprio == dst->own_ioprio)
+			return;
+	}
+	dst->prio_dropped |= src->prio_dropped;
+	if (!dst->nprio) {
+		dst->prio_lat = src->prio_lat;
+		prio_add_own(dst, dst);
+	}
+	if (!src->nprio) {
+		prio_add_own(dst, src);
+		return;
+	}
+	for (unsigned i = 0; i < src->nprio; i++)
+		prio_add(dst, src->prio[i].ioprio, &src->prio[i].lat, &src->prio[i].hist);
+}
+
 static void dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 {
+	prio_merge(dst, src);
 	dir_sum_samples(dst, src);
 	dst->ios += src->ios;
 	dst->bytes += src->bytes;

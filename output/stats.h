@@ -7,6 +7,7 @@
 #ifndef OUTPUT_STATS_H
 #define OUTPUT_STATS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "output/hist.h"
@@ -42,6 +43,19 @@ struct sample_sum {
 
 #define STATS_LAT_OVER_NR 4	/* limits lat_over= takes */
 
+/*
+ * Priorities a direction keeps apart (cmdprio_percentage, cmdprio_bssplit): the job's
+ * own and three of cmdprio's. A group whose jobs use more gives up its per-priority view.
+ */
+#define STATS_PRIO_NR	4
+
+/* The latencies of the I/Os issued with one priority: clat, or lat with lat_percentiles. */
+struct prio_stats {
+	uint32_t ioprio;	/* class << 13 | hint << 3 | level, as ioprio_set(2) takes */
+	struct moments lat;	/* ns; set up by stats_prio_layout, so unused ones stay zero */
+	struct hist hist;
+};
+
 struct dir_stats {
 	uint64_t ios;		/* completed I/Os (the I/O's whole length done) */
 	uint64_t bytes;
@@ -56,6 +70,12 @@ struct dir_stats {
 	struct hist slat_hist;	/* filled only with slat_percentiles */
 	struct hist lat_hist;	/* filled only with lat_percentiles */
 	uint64_t lat_over[STATS_LAT_OVER_NR];	/* lat_over=: I/Os at or above each limit */
+	/* Per priority, only when cmdprio is used: nprio 0 is the common case, none kept. */
+	uint32_t nprio;
+	uint32_t own_ioprio;	/* the job's prioclass/prio: what its I/Os count under */
+	bool prio_lat;		/* the entries hold lat (lat_percentiles), not clat */
+	bool prio_dropped;	/* a merge met more priorities than fit: show none */
+	struct prio_stats prio[STATS_PRIO_NR];
 };
 
 struct job_stats {
@@ -177,8 +197,22 @@ static inline unsigned stats_batch_bucket(unsigned n)
 	return 1 + (unsigned)(32 - __builtin_clz(n - 1)) - 2;
 }
 
+/*
+ * Keep a direction's latencies per priority: nprio entries (0: none, the job has one
+ * priority, own), ioprio[0] the job's own. The event loop then records each I/O's latency
+ * also in prio[its index] (engine/account.h). lat: the entries hold lat, not clat.
+ */
+void stats_prio_layout(struct dir_stats *d, uint32_t own, const uint32_t *ioprio,
+		       unsigned nprio, bool lat);
+
 /* Zero every counter and set every moments' min to "none yet". */
 void stats_init(struct job_stats *st);
+
+/*
+ * stats_init() for statistics in use (ramp_time's end): the per-priority entries past
+ * those in use are zero already, and their pages (most of the struct) stay untouched.
+ */
+void stats_restart(struct job_stats *st);
 
 /*
  * stats_init() for memory that is already zero (calloc): it writes only the few fields

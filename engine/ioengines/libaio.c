@@ -9,9 +9,19 @@
 #include <libaio.h>
 #include <stdlib.h>
 
+#include "engine/cmdprio.h"
+
+/* Older libaio headers lack it: the iocb's aio_reqprio then holds an ioprio_set(2) value. */
+#ifndef IOCB_FLAG_IOPRIO
+#define IOCB_FLAG_IOPRIO	(1 << 1)
+#endif
+
 struct aio_opts {
+	struct cmdprio_opts cp;		/* first: the cmdprio_* parsers find it at offset 0 */
 	bool userspace_reap;
 };
+
+_Static_assert(offsetof(struct aio_opts, cp) == 0, "cmdprio options first");
 
 struct aio_state {
 	io_context_t ctx;
@@ -20,6 +30,7 @@ struct aio_state {
 	unsigned npending;
 	struct io_event *events;
 	struct io_req **done;		/* requests of the last getevents() */
+	struct cmdprio cp;
 };
 
 /* The completion ring's header as the kernel lays it out (fs/aio.c). */
@@ -48,13 +59,18 @@ static int aio_init(struct ioengine *e)
 		ret = -ENOMEM;
 		goto err_free;
 	}
+	ret = cmdprio_init(&st->cp, &((const struct aio_opts *)e->opts)->cp, e->job);
+	if (ret < 0)
+		goto err_free;
 	ret = io_setup((int)n, &st->ctx);	/* already -errno */
 	if (ret < 0)
 		goto err_free;
 	e->priv = st;
+	e->cmdprio = st->cp.on ? &st->cp : NULL;
 	return 0;
 
 err_free:
+	cmdprio_free(&st->cp);
 	free(st->iocbs);
 	free(st->pending);
 	free(st->events);
@@ -70,6 +86,8 @@ static void aio_cleanup(struct ioengine *e)
 	if (!st)
 		return;
 	io_destroy(st->ctx);
+	cmdprio_free(&st->cp);
+	e->cmdprio = NULL;
 	free(st->iocbs);
 	free(st->pending);
 	free(st->events);
@@ -97,6 +115,11 @@ static enum ioq_status aio_queue(struct ioengine *e, struct io_req *r)
 	default:
 		io_prep_fdsync(cb, fd);
 		break;
+	}
+	/* io_prep_* cleared the iocb: without the flag, the thread's own priority applies. */
+	if (__builtin_expect(st->cp.on, 0) && cmdprio_pick(&st->cp, r)) {
+		cb->aio_reqprio = (short)r->ioprio;
+		cb->u.c.flags |= IOCB_FLAG_IOPRIO;
 	}
 	cb->data = r;
 	st->pending[st->npending++] = cb;
@@ -177,6 +200,16 @@ static struct io_req *aio_event(struct ioengine *e, unsigned i)
 }
 
 static const struct opt_def aio_options[] = {
+	ENGINE_CUSTOM("libaio", struct aio_opts, "cmdprio_percentage", cp.pct, "0", cmdprio_parse_pct,
+		      CMDPRIO_INT_SYNTAX, CMDPRIO_PCT_HELP),
+	ENGINE_CUSTOM("libaio", struct aio_opts, "cmdprio_class", cp.cls, NULL, cmdprio_parse_class,
+		      CMDPRIO_INT_SYNTAX, CMDPRIO_CLASS_HELP),
+	ENGINE_CUSTOM("libaio", struct aio_opts, "cmdprio", cp.level, "0", cmdprio_parse_level,
+		      CMDPRIO_INT_SYNTAX, CMDPRIO_LEVEL_HELP),
+	ENGINE_CUSTOM("libaio", struct aio_opts, "cmdprio_hint", cp.hint, "0", cmdprio_parse_hint,
+		      CMDPRIO_INT_SYNTAX, CMDPRIO_HINT_HELP),
+	ENGINE_CUSTOM("libaio", struct aio_opts, "cmdprio_bssplit", cp.split, NULL, cmdprio_parse_bssplit,
+		      CMDPRIO_SPLIT_SYNTAX, CMDPRIO_SPLIT_HELP),
 	ENGINE_BOOL("libaio", struct aio_opts, "userspace_reap", userspace_reap, "0",
 		    "reap completions from the ring without a system call when polling"),
 	{ NULL },

@@ -12,12 +12,17 @@
 #include <string.h>
 #include <sys/uio.h>
 
+#include "engine/cmdprio.h"
+
 struct uring_opts {
+	struct cmdprio_opts cp;		/* first: the cmdprio_* parsers find it at offset 0 */
 	bool fixedbufs;
 	bool registerfiles;
 	bool sqthread_poll;
 	bool hipri;
 };
+
+_Static_assert(offsetof(struct uring_opts, cp) == 0, "cmdprio options first");
 
 struct uring_state {
 	struct io_uring ring;
@@ -25,6 +30,7 @@ struct uring_state {
 	bool files_registered;
 	unsigned unsubmitted;	/* queued, not yet reported submitted */
 	struct io_req **done;	/* requests of the last getevents() */
+	struct cmdprio cp;
 };
 
 static int uring_setup(struct uring_state *st, const struct uring_opts *o, unsigned depth)
@@ -87,6 +93,9 @@ static int uring_init(struct ioengine *e)
 		ret = -ENOMEM;
 		goto err_free;
 	}
+	ret = cmdprio_init(&st->cp, &o->cp, e->job);
+	if (ret < 0)
+		goto err_free;
 	ret = uring_setup(st, o, e->nreqs);
 	if (ret < 0)
 		goto err_free;
@@ -98,11 +107,13 @@ static int uring_init(struct ioengine *e)
 			goto err_ring;
 	}
 	e->priv = st;
+	e->cmdprio = st->cp.on ? &st->cp : NULL;
 	return 0;
 
 err_ring:
 	io_uring_queue_exit(&st->ring);
 err_free:
+	cmdprio_free(&st->cp);
 	free(st->done);
 	free(st);
 	return ret;
@@ -116,6 +127,8 @@ static void uring_cleanup(struct ioengine *e)
 		return;
 	if (st->ring_ok)
 		io_uring_queue_exit(&st->ring);
+	cmdprio_free(&st->cp);
+	e->cmdprio = NULL;
 	free(st->done);
 	free(st);
 	e->priv = NULL;
@@ -185,6 +198,14 @@ static enum ioq_status uring_queue(struct ioengine *e, struct io_req *r)
 		io_uring_prep_fsync(sqe, fd, r->dir == IO_FDATASYNC ? IORING_FSYNC_DATASYNC : 0);
 	if (st->files_registered)
 		sqe->flags |= IOSQE_FIXED_FILE;
+	/*
+	 * The prep left ioprio 0: the thread's own priority. With cmdprio each I/O says its
+	 * own, the job's too, as fio does (an SQPOLL thread has a priority of its own).
+	 */
+	if (__builtin_expect(st->cp.on, 0)) {
+		cmdprio_pick(&st->cp, r);
+		sqe->ioprio = r->ioprio;
+	}
 	io_uring_sqe_set_data(sqe, r);
 	st->unsubmitted++;
 	return IOQ_QUEUED;
@@ -258,6 +279,16 @@ static struct io_req *uring_event(struct ioengine *e, unsigned i)
 }
 
 static const struct opt_def uring_options[] = {
+	ENGINE_CUSTOM("io_uring", struct uring_opts, "cmdprio_percentage", cp.pct, "0", cmdprio_parse_pct,
+		      CMDPRIO_INT_SYNTAX, CMDPRIO_PCT_HELP),
+	ENGINE_CUSTOM("io_uring", struct uring_opts, "cmdprio_class", cp.cls, NULL, cmdprio_parse_class,
+		      CMDPRIO_INT_SYNTAX, CMDPRIO_CLASS_HELP),
+	ENGINE_CUSTOM("io_uring", struct uring_opts, "cmdprio", cp.level, "0", cmdprio_parse_level,
+		      CMDPRIO_INT_SYNTAX, CMDPRIO_LEVEL_HELP),
+	ENGINE_CUSTOM("io_uring", struct uring_opts, "cmdprio_hint", cp.hint, "0", cmdprio_parse_hint,
+		      CMDPRIO_INT_SYNTAX, CMDPRIO_HINT_HELP),
+	ENGINE_CUSTOM("io_uring", struct uring_opts, "cmdprio_bssplit", cp.split, NULL, cmdprio_parse_bssplit,
+		      CMDPRIO_SPLIT_SYNTAX, CMDPRIO_SPLIT_HELP),
 	ENGINE_BOOL("io_uring", struct uring_opts, "fixedbufs", fixedbufs, "0",
 		    "register the I/O buffers with the kernel once"),
 	ENGINE_BOOL("io_uring", struct uring_opts, "registerfiles", registerfiles, "0",

@@ -352,6 +352,137 @@ START_TEST(depth_and_batch_bucket_edges_are_fios)
 }
 END_TEST
 
+/* n clat samples of value ns in direction d, counted under the job's priority slot k too. */
+static void add_prio(struct job_stats *st, int d, unsigned k, uint64_t ns, uint64_t n)
+{
+	struct dir_stats *ds = &st->dir[d];
+
+	ds->ios += n;
+	moments_add(&ds->clat, ns, n);
+	hist_add(&ds->clat_hist, ns, n);
+	if (ds->nprio) {
+		moments_add(&ds->prio[k].lat, ns, n);
+		hist_add(&ds->prio[k].hist, ns, n);
+	}
+}
+
+static const struct prio_stats *find_prio(const struct dir_stats *d, uint32_t ioprio)
+{
+	for (unsigned i = 0; i < d->nprio; i++)
+		if (d->prio[i].ioprio == ioprio)
+			return &d->prio[i];
+	return NULL;
+}
+
+START_TEST(prio_merge_adds_entries_of_equal_priority)
+{
+	struct job_stats *g = stats_new(), *a = stats_new(), *b = stats_new();
+	const uint32_t pa[] = { 0, 1 << 13 }, pb[] = { 0, 3 << 13 | 2, 1 << 13 };
+
+	stats_prio_layout(&a->dir[0], 0, pa, 2, false);
+	stats_prio_layout(&b->dir[0], 0, pb, 3, false);
+	add_prio(a, 0, 0, 1000, 3);
+	add_prio(a, 0, 1, 2000, 5);
+	add_prio(b, 0, 1, 4000, 7);
+	add_prio(b, 0, 2, 500, 11);
+	stats_merge(g, a);
+	stats_merge(g, b);
+	ck_assert_uint_eq(g->dir[0].nprio, 3);
+	ck_assert_uint_eq(find_prio(&g->dir[0], 0)->lat.n, 3);
+	ck_assert_uint_eq(find_prio(&g->dir[0], 1 << 13)->lat.n, 16);
+	ck_assert_uint_eq(find_prio(&g->dir[0], 1 << 13)->lat.min, 500);
+	ck_assert_uint_eq(find_prio(&g->dir[0], 3 << 13 | 2)->lat.n, 7);
+	ck_assert_uint_eq(hist_total(&find_prio(&g->dir[0], 1 << 13)->hist), 16);
+	ck_assert_uint_eq(g->dir[1].nprio, 0);
+	free(a);
+	free(b);
+	free(g);
+}
+END_TEST
+
+START_TEST(prio_merge_tells_apart_jobs_of_different_priorities)
+{
+	struct job_stats *g = stats_new(), *a = stats_new(), *b = stats_new(), *c = stats_new();
+
+	stats_prio_layout(&a->dir[0], 2 << 13 | 1, NULL, 0, false);
+	stats_prio_layout(&b->dir[0], 2 << 13 | 5, NULL, 0, false);
+	stats_prio_layout(&c->dir[0], 2 << 13 | 1, NULL, 0, false);
+	add_prio(a, 0, 0, 1000, 4);
+	add_prio(b, 0, 0, 3000, 6);
+	add_prio(c, 0, 0, 2000, 1);
+	stats_merge(g, a);
+	stats_merge(g, c);
+	ck_assert_uint_eq(g->dir[0].nprio, 0);	/* one priority: no view of its own */
+	stats_merge(g, b);
+	ck_assert_uint_eq(g->dir[0].nprio, 2);
+	ck_assert_uint_eq(find_prio(&g->dir[0], 2 << 13 | 1)->lat.n, 5);
+	ck_assert_uint_eq(find_prio(&g->dir[0], 2 << 13 | 5)->lat.n, 6);
+	ck_assert_uint_eq(find_prio(&g->dir[0], 2 << 13 | 5)->lat.max, 3000);
+	free(a);
+	free(b);
+	free(c);
+	free(g);
+}
+END_TEST
+
+START_TEST(prio_merge_past_the_slots_gives_the_view_up)
+{
+	struct job_stats *g = stats_new(), *a = stats_new(), *b = stats_new();
+	const uint32_t pa[] = { 0, 1, 2, 3 }, pb[] = { 0, 4, 5, 6 };
+
+	stats_prio_layout(&a->dir[0], 0, pa, 4, false);
+	stats_prio_layout(&b->dir[0], 0, pb, 4, false);
+	for (unsigned k = 0; k < 4; k++) {
+		add_prio(a, 0, k, 100, 1);
+		add_prio(b, 0, k, 100, 1);
+	}
+	stats_merge(g, a);
+	ck_assert(!g->dir[0].prio_dropped);
+	stats_merge(g, b);
+	ck_assert(g->dir[0].prio_dropped);
+	ck_assert_uint_eq(g->dir[0].clat.n, 8);
+	free(a);
+	free(b);
+	free(g);
+}
+END_TEST
+
+START_TEST(unify_merges_the_priorities_of_both_directions)
+{
+	struct job_stats *st = stats_new();
+	const uint32_t p[] = { 0, 1 << 13 };
+
+	stats_prio_layout(&st->dir[0], 0, p, 2, false);
+	stats_prio_layout(&st->dir[1], 0, p, 2, false);
+	add_prio(st, 0, 1, 100, 2);
+	add_prio(st, 1, 1, 200, 3);
+	add_prio(st, 1, 0, 300, 4);
+	stats_unify(st);
+	ck_assert_uint_eq(find_prio(&st->dir[0], 1 << 13)->lat.n, 5);
+	ck_assert_uint_eq(find_prio(&st->dir[0], 0)->lat.n, 4);
+	ck_assert_uint_eq(st->dir[1].nprio, 0);
+	free(st);
+}
+END_TEST
+
+START_TEST(restart_is_init_for_stats_in_use)
+{
+	struct job_stats *st = stats_new(), *ref = stats_new();
+	const uint32_t p[] = { 0, 1 << 13, 2 << 13 };
+
+	fill_dir(st, 0, 300, 7);
+	fill_dir(st, 1, 200, 9);
+	stats_prio_layout(&st->dir[0], 0, p, 3, true);
+	add_prio(st, 0, 2, 4000, 3);
+	st->depth[2] = 5;
+	st->runtime_ns = 77;
+	stats_restart(st);
+	ck_assert_int_eq(memcmp(st, ref, sizeof(*st)), 0);
+	free(st);
+	free(ref);
+}
+END_TEST
+
 static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -370,6 +501,14 @@ static Suite *stats_suite(void)
 
 	tc = tcase_create("unify");
 	tcase_add_test(tc, unify_folds_write_and_trim_into_read);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("priorities");
+	tcase_add_test(tc, prio_merge_adds_entries_of_equal_priority);
+	tcase_add_test(tc, prio_merge_tells_apart_jobs_of_different_priorities);
+	tcase_add_test(tc, prio_merge_past_the_slots_gives_the_view_up);
+	tcase_add_test(tc, unify_merges_the_priorities_of_both_directions);
+	tcase_add_test(tc, restart_is_init_for_stats_in_use);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("buckets");
