@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -447,6 +448,51 @@ void verify_start_pass(struct worker *w)
 	w->verify->pass = true;
 	w->verify->pass_file = 0;
 	w->verify->pass_chunk = 0;
+}
+
+static const char *const verify_names[] = {
+	[VERIFY_CRC32C] = "crc32c", [VERIFY_MD5] = "md5", [VERIFY_SHA256] = "sha256",
+	[VERIFY_XXHASH] = "xxhash", [VERIFY_PATTERN] = "pattern",
+};
+
+int verify_save_state(struct worker *w, unsigned index)
+{
+	const struct job_desc *j = w->job;
+	const struct verify *v = w->verify;
+	char path[PATH_MAX];
+	FILE *f;
+	int err;
+
+	/* v->gen[] is kept only by jobs that write what they verify */
+	if (!v || !j->verify_state_save || !rw_does(j->rw, IO_WRITE) || j->verify_only)
+		return 0;
+	if ((size_t)snprintf(path, sizeof(path), "local-%s-%u-verify.state", j->name, index) >=
+	    sizeof(path))
+		return 0;
+	/* a name that is a path of its own (a '/' in it) becomes one file name */
+	for (char *p = path; *p; p++)
+		if (*p == '/')
+			*p = '_';
+	f = fopen(path, "w");
+	if (!f)
+		goto fail;
+	fprintf(f, "iojob verify state 1\njob %s\nverify %s interval %" PRIu32 "\n", j->name,
+		verify_names[j->verify], v->interval);
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		uint64_t n = nchunks(v, &w->files[i]), written = 0;
+
+		for (uint64_t k = 0; k < n; k++)
+			written += v->gen[i][k] != 0;
+		fprintf(f, "file %s offset %" PRIu64 " length %" PRIu64 " chunks %" PRIu64
+			" written %" PRIu64 "\n", w->files[i].path, w->files[i].io_off,
+			w->files[i].io_len, n, written);
+	}
+	if (fclose(f) == 0)
+		return 0;
+fail:
+	err = errno;
+	worker_fail(w, err, "verify_state_save: '%s': %s", path, strerror(err));
+	return -err;
 }
 
 void verify_finish(struct worker *w)
