@@ -334,6 +334,8 @@ static void *job_thread(void *arg)
 
 	s->w.tid = gettid();
 	ret = worker_setup(&s->w);
+	if (!ret)
+		ret = verify_load_state(&s->w, s->index);
 	gate_pass(s->gate);
 	if (!ret && s->w.job->create_only) {
 		/* create_only: layout_phase() laid the files out; the job issues no I/O */

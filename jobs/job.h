@@ -201,6 +201,7 @@ struct job_desc {
 	bool verify_only;
 	bool verify_dump;
 	bool verify_state_save;		/* write local-NAME-N-verify.state at the end */
+	bool verify_state_load;		/* verify_only checks only what that file says */
 
 	/* log files */
 	const char *lat_log;		/* write_lat_log= prefix, NULL when off */

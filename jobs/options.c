@@ -297,6 +297,8 @@ const struct opt_def job_options[] = {
 		 "save a bad block as FILE.OFFSET.received (and .expected for patterns)"),
 	JOB_BOOL("verify_state_save", verify_state_save, "1", "a writing verify job leaves "
 		 "local-NAME-N-verify.state in the cwd: what it wrote (iojob's text, not fio's)"),
+	JOB_BOOL("verify_state_load", verify_state_load, "0",
+		 "verify_only checks only the chunks that local-NAME-N-verify.state lists"),
 
 	/* log files; alone, as in fio, the prefix is the job's name */
 	JOB_STR("write_lat_log", lat_log, NULL,

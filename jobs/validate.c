@@ -112,6 +112,9 @@ static int check_verify(struct job_desc *j, struct diag *d)
 {
 	char why[160];
 
+	if (j->verify_state_load && !j->verify_only)
+		return fail(j, "verify_state_load", d, "option 'verify_state_load' needs "
+			    "verify_only=1: it checks what an earlier run wrote");
 	if (j->verify == VERIFY_NONE)
 		return j->verify_only ? fail(j, "verify_only", d, "option 'verify_only' needs "
 					     "verify= to say what to check") : 0;

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """What blktests' common/fio needs beyond the version and terse v4: --cmdhelp=zonemode names
 zbd (_have_fio_zbd_zonemode greps for it) and zonemode=strided/zbd are refused, not ignored;
-a writing verify job leaves local-NAME-N-verify.state in the cwd as fio does, and
-verify_state_save=0 (which _run_fio_verify_io passes) leaves none; a loop device over a file
-on a disk is reported alone, as fio 3.33 does (JSON disk_util, terse, normal report), not with
-the disk under its backing file. The loop checks need root and losetup, else they skip; every
-loop device attached is detached."""
+a writing verify job leaves local-NAME-N-verify.state in the cwd as fio does,
+verify_state_save=0 (which _run_fio_verify_io passes) leaves none, and verify_state_load=1
+makes verify_only check only what it lists; a loop device over a file on a disk is reported
+alone, as fio 3.33 does (JSON disk_util, terse, normal report), not with the disk under its
+backing file. The loop checks need root and losetup, else they skip; every loop device
+attached is detached."""
 import json
 import os
 import shutil
@@ -49,7 +50,8 @@ def check_verify_state(c, d):
         with open(os.path.join(d, got[0])) as f:
             text = f.read()
         c.check(text.startswith("iojob verify state 1\njob v\nverify crc32c interval 4096\n")
-                and "file v.0.0 offset 0 length 65536 chunks 16 written " in text,
+                and "file v.0.0 offset 0 length 65536 chunks 16 written " in text
+                and "\nranges " in text,
                 "state file says what was written: %r" % text)
         written = int(text.split(" written ")[1].split()[0]) if " written " in text else -1
         c.check(1 <= written <= 10, "written chunks are those of 10 random writes: %d"
@@ -65,6 +67,34 @@ def check_verify_state(c, d):
     code, _, err = run(["--name=v", "--rw=write", "--filename=w.dat", "--size=64k"], cwd=d)
     c.check(code == 0 and states(d) == [], "a job that does not verify leaves no state "
             "file: %d %s %r" % (code, states(d), err))
+
+
+def check_verify_state_load(c, d):
+    """verify_only checks every chunk; with verify_state_load=1, only those written."""
+    job = ["--name=s", "--filename=s.dat", "--size=64k", "--bs=4k", "--verify=crc32c"]
+    code, _, err = run(job + ["--rw=randwrite", "--number_ios=5", "--do_verify=0"], cwd=d)
+    c.check(code == 0, "5 random writes: %d %r" % (code, err))
+    code, _, err = run(job + ["--rw=read", "--verify_only"], cwd=d)
+    c.check(code == 1 and "never written" in err,
+            "verify_only without the state: the unwritten chunks fail: %d %r" % (code, err))
+    code, out, err = run(job + ["--rw=read", "--verify_only", "--verify_state_load=1",
+                                "--output-format=json"], cwd=d)
+    read = json.loads(out)["jobs"][0]["read"] if code == 0 else {}
+    c.check(code == 0 and 1 <= read.get("total_ios", 0) <= 5,
+            "verify_state_load=1: only the written chunks are read and pass: %d %s %r" %
+            (code, read.get("total_ios"), err))
+    code, _, err = run(["--name=s", "--filename=s.dat", "--size=32k", "--bs=4k",
+                        "--verify=crc32c", "--rw=read", "--verify_only",
+                        "--verify_state_load=1"], cwd=d)
+    c.check(code == 1 and "verify_state_load" in err and "other files or regions" in err,
+            "a state file for another region fails the job: %d %r" % (code, err))
+    code, _, err = run(["--name=none", "--filename=s.dat", "--size=64k", "--verify=crc32c",
+                        "--rw=read", "--verify_only", "--verify_state_load=1"], cwd=d)
+    c.check(code == 1 and "local-none-0-verify.state" in err,
+            "no state file fails the job, naming it: %d %r" % (code, err))
+    code, _, err = run(job + ["--rw=write", "--verify_state_load=1"], cwd=d)
+    c.check(code == 2 and "option 'verify_state_load' needs verify_only" in err,
+            "verify_state_load without verify_only is refused: %d %r" % (code, err))
 
 
 def check_loop_alone(c, d):
@@ -108,6 +138,7 @@ def main():
     try:
         check_zonemode(c, d)
         check_verify_state(c, d)
+        check_verify_state_load(c, d)
         check_loop_alone(c, d)
     finally:
         remove(d)

@@ -1,8 +1,8 @@
 /*
  * Tests for output/diskstats on real devices: mapping paths to disks, a loop device alone
- * (as fio: not the disk under its image), dm members and /sys/block counters, on loop devices over files in
- * a temporary directory. Needs root and loop devices (else SKIP); test_sysfs covers the
- * same code on a fake sysfs tree.
+ * (as fio: not the disk under its image), dm members and /sys/block counters, on loop
+ * devices over files in a temporary directory. Needs root and loop devices (else SKIP);
+ * test_sysfs covers the same code on a fake sysfs tree.
  */
 #include "output/diskstats.h"
 
