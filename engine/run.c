@@ -21,6 +21,7 @@
 #include "engine/files.h"
 #include "engine/logs.h"
 #include "engine/stripe/stripe.h"
+#include "engine/verify.h"
 #include "engine/worker.h"
 #include "base/diag.h"
 #include "base/units.h"
@@ -333,6 +334,8 @@ static void *job_thread(void *arg)
 
 	s->w.tid = gettid();
 	ret = worker_setup(&s->w);
+	if (!ret)
+		ret = verify_load_state(&s->w, s->index);
 	gate_pass(s->gate);
 	if (!ret && s->w.job->create_only) {
 		/* create_only: layout_phase() laid the files out; the job issues no I/O */
@@ -354,6 +357,7 @@ static void *job_thread(void *arg)
 		res->io_start_ns = delay ? clock_mono_ns() : s->gate->go_ns;
 		worker_run(&s->w);
 		res->io_end_ns = clock_mono_ns();
+		verify_save_state(&s->w, s->index);
 	} else {
 		s->w.error = -ret;
 		s->w.st->error = -ret;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -447,6 +448,169 @@ void verify_start_pass(struct worker *w)
 	w->verify->pass = true;
 	w->verify->pass_file = 0;
 	w->verify->pass_chunk = 0;
+}
+
+static const char *const verify_names[] = {
+	[VERIFY_CRC32C] = "crc32c", [VERIFY_MD5] = "md5", [VERIFY_SHA256] = "sha256",
+	[VERIFY_XXHASH] = "xxhash", [VERIFY_PATTERN] = "pattern",
+};
+
+/* fio's name for job INDEX's state file, in the cwd; a '/' in the job's name becomes '_'. */
+static int state_path(char path[PATH_MAX], const struct job_desc *j, unsigned index)
+{
+	if ((size_t)snprintf(path, PATH_MAX, "local-%s-%u-verify.state", j->name, index) >=
+	    PATH_MAX)
+		return -ENAMETOOLONG;
+	for (char *p = path; *p; p++)
+		if (*p == '/')
+			*p = '_';
+	return 0;
+}
+
+int verify_save_state(struct worker *w, unsigned index)
+{
+	const struct job_desc *j = w->job;
+	const struct verify *v = w->verify;
+	char path[PATH_MAX];
+	FILE *f;
+	int err;
+
+	/* v->gen[] is kept only by jobs that write what they verify */
+	if (!v || !j->verify_state_save || !rw_does(j->rw, IO_WRITE) || j->verify_only)
+		return 0;
+	if (state_path(path, j, index) < 0)
+		return 0;
+	f = fopen(path, "w");
+	if (!f)
+		goto fail;
+	fprintf(f, "iojob verify state 1\njob %s\nverify %s interval %" PRIu32 "\n", j->name,
+		verify_names[j->verify], v->interval);
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		uint64_t n = nchunks(v, &w->files[i]), written = 0;
+		const char *sep = " ";
+
+		for (uint64_t k = 0; k < n; k++)
+			written += v->gen[i][k] != 0;
+		fprintf(f, "file %s offset %" PRIu64 " length %" PRIu64 " chunks %" PRIu64
+			" written %" PRIu64 "\nranges", w->files[i].path, w->files[i].io_off,
+			w->files[i].io_len, n, written);
+		/* the written chunks as runs FIRST-LAST, which verify_state_load reads back */
+		for (uint64_t k = 0; k < n; k++) {
+			uint64_t last = k;
+
+			if (!v->gen[i][k])
+				continue;
+			while (last + 1 < n && v->gen[i][last + 1])
+				last++;
+			fprintf(f, "%s%" PRIu64 "-%" PRIu64, sep, k, last);
+			sep = ",";
+			k = last;
+		}
+		fputc('\n', f);
+	}
+	if (fclose(f) == 0)
+		return 0;
+fail:
+	err = errno;
+	worker_fail(w, err, "verify_state_save: '%s': %s", path, strerror(err));
+	return -err;
+}
+
+/* Mark chunks FIRST-LAST of each run in text as written (any generation), in gen[0..n). */
+static int load_ranges(const char *text, uint32_t *gen, uint64_t n)
+{
+	const char *p = text;
+
+	while (*p) {
+		char *end;
+		uint64_t first, last;
+
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (!*p || *p == '\n')
+			return 0;
+		errno = 0;
+		first = strtoull(p, &end, 10);
+		if (end == p || *end != '-')
+			return -EINVAL;
+		p = end + 1;
+		last = strtoull(p, &end, 10);
+		if (end == p || errno || first > last || last >= n)
+			return -EINVAL;
+		for (uint64_t k = first; k <= last; k++)
+			gen[k] = GEN_ANY;
+		p = end;
+	}
+	return 0;
+}
+
+/* Read file i's two lines of the state file and mark what the earlier run wrote. */
+static int load_file_state(struct worker *w, FILE *f, unsigned i, const char **why)
+{
+	struct verify *v = w->verify;
+	const struct io_file *file = &w->files[i];
+	char *line = NULL, want[PATH_MAX + 64];
+	size_t cap = 0;
+	uint64_t n = nchunks(v, file);
+	int ret = -EINVAL;
+
+	snprintf(want, sizeof(want), "file %s offset %" PRIu64 " length %" PRIu64 " chunks %"
+		 PRIu64 " ", file->path, file->io_off, file->io_len, n);
+	*why = "it names other files or regions than this job's";
+	if (getline(&line, &cap, f) < 0 || strncmp(line, want, strlen(want)))
+		goto out;
+	*why = "a list of written chunks is missing or bad";
+	v->gen[i] = calloc(n + 1, sizeof(*v->gen[i]));
+	if (!v->gen[i]) {
+		ret = -ENOMEM;
+		*why = "no memory";
+		goto out;
+	}
+	if (getline(&line, &cap, f) < 0 || strncmp(line, "ranges", 6))
+		goto out;
+	ret = load_ranges(line + 6, v->gen[i], n);
+out:
+	free(line);
+	return ret;
+}
+
+int verify_load_state(struct worker *w, unsigned index)
+{
+	const struct job_desc *j = w->job;
+	struct verify *v = w->verify;
+	char path[PATH_MAX], head[512], *line = NULL;
+	const char *why = "it is not iojob's verify state for this job";
+	size_t cap = 0;
+	FILE *f;
+	int ret = -EINVAL;
+
+	if (!v || !j->verify_state_load)
+		return 0;
+	if (state_path(path, j, index) < 0) {
+		worker_fail(w, ENAMETOOLONG, "verify_state_load: the job's name is too long");
+		return -ENAMETOOLONG;
+	}
+	f = fopen(path, "r");
+	if (!f) {
+		ret = -errno;
+		worker_fail(w, -ret, "verify_state_load: '%s': %s", path, strerror(-ret));
+		return ret;
+	}
+	snprintf(head, sizeof(head), "iojob verify state 1\njob %s\nverify %s interval %" PRIu32
+		 "\n", j->name, verify_names[j->verify], v->interval);
+	for (const char *h = head; *h; h = strchr(h, '\n') + 1)
+		if (getline(&line, &cap, f) < 0 ||
+		    strncmp(line, h, (size_t)(strchr(h, '\n') - h + 1)))
+			goto out;
+	ret = 0;
+	for (unsigned i = 0; !ret && i < w->nfiles; i++)
+		ret = load_file_state(w, f, i, &why);
+out:
+	free(line);
+	fclose(f);
+	if (ret < 0)
+		worker_fail(w, -ret, "verify_state_load: '%s': %s", path, why);
+	return ret;
 }
 
 void verify_finish(struct worker *w)

@@ -38,6 +38,23 @@ enum verify_plan_result verify_plan(struct worker *w, struct io_req *r);
 bool verify_pass_wanted(const struct worker *w);
 void verify_start_pass(struct worker *w);
 
+/*
+ * A writing verify job with verify_state_save=1 ended: as fio, leave
+ * local-NAME-INDEX-verify.state in the working directory (INDEX: the job's number in the
+ * run, from 0). Its content is iojob's own text (fio's is a binary dump fio alone reads):
+ * the checksum, the chunk size and, per file, its region and which chunks were written.
+ * Returns 0, or -errno with the job failed (worker_fail) when it cannot be written.
+ */
+int verify_save_state(struct worker *w, unsigned index);
+
+/*
+ * verify_only with verify_state_load=1: read the state file verify_save_state() left for
+ * this job (same name, index, files, regions, checksum and chunk size, else the job fails)
+ * so that the pass checks only the chunks that run wrote. Returns 0, or -errno with the
+ * job failed.
+ */
+int verify_load_state(struct worker *w, unsigned index);
+
 /* The job ended: if blocks failed, fail the job with the first one and the count. */
 void verify_finish(struct worker *w);
 

@@ -28,6 +28,7 @@ enum verify_type { VERIFY_NONE, VERIFY_CRC32C, VERIFY_MD5, VERIFY_SHA256, VERIFY
 enum fsync_scope { FSYNC_SCOPE_FILE, FSYNC_SCOPE_ALL };
 enum create_mode { CREATE_REUSE, CREATE_RECREATE };
 enum clock_choice { CLOCKSRC_DEFAULT, CLOCKSRC_CPU, CLOCKSRC_GETTIME };
+enum zone_mode { ZONE_NONE, ZONE_STRIDED, ZONE_ZBD };
 enum error_class { ERRC_NONE = 0, ERRC_READ = 1, ERRC_WRITE = 2, ERRC_IO = 3,
 		   ERRC_VERIFY = 4, ERRC_ALL = 7 };
 
@@ -181,6 +182,7 @@ struct job_desc {
 	bool slat_percentiles;
 	uint64_t lat_over_ns[JOB_MAX_LAT_OVER];	/* lat_over=, ascending */
 	unsigned nlat_over;
+	int zonemode;			/* enum zone_mode; only ZONE_NONE runs */
 	unsigned passes;		/* passes=N: the job runs N times, one phase each */
 	unsigned pass;			/* which of them this is, from 1 */
 	int unified_rw_reporting;	/* enum unified_rw */
@@ -200,6 +202,8 @@ struct job_desc {
 	uint64_t verify_backlog;	/* verify after this many writes; 0: after the writes */
 	bool verify_only;
 	bool verify_dump;
+	bool verify_state_save;		/* write local-NAME-N-verify.state at the end */
+	bool verify_state_load;		/* verify_only checks only what that file says */
 
 	/* log files */
 	const char *lat_log;		/* write_lat_log= prefix, NULL when off */

@@ -72,6 +72,14 @@ static const struct opt_enum create_vals[] = {
 	{ NULL },
 };
 
+/* fio's zonemode values, all listed (blktests greps --cmdhelp for zbd); only none runs. */
+static const struct opt_enum zonemode_vals[] = {
+	{ "none", ZONE_NONE, "no zones: the region is one range" },
+	{ "strided", ZONE_STRIDED, "fio's zonesize/zonerange/zoneskip zones (not in iojob)" },
+	{ "zbd", ZONE_ZBD, "zoned block device mode (not in iojob: no zoned device support)" },
+	{ NULL },
+};
+
 static const struct opt_enum clock_vals[] = {
 	{ "cpu", CLOCKSRC_CPU, "the CPU's time-stamp counter (iojob's default when usable)" },
 	{ "clock_gettime", CLOCKSRC_GETTIME, "clock_gettime(CLOCK_MONOTONIC)" },
@@ -130,6 +138,7 @@ const struct opt_def job_options[] = {
 	JOB_SIZE_PCT("offset", offset, "0", "start of the I/O region", .alias = "fileoffset"),
 	JOB_SIZE_PCT("offset_increment", offset_increment, "0",
 		     "added to offset for each clone (numjobs)"),
+	JOB_ENUM("zonemode", zonemode, "none", zonemode_vals, "how the region is cut into zones"),
 	JOB_U64("number_ios", number_ios, "0", "stop after this many I/Os (0: no limit)"),
 	JOB_UINT("passes", passes, "1", 1, 10000,
 		 "run the job this many times, each pass a stonewalled phase reported alone"),
@@ -290,6 +299,10 @@ const struct opt_def job_options[] = {
 		 "do not write: only read back and check what an earlier run wrote"),
 	JOB_BOOL("verify_dump", verify_dump, "0",
 		 "save a bad block as FILE.OFFSET.received (and .expected for patterns)"),
+	JOB_BOOL("verify_state_save", verify_state_save, "1", "a writing verify job leaves "
+		 "local-NAME-N-verify.state in the cwd: what it wrote (iojob's text, not fio's)"),
+	JOB_BOOL("verify_state_load", verify_state_load, "0",
+		 "verify_only checks only the chunks that local-NAME-N-verify.state lists"),
 
 	/* log files; alone, as in fio, the prefix is the job's name */
 	JOB_STR("write_lat_log", lat_log, NULL,

@@ -112,6 +112,9 @@ static int check_verify(struct job_desc *j, struct diag *d)
 {
 	char why[160];
 
+	if (j->verify_state_load && !j->verify_only)
+		return fail(j, "verify_state_load", d, "option 'verify_state_load' needs "
+			    "verify_only=1: it checks what an earlier run wrote");
 	if (j->verify == VERIFY_NONE)
 		return j->verify_only ? fail(j, "verify_only", d, "option 'verify_only' needs "
 					     "verify= to say what to check") : 0;
@@ -197,6 +200,19 @@ static int check_logs(struct job_desc *j, bool paths, struct diag *d)
  * need to specify valid offset="), where iojob would grow the file to reach it; and an
  * io_size below one block does no I/O at all, so the job would vanish from the report.
  */
+/* fio's zones: iojob takes the option so a job file names its mode, and runs only none. */
+static int check_zones(const struct job_desc *j, struct diag *d)
+{
+	if (j->zonemode == ZONE_STRIDED)
+		return fail(j, "zonemode", d, "option 'zonemode': strided zones (zonesize, "
+			    "zonerange, zoneskip) are not in iojob; use offset and size, or "
+			    "offset_increment with numjobs, for one range per job");
+	if (j->zonemode == ZONE_ZBD)
+		return fail(j, "zonemode", d, "option 'zonemode': zbd is not in iojob: it has no "
+			    "zoned block device support");
+	return 0;
+}
+
 static int check_region(const struct job_desc *j, struct diag *d)
 {
 	uint64_t last = j->offset.bytes, step = j->offset_increment.bytes;
@@ -326,6 +342,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_logs(j, paths, d);
 	if (!ret)
 		ret = check_verify(j, d);
+	if (!ret)
+		ret = check_zones(j, d);
 	if (!ret)
 		ret = check_region(j, d);
 	if (!ret)

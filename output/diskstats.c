@@ -1,7 +1,7 @@
 /*
- * Disk statistics: map a job's files to their whole disks under sysfs (md/dm and loop
- * members included) and read the disks' counters at the start and the end of the timed
- * phase.
+ * Disk statistics: map a job's files to their whole disks under sysfs (md/dm members
+ * included; a loop device alone, as in fio) and read the disks' counters at the start and
+ * the end of the timed phase.
  */
 #include "output/diskstats.h"
 
@@ -179,37 +179,6 @@ static int add_slaves(struct disk_set *s, int m)
 	return ret < 0 ? ret : m;
 }
 
-/*
- * A loop device's member: the disk under its backing file, or the block device it is
- * backed by. None for other devices, an unattached loop device, a backing file on no disk
- * (tmpfs) or one that is gone (the kernel appends " (deleted)" to its name).
- */
-static int add_loop_member(struct disk_set *s, int m)
-{
-	char path[PATH_MAX], file[PATH_MAX];
-	struct stat st;
-	dev_t dev;
-	int ret;
-
-	ret = sysfs_path(path, sizeof(path), SYSFS_REPORTS, "block/%s/loop/backing_file",
-			 s->disks[m].name);
-	if (ret < 0)
-		return ret;
-	ret = sysfs_read(AT_FDCWD, path, file, sizeof(file));
-	if (ret == -ENOENT)
-		return m;
-	if (ret < 0)
-		return ret;
-	file[strcspn(file, "\n")] = '\0';
-	if (stat(file, &st) < 0)
-		return m;
-	dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
-	if (!major(dev))
-		return m;
-	ret = add_member(s, m, major(dev), minor(dev));
-	return ret == -ENOENT ? m : ret;
-}
-
 int diskset_add_dev(struct disk_set *s, unsigned maj, unsigned min)
 {
 	char name[DISK_NAME_LEN];
@@ -223,10 +192,11 @@ int diskset_add_dev(struct disk_set *s, unsigned maj, unsigned min)
 	ret = append_disk(s, name, -1);
 	if (ret < 0)
 		return ret;
+	/*
+	 * A loop device stands alone, as in fio: the disk under its backing file is not
+	 * followed (that disk's own counters mix in everything else on it).
+	 */
 	ret = add_slaves(s, ret);
-	if (ret < 0)
-		return ret;
-	ret = add_loop_member(s, ret);
 	return ret < 0 ? ret : 0;
 }
 

@@ -1,8 +1,8 @@
 /*
  * Disk statistics: which block devices hold a job's files, and their /sys/block counters
  * at the start and the end of the timed phase. Partitions count as their whole disk; an
- * md or dm device brings its member devices (slaves) along, as fio reports them, and a
- * loop device the disk under its backing file. sysfs is the reports' tree (base/sysfs.h):
+ * md or dm device brings its member devices (slaves) along, as fio reports them; a loop
+ * device comes alone, as in fio (not the disk under its backing file). sysfs is the reports' tree (base/sysfs.h):
  * $IOJOB_SYSFS_ROOT when that is set (tests point it at a fake tree), else /sys.
  */
 #ifndef OUTPUT_DISKSTATS_H
@@ -28,7 +28,7 @@ struct disk_counters {
 struct disk {
 	char name[64];		/* "vda", "md0", "loop3" */
 	int master;		/* index of the stacked device this is a member of, -1 if none */
-	unsigned nslaves;	/* members listed after this entry (md, dm, loop) */
+	unsigned nslaves;	/* members listed after this entry (md, dm, a stripe) */
 	bool made_up;		/* not in sysfs: its counters are set by the engine (a stripe) */
 	struct disk_counters start, end;
 };
@@ -44,8 +44,8 @@ struct disk_set {
 /*
  * Add the disk that holds path (a file: its file system's device; a block device: the
  * device itself), mapped from a partition to its disk, plus its members: the slaves of an
- * md/dm device, the disk under a loop device's backing file (one level: a member's own
- * members are not listed). Adding a disk twice is a no-op. Returns 0, or -ENOENT when path
+ * md/dm device (one level: a member's own members are not listed); a loop device has
+ * none. Adding a disk twice is a no-op. Returns 0, or -ENOENT when path
  * is on no block device (tmpfs, a pipe): that is not an error for the caller, there is
  * just nothing to report.
  */

@@ -431,7 +431,8 @@ START_TEST(fdatasync_and_verify_reads_are_accounted_as_fio)
 	make_test_dir(dir, sizeof(dir));
 	ck_assert_int_eq(run_jobs(&x, "[w]\nioengine=%s\nrw=write\nsize=256k\nbs=4k\n"
 				  "fdatasync=4\ndirectory=%s\n[v]\nioengine=%s\nrw=write\n"
-				  "size=256k\nbs=4k\nverify=crc32c\ndirectory=%s\n",
+				  "size=256k\nbs=4k\nverify=crc32c\nverify_state_save=0\n"
+				  "directory=%s\n",
 				  file_engines[_i], dir, file_engines[_i], dir), 0);
 	st = stats(&x, 0);
 	ck_assert_uint_eq(st->sync_ios, 64 / 4);

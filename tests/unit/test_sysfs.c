@@ -1,8 +1,8 @@
 /*
  * Tests for output/diskstats on a fake sysfs tree that IOJOB_SYSFS_ROOT points to: md
- * members, partitions, loop devices and their backing files, every field of "stat", and
- * the disk lines of the normal, JSON and terse reports with known before and after
- * counters. Needs no root and no devices.
+ * members, partitions, loop devices (alone, as in fio: not the disks under their backing
+ * files), every field of "stat", and the disk lines of the normal, JSON and terse reports
+ * with known before and after counters. Needs no root and no devices.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -272,7 +272,8 @@ static bool attach_fake_loop0(unsigned *maj, unsigned *min)
 	return true;
 }
 
-START_TEST(loop_member_is_the_disk_under_its_backing_file)
+/* As in fio, a loop device is listed alone: the disk under its backing file is no member. */
+START_TEST(loop_over_a_file_on_a_disk_stands_alone)
 {
 	struct disk_set s = { 0 };
 	unsigned maj, min;
@@ -280,19 +281,19 @@ START_TEST(loop_member_is_the_disk_under_its_backing_file)
 	if (!attach_fake_loop0(&maj, &min))
 		return;
 	ck_assert_int_eq(diskset_add_dev(&s, LOOP_MAJ, 0), 0);
-	ck_assert_uint_eq(s.n, 2);
+	ck_assert_uint_eq(s.n, 1);
 	ck_assert_str_eq(s.disks[0].name, "loop0");
-	ck_assert_uint_eq(s.disks[0].nslaves, 1);
-	ck_assert_str_eq(s.disks[1].name, "vdz");
-	ck_assert_int_eq(s.disks[1].master, 0);
-	/* the backing disk added on its own afterwards stays a member */
+	ck_assert_uint_eq(s.disks[0].nslaves, 0);
+	/* the backing disk added on its own afterwards (a file on it) is an entry of its own */
 	ck_assert_int_eq(diskset_add_dev(&s, maj, min), 0);
 	ck_assert_uint_eq(s.n, 2);
+	ck_assert_str_eq(s.disks[1].name, "vdz");
+	ck_assert_int_eq(s.disks[1].master, -1);
 	diskset_free(&s);
 }
 END_TEST
 
-START_TEST(disk_listed_before_its_loop_moves_under_it)
+START_TEST(disk_listed_before_its_loop_stays_on_its_own)
 {
 	struct disk_set s = { 0 };
 	unsigned maj, min;
@@ -302,9 +303,11 @@ START_TEST(disk_listed_before_its_loop_moves_under_it)
 	ck_assert_int_eq(diskset_add_dev(&s, maj, min), 0);
 	ck_assert_int_eq(diskset_add_dev(&s, LOOP_MAJ, 0), 0);
 	ck_assert_uint_eq(s.n, 2);
-	ck_assert_str_eq(s.disks[0].name, "loop0");
-	ck_assert_str_eq(s.disks[1].name, "vdz");
-	ck_assert_int_eq(s.disks[1].master, 0);
+	ck_assert_str_eq(s.disks[0].name, "vdz");
+	ck_assert_int_eq(s.disks[0].master, -1);
+	ck_assert_str_eq(s.disks[1].name, "loop0");
+	ck_assert_int_eq(s.disks[1].master, -1);
+	ck_assert_uint_eq(s.disks[1].nslaves, 0);
 	diskset_free(&s);
 }
 END_TEST
@@ -533,7 +536,8 @@ START_TEST(idle_device_has_zero_util_not_na)
 }
 END_TEST
 
-START_TEST(loop_line_is_a_master_over_its_backing_disk)
+/* fio's line for a loop device: its own counters, no aggr* part, no line for vdz. */
+START_TEST(loop_line_has_no_backing_disk)
 {
 	static const struct fake_node after[] = {
 		{ LOOP "/loop0/stat", NULL, "10 0 80 4 20 0 160 6 0 9 10\n" },
@@ -551,10 +555,9 @@ START_TEST(loop_line_is_a_master_over_its_backing_disk)
 	ck_assert_int_eq(diskset_snapshot_end(&s), 0);
 	s.end_ns = s.start_ns + 100 * MS;
 	out = render(&s, FMT_NORMAL);
-	assert_has_line(out, "    loop0: ios=10/20, merge=0/0, ticks=4/6, in_queue=10, "
-			"util=9.00%, aggrios=10/20, aggrmerge=0/1, aggrticks=4/8, "
-			"aggrin_queue=12, aggrutil=10.00%");
-	assert_has_line(out, "  vdz: ios=10/20, merge=0/1, ticks=4/8, in_queue=12, util=10.00%");
+	assert_has_line(out, "  loop0: ios=10/20, merge=0/0, ticks=4/6, in_queue=10, util=9.00%");
+	ck_assert_ptr_null(strstr(out, "aggr"));
+	ck_assert_ptr_null(strstr(out, "vdz"));
 	free(out);
 	diskset_free(&s);
 }
@@ -625,8 +628,8 @@ static Suite *sysfs_suite(void)
 	tcase_add_test(tc, disk_listed_before_its_md_moves_under_it);
 	tcase_add_test(tc, partition_maps_to_its_disk);
 	tcase_add_test(tc, unknown_device_is_enoent);
-	tcase_add_test(tc, loop_member_is_the_disk_under_its_backing_file);
-	tcase_add_test(tc, disk_listed_before_its_loop_moves_under_it);
+	tcase_add_test(tc, loop_over_a_file_on_a_disk_stands_alone);
+	tcase_add_test(tc, disk_listed_before_its_loop_stays_on_its_own);
 	suite_add_tcase(s, tc);
 
 	/* loop0 without its backing file: a tree of its own */
@@ -657,7 +660,7 @@ static Suite *sysfs_suite(void)
 	tcase_add_test(tc, md_json_and_terse_carry_the_same_numbers);
 	tcase_add_test(tc, aggrutil_is_na_when_no_member_counts_busy_time);
 	tcase_add_test(tc, idle_device_has_zero_util_not_na);
-	tcase_add_test(tc, loop_line_is_a_master_over_its_backing_disk);
+	tcase_add_test(tc, loop_line_has_no_backing_disk);
 	suite_add_tcase(s, tc);
 	return s;
 }
