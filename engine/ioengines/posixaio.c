@@ -4,7 +4,9 @@
  * reports what queue() started; getevents() asks aio_error(3) which are done and sleeps in
  * aio_suspend(3) until enough are. A trim runs synchronously once nothing is in flight,
  * as fio's. glibc serves each file descriptor's requests one after another on a helper
- * thread: the depth is kept, but the I/Os of one file do not overlap (fio's run the same).
+ * thread: the depth is kept, but the I/Os of one descriptor do not overlap (fio's run the
+ * same). So clones never share a descriptor here (no IOENG_POSITIONAL): each has its own,
+ * as each of fio's job processes has.
  */
 #include "engine/ioengine.h"
 
@@ -18,7 +20,14 @@
  * At most this many of the oldest I/Os still running are waited on at once: glibc keeps
  * aio_suspend's list on the stack, and one file's I/Os finish in the order they started.
  */
-#define SUSPEND_MAX	64
+#define SUSPEND_MAX	8
+
+/*
+ * glibc's helper threads are one pool per process, at most 20 by default: fio has a pool
+ * per job process, iojob's jobs are threads of one. A thread starts only for a descriptor
+ * with work, so a larger cap costs nothing until as many descriptors are busy at once.
+ */
+#define POOL_THREADS	1024
 
 struct paio_state {
 	struct aiocb *cbs;		/* one per request slot */
@@ -41,6 +50,8 @@ static int paio_init(struct ioengine *e)
 	struct paio_state *st;
 	unsigned n = e->nreqs;
 
+	/* Only the first call before any aio_* one sets the pool's size; later ones do not. */
+	aio_init(&(struct aioinit){ .aio_threads = POOL_THREADS, .aio_num = 64 });
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
@@ -195,7 +206,7 @@ static struct io_req *paio_event(struct ioengine *e, unsigned i)
 
 const struct ioengine_ops posixaio_engine = {
 	.name		= "posixaio",
-	.flags		= IOENG_POSITIONAL | IOENG_TRIM,
+	.flags		= IOENG_TRIM,
 	.help		= "POSIX asynchronous I/O (aio_read/aio_write, reaped with aio_suspend)",
 	.init		= paio_init,
 	.cleanup	= paio_cleanup,
