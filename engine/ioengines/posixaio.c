@@ -14,12 +14,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
-#include <string.h>
 
-/*
- * At most this many of the oldest I/Os still running are waited on at once: glibc keeps
- * aio_suspend's list on the stack, and one file's I/Os finish in the order they started.
- */
+/* At most this many running I/Os are waited on at once (glibc keeps the list on its stack). */
 #define SUSPEND_MAX	8
 
 /*
@@ -151,17 +147,44 @@ static int paio_submit(struct ioengine *e)
 	return n;
 }
 
+/*
+ * The I/Os collect() found running: the oldest of each descriptor, at most SUSPEND_MAX.
+ * glibc ends one descriptor's I/Os in the order they started, and aio_error() takes its
+ * one lock, shared by every job and helper thread: the younger I/Os of a descriptor whose
+ * oldest is running are not asked. (Were the order other, they would only wait longer.)
+ */
+struct running {
+	const struct aiocb *cbs[SUSPEND_MAX];
+	unsigned n;
+};
+
+static bool behind_running(const struct running *run, int fd)
+{
+	for (unsigned i = 0; i < run->n; i++)
+		if (run->cbs[i]->aio_fildes == fd)
+			return true;
+	return false;
+}
+
 /* Move the finished I/Os of live[] to done[] (up to max in all), keeping the rest in order. */
-static unsigned collect(struct paio_state *st, unsigned n, unsigned max)
+static unsigned collect(struct paio_state *st, unsigned n, unsigned max, struct running *run)
 {
 	unsigned kept = 0, i;
 
+	run->n = 0;
 	for (i = 0; i < st->nlive && n < max; i++) {
 		struct io_req *r = st->live[i];
 		struct aiocb *cb = &st->cbs[r->slot];
-		int err = aio_error(cb);
+		int err;
 
+		if (behind_running(run, cb->aio_fildes)) {
+			st->live[kept++] = r;
+			continue;
+		}
+		err = aio_error(cb);
 		if (err == EINPROGRESS) {
+			if (run->n < SUSPEND_MAX)
+				run->cbs[run->n++] = cb;
 			st->live[kept++] = r;
 			continue;
 		}
@@ -177,22 +200,18 @@ static unsigned collect(struct paio_state *st, unsigned n, unsigned max)
 static int paio_getevents(struct ioengine *e, unsigned min, unsigned max)
 {
 	struct paio_state *st = e->priv;
-	const struct aiocb *list[SUSPEND_MAX];
+	struct running run;
 	unsigned n = 0;
 
 	if (min > st->nlive)
 		min = st->nlive;
 	for (;;) {
-		unsigned nlist;
-
-		n = collect(st, n, max);
-		if (n >= min || n == max || !st->nlive)
+		n = collect(st, n, max, &run);
+		if (n >= min || n == max || !run.n)
 			return (int)n;
-		/* Those left in live[] were running when collect() looked at them. */
-		nlist = st->nlive < SUSPEND_MAX ? st->nlive : SUSPEND_MAX;
-		for (unsigned i = 0; i < nlist; i++)
-			list[i] = &st->cbs[st->live[i]->slot];
-		if (aio_suspend(list, (int)nlist, NULL) < 0 && errno != EINTR && errno != EAGAIN)
+		/* Sleep until one of the oldest running I/Os ends, then look again. */
+		if (aio_suspend(run.cbs, (int)run.n, NULL) < 0 && errno != EINTR &&
+		    errno != EAGAIN)
 			return -errno;
 	}
 }

@@ -446,6 +446,26 @@ START_TEST(fdatasync_and_verify_reads_are_accounted_as_fio)
 }
 END_TEST
 
+/* More files than posixaio waits on at once (8), 32 deep: every block written and checked. */
+START_TEST(many_files_at_depth_keep_the_data)
+{
+	char dir[PATH_MAX];
+	const struct job_stats *st;
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	ck_assert_int_eq(run_jobs(&x, "[many]\nioengine=%s\niodepth=32\nrw=randwrite\n"
+				  "nrfiles=12\nsize=1536k\nbs=4k\nverify=crc32c\ndirectory=%s\n",
+				  file_engines[_i], dir), 0);
+	assert_no_error(&x, 0);
+	st = stats(&x, 0);
+	ck_assert_uint_eq(st->dir[IO_WRITE].ios, 384);
+	ck_assert_uint_eq(st->dir[IO_READ].ios, 384);
+	trial_free(&x);
+	ck_assert_uint_eq(count_entries(dir), 12);
+}
+END_TEST
+
 /* --- null ------------------------------------------------------------------------------- */
 
 START_TEST(null_completes_every_io_without_files)
@@ -1236,6 +1256,7 @@ static void add_file_tests(Suite *s, SRunner *sr)
 	add_engine_loop(tc, randwrite_covers_every_block_once, CASES_PER_ENGINE);
 	add_engine_loop(tc, fsync_every_n_writes_and_at_the_end, 1);
 	add_engine_loop(tc, fdatasync_and_verify_reads_are_accounted_as_fio, 1);
+	add_engine_loop(tc, many_files_at_depth_keep_the_data, 1);
 	for (unsigned i = 0; i < TABLE_LEN(option_cases); i++)
 		if (!engine_why[option_cases[i].engine][0])
 			tcase_add_loop_test(tc, engine_options_keep_the_data, (int)i, (int)i + 1);
