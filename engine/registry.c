@@ -12,6 +12,7 @@
 extern const struct ioengine_ops psync_engine;
 extern const struct ioengine_ops sync_engine;
 extern const struct ioengine_ops null_engine;
+extern const struct ioengine_ops posixaio_engine;
 #if HAVE_LIBAIO
 extern const struct ioengine_ops libaio_engine;
 #endif
@@ -22,6 +23,7 @@ extern const struct ioengine_ops uring_engine;
 static const struct ioengine_ops *const engines[] = {
 	&psync_engine,
 	&sync_engine,
+	&posixaio_engine,
 #if HAVE_LIBAIO
 	&libaio_engine,
 #endif

@@ -354,10 +354,11 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		return ret;
 	if (j->verify != VERIFY_NONE && (eng->flags & ENGINE_NO_FILES))
 		return fail(j, "verify", d, "option 'verify': this ioengine stores no data, so "
-			    "there is nothing to verify (use psync, sync, libaio or io_uring)");
+			    "there is nothing to verify (use psync, sync, posixaio, libaio or "
+			    "io_uring)");
 	if ((rw_does(j->rw, IO_TRIM)) && !(eng->flags & ENGINE_TRIM))
 		return fail(j, "ioengine", d, "option 'rw': this ioengine cannot trim "
-			    "(use psync, sync or null)");
+			    "(use psync, sync, posixaio or null)");
 	if (j->filesize.lo > j->filesize.hi)
 		return fail(j, "filesize", d, "option 'filesize': the minimum is above the maximum");
 	return 0;

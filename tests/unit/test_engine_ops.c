@@ -106,6 +106,22 @@ START_TEST(catalog_passes_the_flags_on)
 }
 END_TEST
 
+/*
+ * glibc runs one descriptor's POSIX AIO requests one after another: clones sharing a
+ * descriptor would take turns, where fio's job processes each open their own. So posixaio
+ * must not say it is positional, which lets the runner share descriptors among clones.
+ */
+START_TEST(posixaio_clones_keep_their_own_descriptors)
+{
+	const struct ioengine_ops *o = ioengine_find("posixaio");
+
+	ck_assert_ptr_nonnull(o);
+	ck_assert_uint_eq(o->flags & IOENG_POSITIONAL, 0);
+	ck_assert_uint_eq(o->flags & IOENG_SYNC, 0);
+	ck_assert_uint_ne(o->flags & IOENG_TRIM, 0);
+}
+END_TEST
+
 /* --- hand-made ops ---------------------------------------------------------------------- */
 
 static const struct {
@@ -172,6 +188,7 @@ static Suite *engine_ops_suite(void)
 
 	tcase_add_test(tc, every_builtin_engine_passes);
 	tcase_add_test(tc, catalog_passes_the_flags_on);
+	tcase_add_test(tc, posixaio_clones_keep_their_own_descriptors);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("check");
 	tcase_add_loop_test(tc, hand_made_ops, 0, TABLE_LEN(ops_cases));

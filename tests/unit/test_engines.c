@@ -47,7 +47,7 @@ static const unsigned char zero[] = { 0 };
 
 /* --- engines this machine can run ------------------------------------------------------- */
 
-static const char *const file_engines[] = { "psync", "sync", "libaio", "io_uring" };
+static const char *const file_engines[] = { "psync", "sync", "libaio", "io_uring", "posixaio" };
 
 /* Why file_engines[i] cannot run here, "" when it can; filled by main() before forking. */
 static char engine_why[TABLE_LEN(file_engines)][256];
@@ -299,6 +299,7 @@ static const struct engine_case engine_cases[] = {
 	{ 1, 1, false }, { 1, 1, true }, { 1, 32, false }, { 1, 32, true },
 	{ 2, 1, false }, { 2, 1, true }, { 2, 32, false }, { 2, 32, true },
 	{ 3, 1, false }, { 3, 1, true }, { 3, 32, false }, { 3, 32, true },
+	{ 4, 1, false }, { 4, 1, true }, { 4, 32, false }, { 4, 32, true },
 };
 
 #define CASES_PER_ENGINE 4
@@ -443,6 +444,26 @@ START_TEST(fdatasync_and_verify_reads_are_accounted_as_fio)
 	ck_assert_uint_gt(st->dir[IO_READ].runtime_ns, 0);
 	ck_assert_uint_eq(st->dir[IO_READ].runtime_ns, st->dir[IO_WRITE].runtime_ns);
 	trial_free(&x);
+}
+END_TEST
+
+/* More files than posixaio waits on at once (8), 32 deep: every block written and checked. */
+START_TEST(many_files_at_depth_keep_the_data)
+{
+	char dir[PATH_MAX];
+	const struct job_stats *st;
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	ck_assert_int_eq(run_jobs(&x, "[many]\nioengine=%s\niodepth=32\nrw=randwrite\n"
+				  "nrfiles=12\nsize=1536k\nbs=4k\nverify=crc32c\ndirectory=%s\n",
+				  file_engines[_i], dir), 0);
+	assert_no_error(&x, 0);
+	st = stats(&x, 0);
+	ck_assert_uint_eq(st->dir[IO_WRITE].ios, 384);
+	ck_assert_uint_eq(st->dir[IO_READ].ios, 384);
+	trial_free(&x);
+	ck_assert_uint_eq(count_entries(dir), 12);
 }
 END_TEST
 
@@ -942,6 +963,10 @@ END_TEST
 
 /* --- trim ------------------------------------------------------------------------------- */
 
+/*
+ * Each engine that can trim, 8 deep: an asynchronous one that trims synchronously
+ * (posixaio, as fio's) takes a trim only once the I/Os before it have ended.
+ */
 START_TEST(trim_punches_holes)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 8];
@@ -951,7 +976,8 @@ START_TEST(trim_punches_holes)
 	make_test_dir(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/data", dir);
 	make_file(path, 1 << 20, pattern, sizeof(pattern));
-	ck_assert_int_eq(run_jobs(&x, "[trim]\nfilename=%s\nrw=trim\nbs=64k\n", path), 0);
+	ck_assert_int_eq(run_jobs(&x, "[trim]\nfilename=%s\nrw=trim\nbs=64k\nioengine=%s\n"
+				  "iodepth=8\n", path, file_engines[_i]), 0);
 	assert_did(&x, 0, IO_TRIM, 16, 64 << 10);
 	trial_free(&x);
 	ck_assert_int_eq(stat(path, &st), 0);
@@ -970,8 +996,9 @@ START_TEST(trimwrite_trims_then_writes_every_block)
 	make_test_dir(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/data", dir);
 	make_file(path, 1 << 20, pattern, sizeof(pattern));
-	ck_assert_int_eq(run_jobs(&x, "[tw]\nfilename=%s\nrw=trimwrite\nbs=64k\n"
-				  "buffer_pattern=0xdeadbe\n", path), 0);
+	ck_assert_int_eq(run_jobs(&x, "[tw]\nfilename=%s\nrw=trimwrite\nbs=64k\nioengine=%s\n"
+				  "iodepth=8\nbuffer_pattern=0xdeadbe\n", path, file_engines[_i]),
+			 0);
 	assert_did(&x, 0, IO_TRIM, 16, 64 << 10);
 	assert_did(&x, 0, IO_WRITE, 16, 64 << 10);
 	trial_free(&x);
@@ -1213,6 +1240,14 @@ static void add_engine_loop(TCase *tc, const TTest *t, unsigned per_engine)
 					    (int)((e + 1) * per_engine));
 }
 
+/* Add a test looping over the file_engines that can trim. */
+static void add_trim_loop(TCase *tc, const TTest *t)
+{
+	for (unsigned e = 0; e < TABLE_LEN(file_engines); e++)
+		if (!engine_why[e][0] && (engine_flags[e] & ENGINE_TRIM))
+			tcase_add_loop_test(tc, t, (int)e, (int)e + 1);
+}
+
 static void add_file_tests(Suite *s, SRunner *sr)
 {
 	TCase *tc;
@@ -1222,6 +1257,7 @@ static void add_file_tests(Suite *s, SRunner *sr)
 	add_engine_loop(tc, randwrite_covers_every_block_once, CASES_PER_ENGINE);
 	add_engine_loop(tc, fsync_every_n_writes_and_at_the_end, 1);
 	add_engine_loop(tc, fdatasync_and_verify_reads_are_accounted_as_fio, 1);
+	add_engine_loop(tc, many_files_at_depth_keep_the_data, 1);
 	for (unsigned i = 0; i < TABLE_LEN(option_cases); i++)
 		if (!engine_why[option_cases[i].engine][0])
 			tcase_add_loop_test(tc, engine_options_keep_the_data, (int)i, (int)i + 1);
@@ -1247,8 +1283,8 @@ static void add_file_tests(Suite *s, SRunner *sr)
 	tcase_add_test(tc, invalidate_drops_the_cache_at_each_pass);
 	tcase_add_loop_test(tc, fadvise_hint_advises_the_kernel, 0, 4);
 	tc = tcase(s, "trim", scratch_setup);
-	tcase_add_test(tc, trim_punches_holes);
-	tcase_add_test(tc, trimwrite_trims_then_writes_every_block);
+	add_trim_loop(tc, trim_punches_holes);
+	add_trim_loop(tc, trimwrite_trims_then_writes_every_block);
 	tc = tcase(s, "errors", scratch_setup);
 	tcase_add_test(tc, direct_needs_aligned_block_size);
 	tcase_add_test(tc, missing_file_without_size_is_refused);
