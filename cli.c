@@ -89,7 +89,7 @@ const struct cli_opt cli_options[] = {
 	SWITCH("inflate-log", CLI_INFLATE_LOG, CLI_ARG_REQUIRED, "LOG",
 	       "print a log fio stored compressed (its .fz files, zlib) as text"),
 	SWITCH("aux-path", CLI_AUX_PATH, CLI_ARG_REQUIRED, "DIR",
-	       "where fio keeps its state files; iojob writes none, so it only checks DIR"),
+	       "where the verify state files go (verify_state_save), instead of the cwd"),
 	SWITCH("alloc-size", CLI_ALLOC_SIZE, CLI_ARG_REQUIRED, "KB",
 	       "fio's shared memory pool for its job processes; iojob's jobs are threads "
 	       "allocating from the heap, so the size is checked and has no use"),
@@ -305,6 +305,7 @@ static int apply_fio_switch(struct cli *c, const struct cli_opt *sw, const char 
 	case CLI_AUX_PATH:
 		if (stat(val, &st) < 0 || !S_ISDIR(st.st_mode))
 			return fail_usage("--aux-path: '%s' is not a directory", val);
+		c->aux_path = val;
 		return -1;
 	case CLI_DEBUG:
 		return cli_debug(val);

@@ -77,6 +77,7 @@ struct cli {
 	bool notes;			/* --notes: iojob's notes on stderr in fio mode too */
 	bool warnings_fatal;		/* --warnings-fatal: a note on the jobs is an error */
 	bool showcmd;			/* --showcmd: print the job files as command lines */
+	const char *aux_path;		/* --aux-path: where verify state files go, or NULL */
 	struct cli_trigger trigger;
 	struct status_opts status;
 	struct engine_info engines[IOENGINE_MAX];

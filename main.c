@@ -269,6 +269,7 @@ static int run_jobs(struct cli *c, struct run *r, FILE *out, struct diag *d)
 		print_header(out, c, jobs, r);
 	r->note = note_to;
 	r->note_ctx = c->formats & RF_NORMAL ? out : stderr;
+	r->aux_path = c->aux_path;
 	c->status.eta_out = stderr;
 	if (c->fio_mode)
 		as_fio(c, r);

@@ -76,6 +76,7 @@ struct run {
 	struct disk_set disks;
 	struct device_users devices;	/* what the safety checks learned */
 	atomic_bool stop;		/* set to end every job early */
+	const char *aux_path;		/* --aux-path: where state files go; NULL: the cwd */
 	void (*note)(void *ctx, const char *msg);	/* "Laying out IO file" lines */
 	void *note_ctx;
 	struct run_files *files;

@@ -437,6 +437,7 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 	s->w.member_io = r->files[index].member_io;
 	s->w.st = r->results[index].st;
 	s->w.stop = &r->stop;
+	s->w.aux_path = r->aux_path;
 	/* clones are placed one after another, the first with jobnum 0 */
 	s->w.seq_cursor = &r->results[index - s->w.job->jobnum].seq_cursor;
 	s->w.ios_shared = &r->results[index - s->w.job->jobnum].ios_shared;

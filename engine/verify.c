@@ -455,13 +455,19 @@ static const char *const verify_names[] = {
 	[VERIFY_XXHASH] = "xxhash", [VERIFY_PATTERN] = "pattern",
 };
 
-/* fio's name for job INDEX's state file, in the cwd; a '/' in the job's name becomes '_'. */
-static int state_path(char path[PATH_MAX], const struct job_desc *j, unsigned index)
+/*
+ * fio's name for job INDEX's state file, in --aux-path or the cwd; a '/' in the job's name
+ * becomes '_'.
+ */
+static int state_path(char path[PATH_MAX], const struct worker *w, unsigned index)
 {
-	if ((size_t)snprintf(path, PATH_MAX, "local-%s-%u-verify.state", j->name, index) >=
-	    PATH_MAX)
+	const char *dir = w->aux_path ? w->aux_path : "";
+	size_t at = strlen(dir) + (*dir != '\0');
+
+	if ((size_t)snprintf(path, PATH_MAX, "%s%slocal-%s-%u-verify.state", dir,
+			     *dir ? "/" : "", w->job->name, index) >= PATH_MAX)
 		return -ENAMETOOLONG;
-	for (char *p = path; *p; p++)
+	for (char *p = path + at; *p; p++)
 		if (*p == '/')
 			*p = '_';
 	return 0;
@@ -478,7 +484,7 @@ int verify_save_state(struct worker *w, unsigned index)
 	/* v->gen[] is kept only by jobs that write what they verify */
 	if (!v || !j->verify_state_save || !rw_does(j->rw, IO_WRITE) || j->verify_only)
 		return 0;
-	if (state_path(path, j, index) < 0)
+	if (state_path(path, w, index) < 0)
 		return 0;
 	f = fopen(path, "w");
 	if (!f)
@@ -586,7 +592,7 @@ int verify_load_state(struct worker *w, unsigned index)
 
 	if (!v || !j->verify_state_load)
 		return 0;
-	if (state_path(path, j, index) < 0) {
+	if (state_path(path, w, index) < 0) {
 		worker_fail(w, ENAMETOOLONG, "verify_state_load: the job's name is too long");
 		return -ENAMETOOLONG;
 	}

@@ -41,6 +41,7 @@ struct worker {
 	struct job_progress *progress;	/* published for the status line */
 	struct verify *verify;		/* NULL when the job does not verify */
 	const atomic_bool *stop;	/* set to end every job early */
+	const char *aux_path;		/* the directory of verify state files, or NULL */
 	atomic_uint_fast64_t *seq_cursor;	/* seq_cursor=shared: bytes taken by the clones */
 	atomic_uint_fast64_t *ios_shared;	/* fsync_every_ios: I/Os of the job's clones */
 

@@ -67,6 +67,17 @@ def check_verify_state(c, d):
     code, _, err = run(["--name=v", "--rw=write", "--filename=w.dat", "--size=64k"], cwd=d)
     c.check(code == 0 and states(d) == [], "a job that does not verify leaves no state "
             "file: %d %s %r" % (code, states(d), err))
+    # --aux-path: the state files go there, and verify_state_load reads them from there
+    aux = os.path.join(d, "aux")
+    os.mkdir(aux)
+    code, _, err = run(["--aux-path", aux, "--name=v", "--rw=write"] + base, cwd=d)
+    c.check(code == 0 and states(d) == [] and states(aux) == ["local-v-0-verify.state"],
+            "--aux-path DIR holds the state file: %d %s %s %r" %
+            (code, states(d), states(aux), err))
+    code, _, err = run(["--aux-path", aux, "--name=v", "--rw=read", "--verify_only",
+                        "--verify_state_load=1"] + base, cwd=d)
+    c.check(code == 0, "verify_state_load=1 reads the state from --aux-path: %d %r" %
+            (code, err))
 
 
 def check_verify_state_load(c, d):
