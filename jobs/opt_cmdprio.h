@@ -67,4 +67,17 @@ int cmdprio_parse_bssplit(const struct opt_ctx *ctx, const char *val, void *dst,
 #define CMDPRIO_INT_SYNTAX	"int[,int]"
 #define CMDPRIO_SPLIT_SYNTAX	"bs/perc[/class/level[/hint]]:...[,...]"
 
+/* The five cmdprio entries of engine ENG's option table, whose struct TYPE has a member cp. */
+#define CMDPRIO_OPTIONS(ENG, TYPE)							\
+	ENGINE_CUSTOM(ENG, TYPE, "cmdprio_percentage", cp.pct, "0", cmdprio_parse_pct,	\
+		      CMDPRIO_INT_SYNTAX, CMDPRIO_PCT_HELP),				\
+	ENGINE_CUSTOM(ENG, TYPE, "cmdprio_class", cp.cls, NULL, cmdprio_parse_class,	\
+		      CMDPRIO_INT_SYNTAX, CMDPRIO_CLASS_HELP),				\
+	ENGINE_CUSTOM(ENG, TYPE, "cmdprio", cp.level, "0", cmdprio_parse_level,		\
+		      CMDPRIO_INT_SYNTAX, CMDPRIO_LEVEL_HELP),				\
+	ENGINE_CUSTOM(ENG, TYPE, "cmdprio_hint", cp.hint, "0", cmdprio_parse_hint,	\
+		      CMDPRIO_INT_SYNTAX, CMDPRIO_HINT_HELP),				\
+	ENGINE_CUSTOM(ENG, TYPE, "cmdprio_bssplit", cp.split, NULL, cmdprio_parse_bssplit, \
+		      CMDPRIO_SPLIT_SYNTAX, CMDPRIO_SPLIT_HELP)
+
 #endif

@@ -200,16 +200,7 @@ static struct io_req *aio_event(struct ioengine *e, unsigned i)
 }
 
 static const struct opt_def aio_options[] = {
-	ENGINE_CUSTOM("libaio", struct aio_opts, "cmdprio_percentage", cp.pct, "0", cmdprio_parse_pct,
-		      CMDPRIO_INT_SYNTAX, CMDPRIO_PCT_HELP),
-	ENGINE_CUSTOM("libaio", struct aio_opts, "cmdprio_class", cp.cls, NULL, cmdprio_parse_class,
-		      CMDPRIO_INT_SYNTAX, CMDPRIO_CLASS_HELP),
-	ENGINE_CUSTOM("libaio", struct aio_opts, "cmdprio", cp.level, "0", cmdprio_parse_level,
-		      CMDPRIO_INT_SYNTAX, CMDPRIO_LEVEL_HELP),
-	ENGINE_CUSTOM("libaio", struct aio_opts, "cmdprio_hint", cp.hint, "0", cmdprio_parse_hint,
-		      CMDPRIO_INT_SYNTAX, CMDPRIO_HINT_HELP),
-	ENGINE_CUSTOM("libaio", struct aio_opts, "cmdprio_bssplit", cp.split, NULL, cmdprio_parse_bssplit,
-		      CMDPRIO_SPLIT_SYNTAX, CMDPRIO_SPLIT_HELP),
+	CMDPRIO_OPTIONS("libaio", struct aio_opts),
 	ENGINE_BOOL("libaio", struct aio_opts, "userspace_reap", userspace_reap, "0",
 		    "reap completions from the ring without a system call when polling"),
 	{ NULL },

@@ -279,16 +279,7 @@ static struct io_req *uring_event(struct ioengine *e, unsigned i)
 }
 
 static const struct opt_def uring_options[] = {
-	ENGINE_CUSTOM("io_uring", struct uring_opts, "cmdprio_percentage", cp.pct, "0", cmdprio_parse_pct,
-		      CMDPRIO_INT_SYNTAX, CMDPRIO_PCT_HELP),
-	ENGINE_CUSTOM("io_uring", struct uring_opts, "cmdprio_class", cp.cls, NULL, cmdprio_parse_class,
-		      CMDPRIO_INT_SYNTAX, CMDPRIO_CLASS_HELP),
-	ENGINE_CUSTOM("io_uring", struct uring_opts, "cmdprio", cp.level, "0", cmdprio_parse_level,
-		      CMDPRIO_INT_SYNTAX, CMDPRIO_LEVEL_HELP),
-	ENGINE_CUSTOM("io_uring", struct uring_opts, "cmdprio_hint", cp.hint, "0", cmdprio_parse_hint,
-		      CMDPRIO_INT_SYNTAX, CMDPRIO_HINT_HELP),
-	ENGINE_CUSTOM("io_uring", struct uring_opts, "cmdprio_bssplit", cp.split, NULL, cmdprio_parse_bssplit,
-		      CMDPRIO_SPLIT_SYNTAX, CMDPRIO_SPLIT_HELP),
+	CMDPRIO_OPTIONS("io_uring", struct uring_opts),
 	ENGINE_BOOL("io_uring", struct uring_opts, "fixedbufs", fixedbufs, "0",
 		    "register the I/O buffers with the kernel once"),
 	ENGINE_BOOL("io_uring", struct uring_opts, "registerfiles", registerfiles, "0",

@@ -76,10 +76,22 @@ def source_options():
         alias = re.search(r'\.alias = "([^"]+)"', m.group(2))
         if alias:
             names[alias.group(1)] = None
+    # entry macros that several engines' tables share: NAME(ENG, TYPE) in jobs/opt_*.h
+    shared = {}
+    for path in glob.glob(os.path.join(SRC, "jobs", "opt_*.h")):
+        with open(path) as f:
+            for m in re.finditer(r'#define ([A-Z_]+)\(ENG, TYPE\)((?:.*\\\n)*.*)', f.read()):
+                shared[m.group(1)] = re.findall(r'ENGINE_[A-Z]+\(ENG,\s*TYPE,\s*"([^"]+)"',
+                                                m.group(2))
     for path in glob.glob(os.path.join(SRC, "engine", "**", "*.c"), recursive=True):
         with open(path) as f:
-            for m in re.finditer(r'ENGINE_[A-Z]+\("([^"]+)",\s*[^,]+,\s*"([^"]+)"', f.read()):
-                owners.setdefault(m.group(2), set()).add(m.group(1))
+            text = f.read()
+        for m in re.finditer(r'ENGINE_[A-Z]+\("([^"]+)",\s*[^,]+,\s*"([^"]+)"', text):
+            owners.setdefault(m.group(2), set()).add(m.group(1))
+        for macro, opts in shared.items():
+            for m in re.finditer(r'\b%s\("([^"]+)",' % macro, text):
+                for name in opts:
+                    owners.setdefault(name, set()).add(m.group(1))
     order = list(engines())
     for name, engs in owners.items():
         names[name] = ", ".join(sorted(engs, key=lambda e: order.index(e) if e in order else 99))
