@@ -98,6 +98,15 @@ static void probe_engines(void)
 		}
 		if (why[0])
 			continue;
+#ifdef __SANITIZE_THREAD__
+		/* glibc's AIO starts its helper threads with an internal pthread_create that
+		 * ThreadSanitizer does not intercept: they crash in its allocator */
+		if (!strcmp(name, "posixaio")) {
+			snprintf(why, sizeof(engine_why[e]), "ThreadSanitizer cannot run glibc's AIO "
+				 "helper threads");
+			continue;
+		}
+#endif
 		if (!strcmp(name, "libaio"))
 			ret = probe_aio();
 		else if (!strcmp(name, "io_uring"))
