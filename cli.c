@@ -160,9 +160,11 @@ const char *cli_value_sep(const struct cli_opt *o)
 static int fail_usage(const char *fmt, const char *arg)
 {
 	/* run as fio, an error starts as fio's do; glibc keeps argv[0] for us (errno.h) */
-	fprintf(stderr, "%s: ", cli_run_as_fio(program_invocation_name) ? "fio" : "iojob");
+	const char *prog = cli_run_as_fio(program_invocation_name) ? "fio" : "iojob";
+
+	fprintf(stderr, "%s: ", prog);
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (see iojob --help)\n");
+	fprintf(stderr, " (see %s --help)\n", prog);
 	return EXIT_USAGE;
 }
 
