@@ -82,24 +82,16 @@ int cli_showcmd(FILE *f, const struct cli *c)
 	return ret < 0 ? EXIT_USAGE : 0;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
 /* MiB/s of checksum t over buf: passes until CRC_MIN_NS have gone by. */
 static double crc_speed(enum checksum_type t, const uint8_t *buf)
 {
 	uint8_t out[CHECKSUM_MAX];
-	uint64_t t0 = now_ns(), ns, passes = 0;
+	uint64_t t0 = clock_mono_ns(), ns, passes = 0;
 
 	do {
 		checksum(t, buf, CRC_BUF_BYTES, out);
 		passes++;
-		ns = now_ns() - t0;
+		ns = clock_mono_ns() - t0;
 	} while (ns < CRC_MIN_NS);
 	return (double)passes * CRC_BUF_BYTES / (1 << 20) / ((double)ns / NS_PER_SEC);
 }

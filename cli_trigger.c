@@ -18,14 +18,6 @@
 /* How often the file and the clock are looked at: fio's main loop sleeps 100 ms. */
 #define TRIGGER_POLL_NS	(100 * NS_PER_MSEC)
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
 static bool fired(struct cli_trigger *t, uint64_t now)
 {
 	struct stat st;
@@ -47,7 +39,7 @@ static void *watch(void *arg)
 
 	pthread_mutex_lock(&t->lock);
 	while (!t->quit) {
-		if (!done && fired(t, mono_ns())) {
+		if (!done && fired(t, clock_mono_ns())) {
 			done = true;
 			if (t->cmd && *t->cmd && system(t->cmd) == -1)
 				fprintf(stderr, "iojob: --trigger: cannot run '%s'\n", t->cmd);
@@ -72,7 +64,7 @@ int cli_trigger_start(struct cli_trigger *t, struct run *volatile *running)
 	if (!t->file && !t->timeout_ns)
 		return 0;
 	t->running = running;
-	t->start_ns = mono_ns();
+	t->start_ns = clock_mono_ns();
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->wake, NULL);
 	ret = pthread_create(&t->thread, NULL, watch, t);

@@ -30,14 +30,6 @@ struct clock_src {
  */
 void clock_init(struct clock_src *c, bool force_gettime);
 
-static inline uint64_t clock_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
 static inline uint64_t clock_ticks(const struct clock_src *c)
 {
 #if defined(__x86_64__) || defined(__i386__)

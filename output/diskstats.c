@@ -328,14 +328,6 @@ static int read_counters(const char *name, struct disk_counters *c)
 	return 0;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
 /* Read every disk; a disk that cannot be read gets zeros, and the first error is returned. */
 static int snapshot(struct disk_set *s, int at_end)
 {
@@ -355,9 +347,9 @@ static int snapshot(struct disk_set *s, int at_end)
 		}
 	}
 	if (at_end)
-		s->end_ns = now_ns();
+		s->end_ns = clock_mono_ns();
 	else
-		s->start_ns = now_ns();
+		s->start_ns = clock_mono_ns();
 	return ret;
 }
 
