@@ -157,10 +157,15 @@ const char *cli_value_sep(const struct cli_opt *o)
 	return o->arg == CLI_ARG_REQUIRED && strchr(o->metavar, '=') ? " " : "=";
 }
 
+const char *cli_prog(void)
+{
+	/* glibc keeps argv[0] for us (errno.h), so that any part of the command line can ask */
+	return cli_run_as_fio(program_invocation_name) ? "fio" : "iojob";
+}
+
 static int fail_usage(const char *fmt, const char *arg)
 {
-	/* run as fio, an error starts as fio's do; glibc keeps argv[0] for us (errno.h) */
-	const char *prog = cli_run_as_fio(program_invocation_name) ? "fio" : "iojob";
+	const char *prog = cli_prog();	/* run as fio, an error starts as fio's do */
 
 	fprintf(stderr, "%s: ", prog);
 	fprintf(stderr, fmt, arg);

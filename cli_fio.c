@@ -65,7 +65,7 @@ int cli_showcmd(FILE *f, const struct cli *c)
 
 		ret = jobfile_parse(&jf, c->files[i], &d);
 		if (ret < 0) {
-			fprintf(stderr, "iojob: %s\n", d.msg);
+			fprintf(stderr, "%s: %s\n", cli_prog(), d.msg);
 		} else {
 			fputs("fio ", f);
 			for (size_t s = 0; s < jf.nsecs; s++) {
@@ -121,14 +121,14 @@ int cli_crctest(FILE *f, const char *types)
 			if (strlen(crc_types[i].name) == len && !strncmp(p, crc_types[i].name, len))
 				break;
 		if (i == ARRAY_SIZE(crc_types)) {
-			fprintf(stderr, "iojob: --crctest: unknown checksum '%.*s' (iojob's are "
-				"crc32c, md5, sha256 and xxhash)\n", (int)len, p);
+			fprintf(stderr, "%s: --crctest: unknown checksum '%.*s' (iojob's are "
+				"crc32c, md5, sha256 and xxhash)\n", cli_prog(), (int)len, p);
 			return EXIT_USAGE;
 		}
 	}
 	buf = malloc(CRC_BUF_BYTES);
 	if (!buf) {
-		fprintf(stderr, "iojob: --crctest: out of memory\n");
+		fprintf(stderr, "%s: --crctest: out of memory\n", cli_prog());
 		return EXIT_JOB_FAILED;
 	}
 	for (size_t i = 0; i < CRC_BUF_BYTES; i++) {
@@ -230,7 +230,7 @@ int cli_inflate_log(FILE *f, const char *path)
 	int ret;
 
 	if (!in) {
-		fprintf(stderr, "iojob: --inflate-log '%s': %s\n", path, strerror(errno));
+		fprintf(stderr, "%s: --inflate-log '%s': %s\n", cli_prog(), path, strerror(errno));
 		return EXIT_USAGE;
 	}
 	do {
@@ -239,7 +239,8 @@ int cli_inflate_log(FILE *f, const char *path)
 			if (!grown) {
 				fclose(in);
 				free(buf);
-				fprintf(stderr, "iojob: --inflate-log '%s': out of memory\n", path);
+				fprintf(stderr, "%s: --inflate-log '%s': out of memory\n",
+					cli_prog(), path);
 				return EXIT_JOB_FAILED;
 			}
 			buf = grown;
@@ -252,10 +253,10 @@ int cli_inflate_log(FILE *f, const char *path)
 	fclose(in);
 	free(buf);
 	if (ret == Z_ERRNO)
-		fprintf(stderr, "iojob: --inflate-log '%s': cannot read it\n", path);
+		fprintf(stderr, "%s: --inflate-log '%s': cannot read it\n", cli_prog(), path);
 	else if (ret < 0)
-		fprintf(stderr, "iojob: --inflate-log '%s': not a log fio compressed (%s)\n", path,
-			ret == Z_MEM_ERROR ? "out of memory" : "bad zlib data");
+		fprintf(stderr, "%s: --inflate-log '%s': not a log fio compressed (%s)\n", cli_prog(),
+			path, ret == Z_MEM_ERROR ? "out of memory" : "bad zlib data");
 	return ret < 0 ? EXIT_USAGE : 0;
 }
 
@@ -274,12 +275,12 @@ int cli_debug(const char *categories)
 			if (strlen(debug_names[i]) == len && !strncmp(p, debug_names[i], len))
 				break;
 		if (i == ARRAY_SIZE(debug_names)) {
-			fprintf(stderr, "iojob: --debug: unknown category '%.*s' (--debug=? lists "
-				"fio's)\n", (int)len, p);
+			fprintf(stderr, "%s: --debug: unknown category '%.*s' (--debug=? lists "
+				"fio's)\n", cli_prog(), (int)len, p);
 			return EXIT_USAGE;
 		}
 	}
-	fprintf(stderr, "iojob: note: --debug=%s: iojob has no debug log; the report, "
-		"--parse-only and the notes say what it does\n", categories);
+	fprintf(stderr, "%s: note: --debug=%s: iojob has no debug log; the report, "
+		"--parse-only and the notes say what it does\n", cli_prog(), categories);
 	return -1;
 }

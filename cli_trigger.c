@@ -24,7 +24,7 @@ static bool fired(struct cli_trigger *t, uint64_t now)
 
 	if (t->file && stat(t->file, &st) == 0) {
 		if (unlink(t->file) < 0)
-			fprintf(stderr, "iojob: --trigger-file: cannot remove '%s': %s\n",
+			fprintf(stderr, "%s: --trigger-file: cannot remove '%s': %s\n", cli_prog(),
 				t->file, strerror(errno));
 		return true;
 	}
@@ -42,7 +42,8 @@ static void *watch(void *arg)
 		if (!done && fired(t, clock_mono_ns())) {
 			done = true;
 			if (t->cmd && *t->cmd && system(t->cmd) == -1)
-				fprintf(stderr, "iojob: --trigger: cannot run '%s'\n", t->cmd);
+				fprintf(stderr, "%s: --trigger: cannot run '%s'\n", cli_prog(),
+					t->cmd);
 		}
 		/* once fired, every job stops: those of later --sweep cells too */
 		if (done && *t->running)
@@ -69,7 +70,8 @@ int cli_trigger_start(struct cli_trigger *t, struct run *volatile *running)
 	pthread_cond_init(&t->wake, NULL);
 	ret = pthread_create(&t->thread, NULL, watch, t);
 	if (ret) {
-		fprintf(stderr, "iojob: cannot watch for the trigger: %s\n", strerror(ret));
+		fprintf(stderr, "%s: cannot watch for the trigger: %s\n", cli_prog(),
+			strerror(ret));
 		return -ret;
 	}
 	t->started = true;

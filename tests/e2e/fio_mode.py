@@ -174,6 +174,9 @@ def check_exit_codes(c, link, d):
     code, out, err = fio(link, ["--output-format=x"], d)
     c.check(code == 1 and err.startswith("fio: ") and err.rstrip().endswith("(see fio --help)"),
             "a usage error names fio's help, not iojob's: %d %r" % (code, err))
+    code, out, err = fio(link, ["--inflate-log=none.log.fz"], d)
+    c.check(code == 1 and err.startswith("fio: --inflate-log"),
+            "the command line's other errors start 'fio: ' too: %d %r" % (code, err))
     code, out, err = fio(link, ["--name=a", "--filename=d.bin", "--size=64k", "--parse-only"], d)
     c.check(code == 0 and err == "", "--parse-only: exit 0, quiet: %d %r" % (code, err))
 
