@@ -181,8 +181,9 @@ def prio_lines(text):
 
 
 def shape(line):
-    """A line with its numbers and units made N and U: what fio's and ours share."""
-    line = re.sub(r"\((nsec|usec|msec)\)", "(U)", re.sub(r"\s+", " ", line))
+    """A line with its numbers and units made N and U: what fio's and ours share. The
+    padding of %5.02f ("stdev= 9.20") depends on the value, so it goes too."""
+    line = re.sub(r"\((nsec|usec|msec)\)", "(U)", re.sub(r"=\s+", "=", re.sub(r"\s+", " ", line)))
     return re.sub(r"\d+(\.\d+)?k?", "N", line)
 
 
