@@ -12,6 +12,7 @@
 #include "base/arena.h"
 #include "jobs/sysbench_modes.h"
 #include "jobs/validate.h"
+#include "base/units.h"
 #include "base/diag.h"
 #include "parser/jobfile.h"
 #include "parser/value.h"
@@ -102,16 +103,16 @@ static int apply_defaults(const struct opt_def *table, const struct opt_ctx *ctx
 /* Every option name we know, for "did you mean". */
 static const char *closest_option(const struct job_input *in, const char *key)
 {
-	const char *names[512];
+	const char *names[1024];
 	size_t n = 0;
 
-	for (const struct opt_def *o = job_options; o->name && n < 510; o++) {
+	for (const struct opt_def *o = job_options; o->name && n < ARRAY_SIZE(names) - 2; o++) {
 		names[n++] = o->name;
 		if (o->alias)
 			names[n++] = o->alias;
 	}
 	for (unsigned e = 0; e < in->nengines; e++)
-		for (const struct opt_def *o = in->engines[e].options; o && o->name && n < 512; o++)
+		for (const struct opt_def *o = in->engines[e].options; o && o->name && n < ARRAY_SIZE(names); o++)
 			names[n++] = o->name;
 	return value_closest(key, names, n);
 }

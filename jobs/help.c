@@ -51,6 +51,7 @@ static const char *metavar_of(const struct opt_def *o)
 		[OPT_SIZE] = "SIZE", [OPT_SIZE_PCT] = "SIZE", [OPT_RANGE] = "SIZE",
 		[OPT_TIME] = "TIME", [OPT_TIME_RANGE] = "TIME", [OPT_BOOL] = "0|1",
 		[OPT_BOOL_INV] = "0|1", [OPT_ENUM] = "VALUE", [OPT_CUSTOM] = "VALUE",
+		[OPT_REFUSED] = "VALUE",
 	};
 
 	return names[o->type];
@@ -134,6 +135,10 @@ static void print_option(FILE *f, const struct opt_def *o, const struct engine_i
 	put_field(f, "type", desc);
 	if (o->def)
 		put_field(f, "default", o->def);
+	if (o->refused)
+		put_field(f, "refused", o->refused);
+	if (o->noop)
+		put_field(f, "accepts only", o->noop);
 	if (o->engine) {
 		owners(names, sizeof(names), o, engines, nengines);
 		snprintf(desc, sizeof(desc), "%s only", names);

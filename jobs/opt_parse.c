@@ -293,6 +293,15 @@ int opt_apply(const struct opt_def *o, const struct opt_ctx *ctx, void *base, co
 		return apply_enum(o, field, val, why, whylen);
 	case OPT_CUSTOM:
 		return o->parse(ctx, val, base, why, whylen);
+	case OPT_REFUSED:
+		if (o->noop && !strcasecmp(val, o->noop))
+			return 0;
+		if (o->noop)
+			snprintf(why, whylen, "not in iojob: %s (only %s=%s, the default, is "
+				 "accepted)", o->refused, o->name, o->noop);
+		else
+			snprintf(why, whylen, "not in iojob: %s", o->refused);
+		return -ENOTSUP;
 	}
 	return -EINVAL;
 }
@@ -305,7 +314,7 @@ void opt_describe(const struct opt_def *o, char *buf, size_t len)
 		[OPT_SIZE_PCT] = "size or percentage", [OPT_RANGE] = "size or size range",
 		[OPT_TIME] = "time", [OPT_TIME_RANGE] = "time or time range",
 		[OPT_BOOL] = "boolean", [OPT_BOOL_INV] = "boolean", [OPT_ENUM] = "one of",
-		[OPT_CUSTOM] = "text",
+		[OPT_CUSTOM] = "text", [OPT_REFUSED] = "not in iojob",
 	};
 	size_t n;
 

@@ -28,6 +28,7 @@ enum opt_type {
 	OPT_BOOL_INV,	/* bool stored inverted (buffered= sets !direct) */
 	OPT_ENUM,	/* int, one of vals[] */
 	OPT_CUSTOM,	/* parsed by parse() */
+	OPT_REFUSED,	/* fio's, but cannot act here: any value but .noop fails with .refused */
 };
 
 struct opt_enum {
@@ -66,6 +67,12 @@ struct opt_def {
 	 * its value can only follow '=', so the next argument is never taken as its value.
 	 */
 	bool set_only;
+	/*
+	 * OPT_REFUSED: why iojob cannot do what the option asks, and the one value (fio's
+	 * default, which asks for nothing) that is accepted, or NULL when none is.
+	 */
+	const char *refused;
+	const char *noop;
 };
 
 #define OPT_FIELD(f)	offsetof(struct job_desc, f)
@@ -104,6 +111,14 @@ struct opt_def {
 #define JOB_CUSTOM(n, f, d, fn, h, ...) \
 	{ .name = n, .type = OPT_CUSTOM, .off = OPT_FIELD(f), .def = d, .parse = fn, .help = h, \
 	  __VA_ARGS__ }
+
+/*
+ * An option of fio's that cannot act on this system or is not built yet: a job that sets it
+ * to anything but ok (fio's own default, a no-op) fails, saying why. Never accepted and
+ * ignored.
+ */
+#define JOB_REFUSED(n, ok, why, h, ...) \
+	{ .name = n, .type = OPT_REFUSED, .noop = ok, .refused = why, .help = h, __VA_ARGS__ }
 
 /*
  * An engine's option lives in job_desc.engine_opts, at an offset into the engine's struct.

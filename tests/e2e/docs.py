@@ -145,7 +145,28 @@ def accepted(args, cwd):
     return code == 0, err.strip()
 
 
+def check_option_refused(c, name, fields, d):
+    """A refused option fails with its reason and exit 2, but for its no-op default."""
+    job = os.path.join(d, "refused.fio")
+    for value in ["refused-value", fields.get("accepts only")]:
+        if value is None:
+            continue
+        with open(job, "w") as f:
+            f.write("[x]\nsize=1m\n%s=%s\n" % (name, value))
+        code, _, err = run(["--parse-only", job], cwd=d)
+        if value == "refused-value":
+            c.check(code == 2 and ("refused.fio:3: option '%s': not in iojob: %s" %
+                                   (name, fields["refused"])) in err,
+                    "refused option %s: exit %d, %r" % (name, code, err))
+        else:
+            c.check(code == 0, "refused option %s rejects its no-op value: %s" % (name, err))
+
+
 def check_option_accepted(c, name, engine, d):
+    fields = cmdhelp_fields(name)
+    if "refused" in fields:
+        check_option_refused(c, name, fields, d)
+        return
     value = sample_value(name)
     c.check(value is not None, "option '%s': no sample value for its type" % name)
     if value is None:
@@ -223,8 +244,8 @@ def check_man(c, listed, known, built, d):
     c.check(warnings == "", "MANWIDTH=80 man -l %s warns:\n%s" % (MAN, warnings))
     text, _ = man_text(1000)	# one line per paragraph: nothing wraps or hyphenates
     terms = man_terms(text)
-    options = {m.group(1) for m in (re.match(r"([a-z][a-z0-9_]*)=", t) for t in terms) if m}
-    aliases = set(re.findall(r"Also spelled ([a-z0-9_]+)\.", text))
+    options = {m.group(1) for m in (re.match(r"([a-z][a-z0-9_-]*)=", t) for t in terms) if m}
+    aliases = set(re.findall(r"Also spelled ([a-z0-9_-]+)\.", text))
     for name in sorted(listed):
         c.check(name in options | aliases, "option '%s' is missing from iojob(1)" % name)
     for name in sorted((options | aliases) - known):
