@@ -217,6 +217,22 @@ struct job_desc {
 	bool per_job_logs;
 	bool log_unix_epoch;
 
+	/* issue 15, group A: CPU, NUMA, priority and identity */
+
+	/* issue 15, group B: buffers and data content */
+
+	/* issue 15, group C: files */
+
+	/* issue 15, group D: offsets and sizes */
+
+	/* issue 15, group E: rates, flow and job control */
+
+	/* issue 15, group F: verification and trim */
+
+	/* issue 15, group G: logs */
+
+	/* issue 15, group H: job-file syntax */
+
 	/* what was set, in order, for JSON "job options" */
 	struct job_setting *settings;
 	unsigned nsettings;

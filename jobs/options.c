@@ -111,6 +111,22 @@ static const struct opt_enum error_vals[] = {
 	{ NULL },
 };
 
+/* issue 15, group A: CPU, NUMA, priority and identity: value tables */
+
+/* issue 15, group B: buffers and data content: value tables */
+
+/* issue 15, group C: files: value tables */
+
+/* issue 15, group D: offsets and sizes: value tables */
+
+/* issue 15, group E: rates, flow and job control: value tables */
+
+/* issue 15, group F: verification and trim: value tables */
+
+/* issue 15, group G: logs: value tables */
+
+/* issue 15, group H: job-file syntax: value tables */
+
 /* Option names are the table; keep it sorted by topic, as the help prints it. */
 const struct opt_def job_options[] = {
 	/* identity */
