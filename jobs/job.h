@@ -225,13 +225,13 @@ struct job_desc {
 
 	/* issue 15, group D: offsets and sizes */
 
-	/* issue 15, group E: rates, flow and job control */
+	/* issue 15, group E: rates, flow and timing */
 
 	/* issue 15, group F: verification and trim */
 
-	/* issue 15, group G: logs */
+	/* issue 15, group G: logs and job-file syntax */
 
-	/* issue 15, group H: job-file syntax */
+	/* issue 15, group H: job control and reporting */
 
 	/* what was set, in order, for JSON "job options" */
 	struct job_setting *settings;

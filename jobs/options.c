@@ -119,13 +119,13 @@ static const struct opt_enum error_vals[] = {
 
 /* issue 15, group D: offsets and sizes: value tables */
 
-/* issue 15, group E: rates, flow and job control: value tables */
+/* issue 15, group E: rates, flow and timing: value tables */
 
 /* issue 15, group F: verification and trim: value tables */
 
-/* issue 15, group G: logs: value tables */
+/* issue 15, group G: logs and job-file syntax: value tables */
 
-/* issue 15, group H: job-file syntax: value tables */
+/* issue 15, group H: job control and reporting: value tables */
 
 /* Option names are the table; keep it sorted by topic, as the help prints it. */
 const struct opt_def job_options[] = {
@@ -400,7 +400,7 @@ const struct opt_def job_options[] = {
 	JOB_REFUSED("serialize_overlap", "0", "not built yet", "hold an I/O until overlapping ones in flight complete"),
 	JOB_REFUSED("softrandommap", "0", "not built yet", "fall back to norandommap when the map cannot be allocated"),
 
-	/* issue 15, group E: rates, flow and job control (placeholders until built) */
+	/* issue 15, group E: rates, flow and timing (placeholders until built) */
 	JOB_REFUSED("rate_process", "linear", "not built yet", "how rate-limited I/Os are spaced in time"),
 	JOB_REFUSED("rate_min", NULL, "not built yet", "lowest bandwidth the job may fall to", .alias = "ratemin"),
 	JOB_REFUSED("rate_iops_min", NULL, "not built yet", "lowest IOPS the job may fall to"),
@@ -413,6 +413,18 @@ const struct opt_def job_options[] = {
 	JOB_REFUSED("thinktime_blocks_type", "complete", "not built yet", "whether thinktime_blocks counts completions or issues"),
 	JOB_REFUSED("thinktime_iotime", "0", "not built yet", "run I/O this long between thinktime pauses"),
 	JOB_REFUSED("io_submit_mode", "inline", "not built yet", "how I/Os are submitted and completed"),
+
+	/* issue 15, group F: verification and trim (placeholders until built) */
+	JOB_REFUSED("verify_offset", "0", "not built yet", "where in the block the verify header goes"),
+	JOB_REFUSED("verify_async", "0", "not built yet", "threads that verify asynchronously"),
+	JOB_REFUSED("verify_backlog_batch", NULL, "not built yet", "blocks checked each verify_backlog"),
+	JOB_REFUSED("experimental_verify", "0", "not built yet", "verify by replaying the offsets, not from a log"),
+	JOB_REFUSED("trim_percentage", "0", "not built yet", "percent of written blocks to trim"),
+	JOB_REFUSED("trim_verify_zero", "1", "not built yet", "check that trimmed blocks read back as zeros"),
+	JOB_REFUSED("trim_backlog", "0", "not built yet", "trim after every N writes"),
+	JOB_REFUSED("trim_backlog_batch", NULL, "not built yet", "blocks trimmed each trim_backlog"),
+
+	/* issue 15, group H: job control and reporting (placeholders until built) */
 	JOB_REFUSED("wait_for", NULL, "not built yet", "job this one waits for before starting"),
 	JOB_REFUSED("exitall", "0", "not built yet", "end every job when this one ends"),
 	JOB_REFUSED("exitall_on_error", "0", "not built yet", "end every job when this one fails"),
@@ -429,17 +441,7 @@ const struct opt_def job_options[] = {
 	JOB_REFUSED("significant_figures", "4", "not built yet", "significant figures in the normal report"),
 	JOB_REFUSED("unit_base", "0", "not built yet", "bits or bytes in bandwidth (8 or 1; 0: bytes)"),
 
-	/* issue 15, group F: verification and trim (placeholders until built) */
-	JOB_REFUSED("verify_offset", "0", "not built yet", "where in the block the verify header goes"),
-	JOB_REFUSED("verify_async", "0", "not built yet", "threads that verify asynchronously"),
-	JOB_REFUSED("verify_backlog_batch", NULL, "not built yet", "blocks checked each verify_backlog"),
-	JOB_REFUSED("experimental_verify", "0", "not built yet", "verify by replaying the offsets, not from a log"),
-	JOB_REFUSED("trim_percentage", "0", "not built yet", "percent of written blocks to trim"),
-	JOB_REFUSED("trim_verify_zero", "1", "not built yet", "check that trimmed blocks read back as zeros"),
-	JOB_REFUSED("trim_backlog", "0", "not built yet", "trim after every N writes"),
-	JOB_REFUSED("trim_backlog_batch", NULL, "not built yet", "blocks trimmed each trim_backlog"),
-
-	/* issue 15, group G: logs (placeholders until built) */
+	/* issue 15, group G: logs and job-file syntax (placeholders until built) */
 	JOB_REFUSED("log_max_value", "0", "not built yet", "log the largest value of each window, not the average"),
 	JOB_REFUSED("log_prio", "0", "not built yet", "log each I/O's priority"),
 	JOB_REFUSED("log_entries", "1024", "not built yet", "initial entries of each log"),
