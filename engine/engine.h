@@ -11,6 +11,7 @@
 
 #include "engine/clock.h"
 #include "engine/devices/device_users.h"
+#include "engine/thread_env.h"
 #include "jobs/jobs.h"
 #include "output/output.h"
 
@@ -91,6 +92,7 @@ struct run {
 	void *ranks_ctx;
 	bool synced;			/* this phase met the other ranks already */
 	unsigned ranks;			/* ranks merged into the results (MPI), else 0 */
+	struct thread_env env;		/* the cgroups the jobs' threads join */
 };
 
 #define IOENGINE_MAX 16

@@ -21,6 +21,7 @@
 #include "engine/files.h"
 #include "engine/logs.h"
 #include "engine/stripe/stripe.h"
+#include "engine/thread_env.h"
 #include "engine/verify.h"
 #include "engine/worker.h"
 #include "base/diag.h"
@@ -299,6 +300,8 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 		ret = resolve_files(r, i, d);
 		if (!ret)
 			ret = prepare_stripe(r, i, virtual_files, d);
+		if (!ret)
+			ret = thread_env_prepare(j, rf->f, rf->n, &r->env, d);
 		for (unsigned f = 0; !ret && !virtual_files && f < rf->n; f++)
 			watch_disk(&r->disks, rf->f[f].path);
 		r->results[i].st = calloc(1, sizeof(*r->results[i].st));
@@ -358,6 +361,9 @@ static void *job_thread(void *arg)
 		worker_run(&s->w);
 		res->io_end_ns = clock_mono_ns();
 		verify_save_state(&s->w, s->index);
+		if (!s->w.error && thread_env_exec(s->w.job, true, s->w.error_msg,
+						   sizeof(s->w.error_msg)) < 0)
+			s->w.error = s->w.st->error = ECHILD;
 	} else {
 		s->w.error = -ret;
 		s->w.st->error = -ret;
@@ -693,6 +699,7 @@ void run_free(struct run *r)
 	free(r->phases);
 	diskset_free(&r->disks);
 	device_users_free(&r->devices);
+	thread_env_free(&r->env);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -14,6 +14,7 @@
 #include "engine/io_plan.h"
 #include "engine/pace.h"
 #include "engine/stripe/stripe.h"
+#include "engine/thread_env.h"
 #include "engine/verify.h"
 #include "base/diag.h"
 
@@ -85,6 +86,11 @@ int worker_setup(struct worker *w)
 
 	w->dev_files = w->files;
 	w->ndev_files = w->nfiles;
+	/* first: the memory policy and CPUs apply to what the job allocates below */
+	ret = thread_env_enter(j, w->dev_files, w->ndev_files, w->error_msg,
+			       sizeof(w->error_msg));
+	if (ret < 0)
+		return ret;
 	if (w->target && (ret = stripe_attach(w)) < 0) {
 		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': cannot set up its stripe: "
 			 "%s", j->name, strerror(-ret));
@@ -136,6 +142,9 @@ int worker_setup(struct worker *w)
 	if (ret < 0)
 		return ret;
 	worker_prio_layout(w);
+	ret = thread_env_exec(j, false, w->error_msg, sizeof(w->error_msg));
+	if (ret < 0)
+		return ret;
 	/* Logs and verify see each I/O, and cmdprio counts each under its own priority. */
 	w->per_io = w->logs || w->verify || w->eng.cmdprio;
 	return 0;

@@ -36,6 +36,7 @@ enum error_class { ERRC_NONE = 0, ERRC_READ = 1, ERRC_WRITE = 2, ERRC_IO = 3,
 #define JOB_MAX_PCT	20
 #define JOB_MAX_LAT_OVER 4	/* limits of lat_over= */
 #define JOB_ENGINE_OPTS	128	/* bytes for the selected engine's options */
+#define JOB_CPU_WORDS	16	/* cpus_allowed= covers CPUs 0 to 1023 (CPU_SETSIZE) */
 
 struct bs_split {
 	uint32_t bs;
@@ -218,6 +219,20 @@ struct job_desc {
 	bool log_unix_epoch;
 
 	/* issue 15, group A: CPU, NUMA, priority and identity */
+	uint64_t cpus_allowed[JOB_CPU_WORDS];	/* cpus_allowed=, cpumask=: bit N is CPU N */
+	unsigned ncpus_allowed;		/* CPUs in it; 0: not set, the thread keeps its own */
+	int cpus_allowed_split;		/* cpus_allowed_policy=split: one CPU of them per job */
+	const char *numa_cpu_nodes;	/* node list for numa_run_on_node_mask(), or NULL */
+	int numa_mem_mode;		/* enum numa_mem_mode (jobs/opt_thread.h) */
+	const char *numa_mem_nodes;	/* its nodes for prefer, bind and interleave, or NULL */
+	int nice;			/* added to the thread's nice value, as nice(2) */
+	unsigned uid, gid;		/* the thread's ids, when job_setting() has them */
+	const char *cgroup;		/* cgroup the job joins (created if need be), or NULL */
+	unsigned cgroup_weight;		/* its I/O weight, 100 to 1000; 0: left as it is */
+	bool cgroup_nodelete;		/* keep a cgroup the job created */
+	const char *ioscheduler;	/* scheduler for the devices under the files, or NULL */
+	const char *exec_prerun;	/* sh -c commands around the I/O, or NULL */
+	const char *exec_postrun;
 
 	/* issue 15, group B: buffers and data content */
 

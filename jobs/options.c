@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "jobs/opt_custom.h"
+#include "jobs/opt_thread.h"
 #include "base/units.h"
 
 static const struct opt_enum sync_vals[] = {
@@ -112,6 +113,11 @@ static const struct opt_enum error_vals[] = {
 };
 
 /* issue 15, group A: CPU, NUMA, priority and identity: value tables */
+static const struct opt_enum cpus_policy_vals[] = {
+	{ "shared", 0, "every job may run on all of the CPUs" },
+	{ "split", 1, "each job runs on one of the CPUs, the jobs of the run taken in turn" },
+	{ NULL },
+};
 
 /* issue 15, group B: buffers and data content: value tables */
 
@@ -344,21 +350,42 @@ const struct opt_def job_options[] = {
 	JOB_TIME("iopsavgtime", iops_avg_ns, "500", NS_PER_MSEC, "IOPS sample window (ms)"),
 
 	/* issue 15, group A: CPU, NUMA, priority and identity (placeholders until built) */
-	JOB_REFUSED("cpus_allowed", NULL, "not built yet", "CPUs the job's threads may run on (0-3,8)"),
-	JOB_REFUSED("cpumask", NULL, "not built yet", "CPUs the job's threads may run on, as a bit mask"),
-	JOB_REFUSED("cpus_allowed_policy", "shared", "not built yet", "how the job's clones share cpus_allowed"),
-	JOB_REFUSED("numa_cpu_nodes", NULL, "not built yet", "NUMA nodes whose CPUs the job runs on"),
-	JOB_REFUSED("numa_mem_policy", "default", "not built yet", "NUMA policy for the job's memory"),
-	JOB_REFUSED("nice", "0", "not built yet", "nice value of the job's threads"),
-	JOB_REFUSED("uid", NULL, "not built yet", "user id the job runs as"),
-	JOB_REFUSED("gid", NULL, "not built yet", "group id the job runs as"),
-	JOB_REFUSED("cgroup", NULL, "not built yet", "cgroup (v2) the job's threads join"),
-	JOB_REFUSED("cgroup_weight", "0", "not built yet", "io weight of the job's cgroup"),
-	JOB_REFUSED("cgroup_nodelete", "0", "not built yet", "keep the job's cgroup when it ends"),
-	JOB_REFUSED("gtod_cpu", NULL, "not built yet", "CPU that keeps the time of day for the others"),
-	JOB_REFUSED("ioscheduler", NULL, "not built yet", "I/O scheduler to switch the job's devices to"),
-	JOB_REFUSED("exec_prerun", NULL, "not built yet", "command to run before the job starts"),
-	JOB_REFUSED("exec_postrun", NULL, "not built yet", "command to run after the job ends"),
+	JOB_CUSTOM("cpus_allowed", cpus_allowed, NULL, opt_cpus_allowed_parse,
+		   "CPUs the job's thread may run on (sched_setaffinity)",
+		   .syntax = "CPU list: 0-3,8"),
+	JOB_CUSTOM("cpumask", cpus_allowed, NULL, opt_cpumask_parse,
+		   "CPUs the job's thread may run on, as a bit mask (34: CPUs 1 and 5)",
+		   .syntax = "integer bit mask, decimal or 0x hex"),
+	JOB_ENUM("cpus_allowed_policy", cpus_allowed_split, "shared", cpus_policy_vals,
+		 "how the jobs share the CPUs of cpus_allowed or cpumask"),
+	JOB_CUSTOM("numa_cpu_nodes", numa_cpu_nodes, NULL, opt_numa_cpu_nodes_parse,
+		   "run the job's thread on the CPUs of these NUMA nodes (libnuma)",
+		   .syntax = "all, or a node list: 0,2-3"),
+	JOB_CUSTOM("numa_mem_policy", numa_mem_mode, NULL, opt_numa_mem_policy_parse,
+		   "NUMA policy of the memory the job's thread allocates",
+		   .syntax = "default, local, prefer:NODE, bind:NODES or interleave[:NODES]"),
+	JOB_UINT("nice", nice, "0", -20, 19,
+		 "add this to the nice value of the job's thread (nice(2))"),
+	JOB_UINT("uid", uid, NULL, 0, UINT32_MAX - 1,
+		 "user id the job's thread switches to before its work (root only)"),
+	JOB_UINT("gid", gid, NULL, 0, UINT32_MAX - 1,
+		 "group id the job's thread switches to before its work (root only)"),
+	JOB_STR("cgroup", cgroup, NULL, "cgroup the job joins, created if need be, under the "
+		"blkio (v1) or cgroup2 mount"),
+	JOB_UINT("cgroup_weight", cgroup_weight, NULL, 100, 1000,
+		 "I/O weight of the job's cgroup (blkio.weight, or io.weight in cgroup v2)"),
+	JOB_BOOL("cgroup_nodelete", cgroup_nodelete, "0",
+		 "keep a cgroup the job created when it ends"),
+	JOB_REFUSED("gtod_cpu", NULL, "iojob has no time-keeping thread to put on that CPU: "
+		    "each job reads the clock itself (the TSC or clock_gettime, in user space), "
+		    "so there is no gettimeofday() call to move off the I/O threads",
+		    "CPU that keeps the time of day for the others"),
+	JOB_STR("ioscheduler", ioscheduler, NULL,
+		"switch the block devices under the job's files to this I/O scheduler"),
+	JOB_STR("exec_prerun", exec_prerun, NULL, "run this with sh -c in the job's thread "
+		"before its I/O, output to NAME.prerun.txt; a failure fails the job"),
+	JOB_STR("exec_postrun", exec_postrun, NULL, "run this with sh -c in the job's thread "
+		"after its I/O, output to NAME.postrun.txt"),
 
 	/* issue 15, group B: buffers and data content (placeholders until built) */
 	JOB_REFUSED("mem", "malloc", "not built yet", "what the I/O buffers are allocated from", .alias = "iomem"),

@@ -9,6 +9,7 @@
 
 #include "jobs/job.h"
 #include "jobs/options.h"
+#include "jobs/opt_thread.h"
 #include "base/diag.h"
 #include "parser/value.h"
 #include "base/units.h"
@@ -350,6 +351,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_sysbench_modes(j, d);
 	if (!ret)
 		ret = check_stripe(j, d);
+	if (!ret)
+		ret = job_check_thread(j, d);
 	if (ret)
 		return ret;
 	if (j->verify != VERIFY_NONE && (eng->flags & ENGINE_NO_FILES))

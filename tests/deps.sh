@@ -12,6 +12,8 @@ build_pkgs="$build_pkgs libblkid-dev"
 build_pkgs="$build_pkgs libssl-dev libxxhash-dev"
 # zlib reads the compressed logs fio writes (--inflate-log).
 build_pkgs="$build_pkgs zlib1g-dev"
+# libnuma binds a job's thread to NUMA nodes (numa_cpu_nodes, numa_mem_policy).
+build_pkgs="$build_pkgs libnuma-dev"
 # scdoc renders the man page iojob(1) (without it, the build skips the page).
 build_pkgs="$build_pkgs scdoc"
 # python3 reads the JSON reports; e2fsprogs to dmsetup make and inspect loop devices for
@@ -21,6 +23,8 @@ build_pkgs="$build_pkgs scdoc"
 # renders without warnings.
 test_pkgs="$build_pkgs python3 e2fsprogs mount util-linux fdisk dmsetup gnuplot-nox fio"
 test_pkgs="$test_pkgs python3-six man-db"
+# numactl --show prints the NUMA policy a job's exec_prerun inherits (e2e/opts_thread.py).
+test_pkgs="$test_pkgs numactl"
 # mkfs tools, cryptsetup and mdadm put every kind of signature on loop devices for
 # e2e/safety.py (util-linux and fdisk bring minix, bfs, cramfs, swap and partition tables).
 test_pkgs="$test_pkgs dosfstools xfsprogs btrfs-progs f2fs-tools jfsutils udftools nilfs-tools"
