@@ -361,13 +361,14 @@ static void *job_thread(void *arg)
 		worker_run(&s->w);
 		res->io_end_ns = clock_mono_ns();
 		verify_save_state(&s->w, s->index);
-		if (!s->w.error && thread_env_exec(s->w.job, true, s->w.error_msg,
-						   sizeof(s->w.error_msg)) < 0)
-			s->w.error = s->w.st->error = ECHILD;
 	} else {
 		s->w.error = -ret;
 		s->w.st->error = -ret;
 	}
+	/* exec_postrun: after the I/O of a job that started, in its thread, as in fio */
+	if (!ret && !s->w.error &&
+	    thread_env_exec(s->w.job, true, s->w.error_msg, sizeof(s->w.error_msg)) < 0)
+		s->w.error = s->w.st->error = ECHILD;
 	worker_teardown(&s->w);
 	res->logs = s->w.logs;		/* written after the run */
 	atomic_store(&res->progress.state, JOB_DONE);
