@@ -47,6 +47,8 @@ static int walk_list(const char *val, int (*add)(void *ctx, long lo, long hi, ch
 	do {
 		while (*s == ' ' || *s == '\t')
 			s++;
+		if (!*s && s != val)
+			break;		/* "0,1,": fio stops at an empty item */
 		lo = hi = take_number(&s);
 		if (lo >= 0 && *s == '-') {
 			s++;
@@ -143,6 +145,9 @@ bool opt_id_list_valid(const char *s)
 {
 	char why[128];
 
+	/* libnuma's forms: "!" for the nodes not listed, "+" for nodes of the cpuset's */
+	s += *s == '!';
+	s += *s == '+';
 	return !strcmp(s, "all") || walk_list(s, any_range, NULL, why, sizeof(why)) == 0;
 }
 

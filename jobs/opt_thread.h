@@ -36,7 +36,10 @@ int opt_numa_cpu_nodes_parse(const struct opt_ctx *ctx, const char *val, void *d
 int opt_numa_mem_policy_parse(const struct opt_ctx *ctx, const char *val, void *dst,
 			      char *why, size_t whylen);
 
-/* Whether s is "all" or a node or CPU list of numbers and ranges ("0,2-3"). */
+/*
+ * Whether s is "all" or a list of numbers and ranges ("0,2-3"), after libnuma's optional
+ * "!" (all but these) and "+" (relative to the cpuset).
+ */
 bool opt_id_list_valid(const char *s);
 
 /*

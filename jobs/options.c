@@ -360,7 +360,7 @@ const struct opt_def job_options[] = {
 		 "how the jobs share the CPUs of cpus_allowed or cpumask"),
 	JOB_CUSTOM("numa_cpu_nodes", numa_cpu_nodes, NULL, opt_numa_cpu_nodes_parse,
 		   "run the job's thread on the CPUs of these NUMA nodes (libnuma)",
-		   .syntax = "all, or a node list: 0,2-3"),
+		   .syntax = "all, or a node list: 0,2-3 (libnuma's ! and + prefixes too)"),
 	JOB_CUSTOM("numa_mem_policy", numa_mem_mode, NULL, opt_numa_mem_policy_parse,
 		   "NUMA policy of the memory the job's thread allocates",
 		   .syntax = "default, local, prefer:NODE, bind:NODES or interleave[:NODES]"),
