@@ -2,6 +2,7 @@
 #include "engine/cgroup.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <mntent.h>
 #include <stdio.h>
@@ -35,14 +36,21 @@ int cgroup_find_mount(const char *mounts, char *dir, size_t len, bool *v2)
 }
 
 static int fail(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt,
-		const char *a, const char *b)
+		...) __attribute__((format(printf, 4, 5)));
+
+/* The job's error before the run, at the line that set opt: "job 'x': option 'opt': ..." */
+static int fail(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt,
+		...)
 {
 	const char *file;
 	char why[512];
+	va_list ap;
 	int line;
 
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
 	job_where(j, opt, &file, &line);
-	snprintf(why, sizeof(why), fmt, a, b);
 	return diag_at(d, -EINVAL, file, line, "job '%s': option '%s': %s", j->name, opt, why);
 }
 
@@ -128,7 +136,8 @@ static int v2_home(struct thread_env *env)
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, "0::", 3)) {
 			line[strcspn(line, "\n")] = '\0';
-			ret = asprintf(&env->v2_home, "%s%s", env->mount, line + 3) < 0 ? -ENOMEM : 0;
+			ret = asprintf(&env->v2_home, "%s%s", env->mount, line + 3);
+			ret = ret < 0 ? -ENOMEM : 0;
 			break;
 		}
 	fclose(f);
@@ -188,7 +197,7 @@ int cgroup_prepare(const struct job_desc *j, struct thread_env *env, struct diag
 	}
 	if (!env->mount[0])
 		return fail(j, "cgroup", d, "no blkio cgroup (v1) or cgroup2 file system is "
-			    "mounted%s%s", "", "");
+			    "mounted");
 	snprintf(dir, sizeof(dir), "%s/%s", env->mount, j->cgroup);
 	ret = make_dir(j, env, dir, d);
 	if (!ret && j->cgroup_weight)

@@ -2,6 +2,7 @@
 #include "engine/thread_env.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <numa.h>
 #include <numaif.h>
@@ -38,14 +39,21 @@ void numa_error(char *where)
 }
 
 static int fail(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt,
-		const char *a, const char *b)
+		...) __attribute__((format(printf, 4, 5)));
+
+/* The job's error before the run, at the line that set opt: "job 'x': option 'opt': ..." */
+static int fail(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt,
+		...)
 {
 	const char *file;
-	char why[400];
+	char why[512];
+	va_list ap;
 	int line;
 
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
 	job_where(j, opt, &file, &line);
-	snprintf(why, sizeof(why), fmt, a, b);
 	return diag_at(d, -EINVAL, file, line, "job '%s': option '%s': %s", j->name, opt, why);
 }
 
@@ -54,19 +62,15 @@ static struct bitmask *parse_nodes(const struct job_desc *j, const char *opt,
 				   const char *nodes, struct diag *d)
 {
 	struct bitmask *m;
-	char last[16];
 
 	if (numa_available() < 0) {
-		fail(j, opt, d, "this system has no NUMA support (get_mempolicy(2) fails)%s%s",
-		     "", "");
+		fail(j, opt, d, "this system has no NUMA support (get_mempolicy(2) fails)");
 		return NULL;
 	}
 	m = numa_parse_nodestring(nodes);
-	if (!m) {
-		snprintf(last, sizeof(last), "%d", numa_max_node());
-		fail(j, opt, d, "'%s' names a node this machine lacks (its nodes are 0 to %s)",
-		     nodes, last);
-	}
+	if (!m)
+		fail(j, opt, d, "'%s' names a node this machine lacks (its nodes are 0 to %d)",
+		     nodes, numa_max_node());
 	return m;
 }
 
@@ -86,7 +90,7 @@ static int check_numa(const struct job_desc *j, struct diag *d)
 	}
 	if (job_setting(j, "numa_mem_policy") && !j->numa_mem_nodes && numa_available() < 0)
 		return fail(j, "numa_mem_policy", d, "this system has no NUMA support "
-			    "(get_mempolicy(2) fails)%s%s", "", "");
+			    "(get_mempolicy(2) fails)");
 	return 0;
 }
 
@@ -100,8 +104,8 @@ static int check_scheduler(const struct job_desc *j, const struct io_file *f, un
 	for (unsigned i = 0; i < n; i++) {
 		ret = iosched_file(f[i].path, sched, sizeof(sched));
 		if (ret == -ENODEV)
-			return fail(j, "ioscheduler", d, "'%s' is on no block device, so it has no "
-				    "I/O scheduler to switch%s", f[i].path, "");
+			return fail(j, "ioscheduler", d, "'%s' is on no block device, so it has "
+				    "no I/O scheduler to switch", f[i].path);
 		if (ret < 0)
 			return fail(j, "ioscheduler", d, "cannot find the device under '%s': %s",
 				    f[i].path, strerror(-ret));
@@ -315,7 +319,8 @@ int thread_env_exec(const struct job_desc *j, bool post, char *msg, size_t len)
 		if (errno != EINTR)
 			ret = -errno;
 	if (ret) {
-		snprintf(msg, len, "job '%s': %s: cannot run sh: %s", j->name, opt, strerror(-ret));
+		snprintf(msg, len, "job '%s': %s: cannot run sh: %s", j->name, opt,
+			 strerror(-ret));
 		return ret;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)

@@ -57,12 +57,13 @@ static int walk_list(const char *val, int (*add)(void *ctx, long lo, long hi, ch
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (lo < 0 || hi < 0 || (*s && *s != ',')) {
-			snprintf(why, whylen, "'%s' is not a list of numbers and ranges (0-3,8)", val);
+			snprintf(why, whylen, "'%s' is not a list of numbers and ranges (0-3,8)",
+				 val);
 			return -EINVAL;
 		}
 		if (hi < lo) {
-			snprintf(why, whylen, "range %ld-%ld runs backwards (write %ld-%ld)", lo, hi,
-				 hi, lo);
+			snprintf(why, whylen, "range %ld-%ld runs backwards (write %ld-%ld)",
+				 lo, hi, hi, lo);
 			return -EINVAL;
 		}
 		ret = add(ctx, lo, hi, why, whylen);

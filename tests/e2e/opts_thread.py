@@ -182,9 +182,9 @@ def check_cgroup(c, d):
         c.check(not os.path.exists(where), "the cgroup the run made is removed")
         code, _, err = job(d, ["--cgroup=" + name, "--cgroup_weight=300",
                                "--cgroup_nodelete=1"])
-        weights = [os.path.join(where, n) for n in
-                   (["io.weight", "io.bfq.weight"] if v2 else
-                    ["blkio.weight", "blkio.bfq.weight"]) if os.path.exists(os.path.join(where, n))]
+        names = ["io.weight", "io.bfq.weight"] if v2 else ["blkio.weight", "blkio.bfq.weight"]
+        weights = [os.path.join(where, n) for n in names
+                   if os.path.exists(os.path.join(where, n))]
         if code == 2 and "does not weigh its I/O" in err:
             c.skip("cgroup_weight: this kernel has no weight file: " + err.strip())
         else:
