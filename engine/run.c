@@ -301,7 +301,7 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 		if (!ret)
 			ret = prepare_stripe(r, i, virtual_files, d);
 		if (!ret)
-			ret = thread_env_prepare(j, rf->f, rf->n, &r->env, d);
+			ret = thread_env_prepare(j, rf->f, virtual_files ? 0 : rf->n, &r->env, d);
 		for (unsigned f = 0; !ret && !virtual_files && f < rf->n; f++)
 			watch_disk(&r->disks, rf->f[f].path);
 		r->results[i].st = calloc(1, sizeof(*r->results[i].st));

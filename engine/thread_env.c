@@ -101,6 +101,9 @@ static int check_scheduler(const struct job_desc *j, const struct io_file *f, un
 	char sched[512], offered[256];
 	int ret;
 
+	if (!n)
+		return fail(j, "ioscheduler", d, "ioengine %s uses no files, so there is no "
+			    "device to switch", j->ioengine);
 	for (unsigned i = 0; i < n; i++) {
 		ret = iosched_file(f[i].path, sched, sizeof(sched));
 		if (ret == -ENODEV)

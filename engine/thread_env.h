@@ -33,7 +33,8 @@ struct thread_env {
 
 /*
  * Before any I/O, in the runner: the NUMA nodes exist, the cgroup mount is there and the
- * job's cgroup is made (if need be), each device under the files offers the scheduler.
+ * job's cgroup is made (if need be), each device under the n files (none for an engine
+ * without files) offers the scheduler.
  * Returns 0, or -EINVAL (a job-file problem) with d naming the job and the option.
  */
 int thread_env_prepare(const struct job_desc *j, const struct io_file *f, unsigned n,

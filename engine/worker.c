@@ -87,8 +87,8 @@ int worker_setup(struct worker *w)
 	w->dev_files = w->files;
 	w->ndev_files = w->nfiles;
 	/* first: the memory policy and CPUs apply to what the job allocates below */
-	ret = thread_env_enter(j, w->dev_files, w->ndev_files, w->error_msg,
-			       sizeof(w->error_msg));
+	ret = thread_env_enter(j, w->dev_files, (w->ops->flags & IOENG_NOFILES) ? 0 :
+			       w->ndev_files, w->error_msg, sizeof(w->error_msg));
 	if (ret < 0)
 		return ret;
 	if (w->target && (ret = stripe_attach(w)) < 0) {

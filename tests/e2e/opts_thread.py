@@ -265,6 +265,9 @@ def check_ioscheduler(c, d):
                 "a scheduler the device does not offer is refused (exit %d): %s" % (code, err))
     finally:
         subprocess.run(["losetup", "-d", dev])
+    code, _, err = run(["--name=s", "--ioengine=null", "--size=64k", "--ioscheduler=none"], cwd=d)
+    c.check(code == 2 and "uses no files" in err,
+            "ioengine=null has no device to switch (exit %d): %s" % (code, err))
     if os.path.isdir("/dev/shm"):
         code, _, err = run(["--name=s", "--filename=/dev/shm/iojob-e2e-%d" % os.getpid(),
                             "--size=64k", "--rw=write", "--ioscheduler=none"], cwd=d)
