@@ -601,8 +601,9 @@ void plan_fill_buffers(struct worker *w)
 	unsigned char *p = w->eng.bufs;
 	struct content *c = &w->content;
 
-	if (c->made && c->per_write == CONTENT_FILL)
-		return;		/* each write makes its own: keep the stream for them */
+	/* each write makes its own (verify's write their headers into these) */
+	if (c->made && c->per_write == CONTENT_FILL && w->job->verify == VERIFY_NONE)
+		return;
 	if (c->made || c->pattern_len || c->zero) {
 		/* Each buffer starts afresh, as in fio, whatever its slot. */
 		for (size_t i = 0; i < w->eng.nreqs; i++)

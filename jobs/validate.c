@@ -472,6 +472,15 @@ static int check_buffers(struct job_desc *j, bool paths, struct diag *d)
 	if (j->bs_unaligned && j->direct)
 		diag_note(d, "job '%s': bs_unaligned with direct=1: the kernel usually refuses "
 			  "I/O that is not a multiple of the sector size", j->name);
+	if (j->dedupe_mode != DEDUPE_WORKING_SET && (j->dedupe_global ||
+	    job_setting(j, "dedupe_working_set_percentage")))
+		diag_note(d, "job '%s': %s acts only with dedupe_mode=working_set, as in fio",
+			  j->name, j->dedupe_global ? "dedupe_global" :
+			  "dedupe_working_set_percentage");
+	if (j->verify != VERIFY_NONE && (j->compress_pct || j->dedupe_pct))
+		diag_note(d, "job '%s': with verify=, the buffers made once carry each write's "
+			  "header and checksum: %s is not made anew for each write", j->name,
+			  j->compress_pct ? "compressible data" : "dedupe_percentage's data");
 	ret = check_dedupe(j, d);
 	if (!ret && paths)
 		ret = check_lockmem(j, d);
