@@ -252,7 +252,9 @@ static uint32_t plan_len(struct worker *w, int d)
 	if (!b->nsplit) {
 		if (b->min == b->max)
 			return (uint32_t)b->min;
-		/* bsrange: a multiple of the minimum, up to the maximum. */
+		/* bsrange: a multiple of the minimum (bs_unaligned: any length) up to the max */
+		if (w->job->bs_unaligned)
+			return (uint32_t)(b->min + rng_below(&w->rng, b->max - b->min + 1));
 		return (uint32_t)(b->min * (1 + rng_below(&w->rng, b->max / b->min)));
 	}
 	p = rng_below(&w->rng, 100);
@@ -332,12 +334,13 @@ static uint64_t cover_next(struct worker *w, unsigned fi, uint32_t *lenp)
 		}
 		b = offgen_next(&pf->gen);
 	} while (map[b / 64] >> (b % 64) & 1);
-	want = *lenp / align;
+	want = (*lenp + align - 1) / align;	/* bs_unaligned: a length covers its last block */
 	if (want > pf->gen.nblocks - b)
 		want = pf->gen.nblocks - b;
 	for (n = 0; n < want && !(map[(b + n) / 64] >> ((b + n) % 64) & 1); n++)
 		map[(b + n) / 64] |= 1ULL << ((b + n) % 64);
-	*lenp = (uint32_t)(n * align);
+	if (n * align < *lenp)
+		*lenp = (uint32_t)(n * align);
 	return b * align;
 }
 
@@ -383,26 +386,32 @@ static uint64_t plan_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp
 }
 
 /*
- * Make each write's data differ a little (scramble_buffers, fio's default) so that a
- * deduplicating device cannot skip it: one word per 512 bytes, not a whole refill.
+ * A write's data, as content_init() decided: a word per 512 bytes changed (scramble_buffers,
+ * fio's default) so that a deduplicating device cannot skip it, new random bytes
+ * (refill_buffers), or the pattern, zeros or made blocks written afresh.
  */
 void plan_prepare_write(struct worker *w, struct io_req *r)
 {
-	const struct job_desc *j = w->job;
+	switch (w->content.per_write) {
+	case CONTENT_SCRAMBLE: {
+		uint64_t v = r->off ^ w->now;
 
-	if (j->zero_buffers || j->buffer_pattern_len)
-		return;
-	if (j->refill_buffers) {
+		for (uint32_t i = 0; i + 8 <= r->len; i += 512)
+			memcpy(r->buf + i, &v, 8);
+		break;
+	}
+	case CONTENT_RANDOM:
 		for (uint32_t i = 0; i + 8 <= r->len; i += 8) {
 			uint64_t v = rng_next(&w->rng);
 
 			memcpy(r->buf + i, &v, 8);
 		}
-	} else if (j->scramble_buffers) {
-		uint64_t v = r->off ^ w->now;
-
-		for (uint32_t i = 0; i + 8 <= r->len; i += 512)
-			memcpy(r->buf + i, &v, 8);
+		break;
+	case CONTENT_FILL:
+		content_fill(&w->content, r->buf, r->len);
+		break;
+	default:
+		break;
 	}
 }
 
@@ -588,21 +597,22 @@ void plan_end_sync(struct worker *w, unsigned i)
 
 void plan_fill_buffers(struct worker *w)
 {
-	const struct job_desc *j = w->job;
 	size_t total = w->eng.nreqs * w->eng.buf_size;
 	unsigned char *p = w->eng.bufs;
+	struct content *c = &w->content;
 
-	if (j->zero_buffers) {
-		memset(p, 0, total);
-	} else if (j->buffer_pattern_len) {
-		/* Each buffer starts the pattern afresh, as in fio, whatever its slot. */
-		for (size_t i = 0; i < total; i++)
-			p[i] = j->buffer_pattern[i % w->eng.buf_size % j->buffer_pattern_len];
-	} else {
-		for (size_t i = 0; i + 8 <= total; i += 8) {
-			uint64_t v = rng_next(&w->rng);
+	/* each write makes its own (verify's write their headers into these) */
+	if (c->made && c->per_write == CONTENT_FILL && w->job->verify == VERIFY_NONE)
+		return;
+	if (c->made || c->pattern_len || c->zero) {
+		/* Each buffer starts afresh, as in fio, whatever its slot. */
+		for (size_t i = 0; i < w->eng.nreqs; i++)
+			content_fill(c, p + i * w->eng.buf_size, w->eng.buf_size);
+		return;
+	}
+	for (size_t i = 0; i + 8 <= total; i += 8) {
+		uint64_t v = rng_next(&w->rng);
 
-			memcpy(p + i, &v, 8);
-		}
+		memcpy(p + i, &v, 8);
 	}
 }

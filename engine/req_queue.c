@@ -2,22 +2,28 @@
 #include "engine/req_queue.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
-int req_queue_init(struct req_queue *q, unsigned depth, size_t align, size_t buf_size)
+int req_queue_init(struct req_queue *q, unsigned depth, struct iomem_spec *mem, size_t buf_size,
+		   char *err, size_t errlen)
 {
-	void *bufs;
+	int ret;
 
 	q->depth = depth;
-	if (posix_memalign(&bufs, align, depth * buf_size))
-		return -ENOMEM;
-	q->bufs = bufs;
+	mem->bytes = depth * buf_size;
+	ret = iomem_alloc(&q->mem, mem, err, errlen);
+	if (ret < 0)
+		return ret;
+	q->bufs = q->mem.bufs;
 	q->reqs = calloc(depth, sizeof(*q->reqs));
 	q->free_slots = calloc(depth, sizeof(*q->free_slots));
 	q->queued = calloc(depth, sizeof(*q->queued));
 	q->retry = calloc(depth, sizeof(*q->retry));
-	if (!q->reqs || !q->free_slots || !q->queued || !q->retry)
+	if (!q->reqs || !q->free_slots || !q->queued || !q->retry) {
+		snprintf(err, errlen, "no memory for %u requests", depth);
 		return -ENOMEM;
+	}
 	for (unsigned i = 0; i < depth; i++) {
 		q->reqs[i].slot = i;
 		q->reqs[i].buf_slot = i;
@@ -33,7 +39,7 @@ void req_queue_free(struct req_queue *q)
 {
 	/* After a failed reap the kernel may still write into them: leave them be. */
 	if (!q->abandoned)
-		free(q->bufs);
+		iomem_free(&q->mem);
 	free(q->reqs);
 	free(q->free_slots);
 	free(q->queued);

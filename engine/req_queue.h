@@ -11,12 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/iomem.h"
 #include "engine/ioengine.h"
 
 struct req_queue {
 	struct io_req *reqs;		/* depth of them, each with its buffer */
 	unsigned depth;
 	unsigned char *bufs;		/* the requests' buffers, one block */
+	struct iomem mem;		/* where that block lives (mem=, iomem_align) */
 	unsigned *free_slots;
 	unsigned nfree;
 	struct io_req **queued;		/* accepted by queue(), not yet submitted, in order */
@@ -29,8 +31,12 @@ struct req_queue {
 	bool abandoned;			/* I/O may still be in flight: never free the buffers */
 };
 
-/* depth requests, each with a buffer of buf_size bytes aligned to align. 0 or -ENOMEM. */
-int req_queue_init(struct req_queue *q, unsigned depth, size_t align, size_t buf_size);
+/*
+ * depth requests, each with a buffer of buf_size bytes, in one block allocated as mem asks
+ * (its bytes are set here). 0, or -errno with err[] saying what failed.
+ */
+int req_queue_init(struct req_queue *q, unsigned depth, struct iomem_spec *mem, size_t buf_size,
+		   char *err, size_t errlen);
 
 /* Free the requests and lists, and the buffers unless the queue was abandoned. */
 void req_queue_free(struct req_queue *q);

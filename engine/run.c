@@ -433,6 +433,7 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 	s->index = index;
 	s->gate = gate;
 	s->w.job = &r->jobs->jobs[index];
+	s->w.njobs = r->jobs->njobs;
 	s->w.ops = r->files[index].ops;
 	s->w.clk = s->w.job->clocksource == CLOCKSRC_GETTIME ? &r->gettime : &r->clock;
 	s->w.latmap = &r->latmap;

@@ -12,11 +12,13 @@
 #include "engine/cmdprio.h"
 #include "engine/files.h"
 #include "engine/io_plan.h"
+#include "engine/iomem.h"
 #include "engine/pace.h"
 #include "engine/stripe/stripe.h"
 #include "engine/thread_env.h"
 #include "engine/verify.h"
 #include "base/diag.h"
+#include "jobs/opt_buffers.h"
 
 #define BUF_ALIGN	4096
 
@@ -26,25 +28,54 @@ static size_t buffer_size(const struct job_desc *j)
 	return (size_t)((job_bs_max(j) + BUF_ALIGN - 1) & ~(uint64_t)(BUF_ALIGN - 1));
 }
 
-/* The requests and their buffers, aligned for O_DIRECT on every file; the engine's view. */
+/*
+ * The requests and their buffers, from the memory mem= names, aligned for O_DIRECT on
+ * every file and placed as iomem_align asks (fio: a page boundary plus iomem_align; a
+ * power of two of a page or more is an alignment of its own); the engine's view.
+ */
 static int alloc_requests(struct worker *w)
 {
-	unsigned n = w->job->iodepth;
-	size_t align = BUF_ALIGN;
+	const struct job_desc *j = w->job;
+	struct iomem_spec mem = {
+		.type = j->mem_type, .path = j->mem_path, .align = BUF_ALIGN,
+		.offset = j->iomem_align, .huge_page = j->hugepage_size,
+	};
+	char why[300];
 	int ret;
 
 	for (unsigned i = 0; i < w->nfiles; i++)
-		if (files_dio_align(&w->files[i]) > align)
-			align = files_dio_align(&w->files[i]);
-	ret = req_queue_init(&w->q, n, align, buffer_size(w->job));
-	if (ret < 0)
+		if (files_dio_align(&w->files[i]) > mem.align)
+			mem.align = files_dio_align(&w->files[i]);
+	if (j->iomem_align >= BUF_ALIGN && !(j->iomem_align & (j->iomem_align - 1))) {
+		mem.align = j->iomem_align > mem.align ? j->iomem_align : mem.align;
+		mem.offset = 0;
+	}
+	ret = req_queue_init(&w->q, j->iodepth, &mem, buffer_size(j), why, sizeof(why));
+	if (ret < 0) {
+		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': cannot allocate %u "
+			 "buffers of %zu bytes (mem=%s): %s", j->name, j->iodepth, buffer_size(j),
+			 mem_vals[j->mem_type].name, why);
 		return ret;
+	}
 	w->eng.bufs = w->q.bufs;
-	w->eng.buf_size = buffer_size(w->job);
-	w->eng.nbufs = n;
+	w->eng.buf_size = buffer_size(j);
+	w->eng.nbufs = j->iodepth;
 	w->eng.reqs = w->q.reqs;
-	w->eng.nreqs = n;
-	return 0;
+	w->eng.nreqs = j->iodepth;
+	ret = iomem_lock(&w->locked, j->lockmem, why, sizeof(why));
+	if (ret < 0)
+		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': %s", j->name, why);
+	return ret;
+}
+
+/* The bytes of the job's regions, of which a dedupe working set takes its share. */
+static uint64_t region_bytes(const struct worker *w)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < w->nfiles; i++)
+		n += w->files[i].io_len;
+	return n;
 }
 
 static int start_engine(struct worker *w)
@@ -105,11 +136,8 @@ int worker_setup(struct worker *w)
 	w->eng.nfiles = w->nfiles;
 	stats_init_zeroed(w->st);
 	ret = alloc_requests(w);
-	if (ret < 0) {
-		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': cannot allocate %u "
-			 "buffers of %zu bytes", j->name, j->iodepth, buffer_size(j));
+	if (ret < 0)
 		return ret;
-	}
 	w->logs = logs_create(j, &ret);
 	if (ret < 0) {
 		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': no memory for its logs",
@@ -123,6 +151,7 @@ int worker_setup(struct worker *w)
 			 "the blocks its random I/O covered", j->name);
 		return ret;
 	}
+	content_init(&w->content, j, region_bytes(w), w->njobs);
 	plan_fill_buffers(w);
 	w->issuing = true;
 	w->q.filling = true;
@@ -189,6 +218,7 @@ void worker_teardown(struct worker *w)
 	verify_free(w);
 	plan_free(w);
 	req_queue_free(&w->q);
+	iomem_unlock(&w->locked);
 	w->eng.bufs = NULL;
 	w->eng.reqs = NULL;
 	stripe_detach(w);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "engine/clock.h"
+#include "engine/content.h"
 #include "engine/io_plan.h"
 #include "engine/ioengine.h"
 #include "engine/logs.h"
@@ -27,6 +28,7 @@ struct stripe;
 struct worker {
 	/* given by the runner */
 	const struct job_desc *job;
+	unsigned njobs;			/* jobs in the run (dedupe_global spreads over them) */
 	const struct ioengine_ops *ops;
 	const struct clock_src *clk;
 	const struct lat_map *latmap;
@@ -51,11 +53,13 @@ struct worker {
 	struct io_file *dev_files;	/* the files opened: files[], or a stripe's members */
 	unsigned ndev_files;
 	struct req_queue q;		/* the requests: free, queued, refused, in flight */
+	struct iomem_lock locked;	/* lockmem=: memory kept locked while the job runs */
 	bool sync_path;			/* every I/O completes inside queue() */
 	bool per_io;			/* logs, verify or cmdprio: account each I/O alone */
 
 	/* what to issue next */
 	struct io_plan plan;		/* direction, file, size, offset and budgets */
+	struct content content;		/* what write buffers hold (content.c) */
 	struct rng rng;			/* the planner's draws, then startdelay's (run.c) */
 	bool ending;			/* end_fsync's syncs: fio counts none of them */
 	bool issuing;			/* false once budget, runtime, stop or error ended it */

@@ -29,6 +29,10 @@ enum fsync_scope { FSYNC_SCOPE_FILE, FSYNC_SCOPE_ALL };
 enum create_mode { CREATE_REUSE, CREATE_RECREATE };
 enum clock_choice { CLOCKSRC_DEFAULT, CLOCKSRC_CPU, CLOCKSRC_GETTIME };
 enum zone_mode { ZONE_NONE, ZONE_STRIDED, ZONE_ZBD };
+/* issue 15, group B: where I/O buffers come from (mem=), how dedupable blocks are made */
+enum mem_type { MEM_MALLOC, MEM_SHM, MEM_SHMHUGE, MEM_MMAP, MEM_MMAPHUGE, MEM_MMAPSHARED,
+		MEM_CUDAMALLOC };
+enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
 enum error_class { ERRC_NONE = 0, ERRC_READ = 1, ERRC_WRITE = 2, ERRC_IO = 3,
 		   ERRC_VERIFY = 4, ERRC_ALL = 7 };
 
@@ -235,6 +239,18 @@ struct job_desc {
 	const char *exec_postrun;
 
 	/* issue 15, group B: buffers and data content */
+	int mem_type;			/* enum mem_type */
+	const char *mem_path;		/* mem=mmap:PATH and the like: the file mapped, or NULL */
+	uint64_t iomem_align;		/* the first buffer sits this far past a page boundary */
+	uint64_t hugepage_size;		/* page size of mem=shmhuge and mmaphuge */
+	uint64_t lockmem;		/* bytes mlock()ed while the job runs, 0: none */
+	unsigned compress_pct;		/* buffer_compress_percentage */
+	uint64_t compress_chunk;	/* bytes of each random-then-zero stretch */
+	unsigned dedupe_pct;		/* percent of written blocks that repeat others */
+	int dedupe_mode;		/* enum dedupe_mode */
+	unsigned dedupe_ws_pct;		/* working set, percent of the job's bytes */
+	bool dedupe_global;		/* the working set is shared by the run's jobs */
+	bool bs_unaligned;		/* bsrange lengths need not be multiples of the minimum */
 
 	/* issue 15, group C: files */
 

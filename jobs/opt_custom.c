@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "base/arena.h"
+#include "jobs/opt_buffers.h"
 #include "parser/value.h"
 #include "base/units.h"
 
@@ -495,8 +496,7 @@ int opt_pattern_parse(const struct opt_ctx *ctx, const char *val, void *dst, cha
 {
 	struct job_desc *j = dst;
 
-	return parse_pattern_bytes(ctx, val, &j->buffer_pattern, &j->buffer_pattern_len, why,
-				   whylen);
+	return pattern_parse(ctx, val, &j->buffer_pattern, &j->buffer_pattern_len, why, whylen);
 }
 
 int opt_verify_pattern_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobs/opt_buffers.h"
 #include "jobs/opt_custom.h"
 #include "jobs/opt_thread.h"
 #include "base/units.h"
@@ -120,6 +121,12 @@ static const struct opt_enum cpus_policy_vals[] = {
 };
 
 /* issue 15, group B: buffers and data content: value tables */
+static const struct opt_enum dedupe_mode_vals[] = {
+	{ "repeat", DEDUPE_REPEAT, "a copy repeats the job's block written next to it" },
+	{ "working_set", DEDUPE_WORKING_SET, "a copy repeats a block drawn from a working set "
+	  "(dedupe_working_set_percentage)" },
+	{ NULL, 0, NULL },
+};
 
 /* issue 15, group C: files: value tables */
 
@@ -281,8 +288,8 @@ const struct opt_def job_options[] = {
 	JOB_BOOL("scramble_buffers", scramble_buffers, "1",
 		 "vary write buffers a little to defeat dedupe"),
 	JOB_CUSTOM("buffer_pattern", buffer_pattern, NULL, opt_pattern_parse,
-		   "fill write buffers with this pattern",
-		   .syntax = "0xHEX, \"text\" or a byte 0-255"),
+		   "fill write buffers with this pattern (up to 512 bytes)",
+		   .syntax = "0xHEX, \"text\", 'file' and decimal numbers, joined in any order"),
 
 	/* reporting */
 	JOB_CUSTOM("kb_base", kb_base, "1024", opt_kb_base_parse,
@@ -388,17 +395,38 @@ const struct opt_def job_options[] = {
 		"after its I/O, output to NAME.postrun.txt"),
 
 	/* issue 15, group B: buffers and data content (placeholders until built) */
-	JOB_REFUSED("mem", "malloc", "not built yet", "what the I/O buffers are allocated from", .alias = "iomem"),
-	JOB_REFUSED("iomem_align", "0", "not built yet", "alignment of the I/O buffers' start", .alias = "mem_align"),
-	JOB_REFUSED("hugepage-size", NULL, "not built yet", "huge page size for mem=shmhuge and mmaphuge"),
-	JOB_REFUSED("lockmem", "0", "not built yet", "lock this much memory for the run (mlock)"),
-	JOB_REFUSED("buffer_compress_percentage", "0", "not built yet", "how compressible written data is, in percent"),
-	JOB_REFUSED("buffer_compress_chunk", "512", "not built yet", "granularity of buffer_compress_percentage"),
-	JOB_REFUSED("dedupe_percentage", "0", "not built yet", "percent of written blocks that repeat earlier ones"),
-	JOB_REFUSED("dedupe_mode", "repeat", "not built yet", "how dedupable blocks are made"),
-	JOB_REFUSED("dedupe_working_set_percentage", "5", "not built yet", "working set that dedupe_mode=working_set repeats from"),
-	JOB_REFUSED("dedupe_global", "0", "not built yet", "dedupable blocks shared between jobs"),
-	JOB_REFUSED("bs_unaligned", "0", "not built yet", "block sizes of a range need not be sector multiples", .alias = "blocksize_unaligned"),
+	JOB_CUSTOM("mem", mem_type, "malloc", opt_mem_parse,
+		   "what the I/O buffers are allocated from (mmap types take :PATH to map a file)",
+		   .alias = "iomem", .vals = mem_vals,
+		   .syntax = "malloc|shm|shmhuge|mmap|mmaphuge|mmapshared[:PATH]"),
+	JOB_SIZE("iomem_align", iomem_align, "0", 0, 0,
+		 "the first I/O buffer starts this many bytes past a page boundary (those after "
+		 "it follow at whole-page strides); a power of two of a page or more aligns it "
+		 "to that", .alias = "mem_align"),
+	JOB_SIZE("hugepage-size", hugepage_size, "2m", 0, 0,
+		 "huge page size for mem=shmhuge and mmaphuge (a size the kernel offers)"),
+	JOB_SIZE("lockmem", lockmem, "0", 0, 0,
+		 "mlock(2) this much memory while the job runs, as if the machine had less"),
+	JOB_UINT("buffer_compress_percentage", compress_pct, "0", 0, 100,
+		 "how compressible written data is: each buffer_compress_chunk starts with "
+		 "100-N% random bytes and ends with zeros (or buffer_pattern); implies "
+		 "refill_buffers unless that is set"),
+	JOB_SIZE("buffer_compress_chunk", compress_chunk, "512", 0, 0,
+		 "bytes of each random-then-compressible stretch (0: the smallest write size)"),
+	JOB_UINT("dedupe_percentage", dedupe_pct, "0", 0, 100,
+		 "percent of written blocks that are copies of others, whole blocks (implies "
+		 "refill_buffers unless that is set)"),
+	JOB_ENUM("dedupe_mode", dedupe_mode, "repeat", dedupe_mode_vals,
+		 "how the copies of dedupe_percentage are chosen"),
+	JOB_UINT("dedupe_working_set_percentage", dedupe_ws_pct, "5", 0, 100,
+		 "dedupe_mode=working_set: the distinct blocks copies come from, in percent of "
+		 "the job's bytes"),
+	JOB_BOOL("dedupe_global", dedupe_global, "0",
+		 "dedupe_mode=working_set: the working set is made of every job's blocks, so "
+		 "blocks repeat across jobs"),
+	JOB_FLAG("bs_unaligned", bs_unaligned, "0",
+		 "bsrange lengths may be any byte count in the range, not only multiples of the "
+		 "smallest (direct I/O usually refuses them)", .alias = "blocksize_unaligned"),
 
 	/* issue 15, group C: files (placeholders until built) */
 	JOB_REFUSED("openfiles", NULL, "not built yet", "most files a job keeps open at once"),

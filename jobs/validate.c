@@ -4,13 +4,19 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <linux/magic.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "jobs/job.h"
 #include "jobs/options.h"
 #include "jobs/opt_thread.h"
 #include "base/diag.h"
+#include "base/sysfs.h"
 #include "parser/value.h"
 #include "base/units.h"
 
@@ -328,6 +334,162 @@ static int check_stripe(struct job_desc *j, struct diag *d)
 	return 0;
 }
 
+/* issue 15, group B: buffers and data content */
+
+/* The kernel's pool of huge pages of that size: how many are reserved and free. */
+static int huge_pool(uint64_t page_bytes, long *total, long *avail)
+{
+	char path[128], buf[32];
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/hugepages-%llukB/nr_hugepages",
+		 (unsigned long long)(page_bytes >> 10));
+	ret = sysfs_read(AT_FDCWD, path, buf, sizeof(buf));
+	if (ret < 0)
+		return ret;
+	*total = strtol(buf, NULL, 10);
+	snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/hugepages-%llukB/free_hugepages",
+		 (unsigned long long)(page_bytes >> 10));
+	ret = sysfs_read(AT_FDCWD, path, buf, sizeof(buf));
+	*avail = ret < 0 ? *total : strtol(buf, NULL, 10);
+	return 0;
+}
+
+/* The buffer bytes the job maps, as engine/iomem.c rounds them, in huge pages. */
+static uint64_t huge_pages_needed(const struct job_desc *j)
+{
+	uint64_t page = 4096, buf = (job_bs_max(j) + page - 1) / page * page;
+	uint64_t bytes = buf * j->iodepth + page + j->iomem_align;
+
+	return (bytes + j->hugepage_size - 1) / j->hugepage_size;
+}
+
+/* Whether path, or the directory it would be made in, is on a hugetlbfs mount. */
+static bool on_hugetlbfs(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	struct statfs fs;
+
+	if (statfs(path, &fs) == 0)
+		return fs.f_type == HUGETLBFS_MAGIC;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) + (slash == path), path);
+	return statfs(dir, &fs) == 0 && fs.f_type == HUGETLBFS_MAGIC;
+}
+
+/* mem=shmhuge, mmaphuge: huge pages of hugepage-size must be there to take. */
+static int check_huge_pages(struct job_desc *j, struct diag *d)
+{
+	const char *opt = job_setting(j, "iomem") ? "iomem" : "mem";
+	const char *type = j->mem_type == MEM_SHMHUGE ? "shmhuge" : "mmaphuge";
+	long total, avail;
+	char why[320];
+
+	if (j->mem_path) {
+		if (on_hugetlbfs(j->mem_path))
+			return 0;
+		snprintf(why, sizeof(why), "option '%s': mmaphuge:%s: not a file on a hugetlbfs "
+			 "mount (mount -t hugetlbfs none DIR, then name a file there)", opt,
+			 j->mem_path);
+		return fail(j, opt, d, why);
+	}
+	if (huge_pool(j->hugepage_size, &total, &avail) < 0) {
+		snprintf(why, sizeof(why), "option 'hugepage-size': the kernel has no huge pages "
+			 "of %llu bytes (see /sys/kernel/mm/hugepages)",
+			 (unsigned long long)j->hugepage_size);
+		return fail(j, "hugepage-size", d, why);
+	}
+	if ((uint64_t)avail >= huge_pages_needed(j))
+		return 0;
+	if (!total)
+		snprintf(why, sizeof(why), "option '%s': %s needs huge pages of %llu kB, and none "
+			 "are reserved (/sys/kernel/mm/hugepages/hugepages-%llukB/nr_hugepages is "
+			 "0; write a count there, or to /proc/sys/vm/nr_hugepages for the default "
+			 "size)", opt, type, (unsigned long long)(j->hugepage_size >> 10),
+			 (unsigned long long)(j->hugepage_size >> 10));
+	else
+		snprintf(why, sizeof(why), "option '%s': %s needs %llu huge pages of %llu kB, and "
+			 "%ld of the %ld reserved are free (raise nr_hugepages in "
+			 "/sys/kernel/mm/hugepages/hugepages-%llukB)", opt, type,
+			 (unsigned long long)huge_pages_needed(j),
+			 (unsigned long long)(j->hugepage_size >> 10), avail, total,
+			 (unsigned long long)(j->hugepage_size >> 10));
+	return fail(j, opt, d, why);
+}
+
+/* lockmem: without CAP_IPC_LOCK, mlock() stops at RLIMIT_MEMLOCK. */
+static int check_lockmem(struct job_desc *j, struct diag *d)
+{
+	struct rlimit rl;
+	char why[200];
+
+	if (!j->lockmem || geteuid() == 0 || getrlimit(RLIMIT_MEMLOCK, &rl) < 0 ||
+	    rl.rlim_cur == RLIM_INFINITY || j->lockmem <= rl.rlim_cur)
+		return 0;
+	snprintf(why, sizeof(why), "option 'lockmem': %llu bytes is above this user's limit of "
+		 "locked memory (ulimit -l: %llu kB)", (unsigned long long)j->lockmem,
+		 (unsigned long long)(rl.rlim_cur >> 10));
+	return fail(j, "lockmem", d, why);
+}
+
+/* What fio requires of a dedupe working set: a size to take it from, one file, room. */
+static int check_dedupe(struct job_desc *j, struct diag *d)
+{
+	char why[200];
+
+	if (!j->dedupe_pct || j->dedupe_mode != DEDUPE_WORKING_SET)
+		return 0;
+	if (!job_setting(j, "size"))
+		return fail(j, "dedupe_mode", d, "option 'dedupe_mode': working_set is a share "
+			    "of size=, which the job must set");
+	if (j->nrfiles != 1 || j->filenames.n > 1)
+		return fail(j, "dedupe_mode", d, "option 'dedupe_mode': working_set works on one "
+			    "file per job");
+	if (j->dedupe_ws_pct + j->dedupe_pct > 100) {
+		snprintf(why, sizeof(why), "options 'dedupe_percentage' and "
+			 "'dedupe_working_set_percentage': %u%% copies cannot come from the other "
+			 "%u%% of the blocks when the working set takes %u%%", j->dedupe_pct,
+			 100 - j->dedupe_pct, j->dedupe_ws_pct);
+		return fail(j, "dedupe_working_set_percentage", d, why);
+	}
+	return 0;
+}
+
+static int check_buffers(struct job_desc *j, bool paths, struct diag *d)
+{
+	const char *opt = job_setting(j, "iomem") ? "iomem" : "mem";
+	bool huge = j->mem_type == MEM_SHMHUGE || j->mem_type == MEM_MMAPHUGE;
+	int ret;
+
+	if (j->mem_type == MEM_CUDAMALLOC)
+		return fail(j, opt, d, "option 'mem': cudamalloc puts the buffers in GPU memory "
+			    "through CUDA (for GPUDirect), and iojob is built without CUDA");
+	if (huge && (j->hugepage_size < 4096 || (j->hugepage_size & (j->hugepage_size - 1))))
+		return fail(j, "hugepage-size", d, "option 'hugepage-size': not a power of two "
+			    "of 4k or more");
+	if (j->bs_unaligned && j->direct)
+		diag_note(d, "job '%s': bs_unaligned with direct=1: the kernel usually refuses "
+			  "I/O that is not a multiple of the sector size", j->name);
+	if (j->dedupe_mode != DEDUPE_WORKING_SET && (j->dedupe_global ||
+	    job_setting(j, "dedupe_working_set_percentage")))
+		diag_note(d, "job '%s': %s acts only with dedupe_mode=working_set, as in fio",
+			  j->name, j->dedupe_global ? "dedupe_global" :
+			  "dedupe_working_set_percentage");
+	if (j->verify != VERIFY_NONE && (j->compress_pct || j->dedupe_pct))
+		diag_note(d, "job '%s': with verify=, the buffers made once carry each write's "
+			  "header and checksum: %s is not made anew for each write", j->name,
+			  j->compress_pct ? "compressible data" : "dedupe_percentage's data");
+	ret = check_dedupe(j, d);
+	if (!ret && paths)
+		ret = check_lockmem(j, d);
+	if (!ret && paths && huge)
+		ret = check_huge_pages(j, d);
+	return ret;
+}
+
 int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		 struct diag *d)
 {
@@ -353,6 +515,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_stripe(j, d);
 	if (!ret)
 		ret = job_check_thread(j, d);
+	if (!ret)
+		ret = check_buffers(j, paths, d);
 	if (ret)
 		return ret;
 	if (j->verify != VERIFY_NONE && (eng->flags & ENGINE_NO_FILES))

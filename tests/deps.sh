@@ -29,6 +29,8 @@ test_pkgs="$test_pkgs numactl"
 # e2e/safety.py (util-linux and fdisk bring minix, bfs, cramfs, swap and partition tables).
 test_pkgs="$test_pkgs dosfstools xfsprogs btrfs-progs f2fs-tools jfsutils udftools nilfs-tools"
 test_pkgs="$test_pkgs erofs-utils cryptsetup-bin mdadm"
+# zstd measures how well buffer_compress_percentage's data compresses (e2e/opts_buffers.py).
+test_pkgs="$test_pkgs zstd"
 # valgrind's memcheck runs whole jobs in e2e/memcheck.py (the plain build only).
 test_pkgs="$test_pkgs valgrind"
 # OpenMPI builds iojob-mpi and runs its tests (mpirun on this machine's ranks).
