@@ -179,7 +179,7 @@ int plan_init(struct worker *w)
 {
 	const struct job_desc *j = w->job;
 	struct io_plan *p = &w->plan;
-	uint64_t seed = seed_of(j), io_size, regions;
+	uint64_t seed = seed_of(j), io_size;
 	int ret;
 
 	p->random = rw_is_random(j->rw);
@@ -194,7 +194,6 @@ int plan_init(struct worker *w)
 	ret = files_init(w, seed, &io_size);
 	if (ret < 0)
 		return ret;
-	regions = io_size;
 	if (j->io_size_pct) {
 		/* io_size=N%: of each file's region, as fio takes it */
 		io_size = 0;
@@ -209,8 +208,12 @@ int plan_init(struct worker *w)
 	p->bytes_left = j->time_based ? UINT64_MAX : io_size * j->loops;
 	p->extra = extra_offsets(j);
 	p->zone_bytes = 0;
-	/* rw=read:SKIP ends with its region, unless more is asked for than the region holds */
-	p->passes_left = j->time_based || io_size > regions ? UINT32_MAX : j->loops - 1;
+	/*
+	 * A skipping or strided pass may end before the region's bytes are done: then the job
+	 * ends, as fio's keep_running() has it, unless loops, time_based or io_size in bytes
+	 * ask for more.
+	 */
+	p->passes_left = j->time_based || j->io_size ? UINT32_MAX : j->loops - 1;
 	p->ios_left = j->number_ios ? j->number_ios : UINT64_MAX;
 	p->next_dir = -1;
 	p->cur_file = 0;
@@ -461,17 +464,19 @@ static bool plan_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp, ui
 	const struct job_desc *j = w->job;
 	struct io_plan *p = &w->plan;
 
-	if (__builtin_expect(p->extra, 0) && j->zonemode == ZONE_STRIDED) {
+	bool strided = __builtin_expect(p->extra, 0) && j->zonemode == ZONE_STRIDED, ok = true;
+
+	if (strided)
 		plan_zone_step(w, fi, d);
-		p->zone_bytes += *lenp;
-	}
 	if (p->random)
 		*offp = rand_job_offset(w, fi, d, lenp);
-	else if (j->rw_nr)
-		return plan_skip_offset(w, fi, d, *lenp, offp);
+	else if (j->rw_nr || strided)	/* fio's checks against the file's end, and its skips */
+		ok = plan_skip_offset(w, fi, d, *lenp, offp);
 	else
 		*offp = seq_offset(w, fi, d, lenp);
-	return true;
+	if (strided)
+		p->zone_bytes += *lenp;
+	return ok;
 }
 
 /*

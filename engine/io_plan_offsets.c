@@ -22,19 +22,23 @@ uint64_t plan_file_end(const struct io_file *f)
 }
 
 /*
- * A skipping pass ran off its region: the job ends there, as fio's does, unless it is time
- * based, its io_size asks for more than the region or loops are left; then it starts over.
+ * A skipping or strided pass ran off its region or file: the job ends there, as fio's
+ * does, unless it is time based, its io_size asks for more than the region holds or loops
+ * are left; then it starts over from the region's start and its first zone.
  */
-static bool skip_wraps(struct worker *w, unsigned fi)
+static bool pass_wraps(struct worker *w, unsigned fi)
 {
 	struct io_plan *p = &w->plan;
+	struct plan_file *pf = &p->files[fi];
 
 	if (!p->passes_left)
 		return false;
 	if (p->passes_left != UINT32_MAX)
 		p->passes_left--;
 	for (int d = 0; d < IO_NDIR; d++)
-		p->files[fi].seq_pos[d] = 0;
+		pf->seq_pos[d] = 0;
+	pf->zone_base = 0;
+	p->zone_bytes = 0;
 	plan_new_pass(w, &w->files[fi]);
 	return true;
 }
@@ -43,30 +47,32 @@ static bool skip_wraps(struct worker *w, unsigned fi)
  * fio's get_next_seq_offset() with ddir_seq_add: seq_pos holds the end of the last I/O.
  * The skip is added to it (after the first I/O); a forward skip past the file returns to
  * the start, a backward one below the start returns to the region's end less the skip.
- * fio compares region positions with the file's size here, and so does this.
+ * Positions count from fio's file_offset, the region's start or a strided zone's, and fio
+ * compares them with the file's size here, and so does this.
  */
 static bool skip_try(struct worker *w, unsigned fi, int d, uint32_t len, uint64_t *offp)
 {
 	const struct io_file *f = &w->files[fi];
 	struct plan_file *pf = &w->plan.files[fi];
 	int64_t add = w->job->rw_nr;
-	uint64_t real = plan_file_end(f), last = f->io_off + pf->seq_pos[d], pos;
+	uint64_t start = f->io_off + pf->zone_base, real = plan_file_end(f);
+	uint64_t last = f->io_off + pf->seq_pos[d], pos;
 	uint64_t back_to = real > f->io_len ? f->io_len : real;
 
 	if (last >= real)
 		return false;
-	if (last == f->io_off && f->io_off && add < 0)
+	if (last == start && start && add < 0)
 		last = back_to;
-	pos = last - f->io_off;
-	if (pos) {
+	pos = last - start;
+	if (pos && add) {
 		pos += (uint64_t)add;
 		if (pos >= real)
-			pos = add > 0 ? f->io_off : back_to + (uint64_t)add;
+			pos = add > 0 ? start : back_to + (uint64_t)add;
 	}
-	if (pos >= f->io_len || f->io_off + pos + len > real)
+	if (pos >= f->io_len || start + pos + len > real)
 		return false;
-	pf->seq_pos[d] = pos + len;
-	*offp = pos;
+	pf->seq_pos[d] = pf->zone_base + pos + len;
+	*offp = pf->zone_base + pos;
 	return true;
 }
 
@@ -74,7 +80,7 @@ bool plan_skip_offset(struct worker *w, unsigned fi, int d, uint32_t len, uint64
 {
 	if (skip_try(w, fi, d, len, offp))
 		return true;
-	return skip_wraps(w, fi) && skip_try(w, fi, d, len, offp);
+	return pass_wraps(w, fi) && skip_try(w, fi, d, len, offp);
 }
 
 /*

@@ -105,31 +105,36 @@ def check_skips(c, d):
 
 
 def strided_model(zsize, zrange, zskip, bs, off, real, nbytes):
-    """fio's setup_strided_zone_mode() for a sequential job."""
-    base, pos, done, out = off, off, 0, []
-    while done < nbytes:
-        if done and done % zsize == 0:
+    """fio's setup_strided_zone_mode() for a sequential job; an I/O past the file's end
+    starts the job over from the first zone (io_size asks for more)."""
+    base, pos, zone, out = off, off, 0, []
+    while len(out) * bs < nbytes:
+        if zone >= zsize:
+            zone = 0
             base += zrange + zskip
             if base >= real:
                 base = off
             pos = base
         if pos >= base + zrange:
             pos = base
+        if pos + bs > real:
+            base, pos, zone = off, off, 0
         out.append(pos)
         pos += bs
-        done += bs
+        zone += bs
     return out
 
 
 def check_strided(c, d):
     cases = [(8, 32, 0, 0, "128k", None), (8, 32, 16, 0, "128k", None),
              (48, 16, 0, 0, "128k", None), (8, 32, 0, 64, "128k", None),
-             (8, 8, 16, 0, "128k", "2z"), (8, 32, 0, 0, "2z", None)]
+             (8, 8, 16, 0, "128k", "2z"), (8, 32, 0, 0, "2z", None),
+             (32, 48, 0, 0, "800k", None)]
     for zsize, zrange, zskip, off, io_size, skip_form in cases:
         args = ["--rw=read", "--bs=4k", "--zonemode=strided", "--zonesize=%dk" % zsize,
                 "--zonerange=%dk" % zrange, "--zoneskip=" + (skip_form or "%dk" % zskip),
                 "--offset=%dk" % off, "--size=128k", "--io_size=" + io_size]
-        nbytes = 2 * zsize * K if io_size == "2z" else 128 * K
+        nbytes = 2 * zsize * K if io_size == "2z" else int(io_size[:-1]) * K
         want = strided_model(zsize * K, zrange * K, zskip * K, 4 * K, off * K, FILE_SIZE,
                              nbytes)
         rows = offsets(c, d, "strided", args)
@@ -137,6 +142,13 @@ def check_strided(c, d):
         c.check(got == want, "strided %s: offsets %s, want %s" % (args[2:], got[:20], want[:20]))
         compare_fio(c, d, "strided%d_%d_%d_%d_%s" % (zsize, zrange, zskip, off, io_size),
                     args, rows)
+    # with a skip, positions count from the zone's start
+    args = ["--rw=read:8k", "--bs=4k", "--zonemode=strided", "--zonesize=16k",
+            "--zonerange=32k", "--size=128k"]
+    rows = offsets(c, d, "zskip", args)
+    want = [z * 32 * K + i * 12 * K for z in range(8) for i in range(4)]
+    c.check([o for _, o, _ in rows] == want, "strided rw=read:8k: %s" % rows[:8])
+    compare_fio(c, d, "zskip", args, rows)
     # random: each zone's I/Os fall in its range, each block once (the map starts again)
     rows = offsets(c, d, "zrand", ["--rw=randread", "--bs=4k", "--zonemode=strided",
                                    "--zonesize=16k", "--zonerange=32k", "--size=256k"])
