@@ -421,9 +421,25 @@ static uint64_t rand_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp
 	} else {
 		if (plan_pass_done(pf))
 			plan_new_pass(w, &w->files[fi]);
-		off = (pf->zpick[d] ? plan_zoned_block(w, pf, d) : offgen_next(&pf->gen)) *
-		      p->align;
+		off = offgen_next(&pf->gen) * p->align;
 	}
+	pf->seq_pos[d] = off + *lenp;
+	return off;
+}
+
+/* A drawn offset in fio's rarer forms: percentage_random, zoned draws, strided zones. */
+static uint64_t rand_offset_extra(struct worker *w, unsigned fi, int d, uint32_t *lenp)
+{
+	const struct job_desc *j = w->job;
+	struct plan_file *pf = &w->plan.files[fi];
+	uint64_t off;
+
+	if (j->percentage_random[d] < 100 && rng_below(&w->rng, 100) >= j->percentage_random[d])
+		return seq_offset(w, fi, d, lenp);
+	if (pf->zpick[d])
+		off = plan_zoned_block(w, pf, d) * w->plan.align;
+	else
+		off = rand_offset(w, fi, d, lenp);
 	off += pf->zone_base;
 	pf->seq_pos[d] = off + *lenp;
 	return off;
@@ -448,11 +464,8 @@ static uint64_t rand_job_offset(struct worker *w, unsigned fi, int d, uint32_t *
 	} else {
 		if (j->rw_nr > 1)
 			p->rand_run_left = (unsigned)j->rw_nr - 1;
-		if (j->percentage_random[d] < 100 &&
-		    rng_below(&w->rng, 100) >= j->percentage_random[d])
-			off = seq_offset(w, fi, d, lenp);
-		else
-			off = rand_offset(w, fi, d, lenp);
+		off = __builtin_expect(p->extra, 0) ? rand_offset_extra(w, fi, d, lenp) :
+						      rand_offset(w, fi, d, lenp);
 	}
 	pf->last_start[d] = off;
 	return off;

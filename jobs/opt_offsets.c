@@ -60,6 +60,11 @@ int opt_io_size_parse(const struct opt_ctx *ctx, const char *val, void *dst, cha
 		j->io_size_pct = (unsigned)pct;
 		return 0;
 	}
+	if (z == 0 && *val && val[strlen(val) - 1] == '%') {
+		snprintf(why, whylen, "'%s' is not a percentage from 1 to 100 (fio takes no more)",
+			 val);
+		return -ERANGE;
+	}
 	opt_size_error(val, "a size, a percentage or a number of zones (4z)", why, whylen);
 	return -EINVAL;
 }
