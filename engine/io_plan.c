@@ -477,18 +477,23 @@ static bool plan_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp, ui
 	const struct job_desc *j = w->job;
 	struct io_plan *p = &w->plan;
 
-	bool strided = __builtin_expect(p->extra, 0) && j->zonemode == ZONE_STRIDED, ok = true;
+	bool ok = true;
 
-	if (strided)
+	if (__builtin_expect(p->extra, 0) && j->zonemode == ZONE_STRIDED) {
 		plan_zone_step(w, fi, d);
+		if (p->random)
+			*offp = rand_job_offset(w, fi, d, lenp);
+		else	/* fio's checks against the file's end, and its skips */
+			ok = plan_skip_offset(w, fi, d, *lenp, offp);
+		p->zone_bytes += *lenp;
+		return ok;
+	}
 	if (p->random)
 		*offp = rand_job_offset(w, fi, d, lenp);
-	else if (j->rw_nr || strided)	/* fio's checks against the file's end, and its skips */
+	else if (j->rw_nr)
 		ok = plan_skip_offset(w, fi, d, *lenp, offp);
 	else
 		*offp = seq_offset(w, fi, d, lenp);
-	if (strided)
-		p->zone_bytes += *lenp;
 	return ok;
 }
 
