@@ -196,11 +196,6 @@ static int check_logs(struct job_desc *j, bool paths, struct diag *d)
 }
 
 /*
- * The region against the files and the blocks: fio refuses an offset past filesize ("you
- * need to specify valid offset="), where iojob would grow the file to reach it; and an
- * io_size below one block does no I/O at all, so the job would vanish from the report.
- */
-/*
  * fio's strided zones: zonesize is required (and refused without zonemode=strided, as fio
  * refuses it), zonerange defaults to it, and counts of zones (zoneskip=2z, io_size=4z)
  * become bytes. zbd has no zoned device to act on.
@@ -255,6 +250,11 @@ static void note_random_only(const struct job_desc *j, struct diag *d)
 			  "mode with :N (rw=randread:8); rw=%s has none", j->name, rw_name(j->rw));
 }
 
+/*
+ * The region against the files and the blocks: fio refuses an offset past filesize ("you
+ * need to specify valid offset="), where iojob would grow the file to reach it; and an
+ * io_size below one block does no I/O at all, so the job would vanish from the report.
+ */
 static int check_region(const struct job_desc *j, struct diag *d)
 {
 	uint64_t last = j->offset.bytes, step = j->offset_increment.bytes;
