@@ -285,15 +285,18 @@ def check_zoned(c, d):
 
 
 def check_center(c, d):
-    """zipf:T:C and pareto:H:C turn the blocks by C of the region, as fio turns its ranks."""
+    """zipf:T:C and pareto:H:C turn the blocks by C of the region, as fio turns its ranks;
+    normal:D:C by C - 0.5 (fio's normal is centred already)."""
     nblocks = 256
-    for dist in ("zipf:1.2", "pareto:0.3"):
+    for dist, c0, c1 in (("zipf:1.2", 0, 0.25), ("pareto:0.3", 0, 0.25),
+                         ("normal:20", 0.5, 0.75)):
         base = ["--rw=randread", "--bs=4k", "--size=%dk" % (4 * nblocks), "--number_ios=200"]
-        a = offsets(c, d, "c0", base + ["--random_distribution=%s:0" % dist])
-        b = offsets(c, d, "c1", base + ["--random_distribution=%s:0.25" % dist])
+        a = offsets(c, d, "c0", base + ["--random_distribution=%s:%s" % (dist, c0)])
+        b = offsets(c, d, "c1", base + ["--random_distribution=%s:%s" % (dist, c1)])
         want = [((o // (4 * K) + nblocks // 4) % nblocks) * 4 * K for _, o, _ in a]
         c.check(a and [o for _, o, _ in b] == want,
-                "%s: center 0.25 is center 0 turned by a quarter of the blocks" % dist)
+                "%s: center %s is center %s turned by a quarter of the blocks" %
+                (dist, c1, c0))
 
 
 def check_offset_align(c, d):
