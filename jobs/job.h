@@ -55,6 +55,7 @@ struct dir_bs {
 struct size_pct {
 	uint64_t bytes;
 	double pct;		/* 0 when given in bytes */
+	unsigned zones;		/* "Nz": N zones of zonesize (zonemode=strided); bytes then */
 };
 
 struct size_range {

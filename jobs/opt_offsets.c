@@ -13,11 +13,7 @@
 #include "base/arena.h"
 #include "parser/value.h"
 
-/*
- * "N" followed by 'z': a count of zones (fio's FIO_OPT_STR_VAL_ZONE). Returns 1 and sets
- * *zones when val has that form, 0 when it does not, -EINVAL when the count is bad.
- */
-static int parse_zones(const char *val, unsigned *zones)
+int opt_parse_zones(const char *val, unsigned *zones)
 {
 	size_t len = strlen(val);
 	char num[32];
@@ -47,7 +43,7 @@ int opt_io_size_parse(const struct opt_ctx *ctx, const char *val, void *dst, cha
 	j->io_size = 0;
 	j->io_size_pct = 0;
 	j->io_size_zones = 0;
-	z = parse_zones(val, &j->io_size_zones);
+	z = opt_parse_zones(val, &j->io_size_zones);
 	if (z > 0)
 		return 0;
 	if (z == 0 && value_parse_size_pct(val, ctx->kb_base, &bytes, &pct) == 0) {
@@ -78,7 +74,7 @@ int opt_zoneskip_parse(const struct opt_ctx *ctx, const char *val, void *dst, ch
 
 	j->zone_skip = 0;
 	j->zone_skip_zones = 0;
-	z = parse_zones(val, &j->zone_skip_zones);
+	z = opt_parse_zones(val, &j->zone_skip_zones);
 	if (z > 0)
 		return 0;
 	if (z == 0 && value_parse_size(val, ctx->kb_base, &j->zone_skip) == 0)

@@ -12,6 +12,12 @@
 
 #define OPT_MAX_DIST_ZONES	256	/* fio's limit of random_distribution's zones */
 
+/*
+ * "N" followed by 'z': a count of zones (fio's FIO_OPT_STR_VAL_ZONE). Returns 1 and sets
+ * *zones when val has that form, 0 when it does not, -EINVAL when the count is bad.
+ */
+int opt_parse_zones(const char *val, unsigned *zones);
+
 int opt_io_size_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 		      size_t whylen);
 int opt_zoneskip_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,

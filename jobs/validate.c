@@ -195,6 +195,12 @@ static int check_logs(struct job_desc *j, bool paths, struct diag *d)
 	return ret;
 }
 
+static void zones_to_bytes(struct size_pct *sp, uint64_t zone_size)
+{
+	if (sp->zones)
+		sp->bytes = (uint64_t)sp->zones * zone_size;
+}
+
 /*
  * fio's strided zones: zonesize is required (and refused without zonemode=strided, as fio
  * refuses it), zonerange defaults to it, and counts of zones (zoneskip=2z, io_size=4z)
@@ -212,9 +218,12 @@ static int check_zones(struct job_desc *j, struct diag *d)
 		return fail(j, job_setting(j, "zonesize") ? "zonesize" : job_setting(j, "zonerange")
 			    ? "zonerange" : "zoneskip", d, "options 'zonesize', 'zonerange' and "
 			    "'zoneskip' act with zonemode=strided only, and zonemode is none");
-	if (j->zonemode == ZONE_NONE && j->io_size_zones)
-		return fail(j, "io_size", d, "option 'io_size': a number of zones (Nz) needs "
-			    "zonemode=strided and zonesize");
+	if (j->zonemode == ZONE_NONE && (j->io_size_zones || j->size.zones || j->offset.zones ||
+					 j->offset_increment.zones))
+		return fail(j, j->io_size_zones ? "io_size" : j->size.zones ? "size" :
+			    j->offset.zones ? "offset" : "offset_increment", d, "options 'size', "
+			    "'io_size', 'offset' and 'offset_increment' count zones (Nz) with "
+			    "zonemode=strided and zonesize only");
 	if (j->zonemode != ZONE_STRIDED)
 		return 0;
 	if (!j->zone_size)
@@ -229,6 +238,9 @@ static int check_zones(struct job_desc *j, struct diag *d)
 		j->zone_skip = (uint64_t)j->zone_skip_zones * j->zone_size;
 	if (j->io_size_zones)
 		j->io_size = (uint64_t)j->io_size_zones * j->zone_size;
+	zones_to_bytes(&j->size, j->zone_size);
+	zones_to_bytes(&j->offset, j->zone_size);
+	zones_to_bytes(&j->offset_increment, j->zone_size);
 	if (j->zone_range < job_bs_max(j))
 		return fail(j, "zonerange", d, "options 'zonerange' and 'bs': a zone is smaller "
 			    "than a block");

@@ -142,6 +142,15 @@ def check_strided(c, d):
         c.check(got == want, "strided %s: offsets %s, want %s" % (args[2:], got[:20], want[:20]))
         compare_fio(c, d, "strided%d_%d_%d_%d_%s" % (zsize, zrange, zskip, off, io_size),
                     args, rows)
+    # size, offset (and offset_increment) count zones too
+    args = ["--rw=read", "--bs=4k", "--zonemode=strided", "--zonesize=8k", "--zonerange=32k",
+            "--size=4z", "--offset=2z"]
+    rows = offsets(c, d, "zcount", args)
+    want = strided_model(8 * K, 32 * K, 0, 4 * K, 16 * K, FILE_SIZE, 32 * K)
+    c.check([o for _, o, _ in rows] == want, "size=4z offset=2z: %s, want %s" % (rows, want))
+    compare_fio(c, d, "zcount", args, rows)
+    code, _, err = run(["--name=z", "--ioengine=null", "--size=2z"])
+    c.check(code == 2 and "zonemode=strided" in err, "size=2z without zones: exit 2: %r" % err)
     # with a skip, positions count from the zone's start
     args = ["--rw=read:8k", "--bs=4k", "--zonemode=strided", "--zonesize=16k",
             "--zonerange=32k", "--size=128k"]
