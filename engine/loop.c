@@ -263,7 +263,7 @@ static void fill(struct worker *w)
 		q->filling = true;
 	if (q->nretry && !requeue_retries(w))
 		goto out;
-	if (__builtin_expect(q->waiting != NULL, 0) && !release_waiting(w)) {
+	if (__builtin_expect(q->serialize, 0) && q->waiting && !release_waiting(w)) {
 		q->held = true;
 		goto out;
 	}
