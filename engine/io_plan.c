@@ -2,6 +2,7 @@
 #include "engine/io_plan.h"
 
 #include "engine/files.h"
+#include "engine/io_plan_offsets.h"
 #include "engine/pace.h"
 #include "engine/verify.h"
 #include "engine/worker.h"
@@ -38,7 +39,9 @@ static bool needs_cover_map(const struct worker *w)
 	uint64_t first = 0, align = w->plan.align;
 	bool mixed = false;
 
-	if (!w->plan.random || j->norandommap || j->random_distribution != DIST_RANDOM)
+	/* lfsr has no map in fio either: it may repeat blocks when sizes mix */
+	if (!w->plan.random || j->norandommap || j->random_distribution != DIST_RANDOM ||
+	    j->random_generator == RANDGEN_LFSR || j->zonemode == ZONE_STRIDED)
 		return false;
 	for (int d = 0; d < IO_NDIR; d++) {
 		const struct dir_bs *b = &j->bs[d];
@@ -66,8 +69,24 @@ static enum offgen_mode gen_mode(const struct job_desc *j)
 	case DIST_NORMAL:
 		return OFFGEN_NORMAL;
 	default:
-		return j->norandommap ? OFFGEN_UNIFORM : OFFGEN_PERM;
+		/* lfsr: a permutation, which visits each block once without any map */
+		return j->norandommap && j->random_generator != RANDGEN_LFSR ? OFFGEN_UNIFORM :
+									 OFFGEN_PERM;
 	}
+}
+
+/*
+ * Whether the job takes one of fio's rarer forms of offsets, which plan_offset() handles
+ * apart: strided zones, zoned draws, random jobs partly sequential, sequential skips.
+ */
+static bool extra_offsets(const struct job_desc *j)
+{
+	bool perc = false;
+
+	for (int d = 0; d < IO_NDIR; d++)
+		perc |= rw_does(j->rw, d) && j->percentage_random[d] < 100;
+	return j->zonemode == ZONE_STRIDED || j->random_distribution == DIST_ZONED ||
+	       j->random_distribution == DIST_ZONED_ABS || (perc && rw_is_random(j->rw));
 }
 
 /*
@@ -85,7 +104,8 @@ static void fast_path_init(struct worker *w)
 	p->fast = w->nfiles == 1 && !rw_is_mixed(j->rw) && j->rw != RW_TRIMWRITE &&
 		  j->verify == VERIFY_NONE &&
 		  j->rw != RW_RANDTRIMWRITE && !j->rw_nr && !b->nsplit &&
-		  b->min == b->max && !pace_gated(&w->pace) && !j->seq_cursor_shared;
+		  b->min == b->max && !pace_gated(&w->pace) && !j->seq_cursor_shared &&
+		  !p->extra;
 	if (!p->fast)
 		return;
 	p->fast_dir = d;
@@ -127,6 +147,7 @@ static int files_init(struct worker *w, uint64_t seed, uint64_t *io_size)
 	struct io_plan *p = &w->plan;
 	uint64_t maxlen = job_bs_max(j), align = p->align;
 	bool cover = needs_cover_map(w);
+	int ret;
 
 	p->files = calloc(w->nfiles, sizeof(*p->files));
 	if (!p->files)
@@ -135,15 +156,20 @@ static int files_init(struct worker *w, uint64_t seed, uint64_t *io_size)
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		const struct io_file *f = &w->files[i];
 		struct plan_file *pf = &p->files[i];
+		/* random offsets fall in a strided zone's range, or in the region */
+		uint64_t span = j->zonemode == ZONE_STRIDED ? j->zone_range : f->io_len;
 		/* a map block is a start for any size: the I/O is cut at the region's end */
-		uint64_t nblocks = cover ? f->io_len / align : (f->io_len - maxlen) / align + 1;
+		uint64_t nblocks = cover ? span / align : (span - maxlen) / align + 1;
 
 		*io_size += f->io_len;
 		if (p->random)
-			offgen_init(&pf->gen, gen_mode(j), nblocks, j->dist_param,
+			offgen_init(&pf->gen, gen_mode(j), nblocks, j->dist_param, j->dist_center,
 				    seed ^ ((uint64_t)(i + 1) * 0xd1b54a32d192ed03ULL));
+		ret = plan_zones_init(w, i);
+		if (ret < 0)
+			return ret;
 		pf->covered = cover ? calloc(cover_words(nblocks), sizeof(*pf->covered)) : NULL;
-		if (cover && !pf->covered)
+		if (cover && !pf->covered && !j->softrandommap)
 			return -ENOMEM;
 	}
 	return 0;
@@ -168,12 +194,26 @@ int plan_init(struct worker *w)
 	ret = files_init(w, seed, &io_size);
 	if (ret < 0)
 		return ret;
-	/* With filesize=, size= no longer sizes files: it says how much I/O to do. */
-	if (j->io_size)
+	if (j->io_size_pct) {
+		/* io_size=N%: of each file's region, as fio takes it */
+		io_size = 0;
+		for (unsigned i = 0; i < w->nfiles; i++)
+			io_size += w->files[i].io_len * j->io_size_pct / 100;
+	} else if (j->io_size) {
 		io_size = j->io_size;
-	else if (j->filesize.hi && j->size.bytes)
+	} else if (j->filesize.hi && j->size.bytes) {
+		/* with filesize=, size= no longer sizes files: it says how much I/O to do */
 		io_size = j->size.bytes;
+	}
 	p->bytes_left = j->time_based ? UINT64_MAX : io_size * j->loops;
+	p->extra = extra_offsets(j);
+	p->zone_bytes = 0;
+	/*
+	 * A skipping or strided pass may end before the region's bytes are done: then the job
+	 * ends, as fio's keep_running() has it, unless loops, time_based or io_size in bytes
+	 * ask for more.
+	 */
+	p->passes_left = j->time_based || j->io_size ? UINT32_MAX : j->loops - 1;
 	p->ios_left = j->number_ios ? j->number_ios : UINT64_MAX;
 	p->next_dir = -1;
 	p->cur_file = 0;
@@ -189,8 +229,10 @@ void plan_free(struct worker *w)
 {
 	struct io_plan *p = &w->plan;
 
-	for (unsigned i = 0; p->files && i < w->nfiles; i++)
+	for (unsigned i = 0; p->files && i < w->nfiles; i++) {
 		free(p->files[i].covered);
+		plan_zones_free(&p->files[i]);
+	}
 	free(p->files);
 	p->files = NULL;
 }
@@ -349,40 +391,113 @@ static uint64_t cover_next(struct worker *w, unsigned fi, uint32_t *lenp)
  * A block of mixed sizes (bsrange, bssplit) that would run past the region's end is cut
  * to fit, as fio cuts it, so that a pass covers the region to its last block.
  */
-static uint64_t plan_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp)
+static uint64_t seq_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp)
 {
-	const struct job_desc *j = w->job;
-	struct io_plan *p = &w->plan;
-	struct plan_file *pf = &p->files[fi];
+	struct plan_file *pf = &w->plan.files[fi];
 	struct io_file *f = &w->files[fi];
 	uint32_t len = *lenp;
-	uint64_t off;
+	uint64_t off = pf->seq_pos[d];
 
-	if (!p->random || p->rand_run_left) {
-		off = pf->seq_pos[d];
-		if (off + len > f->io_len && off < f->io_len &&
-		    fit_len(w, d, len, f->io_len - off))
-			len = *lenp = fit_len(w, d, len, f->io_len - off);
-		if (off + len > f->io_len) {
-			off = 0;	/* wrap: time_based, loops, or io_size beyond size */
-			plan_new_pass(w, f);
-		}
-		pf->seq_pos[d] = off + len + (p->random ? 0 : j->rw_nr);
-		if (p->rand_run_left)
-			p->rand_run_left--;
+	if (w->job->zonemode == ZONE_STRIDED) {
+		/* plan_zone_step() keeps it within the zone */
+		pf->seq_pos[d] = off + len;
 		return off;
 	}
+	if (off + len > f->io_len && off < f->io_len && fit_len(w, d, len, f->io_len - off))
+		len = *lenp = fit_len(w, d, len, f->io_len - off);
+	if (off + len > f->io_len) {
+		off = 0;	/* wrap: time_based, loops, or io_size beyond size */
+		plan_new_pass(w, f);
+	}
+	pf->seq_pos[d] = off + len;
+	return off;
+}
+
+static uint64_t rand_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp)
+{
+	struct io_plan *p = &w->plan;
+	struct plan_file *pf = &p->files[fi];
+	uint64_t off;
+
 	if (pf->covered) {
 		off = cover_next(w, fi, lenp);
 	} else {
 		if (plan_pass_done(pf))
-			plan_new_pass(w, f);
+			plan_new_pass(w, &w->files[fi]);
 		off = offgen_next(&pf->gen) * p->align;
 	}
 	pf->seq_pos[d] = off + *lenp;
-	if (j->rw_nr > 1)
-		p->rand_run_left = (unsigned)j->rw_nr - 1;
 	return off;
+}
+
+/* A drawn offset in fio's rarer forms: percentage_random, zoned draws, strided zones. */
+static uint64_t rand_offset_extra(struct worker *w, unsigned fi, int d, uint32_t *lenp)
+{
+	const struct job_desc *j = w->job;
+	struct plan_file *pf = &w->plan.files[fi];
+	uint64_t off;
+
+	if (j->percentage_random[d] < 100 && rng_below(&w->rng, 100) >= j->percentage_random[d])
+		return seq_offset(w, fi, d, lenp);
+	if (pf->zpick[d])
+		off = plan_zoned_block(w, pf, d) * w->plan.align;
+	else
+		off = rand_offset(w, fi, d, lenp);
+	off += pf->zone_base;
+	pf->seq_pos[d] = off + *lenp;
+	return off;
+}
+
+/*
+ * A random job's offset, as fio's get_next_block(): every rw=randread:N-th I/O is drawn
+ * (percentage_random of them at random, the rest following the last I/O), and the ones
+ * between follow it (rw_sequencer=sequential) or repeat it (identical).
+ */
+static uint64_t rand_job_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+	struct plan_file *pf = &p->files[fi];
+	uint64_t off;
+
+	if (p->rand_run_left) {
+		p->rand_run_left--;
+		off = j->rw_sequencer == RWSEQ_IDENTICAL ? pf->last_start[d] :
+							   seq_offset(w, fi, d, lenp);
+	} else {
+		if (j->rw_nr > 1)
+			p->rand_run_left = (unsigned)j->rw_nr - 1;
+		off = __builtin_expect(p->extra, 0) ? rand_offset_extra(w, fi, d, lenp) :
+						      rand_offset(w, fi, d, lenp);
+	}
+	pf->last_start[d] = off;
+	return off;
+}
+
+/* Where the next I/O of file fi goes, from its region's start; false when it has none. */
+static bool plan_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp, uint64_t *offp)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+
+	bool ok = true;
+
+	if (__builtin_expect(p->extra, 0) && j->zonemode == ZONE_STRIDED) {
+		plan_zone_step(w, fi, d);
+		if (p->random)
+			*offp = rand_job_offset(w, fi, d, lenp);
+		else	/* fio's checks against the file's end, and its skips */
+			ok = plan_skip_offset(w, fi, d, *lenp, offp);
+		p->zone_bytes += *lenp;
+		return ok;
+	}
+	if (p->random)
+		*offp = rand_job_offset(w, fi, d, lenp);
+	else if (j->rw_nr)
+		ok = plan_skip_offset(w, fi, d, *lenp, offp);
+	else
+		*offp = seq_offset(w, fi, d, lenp);
+	return ok;
 }
 
 /*
@@ -501,7 +616,8 @@ static bool plan_where(struct worker *w, int d, unsigned *fi, uint64_t *off, uin
 			return false;
 	} else {
 		*fi = plan_file(w, *len);
-		*off = plan_offset(w, *fi, d, len);
+		if (!plan_offset(w, *fi, d, len, off))
+			return false;
 	}
 	if (j->rw == RW_TRIMWRITE || j->rw == RW_RANDTRIMWRITE) {
 		p->tw_file = *fi;

@@ -29,6 +29,14 @@ struct plan_file {
 	uint64_t writes_since_sync;
 	struct offgen gen;	/* random offsets, in blocks of plan.align bytes */
 	uint64_t *covered;	/* blocks a random pass of mixed sizes covered, or NULL */
+	uint64_t last_start[IO_NDIR];	/* the last I/O's offset (rw_sequencer=identical) */
+	uint64_t zone_base;	/* zonemode=strided: the zone's start, from io_off */
+	struct zone_pick *zpick[IO_NDIR];	/* zoned distributions: 100 picks, or NULL */
+};
+
+/* Blocks a draw of a zoned distribution falls in: one of 100 for each percent. */
+struct zone_pick {
+	uint64_t start, n;
 };
 
 struct io_plan {
@@ -43,6 +51,9 @@ struct io_plan {
 	unsigned cur_file;
 	unsigned file_left;		/* I/Os before file_service switches file */
 	unsigned rand_run_left;		/* sequential I/Os left after a random one (rw=..:N) */
+	bool extra;			/* strided zones, zoned draws, percentage_random, skips */
+	uint64_t zone_bytes;		/* zonemode=strided: bytes done in this zone */
+	unsigned passes_left;		/* rw=read:SKIP: passes after this one (loops) */
 	bool trim_done;			/* trimwrite: the trim of tw_* went out, write next */
 	unsigned tw_file;
 	uint64_t tw_off;

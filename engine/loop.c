@@ -215,6 +215,44 @@ static bool requeue_retries(struct worker *w)
 	return q->nretry == 0;
 }
 
+/* serialize_overlap: whether r overlaps a request taken before it and not yet complete. */
+static bool overlaps_busy(const struct worker *w, const struct io_req *r)
+{
+	const struct req_queue *q = &w->q;
+
+	for (unsigned i = 0; i < q->depth; i++) {
+		const struct io_req *o = &q->reqs[i];
+
+		if (o == r || !o->busy || o->dir >= IO_NDIR || o->file != r->file)
+			continue;
+		if (o->off < r->off + r->len && r->off < o->off + o->len)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * serialize_overlap: the request planned last waited for what it overlaps; it goes now if
+ * that has completed. false while it still waits. Stopped meanwhile, it is never issued.
+ */
+static bool release_waiting(struct worker *w)
+{
+	struct req_queue *q = &w->q;
+	struct io_req *r = q->waiting;
+
+	if (!w->issuing) {
+		w->st->issued[r->dir]--;
+		req_queue_put(q, r);
+		q->waiting = NULL;
+		return true;
+	}
+	if (overlaps_busy(w, r))
+		return false;
+	q->waiting = NULL;
+	enqueue(w, r);
+	return true;
+}
+
 static void fill(struct worker *w)
 {
 	const struct job_desc *j = w->job;
@@ -225,6 +263,10 @@ static void fill(struct worker *w)
 		q->filling = true;
 	if (q->nretry && !requeue_retries(w))
 		goto out;
+	if (__builtin_expect(q->serialize, 0) && q->waiting && !release_waiting(w)) {
+		q->held = true;
+		goto out;
+	}
 	if (!w->issuing || !q->filling || q->inflight + q->nqueued >= j->iodepth)
 		goto out;
 	w->now = clock_ticks(w->clk);
@@ -245,6 +287,11 @@ static void fill(struct worker *w)
 		}
 		/* Created now: at the pass's start, after a pause, or after the last submit. */
 		r->t_create = w->now;
+		if (__builtin_expect(q->serialize, 0) && r->dir < IO_NDIR && overlaps_busy(w, r)) {
+			q->waiting = r;		/* until what it overlaps completes */
+			q->held = true;
+			break;
+		}
 		enqueue(w, r);
 		if (q->nretry)
 			break;
@@ -352,7 +399,7 @@ static void run_async(struct worker *w)
 	struct req_queue *q = &w->q;
 
 	w->t_progress = w->now;
-	while (w->issuing || q->inflight || q->nqueued || q->nretry) {
+	while (w->issuing || q->inflight || q->nqueued || q->nretry || q->waiting) {
 		fill(w);
 		if (q->inflight)
 			reap(w);

@@ -120,8 +120,24 @@ static uint64_t normal_next(struct offgen *g)
 	}
 }
 
+/*
+ * fio turns zipf and pareto by center * n, and normal by (center - 0.5) * n: its normal
+ * is centred already. Taken modulo n here.
+ */
+static uint64_t center_rotation(enum offgen_mode mode, uint64_t n, double center)
+{
+	double r;
+
+	if (center < 0)
+		return 0;
+	r = (double)n * (mode == OFFGEN_NORMAL ? center - 0.5 : center);
+	if (r < 0)
+		r += (double)n;
+	return (uint64_t)r % n;
+}
+
 void offgen_init(struct offgen *g, enum offgen_mode mode, uint64_t nblocks, double param,
-		 uint64_t seed)
+		 double center, uint64_t seed)
 {
 	unsigned bits = 1;
 
@@ -132,6 +148,7 @@ void offgen_init(struct offgen *g, enum offgen_mode mode, uint64_t nblocks, doub
 		bits++;
 	g->mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
 	g->shift = bits / 2 + 1;
+	g->rot = center_rotation(mode, g->nblocks, center);
 	rng_seed(&g->rng, seed);
 	perm_rekey(g);
 	switch (mode) {
@@ -149,17 +166,23 @@ void offgen_init(struct offgen *g, enum offgen_mode mode, uint64_t nblocks, doub
 	}
 }
 
+static uint64_t turn(const struct offgen *g, uint64_t b)
+{
+	b += g->rot;
+	return b < g->nblocks ? b : b - g->nblocks;
+}
+
 uint64_t offgen_next_other(struct offgen *g)
 {
 	switch (g->mode) {
 	case OFFGEN_UNIFORM:
 		return rng_below(&g->rng, g->nblocks);
 	case OFFGEN_ZIPF:
-		return offgen_permute(g, zipf_next(g));
+		return turn(g, offgen_permute(g, zipf_next(g)));
 	case OFFGEN_PARETO:
-		return offgen_permute(g, pareto_next(g));
+		return turn(g, offgen_permute(g, pareto_next(g)));
 	case OFFGEN_NORMAL:
-		return offgen_permute(g, normal_next(g));
+		return turn(g, offgen_permute(g, normal_next(g)));
 	default:
 		if (g->done == g->nblocks)
 			offgen_new_pass(g);

@@ -27,6 +27,7 @@ struct offgen {
 	uint64_t mul1, add1, mul2, add2;
 	struct rng rng;
 	double p[6];		/* distribution constants */
+	uint64_t rot;		/* zipf, pareto, normal: blocks the result turns by (center) */
 };
 
 /* Seed the generator; equal seeds give equal sequences. */
@@ -69,9 +70,11 @@ static inline double rng_unit(struct rng *r)
 /*
  * Set up a generator over nblocks (>= 1) blocks. param is the distribution's parameter
  * (zipf theta, pareto h, normal deviation in percent of the region); ignored otherwise.
+ * center (0 to 1, or -1 for none) turns a skewed distribution's blocks by that share of
+ * the region, as fio's random_distribution=zipf:THETA:CENTER turns its (hashed) ranks.
  */
 void offgen_init(struct offgen *g, enum offgen_mode mode, uint64_t nblocks, double param,
-		 uint64_t seed);
+		 double center, uint64_t seed);
 
 /* Start another pass of a permutation: new keys, so the order differs. */
 void offgen_new_pass(struct offgen *g);

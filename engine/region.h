@@ -12,7 +12,8 @@ struct job_desc;
 
 /*
  * Where job j's region starts on a target of size bytes: offset= plus jobnum times
- * offset_increment=, each in bytes or a percentage aligned down to the smallest block size.
+ * offset_increment=, each in bytes or a percentage; with a percentage the sum is aligned up
+ * to offset_align (the smallest block size when 0), as fio aligns it.
  */
 uint64_t region_offset(const struct job_desc *j, uint64_t size);
 

@@ -26,7 +26,9 @@ struct req_queue {
 	unsigned inflight;		/* submitted, not yet reaped */
 	struct io_req **retry;		/* refused by a full engine queue, to queue again */
 	unsigned nretry;
-	bool held;			/* the last fill stopped for rate, thinktime or fsync */
+	struct io_req *waiting;		/* serialize_overlap: planned, overlapping one in flight */
+	bool serialize;			/* serialize_overlap, for a job that writes at depth > 1 */
+	bool held;			/* the last fill stopped for rate, thinktime, fsync or overlap */
 	bool filling;			/* iodepth_low: refill only below the mark */
 	bool abandoned;			/* I/O may still be in flight: never free the buffers */
 };

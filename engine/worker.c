@@ -146,11 +146,12 @@ int worker_setup(struct worker *w)
 	}
 	pace_init(w);
 	ret = plan_init(w);
-	if (ret < 0) {
+	if (ret == -ENOMEM)
 		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': no memory for the map of "
-			 "the blocks its random I/O covered", j->name);
-		return ret;
-	}
+			 "the blocks its random I/O covered (softrandommap=1 runs without it)",
+			 j->name);
+	if (ret < 0)
+		return ret;	/* any other error: plan_init() said why */
 	content_init(&w->content, j, region_bytes(w), w->njobs);
 	plan_fill_buffers(w);
 	w->issuing = true;
@@ -176,6 +177,8 @@ int worker_setup(struct worker *w)
 		return ret;
 	/* Logs and verify see each I/O, and cmdprio counts each under its own priority. */
 	w->per_io = w->logs || w->verify || w->eng.cmdprio;
+	/* as fio, only a job that changes data at a depth above 1 can race with itself */
+	w->q.serialize = j->serialize_overlap && j->iodepth > 1 && job_modifies(j);
 	return 0;
 }
 

@@ -20,7 +20,7 @@ enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum fallocate_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FALLOC_TRUNCATE };
 /* fadvise_hint: none, by the job's pattern (fio's 1), or one advice for every job */
 enum fadvise_mode { FADV_HINT_NONE, FADV_HINT_PATTERN, FADV_HINT_SEQUENTIAL, FADV_HINT_RANDOM };
-enum rand_dist { DIST_RANDOM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL };
+enum rand_dist { DIST_RANDOM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL, DIST_ZONED, DIST_ZONED_ABS };
 enum file_service { FSRV_ROUNDROBIN, FSRV_SEQUENTIAL, FSRV_RANDOM };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
 enum verify_type { VERIFY_NONE, VERIFY_CRC32C, VERIFY_MD5, VERIFY_SHA256, VERIFY_XXHASH,
@@ -33,6 +33,8 @@ enum zone_mode { ZONE_NONE, ZONE_STRIDED, ZONE_ZBD };
 enum mem_type { MEM_MALLOC, MEM_SHM, MEM_SHMHUGE, MEM_MMAP, MEM_MMAPHUGE, MEM_MMAPSHARED,
 		MEM_CUDAMALLOC };
 enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
+enum rand_gen { RANDGEN_TAUSWORTHE, RANDGEN_LFSR, RANDGEN_TAUSWORTHE64 };
+enum rw_seq { RWSEQ_SEQUENTIAL, RWSEQ_IDENTICAL };
 enum error_class { ERRC_NONE = 0, ERRC_READ = 1, ERRC_WRITE = 2, ERRC_IO = 3,
 		   ERRC_VERIFY = 4, ERRC_ALL = 7 };
 
@@ -58,10 +60,18 @@ struct dir_bs {
 struct size_pct {
 	uint64_t bytes;
 	double pct;		/* 0 when given in bytes */
+	unsigned zones;		/* "Nz": N zones of zonesize (zonemode=strided); bytes then */
 };
 
 struct size_range {
 	uint64_t lo, hi;
+};
+
+/* One zone of random_distribution=zoned or zoned_abs: percent of the I/Os, and its size. */
+struct dist_zone {
+	unsigned access_pct;
+	unsigned size_pct;	/* zoned: percent of the region */
+	uint64_t size_bytes;	/* zoned_abs */
 };
 
 /* A ':'-separated list option; a repeated key appends (filename=, directory=). */
@@ -116,7 +126,8 @@ struct job_desc {
 
 	/* pattern */
 	int rw;			/* enum rw_mode */
-	uint64_t rw_nr;		/* ":N": I/Os per random offset, or bytes skipped when sequential */
+	int64_t rw_nr;		/* ":N": I/Os per random offset, or bytes skipped when sequential
+				 * (negative: backwards, as fio's rw=read:-8k) */
 	unsigned rwmixread;	/* percent of reads in mixed modes */
 	int rwmix_ratio;		/* rwmix_mode=ratio: interleave to hold the ratio exactly */
 	int seq_cursor_shared;	/* seq_cursor=shared: clones take blocks of one stream */
@@ -255,6 +266,21 @@ struct job_desc {
 	/* issue 15, group C: files */
 
 	/* issue 15, group D: offsets and sizes */
+	int random_generator;		/* enum rand_gen: lfsr visits each block once, map or not */
+	unsigned percentage_random[IO_NDIR];	/* percent of a random job's I/Os at random */
+	int rw_sequencer;		/* enum rw_seq: what rw=randread:N does between draws */
+	uint64_t zone_size;		/* zonemode=strided: bytes done in a zone */
+	uint64_t zone_range;		/* the zone's span (0: zone_size) */
+	uint64_t zone_skip;		/* bytes skipped after a zone */
+	unsigned zone_skip_zones;	/* zoneskip=Nz: N zones of zone_size */
+	unsigned io_size_pct;		/* io_size=N%: of each file's region, 1 to 100 */
+	unsigned io_size_zones;		/* io_size=Nz: N zones of zone_size */
+	uint64_t offset_align;		/* a percentage offset is aligned up to this (0: bs) */
+	bool serialize_overlap;		/* hold an I/O while one it overlaps is in flight */
+	bool softrandommap;		/* no memory for the random map: go on without it */
+	double dist_center;		/* random_distribution's :CENTER, 0 to 1; -1 none */
+	struct dist_zone *dist_zones[IO_NDIR];	/* zoned, zoned_abs: per direction, or NULL */
+	unsigned ndist_zones[IO_NDIR];
 
 	/* issue 15, group E: rates, flow and timing */
 

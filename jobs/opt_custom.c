@@ -9,6 +9,7 @@
 
 #include "base/arena.h"
 #include "jobs/opt_buffers.h"
+#include "jobs/opt_offsets.h"
 #include "parser/value.h"
 #include "base/units.h"
 
@@ -88,14 +89,23 @@ int opt_rw_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *wh
 		return -EINVAL;
 	}
 	j->rw_nr = 0;
-	if (param) {
-		if (rw_is_random(rw)) {
-			if (parse_count_suffix(param, &j->rw_nr, why, whylen) < 0)
-				return -EINVAL;
-		} else if (value_parse_size(param, ctx->kb_base, &j->rw_nr) < 0) {
-			snprintf(why, whylen, "':%s' is not a size to skip", param);
+	if (param && rw_is_random(rw)) {
+		uint64_t nr;
+
+		if (parse_count_suffix(param, &nr, why, whylen) < 0)
+			return -EINVAL;
+		j->rw_nr = (int64_t)nr;
+	} else if (param) {
+		/* a negative skip goes backwards, as fio's rw=read:-8k */
+		bool back = *param == '-';
+		uint64_t skip;
+
+		if (value_parse_size(param + back, ctx->kb_base, &skip) < 0 || skip > INT64_MAX) {
+			snprintf(why, whylen, "':%s' is not a size to skip (-SIZE: backwards)",
+				 param);
 			return -EINVAL;
 		}
+		j->rw_nr = back ? -(int64_t)skip : (int64_t)skip;
 	}
 	j->rw = rw;
 	return 0;
@@ -146,12 +156,30 @@ static int parse_per_dir(const struct opt_ctx *ctx, const char *val, struct job_
 	return ret;
 }
 
+/*
+ * fio reads bs=4k-16k as 4k: its number parser stops at the '-' (the range is bsrange=).
+ * The dash form is taken the same way; any other trailing text stays an error.
+ */
+static int bs_value(const struct opt_ctx *ctx, const char *item, uint64_t *v)
+{
+	const char *dash = strchr(item, '-');
+	uint64_t hi;
+	char lo[64];
+
+	if (!dash || dash == item || (size_t)(dash - item) >= sizeof(lo))
+		return value_parse_size(item, ctx->kb_base, v);
+	snprintf(lo, sizeof(lo), "%.*s", (int)(dash - item), item);
+	if (value_parse_size(dash + 1, ctx->kb_base, &hi) < 0)
+		return -EINVAL;
+	return value_parse_size(lo, ctx->kb_base, v);
+}
+
 static int bs_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j, int dir,
 		   char *why, size_t whylen)
 {
 	uint64_t v;
 
-	if (value_parse_size(item, ctx->kb_base, &v) < 0) {
+	if (bs_value(ctx, item, &v) < 0) {
 		opt_size_error(item, "a size", why, whylen);
 		return -EINVAL;
 	}
@@ -323,36 +351,68 @@ int opt_rate_iops_parse(const struct opt_ctx *ctx, const char *val, void *dst, c
 	return parse_per_dir(ctx, val, dst, rate_iops_item, why, whylen);
 }
 
-/* random_distribution=random | zipf:THETA | pareto:H | normal:DEV */
+/* The numbers after a skewed distribution's name: "THETA" or "THETA:CENTER". */
+static int dist_numbers(const char *param, double *p, double *center)
+{
+	char buf[64];
+	char *colon;
+
+	if (!param || strlen(param) >= sizeof(buf))
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "%s", param);
+	colon = strchr(buf, ':');
+	if (colon) {
+		*colon++ = '\0';
+		if (value_parse_double(colon, center) < 0 || *center < 0 || *center > 1)
+			return -EINVAL;
+	}
+	return value_parse_double(buf, p);
+}
+
+/*
+ * random_distribution=random | zipf:THETA[:C] | pareto:H[:C] | normal:DEV[:C] |
+ * zoned:A/S:... | zoned_abs:A/SIZE:... (zones per direction, ',' between them)
+ */
 int opt_distribution_parse(const struct opt_ctx *ctx, const char *val, void *dst,
 			      char *why, size_t whylen)
 {
 	static const struct opt_enum dists[] = {
 		{ "random", DIST_RANDOM }, { "zipf", DIST_ZIPF }, { "pareto", DIST_PARETO },
-		{ "normal", DIST_NORMAL }, { NULL },
+		{ "normal", DIST_NORMAL }, { "zoned", DIST_ZONED }, { "zoned_abs", DIST_ZONED_ABS },
+		{ NULL },
 	};
 	struct job_desc *j = dst;
 	char name[16];
 	const char *param = split_param(val, name, sizeof(name));
-	double p = 0;
-	int d;
+	double p = 0, center = -1;
+	int d, ret;
 
-	(void)ctx;
 	if (enum_lookup(dists, name, &d) < 0) {
-		snprintf(why, whylen, "'%s' is not one of random, zipf:THETA, pareto:H, normal:DEV",
-			 val);
+		snprintf(why, whylen, "'%s' is not one of random, zipf:THETA, pareto:H, "
+			 "normal:DEV, zoned:A/S:..., zoned_abs:A/SIZE:...", val);
 		return -EINVAL;
 	}
-	if (d != DIST_RANDOM &&
-	    (!param || value_parse_double(param, &p) < 0 ||
-	     (d == DIST_ZIPF && (p <= 0 || p == 1.0)) ||
-	     (d == DIST_PARETO && (p <= 0 || p >= 1)) || (d == DIST_NORMAL && p <= 0))) {
+	if (d == DIST_ZONED || d == DIST_ZONED_ABS) {
+		if (!param || !*param) {
+			snprintf(why, whylen, "'%s' needs its zones, such as zoned:60/10:40/90", val);
+			return -EINVAL;
+		}
+		ret = opt_zoned_parse(ctx, param, d == DIST_ZONED_ABS, j, why, whylen);
+		if (ret < 0)
+			return ret;
+	} else if (d != DIST_RANDOM &&
+		   (dist_numbers(param, &p, &center) < 0 ||
+		    (d == DIST_ZIPF && (p <= 0 || p == 1.0)) ||
+		    (d == DIST_PARETO && (p <= 0 || p >= 1)) ||
+		    (d == DIST_NORMAL && (p <= 0 || p >= 100)))) {
 		snprintf(why, whylen, "'%s' needs a parameter: zipf:THETA (> 0, not 1), "
-			 "pareto:H (0 < H < 1) or normal:DEV (percent, > 0)", val);
+			 "pareto:H (0 < H < 1) or normal:DEV (percent, above 0, below 100), each with an "
+			 "optional :CENTER (0 to 1)", val);
 		return -EINVAL;
 	}
 	j->random_distribution = d;
 	j->dist_param = p;
+	j->dist_center = center;
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "base/arena.h"
+#include "jobs/opt_offsets.h"
 #include "parser/value.h"
 #include "base/units.h"
 
@@ -110,6 +111,13 @@ static int apply_size_pct(const struct opt_ctx *ctx, void *field, const char *va
 	struct size_pct *sp = field;
 	int ret;
 
+	sp->zones = 0;
+	ret = opt_parse_zones(val, &sp->zones);
+	if (ret > 0) {
+		sp->bytes = 0;
+		sp->pct = 0;
+		return 0;
+	}
 	ret = value_parse_size_pct(val, ctx->kb_base, &sp->bytes, &sp->pct);
 	if (ret < 0)
 		opt_size_error(val, "a size or a percentage", why, whylen);
@@ -311,7 +319,7 @@ void opt_describe(const struct opt_def *o, char *buf, size_t len)
 	static const char *const kinds[] = {
 		[OPT_STR] = "text", [OPT_STR_LIST] = "list of names, ':'-separated",
 		[OPT_UINT] = "integer", [OPT_U64] = "integer", [OPT_SIZE] = "size",
-		[OPT_SIZE_PCT] = "size or percentage", [OPT_RANGE] = "size or size range",
+		[OPT_SIZE_PCT] = "size or percentage (or Nz: zones of zonesize)", [OPT_RANGE] = "size or size range",
 		[OPT_TIME] = "time", [OPT_TIME_RANGE] = "time or time range",
 		[OPT_BOOL] = "boolean", [OPT_BOOL_INV] = "boolean", [OPT_ENUM] = "one of",
 		[OPT_CUSTOM] = "text", [OPT_REFUSED] = "not in iojob",

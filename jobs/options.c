@@ -9,6 +9,7 @@
 #include "jobs/opt_buffers.h"
 #include "jobs/opt_custom.h"
 #include "jobs/opt_thread.h"
+#include "jobs/opt_offsets.h"
 #include "base/units.h"
 
 static const struct opt_enum sync_vals[] = {
@@ -74,10 +75,10 @@ static const struct opt_enum create_vals[] = {
 	{ NULL },
 };
 
-/* fio's zonemode values, all listed (blktests greps --cmdhelp for zbd); only none runs. */
+/* fio's zonemode values, all listed (blktests greps --cmdhelp for zbd); zbd is refused. */
 static const struct opt_enum zonemode_vals[] = {
 	{ "none", ZONE_NONE, "no zones: the region is one range" },
-	{ "strided", ZONE_STRIDED, "fio's zonesize/zonerange/zoneskip zones (not in iojob)" },
+	{ "strided", ZONE_STRIDED, "zonesize bytes in each zonerange, then zonerange+zoneskip on" },
 	{ "zbd", ZONE_ZBD, "zoned block device mode (not in iojob: no zoned device support)" },
 	{ NULL },
 };
@@ -131,6 +132,21 @@ static const struct opt_enum dedupe_mode_vals[] = {
 /* issue 15, group C: files: value tables */
 
 /* issue 15, group D: offsets and sizes: value tables */
+static const struct opt_enum random_generator_vals[] = {
+	{ "tausworthe", RANDGEN_TAUSWORTHE, "uniform draws (iojob's 64-bit generator); the "
+	  "random map, unless norandommap, keeps blocks from repeating in a pass" },
+	{ "lfsr", RANDGEN_LFSR, "a permutation of the blocks: each once per pass without a "
+	  "map, even with norandommap (one block size)" },
+	{ "tausworthe64", RANDGEN_TAUSWORTHE64, "same as tausworthe: iojob's generator is "
+	  "64-bit already" },
+	{ NULL },
+};
+
+static const struct opt_enum rw_sequencer_vals[] = {
+	{ "sequential", RWSEQ_SEQUENTIAL, "the I/Os after a random one follow it" },
+	{ "identical", RWSEQ_IDENTICAL, "the I/Os after a random one repeat its offset" },
+	{ NULL },
+};
 
 /* issue 15, group E: rates, flow and timing: value tables */
 
@@ -162,8 +178,9 @@ const struct opt_def job_options[] = {
 	JOB_UINT("nrfiles", nrfiles, "1", 1, 1 << 20, "files per job", .alias = "nr_files"),
 	JOB_RANGE("filesize", filesize, NULL, "size of each file (a range picks at random)"),
 	JOB_SIZE_PCT("size", size, NULL, "bytes of region per job, or N% of the file or device"),
-	JOB_SIZE("io_size", io_size, NULL, 0, 0, "bytes of I/O to do (default: size)",
-		 .alias = "io_limit"),
+	JOB_CUSTOM("io_size", io_size, NULL, opt_io_size_parse,
+		   "bytes of I/O to do (default: size); N% of each file's region, or Nz zones "
+		   "of zonesize", .alias = "io_limit", .syntax = "size, N% (1 to 100) or Nz"),
 	JOB_SIZE_PCT("offset", offset, "0", "start of the I/O region", .alias = "fileoffset"),
 	JOB_SIZE_PCT("offset_increment", offset_increment, "0",
 		     "added to offset for each clone (numjobs)"),
@@ -189,7 +206,8 @@ const struct opt_def job_options[] = {
 	/* pattern */
 	JOB_CUSTOM("rw", rw, "read", opt_rw_parse, "access pattern, with :N (see values)",
 		   .alias = "readwrite", .vals = rw_vals,
-		   .syntax = "MODE or MODE:N (N: I/Os per random offset, or bytes to skip)"),
+		   .syntax = "MODE or MODE:N (N: I/Os per random offset, or bytes to skip; "
+		   "-SIZE goes backwards)"),
 	JOB_UINT("rwmixread", rwmixread, "50", 0, 100, "percent of reads in mixed modes"),
 	JOB_ENUM("rwmix_mode", rwmix_ratio, "random", rwmix_mode_vals,
 		 "how mixed modes choose each I/O's direction"),
@@ -209,7 +227,8 @@ const struct opt_def job_options[] = {
 		   .alias = "ba", .syntax = "size[,size[,size]]"),
 	JOB_CUSTOM("random_distribution", random_distribution, "random", opt_distribution_parse,
 		   "offsets of random jobs: uniform or skewed",
-		   .syntax = "random, zipf:THETA, pareto:H or normal:DEV"),
+		   .syntax = "random, zipf:THETA[:C], pareto:H[:C], normal:DEV[:C] (C: center, 0 "
+		   "to 1), zoned:A/S:... or zoned_abs:A/SIZE:... (per direction, ',')"),
 	JOB_CUSTOM("file_service_type", file_service, "roundrobin", opt_file_service_parse,
 		   "which file the next I/O goes to, switching every N I/Os",
 		   .syntax = "roundrobin|sequential|random[:N]"),
@@ -444,16 +463,28 @@ const struct opt_def job_options[] = {
 	JOB_REFUSED("write_hint", NULL, "not built yet", "lifetime hint given for the files' writes"),
 	JOB_REFUSED("unique_filename", "1", "not built yet", "prefix files with the client's address (client/server only)"),
 
-	/* issue 15, group D: offsets and sizes (placeholders until built) */
-	JOB_REFUSED("random_generator", "tausworthe", "not built yet", "generator of random offsets"),
-	JOB_REFUSED("percentage_random", NULL, "not built yet", "percent of I/Os at random offsets in a sequential job"),
-	JOB_REFUSED("rw_sequencer", "sequential", "not built yet", "what rw's :N modifier does"),
-	JOB_REFUSED("zonesize", NULL, "not built yet", "size of each strided zone"),
-	JOB_REFUSED("zonerange", NULL, "not built yet", "span of each strided zone"),
-	JOB_REFUSED("zoneskip", "0", "not built yet", "bytes skipped after each strided zone"),
-	JOB_REFUSED("offset_align", "0", "not built yet", "alignment of offset= given as a percentage"),
-	JOB_REFUSED("serialize_overlap", "0", "not built yet", "hold an I/O until overlapping ones in flight complete"),
-	JOB_REFUSED("softrandommap", "0", "not built yet", "fall back to norandommap when the map cannot be allocated"),
+	/* issue 15, group D: offsets and sizes */
+	JOB_ENUM("random_generator", random_generator, "tausworthe", random_generator_vals,
+		 "generator of random offsets: lfsr visits every block once per pass, "
+		 "even with norandommap"),
+	JOB_CUSTOM("percentage_random", percentage_random, "100", opt_perc_random_parse,
+		   "percent of a random job's I/Os at random offsets, the rest following the "
+		   "previous I/O, per direction", .syntax = "int[,int[,int]], 0 to 100"),
+	JOB_ENUM("rw_sequencer", rw_sequencer, "sequential", rw_sequencer_vals,
+		 "what rw=randread:N does between its random offsets"),
+	JOB_SIZE("zonesize", zone_size, "0", 0, 0,
+		 "zonemode=strided: bytes done in a zone before the next one"),
+	JOB_SIZE("zonerange", zone_range, "0", 0, 0,
+		 "zonemode=strided: span of a zone (0: zonesize)"),
+	JOB_CUSTOM("zoneskip", zone_skip, "0", opt_zoneskip_parse,
+		   "zonemode=strided: bytes skipped after each zone's range",
+		   .syntax = "size, or Nz: N zones of zonesize"),
+	JOB_SIZE("offset_align", offset_align, "0", 0, 0,
+		 "a percentage offset is aligned up to this (0: the smallest block size)"),
+	JOB_BOOL("serialize_overlap", serialize_overlap, "0",
+		 "hold an I/O while one it overlaps is in flight (writing jobs, iodepth > 1)"),
+	JOB_BOOL("softrandommap", softrandommap, "0",
+		 "no memory for the random map of a job of mixed block sizes: run without it"),
 
 	/* issue 15, group E: rates, flow and timing (placeholders until built) */
 	JOB_REFUSED("rate_process", "linear", "not built yet", "how rate-limited I/Os are spaced in time"),

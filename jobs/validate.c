@@ -202,24 +202,78 @@ static int check_logs(struct job_desc *j, bool paths, struct diag *d)
 	return ret;
 }
 
+static void zones_to_bytes(struct size_pct *sp, uint64_t zone_size)
+{
+	if (sp->zones)
+		sp->bytes = (uint64_t)sp->zones * zone_size;
+}
+
+/*
+ * fio's strided zones: zonesize is required (and refused without zonemode=strided, as fio
+ * refuses it), zonerange defaults to it, and counts of zones (zoneskip=2z, io_size=4z)
+ * become bytes. zbd has no zoned device to act on.
+ */
+static int check_zones(struct job_desc *j, struct diag *d)
+{
+	unsigned nfiles = j->filenames.n ? j->filenames.n : j->nrfiles;
+
+	if (j->zonemode == ZONE_ZBD)
+		return fail(j, "zonemode", d, "option 'zonemode': zbd is not in iojob: it has no "
+			    "zoned block device support");
+	if (j->zonemode == ZONE_NONE && (j->zone_size || j->zone_range || j->zone_skip ||
+					 j->zone_skip_zones))
+		return fail(j, job_setting(j, "zonesize") ? "zonesize" : job_setting(j, "zonerange")
+			    ? "zonerange" : "zoneskip", d, "options 'zonesize', 'zonerange' and "
+			    "'zoneskip' act with zonemode=strided only, and zonemode is none");
+	if (j->zonemode == ZONE_NONE && (j->io_size_zones || j->size.zones || j->offset.zones ||
+					 j->offset_increment.zones))
+		return fail(j, j->io_size_zones ? "io_size" : j->size.zones ? "size" :
+			    j->offset.zones ? "offset" : "offset_increment", d, "options 'size', "
+			    "'io_size', 'offset' and 'offset_increment' count zones (Nz) with "
+			    "zonemode=strided and zonesize only");
+	if (j->zonemode != ZONE_STRIDED)
+		return 0;
+	if (!j->zone_size)
+		return fail(j, "zonemode", d, "option 'zonemode': strided zones need zonesize "
+			    "(the bytes done in each zone)");
+	if (nfiles > 1 || j->stripe_chunk)
+		return fail(j, "zonemode", d, "option 'zonemode': strided zones work on one file "
+			    "(fio drops them for a job of several files)");
+	if (!j->zone_range)
+		j->zone_range = j->zone_size;
+	if (j->zone_skip_zones)
+		j->zone_skip = (uint64_t)j->zone_skip_zones * j->zone_size;
+	if (j->io_size_zones)
+		j->io_size = (uint64_t)j->io_size_zones * j->zone_size;
+	zones_to_bytes(&j->size, j->zone_size);
+	zones_to_bytes(&j->offset, j->zone_size);
+	zones_to_bytes(&j->offset_increment, j->zone_size);
+	if (j->zone_range < job_bs_max(j))
+		return fail(j, "zonerange", d, "options 'zonerange' and 'bs': a zone is smaller "
+			    "than a block");
+	return 0;
+}
+
+/* percentage_random and rw_sequencer shape random modes: say so when the mode is not one. */
+static void note_random_only(const struct job_desc *j, struct diag *d)
+{
+	bool perc = false;
+
+	for (int dir = 0; dir < IO_NDIR; dir++)
+		perc |= j->percentage_random[dir] != 100;
+	if (perc && !rw_is_random(j->rw))
+		diag_note(d, "job '%s': percentage_random mixes sequential I/O into random "
+			  "modes; rw=%s is sequential already", j->name, rw_name(j->rw));
+	if (j->rw_sequencer == RWSEQ_IDENTICAL && (!rw_is_random(j->rw) || j->rw_nr <= 1))
+		diag_note(d, "job '%s': rw_sequencer=identical repeats the offsets of a random "
+			  "mode with :N (rw=randread:8); rw=%s has none", j->name, rw_name(j->rw));
+}
+
 /*
  * The region against the files and the blocks: fio refuses an offset past filesize ("you
  * need to specify valid offset="), where iojob would grow the file to reach it; and an
  * io_size below one block does no I/O at all, so the job would vanish from the report.
  */
-/* fio's zones: iojob takes the option so a job file names its mode, and runs only none. */
-static int check_zones(const struct job_desc *j, struct diag *d)
-{
-	if (j->zonemode == ZONE_STRIDED)
-		return fail(j, "zonemode", d, "option 'zonemode': strided zones (zonesize, "
-			    "zonerange, zoneskip) are not in iojob; use offset and size, or "
-			    "offset_increment with numjobs, for one range per job");
-	if (j->zonemode == ZONE_ZBD)
-		return fail(j, "zonemode", d, "option 'zonemode': zbd is not in iojob: it has no "
-			    "zoned block device support");
-	return 0;
-}
-
 static int check_region(const struct job_desc *j, struct diag *d)
 {
 	uint64_t last = j->offset.bytes, step = j->offset_increment.bytes;
@@ -507,6 +561,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_verify(j, d);
 	if (!ret)
 		ret = check_zones(j, d);
+	if (!ret)
+		note_random_only(j, d);
 	if (!ret)
 		ret = check_region(j, d);
 	if (!ret)

@@ -49,7 +49,7 @@ START_TEST(perm_visits_every_block_once_per_pass)
 
 	ck_assert_ptr_nonnull(first);
 	ck_assert_ptr_nonnull(later);
-	offgen_init(&g, OFFGEN_PERM, n, 0, SEED);
+	offgen_init(&g, OFFGEN_PERM, n, 0, -1, SEED);
 	draw_pass(&g, first, n);
 	for (unsigned p = 1; p < passes; p++) {
 		draw_pass(&g, later, n);
@@ -77,8 +77,8 @@ static bool same_sequence(enum offgen_mode mode, uint64_t nblocks, double param,
 	struct offgen a, b;
 	bool same = true;
 
-	offgen_init(&a, mode, nblocks, param, seed_a);
-	offgen_init(&b, mode, nblocks, param, seed_b);
+	offgen_init(&a, mode, nblocks, param, -1, seed_a);
+	offgen_init(&b, mode, nblocks, param, -1, seed_b);
 	for (unsigned i = 0; i < n; i++)
 		same &= offgen_next(&a) == offgen_next(&b);
 	return same;
@@ -125,7 +125,7 @@ START_TEST(every_mode_stays_in_range)
 		uint64_t n = range_sizes[_i];
 		struct offgen g;
 
-		offgen_init(&g, c->mode, n, c->param, SEED);
+		offgen_init(&g, c->mode, n, c->param, -1, SEED);
 		for (unsigned i = 0; i < 20000; i++) {
 			uint64_t b = offgen_next(&g);
 
@@ -144,7 +144,7 @@ static unsigned *hit_counts(enum offgen_mode mode, uint64_t n, double param, uns
 	struct offgen g;
 
 	ck_assert_ptr_nonnull(hits);
-	offgen_init(&g, mode, n, param, SEED);
+	offgen_init(&g, mode, n, param, -1, SEED);
 	for (unsigned i = 0; i < draws; i++) {
 		uint64_t b = offgen_next(&g);
 

@@ -1,0 +1,408 @@
+#!/usr/bin/env python3
+"""Offsets and sizes as fio 3.33 makes them (issue 15, group D): rw=MODE:±SKIP, strided
+zones (zonesize, zonerange, zoneskip), rw_sequencer, percentage_random, random_generator,
+random_distribution's zones and centre, offset_align, bs=A-B, io_size's forms,
+serialize_overlap and softrandommap. Each check reads the offsets the job issued from its
+log_offset=1 latency log (psync: in the order they were issued) or counts in the JSON
+report, and compares them with what the job's own numbers make them; where fio is
+installed, the deterministic patterns are compared with fio's own write_iolog too."""
+import json
+import math
+import os
+import shutil
+import subprocess
+
+from common import Checks, remove, run, run_bounded, scratch_dir
+
+K = 1024
+FILE_SIZE = 1 << 20
+
+
+def offsets(c, d, name, args, engine="psync"):
+    """Run a job on d/data (1 MiB, laid out once); [(dir, offset, len)] in issue order."""
+    log = os.path.join(d, name)
+    code, out, err = run(["--name=" + name, "--filename=data", "--ioengine=" + engine,
+                          "--write_lat_log=" + log, "--log_offset=1", "--output-format=json"]
+                         + args, cwd=d)
+    c.check(code == 0, "%s %s: exit %d %s" % (name, args, code, err.strip()))
+    if code:
+        return []
+    rows = []
+    with open(log + "_clat.1.log") as f:
+        for line in f:
+            v = [int(x) for x in line.split(",")]
+            rows.append((v[2], v[4], v[3]))
+    return rows
+
+
+def fio_offsets(d, name, args):
+    """fio's own offsets for the job, from its write_iolog, or None without fio."""
+    if not shutil.which("fio"):
+        return None
+    log = os.path.join(d, name + ".iolog")
+    p = subprocess.run(["fio", "--name=" + name, "--filename=data", "--ioengine=psync",
+                        "--write_iolog=" + log, "--output=/dev/null"] + args, cwd=d,
+                       capture_output=True, text=True)
+    if p.returncode:
+        return None
+    got = []
+    with open(log) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 5 and w[2] in ("read", "write"):
+                got.append((int(w[3]), int(w[4])))
+    return got
+
+
+def compare_fio(c, d, name, args, rows):
+    want = fio_offsets(d, name, args)
+    if want is None:
+        c.skip("fio not installed: %s not compared with fio" % name)
+        return
+    got = [(o, n) for _, o, n in rows]
+    c.check(got == want, "%s: the offsets are fio's\n  iojob %s\n  fio   %s" %
+            (name, got[:24], want[:24]))
+
+
+def skip_model(add, bs, off, size, real, nios):
+    """fio's get_next_seq_offset() with rw=read:ADD, as the HOWTO's numbers work out."""
+    last, out = off, []
+    back_to = min(size, real)
+    while len(out) < nios:
+        if last >= real:
+            break
+        if last == off and off and add < 0:
+            last = back_to
+        pos = (last - off) % (1 << 64)
+        if pos:
+            pos = (pos + add) % (1 << 64)
+            if pos >= real:
+                pos = off if add > 0 else (back_to + add) % (1 << 64)
+        if pos >= size or off + pos + bs > real:
+            break
+        out.append(off + pos)
+        last = off + pos + bs
+    return out
+
+
+def check_skips(c, d):
+    """rw=read:-8k reads backwards, rw=read:8k leaves holes and ends with its region."""
+    for add, off in ((-8 * K, 0), (-12 * K, 0), (-8 * K, 128 * K), (8 * K, 0), (8 * K, 64 * K)):
+        spec = ("-%dk" if add < 0 else "%dk") % (abs(add) // K)
+        args = ["--rw=read:" + spec, "--bs=4k", "--size=64k", "--offset=%d" % off]
+        rows = offsets(c, d, "skip", args)
+        want = skip_model(add, 4 * K, off, 64 * K, FILE_SIZE, 16)
+        c.check([o for _, o, _ in rows] == want, "rw=read:%s offset=%d: offsets %s, want %s" %
+                (spec, off, [o for _, o, _ in rows], want))
+        compare_fio(c, d, "skip%s_%d" % (spec, off), args, rows)
+    rows = offsets(c, d, "back", ["--rw=read:-8k", "--bs=4k", "--size=64k"])
+    steps = [b[1] - a[1] for a, b in zip(rows[1:], rows[2:])]
+    c.check(len(rows) == 16 and set(steps) == {-4 * K},
+            "rw=read:-8k with bs=4k steps back 4k each I/O: %s" % steps)
+    rows = offsets(c, d, "loops", ["--rw=write:8k", "--bs=4k", "--size=64k", "--loops=2"])
+    c.check([o for _, o, _ in rows] == [i * 12 * K for i in range(6)] * 2,
+            "rw=write:8k loops=2: two passes of 6 writes: %s" % rows)
+
+
+def strided_model(zsize, zrange, zskip, bs, off, real, nbytes):
+    """fio's setup_strided_zone_mode() for a sequential job; an I/O past the file's end
+    starts the job over from the first zone (io_size asks for more)."""
+    base, pos, zone, out = off, off, 0, []
+    while len(out) * bs < nbytes:
+        if zone >= zsize:
+            zone = 0
+            base += zrange + zskip
+            if base >= real:
+                base = off
+            pos = base
+        if pos >= base + zrange:
+            pos = base
+        if pos + bs > real:
+            base, pos, zone = off, off, 0
+        out.append(pos)
+        pos += bs
+        zone += bs
+    return out
+
+
+def check_strided(c, d):
+    cases = [(8, 32, 0, 0, "128k", None), (8, 32, 16, 0, "128k", None),
+             (48, 16, 0, 0, "128k", None), (8, 32, 0, 64, "128k", None),
+             (8, 8, 16, 0, "128k", "2z"), (8, 32, 0, 0, "2z", None),
+             (32, 48, 0, 0, "800k", None)]
+    for zsize, zrange, zskip, off, io_size, skip_form in cases:
+        args = ["--rw=read", "--bs=4k", "--zonemode=strided", "--zonesize=%dk" % zsize,
+                "--zonerange=%dk" % zrange, "--zoneskip=" + (skip_form or "%dk" % zskip),
+                "--offset=%dk" % off, "--size=128k", "--io_size=" + io_size]
+        nbytes = 2 * zsize * K if io_size == "2z" else int(io_size[:-1]) * K
+        want = strided_model(zsize * K, zrange * K, zskip * K, 4 * K, off * K, FILE_SIZE,
+                             nbytes)
+        rows = offsets(c, d, "strided", args)
+        got = [o for _, o, _ in rows]
+        c.check(got == want, "strided %s: offsets %s, want %s" % (args[2:], got[:20], want[:20]))
+        compare_fio(c, d, "strided%d_%d_%d_%d_%s" % (zsize, zrange, zskip, off, io_size),
+                    args, rows)
+    # size, offset (and offset_increment) count zones too
+    args = ["--rw=read", "--bs=4k", "--zonemode=strided", "--zonesize=8k", "--zonerange=32k",
+            "--size=4z", "--offset=2z"]
+    rows = offsets(c, d, "zcount", args)
+    want = strided_model(8 * K, 32 * K, 0, 4 * K, 16 * K, FILE_SIZE, 32 * K)
+    c.check([o for _, o, _ in rows] == want, "size=4z offset=2z: %s, want %s" % (rows, want))
+    compare_fio(c, d, "zcount", args, rows)
+    code, _, err = run(["--name=z", "--ioengine=null", "--size=2z"])
+    c.check(code == 2 and "zonemode=strided" in err, "size=2z without zones: exit 2: %r" % err)
+    # with a skip, positions count from the zone's start
+    args = ["--rw=read:8k", "--bs=4k", "--zonemode=strided", "--zonesize=16k",
+            "--zonerange=32k", "--size=128k"]
+    rows = offsets(c, d, "zskip", args)
+    want = [z * 32 * K + i * 12 * K for z in range(8) for i in range(4)]
+    c.check([o for _, o, _ in rows] == want, "strided rw=read:8k: %s" % rows[:8])
+    compare_fio(c, d, "zskip", args, rows)
+    # random: each zone's I/Os fall in its range, each block once (the map starts again)
+    rows = offsets(c, d, "zrand", ["--rw=randread", "--bs=4k", "--zonemode=strided",
+                                   "--zonesize=16k", "--zonerange=32k", "--size=256k"])
+    per_zone = 16 // 4
+    ok = len(rows) == 64
+    for i in range(0, len(rows), per_zone):
+        base = (i // per_zone) * 32 * K
+        zone = [o for _, o, _ in rows[i:i + per_zone]]
+        ok &= all(base <= o < base + 32 * K for o in zone) and len(set(zone)) == len(zone)
+    c.check(ok, "strided randread: zone k's 4 I/Os are distinct blocks in [32k*k, 32k*k+32k)")
+    code, _, err = run(["--name=z", "--ioengine=null", "--size=1m", "--zonemode=strided"])
+    c.check(code == 2 and "zonesize" in err, "strided without zonesize: exit 2: %r" % err)
+    code, _, err = run(["--name=z", "--ioengine=null", "--size=1m", "--zonesize=64k"])
+    c.check(code == 2 and "zonemode" in err, "zonesize without zonemode=strided: exit 2")
+
+
+def runs_of(rows, n):
+    return [[o for _, o, _ in rows[i:i + n]] for i in range(0, len(rows), n)]
+
+
+def check_sequencer(c, d):
+    """rw=randread:4: a random offset, then 3 that follow it (sequential) or repeat it."""
+    base = ["--rw=randread:4", "--bs=4k", "--size=512k", "--number_ios=64"]
+    seq = runs_of(offsets(c, d, "rs", base), 4)
+    ident = runs_of(offsets(c, d, "ri", base + ["--rw_sequencer=identical"]), 4)
+    c.check(len(seq) == 16 and all(r == [r[0] + i * 4 * K for i in range(4)] for r in seq),
+            "rw_sequencer=sequential: each run of 4 is consecutive: %s" % seq[:4])
+    c.check(len(ident) == 16 and all(r == [r[0]] * 4 for r in ident),
+            "rw_sequencer=identical: each run of 4 repeats one offset: %s" % ident[:4])
+    c.check(len({r[0] for r in ident}) > 8, "identical: the runs start at random offsets")
+
+
+def followers(rows, d):
+    """How many I/Os of direction d start where the previous one of d ended."""
+    mine = [(o, n) for dd, o, n in rows if dd == d]
+    return sum(1 for a, b in zip(mine, mine[1:]) if b[0] == a[0] + a[1]), len(mine) - 1
+
+
+def within(got, n, p, what):
+    sd = math.sqrt(n * p * (1 - p)) or 1
+    return abs(got - n * p) <= 5 * sd + 1, "%s: %d of %d, want %.0f +- %.0f" % (
+        what, got, n, n * p, 5 * sd)
+
+
+def check_percentage_random(c, d):
+    """percentage_random=P: P% of I/Os drawn, the others follow the previous one."""
+    nblocks = FILE_SIZE // (4 * K)
+    for pct in (100, 70, 20, 0):
+        rows = offsets(c, d, "pr", ["--rw=randread", "--bs=4k", "--number_ios=1500",
+                                    "--io_size=1g", "--percentage_random=%d" % pct])
+        got, n = followers(rows, 0)
+        # a random I/O follows its predecessor by chance once in nblocks
+        p = (1 - pct / 100) + pct / 100 / nblocks
+        ok, what = within(got, n, p, "percentage_random=%d: I/Os following the last" % pct)
+        c.check(ok, what)
+    rows = offsets(c, d, "prw", ["--rw=randrw", "--bs=4k", "--number_ios=2000", "--io_size=1g",
+                                 "--percentage_random=100,0"])
+    r, nr = followers(rows, 0)
+    writes = [(o, n) for dd, o, n in rows if dd == 1]
+    # sequential writes follow each other, but for the wrap from the region's end to 0
+    seq = all(b[0] == a[0] + a[1] or (b[0] == 0 and a[0] + a[1] == FILE_SIZE)
+              for a, b in zip(writes, writes[1:]))
+    c.check(r < nr * 0.05 and seq and len(writes) > 500, "percentage_random=100,0: reads "
+            "random (%d/%d follow), writes sequential (%s)" % (r, nr, seq))
+
+
+def check_generator(c, d):
+    """lfsr visits every block once per pass even with norandommap; tausworthe draws."""
+    n = 64
+    for gen in ("lfsr", "tausworthe", "tausworthe64"):
+        rows = offsets(c, d, "g", ["--rw=randread", "--bs=4k", "--size=%dk" % (4 * n),
+                                   "--io_size=%dk" % (12 * n), "--norandommap",
+                                   "--random_generator=" + gen])
+        blocks = [o // (4 * K) for _, o, _ in rows]
+        passes = [sorted(blocks[i:i + n]) for i in range(0, len(blocks), n)]
+        every = len(passes) == 3 and all(p == list(range(n)) for p in passes)
+        if gen == "lfsr":
+            c.check(every, "lfsr, norandommap: each pass of %d I/Os covers every block" % n)
+        else:
+            # 64 uniform draws with no repeat: probability 64!/64^64, about 1e-27
+            c.check(len(blocks) == 3 * n and not every,
+                    "%s, norandommap: uniform draws repeat blocks" % gen)
+
+
+def zone_counts(rows, d, edges):
+    counts = [0] * (len(edges) - 1)
+    for dd, o, _ in rows:
+        if dd != d:
+            continue
+        for i in range(len(edges) - 1):
+            if edges[i] <= o < edges[i + 1]:
+                counts[i] += 1
+    return counts
+
+
+def check_zoned(c, d):
+    """zoned: A% of the I/Os land in the next S% of the region; zoned_abs in bytes."""
+    n = 3000
+    zones = [(60, 10), (30, 20), (8, 30), (2, 40)]
+    spec = ":".join("%d/%d" % z for z in zones)
+    rows = offsets(c, d, "zoned", ["--rw=randread", "--bs=4k", "--number_ios=%d" % n,
+                                   "--io_size=1g", "--random_distribution=zoned:" + spec])
+    nblocks = FILE_SIZE // (4 * K)
+    edges, acc = [0], 0
+    for _, s in zones:
+        acc += s
+        edges.append(acc * nblocks // 100 * 4 * K)
+    for (a, _), got in zip(zones, zone_counts(rows, 0, edges)):
+        ok, what = within(got, n, a / 100, "zoned %s" % spec)
+        c.check(ok, what)
+    abs_zones = [(50, 64 * K), (50, 192 * K)]
+    rows = offsets(c, d, "zabs", ["--rw=randread", "--bs=4k", "--number_ios=%d" % n,
+                                  "--io_size=1g",
+                                  "--random_distribution=zoned_abs:50/64k:50/192k"])
+    counts = zone_counts(rows, 0, [0, 64 * K, 256 * K, FILE_SIZE])
+    c.check(counts[2] == 0, "zoned_abs: nothing past the zones' 256k: %s" % counts)
+    for (a, _), got in zip(abs_zones, counts):
+        ok, what = within(got, n, a / 100, "zoned_abs 50/64k:50/192k")
+        c.check(ok, what)
+    rows = offsets(c, d, "zdir", ["--rw=randrw", "--bs=4k", "--number_ios=600", "--io_size=1g",
+                                  "--random_distribution=zoned:100/25:0/75,0/75:100/25"])
+    reads = zone_counts(rows, 0, [0, FILE_SIZE // 4, FILE_SIZE])
+    writes = zone_counts(rows, 1, [0, FILE_SIZE * 3 // 4, FILE_SIZE])
+    c.check(reads[1] == 0 and reads[0] > 0 and writes[0] == 0 and writes[1] > 0,
+            "zoned per direction: reads in the first quarter %s, writes in the last %s" %
+            (reads, writes))
+    code, _, err = run(["--name=z", "--filename=data", "--size=64k", "--rw=randread",
+                        "--random_distribution=zoned_abs:50/8k:50/64k"], cwd=d)
+    c.check(code == 1 and "zoned_abs" in err, "zoned_abs past the region fails: %d %r" %
+            (code, err))
+    code, _, err = run(["--name=z", "--ioengine=null", "--size=1m",
+                        "--random_distribution=zoned:60/10:30/20"])
+    c.check(code == 2 and "100" in err, "zoned accesses adding to 90: exit 2: %r" % err)
+
+
+def check_center(c, d):
+    """zipf:T:C and pareto:H:C turn the blocks by C of the region, as fio turns its ranks;
+    normal:D:C by C - 0.5 (fio's normal is centred already)."""
+    nblocks = 256
+    for dist, c0, c1 in (("zipf:1.2", 0, 0.25), ("pareto:0.3", 0, 0.25),
+                         ("normal:20", 0.5, 0.75)):
+        base = ["--rw=randread", "--bs=4k", "--size=%dk" % (4 * nblocks), "--number_ios=200"]
+        a = offsets(c, d, "c0", base + ["--random_distribution=%s:%s" % (dist, c0)])
+        b = offsets(c, d, "c1", base + ["--random_distribution=%s:%s" % (dist, c1)])
+        want = [((o // (4 * K) + nblocks // 4) % nblocks) * 4 * K for _, o, _ in a]
+        c.check(a and [o for _, o, _ in b] == want,
+                "%s: center %s is center %s turned by a quarter of the blocks" %
+                (dist, c1, c0))
+
+
+def check_offset_align(c, d):
+    """offset=N% is aligned up to offset_align (the block size by default)."""
+    for align in (None, 64 * K, K):
+        args = ["--rw=read", "--bs=4k", "--offset=10%", "--size=8k"]
+        if align:
+            args.append("--offset_align=%d" % align)
+        rows = offsets(c, d, "oa", args)
+        a = align or 4 * K
+        want = (FILE_SIZE * 10 // 100 + a - 1) // a * a
+        c.check(rows and rows[0][1] == want, "offset=10%% offset_align=%s: starts at %d, "
+                "want %d" % (align, rows[0][1] if rows else -1, want))
+        compare_fio(c, d, "oa%s" % align, args, rows)
+    rows = offsets(c, d, "ob", ["--rw=read", "--bs=4k", "--offset=4000", "--offset_align=64k",
+                                "--size=8k"])
+    c.check(rows and rows[0][1] == 4000, "offset in bytes: not aligned")
+
+
+def check_sizes(c, d):
+    """bs=4k-16k is 4k (fio stops at the dash); io_size=N% and Nz."""
+    rows = offsets(c, d, "bsd", ["--rw=randread", "--bs=4k-16k", "--number_ios=50"])
+    c.check(len(rows) == 50 and {n for _, _, n in rows} == {4 * K}, "bs=4k-16k issues 4k")
+    compare_fio(c, d, "bsd", ["--rw=read", "--bs=4k-16k", "--size=64k"],
+                offsets(c, d, "bsd2", ["--rw=read", "--bs=4k-16k", "--size=64k"]))
+    for pct in (25, 50, 100):
+        rows = offsets(c, d, "ios", ["--rw=read", "--bs=4k", "--size=256k",
+                                     "--io_size=%d%%" % pct])
+        c.check(sum(n for _, _, n in rows) == 256 * K * pct // 100,
+                "io_size=%d%%: %d bytes of a 256k region" % (pct, sum(n for _, _, n in rows)))
+    code, _, err = run(["--name=z", "--ioengine=null", "--size=1m", "--io_size=150%"])
+    c.check(code == 2 and "io_size" in err, "io_size=150%% refused: %r" % err)
+    code, _, err = run(["--name=z", "--ioengine=null", "--size=1m", "--io_size=2z"])
+    c.check(code == 2 and "zone" in err, "io_size=2z without zones refused: %r" % err)
+
+
+def depth_levels(args):
+    code, out, err = run(["--name=s", "--ioengine=null", "--rw=randwrite", "--iodepth=8",
+                          "--io_size=400k", "--output-format=json"] + args)
+    return json.loads(out)["jobs"][0]["iodepth_level"] if code == 0 else None
+
+
+def check_serialize(c, d):
+    """serialize_overlap: an I/O waits while one it overlaps is in flight. The null engine
+    keeps every I/O in flight until reaped, so the depths at submit show it."""
+    one = depth_levels(["--size=4k", "--serialize_overlap=1"])
+    free = depth_levels(["--size=4k"])
+    c.check(one is not None and one["1"] == 100.0,
+            "serialize_overlap, one block: never more than one I/O in flight: %s" % one)
+    c.check(free is not None and free["1"] < 100.0,
+            "without it the same job goes deeper (the check can fail): %s" % free)
+    two = depth_levels(["--size=8k", "--norandommap", "--serialize_overlap=1"])
+    c.check(two is not None and all(v == 0 for k, v in two.items() if k not in ("1", "2")),
+            "serialize_overlap, two blocks: at most two in flight: %s" % two)
+
+
+def check_softrandommap(c, d):
+    """A 2 TiB sparse file at 512-byte blocks of mixed sizes needs a 512 MiB map of covered
+    blocks; under a 256 MiB address space the job fails, unless softrandommap lets it run
+    without the map."""
+    big = os.path.join(d, "big")
+    with open(big, "wb") as f:
+        f.truncate(2 << 40)
+    args = ["--name=m", "--filename=big", "--rw=randread", "--bsrange=512-1k",
+            "--number_ios=64", "--output-format=json"]
+    code, _, _ = run(args, cwd=d)
+    c.check(code == 0, "with memory, the map is allocated and the job runs")
+    code, _, err = run_bounded(args, cwd=d, memory_mb=256)
+    c.check(code == 1 and "map" in err, "no memory for the map: the job fails: %d %r" %
+            (code, err))
+    code, out, err = run_bounded(args + ["--softrandommap=1"], cwd=d, memory_mb=256)
+    c.check(code == 0 and json.loads(out)["jobs"][0]["read"]["total_ios"] == 64,
+            "softrandommap=1: runs without the map: %d %r" % (code, err))
+    os.unlink(big)
+
+
+def main():
+    c = Checks("opts_offsets")
+    d = scratch_dir()
+    try:
+        with open(os.path.join(d, "data"), "wb") as f:
+            f.write(os.urandom(FILE_SIZE))
+        check_skips(c, d)
+        check_strided(c, d)
+        check_sequencer(c, d)
+        check_percentage_random(c, d)
+        check_generator(c, d)
+        check_zoned(c, d)
+        check_center(c, d)
+        check_offset_align(c, d)
+        check_sizes(c, d)
+        check_serialize(c, d)
+        check_softrandommap(c, d)
+    finally:
+        remove(d)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
