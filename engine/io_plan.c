@@ -85,7 +85,8 @@ static void fast_path_init(struct worker *w)
 	p->fast = w->nfiles == 1 && !rw_is_mixed(j->rw) && j->rw != RW_TRIMWRITE &&
 		  j->verify == VERIFY_NONE &&
 		  j->rw != RW_RANDTRIMWRITE && !j->rw_nr && !b->nsplit &&
-		  b->min == b->max && !pace_gated(&w->pace) && !j->seq_cursor_shared;
+		  b->min == b->max && !pace_gated(&w->pace) && !j->seq_cursor_shared &&
+		  !j->sfr_every && !p->loops_left && !j->lockfile;
 	if (!p->fast)
 		return;
 	p->fast_dir = d;
@@ -174,6 +175,12 @@ int plan_init(struct worker *w)
 	else if (j->filesize.hi && j->size.bytes)
 		io_size = j->size.bytes;
 	p->bytes_left = j->time_based ? UINT64_MAX : io_size * j->loops;
+	/* unlink_each_loop: one loop at a time, the files deleted between them */
+	p->loops_left = 0;
+	if (j->unlink_each_loop && !j->time_based && j->loops > 1 && !j->seq_cursor_shared) {
+		p->bytes_left = p->loop_bytes = io_size;
+		p->loops_left = j->loops - 1;
+	}
 	p->ios_left = j->number_ios ? j->number_ios : UINT64_MAX;
 	p->next_dir = -1;
 	p->cur_file = 0;
@@ -183,6 +190,27 @@ int plan_init(struct worker *w)
 	cursor_init(w, io_size);
 	fast_path_init(w);
 	return 0;
+}
+
+bool plan_next_loop(struct worker *w)
+{
+	struct io_plan *p = &w->plan;
+
+	if (!p->loops_left)
+		return false;
+	p->loops_left--;
+	p->bytes_left = p->loop_bytes;
+	p->cur_file = 0;
+	p->file_left = w->job->file_service_nr;
+	p->rand_run_left = 0;
+	p->next_dir = -1;
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		struct plan_file *pf = &p->files[i];
+
+		memset(pf->seq_pos, 0, sizeof(pf->seq_pos));
+		pf->served = pf->sfr_writes = 0;
+	}
+	return true;
 }
 
 void plan_free(struct worker *w)
@@ -452,6 +480,28 @@ static void count_for_sync(struct worker *w, struct io_file *f, int d)
 	p->sync_due = p->sync_all || !p->last_written ? &w->files[0] : p->last_written;
 }
 
+/*
+ * sync_file_range=: after every N writes to a file, sync the range they covered since the
+ * last one (fio tracks the range the same way), with the flags asked for.
+ */
+static void schedule_sfr(struct worker *w, unsigned fi, uint64_t off, uint32_t len)
+{
+	struct io_plan *p = &w->plan;
+	struct plan_file *pf = &p->files[fi];
+
+	if (!pf->sfr_writes || off < pf->sfr_lo)
+		pf->sfr_lo = off;
+	if (!pf->sfr_writes || off + len > pf->sfr_hi)
+		pf->sfr_hi = off + len;
+	if (++pf->sfr_writes < w->job->sfr_every || p->sync_due)
+		return;
+	p->sync_due = &w->files[fi];
+	p->sync_kind = IO_SYNC_RANGE;
+	p->sync_off = pf->sfr_lo;
+	p->sync_len = pf->sfr_hi - pf->sfr_lo;
+	pf->sfr_writes = 0;
+}
+
 static void schedule_sync(struct worker *w, unsigned fi)
 {
 	const struct job_desc *j = w->job;
@@ -547,6 +597,8 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 			plan_prepare_write(w, r);
 		if (j->fsync_every || j->fdatasync_every)
 			schedule_sync(w, fi);
+		if (j->sfr_every)
+			schedule_sfr(w, fi, r->off, len);
 	}
 	if (j->fsync_every_ios)
 		count_for_sync(w, f, d);
@@ -561,6 +613,11 @@ void plan_sync(struct worker *w, struct io_req *r)
 	r->dir = p->sync_kind;
 	r->off = 0;
 	r->len = r->full_len = 0;
+	if (r->dir == IO_SYNC_RANGE) {
+		r->off = p->sync_off;
+		r->len = (uint32_t)p->sync_len;
+		r->sfr_flags = (uint8_t)w->job->sfr_flags;
+	}
 	r->buf = r->buf_base;
 	r->resubmit = false;
 	p->sync_due = NULL;

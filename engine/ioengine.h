@@ -16,6 +16,7 @@
 /* Request kinds beyond the data directions of enum io_dir. */
 #define IO_FSYNC	(IO_NDIR + 0)
 #define IO_FDATASYNC	(IO_NDIR + 1)
+#define IO_SYNC_RANGE	(IO_NDIR + 2)	/* sync_file_range(2) of off, len with sfr_flags */
 
 struct io_file {
 	char *path;
@@ -40,7 +41,8 @@ struct io_req {
 	uint64_t off;
 	uint32_t len;
 	uint32_t full_len;	/* the whole I/O, for statistics */
-	int dir;		/* enum io_dir, IO_FSYNC or IO_FDATASYNC */
+	int dir;		/* enum io_dir, IO_FSYNC, IO_FDATASYNC or IO_SYNC_RANGE */
+	uint8_t sfr_flags;	/* IO_SYNC_RANGE: SYNC_FILE_RANGE_* */
 	unsigned slot;		/* index in the job's request array */
 	bool resubmit;		/* remainder of a short transfer: keep its times */
 	bool busy;		/* taken from the free list */

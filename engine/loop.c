@@ -25,13 +25,19 @@
 #define STALL_NS	(10 * NS_PER_SEC)	/* a submit making no progress this long fails */
 #define BACKOFF_NS	(100 * NS_PER_USEC)	/* pause: the engine took nothing, none in flight */
 
-static const char *const dir_verb[] = { "read", "write", "trim", "fsync", "fdatasync" };
+static const char *const dir_verb[] = { "read", "write", "trim", "fsync", "fdatasync",
+					 "sync_file_range" };
 
 /* An I/O error stops the job, unless continue_on_error covers its kind. */
 static void fail_io(struct worker *w, struct io_req *r, int err)
 {
 	int cls = r->dir == IO_READ ? ERRC_READ : r->dir == IO_WRITE ? ERRC_WRITE : ERRC_IO;
 
+	/* fill_device: a full file system is the end the job waits for, not an error */
+	if (w->job->fill_device && r->dir == IO_WRITE && (err == ENOSPC || err == EDQUOT)) {
+		w->issuing = false;
+		return;
+	}
 	if ((w->job->continue_on_error & cls) == cls) {
 		w->st->total_err++;
 		if (!w->st->first_error)
@@ -427,10 +433,13 @@ void worker_run(struct worker *w)
 		w->issuing = false;
 	if (w->sync_path && plan_is_fast(&w->plan) && !pace_gated(&w->pace))
 		run_sync_fast(w);
-	else if (w->sync_path)
-		run_sync(w);
 	else
-		run_async(w);
+		do {
+			if (w->sync_path)
+				run_sync(w);
+			else
+				run_async(w);
+		} while (worker_next_loop(w));	/* unlink_each_loop's loops */
 	end_fsync(w);
 	if (verify_pass_wanted(w)) {
 		/* Read back what was written, after the writes: as fio, in the same job. */

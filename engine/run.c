@@ -326,6 +326,28 @@ static void start_delay(const struct run *r, uint64_t ns)
 	}
 }
 
+static void print_note(void *ctx, const char *msg);
+
+/*
+ * create_serialize=0: the job lays its files out in its own thread, at the same time as
+ * the other jobs of its phase, before it sets up (fio's setup_files() in the job).
+ */
+static int layout_in_thread(struct job_slot *s)
+{
+	struct run_files *rf = &s->run->files[s->index];
+	struct diag d = { 0 };
+	int ret;
+
+	if (s->w.job->create_serialize || (rf->ops->flags & IOENG_NOFILES))
+		return 0;
+	ret = files_layout(s->w.job, rf->f, rf->n, &s->run->stop, print_note, s->run, &d);
+	if (ret < 0)
+		diag_format(s->w.error_msg, sizeof(s->w.error_msg), "%s",
+			    d.msg[0] ? d.msg : strerror(-ret));
+	diag_clear(&d);
+	return ret;
+}
+
 static void *job_thread(void *arg)
 {
 	struct job_slot *s = arg;
@@ -333,7 +355,9 @@ static void *job_thread(void *arg)
 	int ret;
 
 	s->w.tid = gettid();
-	ret = worker_setup(&s->w);
+	ret = layout_in_thread(s);
+	if (!ret)
+		ret = worker_setup(&s->w);
 	if (!ret)
 		ret = verify_load_state(&s->w, s->index);
 	gate_pass(s->gate);
@@ -391,8 +415,8 @@ static int layout_phase(struct run *r, unsigned phase, struct diag *d)
 		struct run_files *rf = &r->files[i];
 		int ret;
 
-		if (j->phase != phase || (rf->ops->flags & IOENG_NOFILES))
-			continue;
+		if (j->phase != phase || (rf->ops->flags & IOENG_NOFILES) || !j->create_serialize)
+			continue;	/* create_serialize=0: the job's thread lays them out */
 		ret = files_layout(j, rf->f, rf->n, &r->stop, print_note, r, d);
 		if (ret < 0)
 			return job_nomem(j, ret, d);
@@ -452,7 +476,12 @@ static bool can_share_fds(const struct run *r, unsigned i)
 {
 	const struct job_desc *j = &r->jobs->jobs[i];
 
-	return j->numjobs > 1 && j->filenames.n && (r->files[i].ops->flags & IOENG_POSITIONAL);
+	/*
+	 * unlink_each_loop: each clone deletes and recreates its files, as fio's do;
+	 * create_serialize=0: each lays them out in its thread, after the run would open them
+	 */
+	return j->numjobs > 1 && j->filenames.n && (r->files[i].ops->flags & IOENG_POSITIONAL) &&
+	       !j->unlink_each_loop && j->create_serialize;
 }
 
 static int open_shared(struct run *r, unsigned phase, struct diag *d)

@@ -89,6 +89,12 @@ void worker_fail(struct worker *w, int err, const char *fmt, ...)
  */
 int worker_setup(struct worker *w);
 
+/*
+ * unlink_each_loop: a loop ended with nothing in flight; if another follows (and nothing
+ * failed or stopped the job), delete and recreate the files and plan it. Whether it does.
+ */
+bool worker_next_loop(struct worker *w);
+
 /* Run the job to its end: budget done, runtime over, error, or *stop set. */
 void worker_run(struct worker *w);
 

@@ -327,6 +327,25 @@ static int check_stripe(struct job_desc *j, struct diag *d)
 	return 0;
 }
 
+/* issue 15, group C: files */
+static int check_files(const struct job_desc *j, struct diag *d)
+{
+	bool loops = j->unlink_each_loop && j->loops > 1 && !j->time_based;
+
+	if (loops && rw_does(j->rw, IO_READ))
+		return fail(j, "unlink_each_loop", d, "option 'unlink_each_loop': the job reads, "
+			    "and the files it deletes after each loop would be gone for the next "
+			    "loop's reads (fio fails such a job when it reopens them)");
+	if (loops && !j->allow_file_create)
+		return fail(j, "unlink_each_loop", d, "option 'unlink_each_loop': the files "
+			    "deleted after each loop must be created again, and "
+			    "allow_file_create=0 forbids it");
+	if (j->opendir && j->stripe_chunk)
+		return fail(j, "opendir", d, "option 'opendir': a stripe's members are named by "
+			    "filename=, not found in a directory");
+	return 0;
+}
+
 int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		 struct diag *d)
 {
@@ -350,6 +369,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_sysbench_modes(j, d);
 	if (!ret)
 		ret = check_stripe(j, d);
+	if (!ret)
+		ret = check_files(j, d);
 	if (ret)
 		return ret;
 	if (j->verify != VERIFY_NONE && (eng->flags & ENGINE_NO_FILES))
@@ -375,5 +396,8 @@ int job_check_readonly(const struct job_desc *j, struct diag *d)
 	if (j->unlink)
 		return fail(j, "unlink", d, "option 'unlink': the job deletes its files, and "
 			    "--readonly forbids that");
+	if (j->unlink_each_loop)
+		return fail(j, "unlink_each_loop", d, "option 'unlink_each_loop': the job deletes "
+			    "its files, and --readonly forbids that");
 	return 0;
 }
