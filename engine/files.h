@@ -81,6 +81,20 @@ int files_close(const struct job_desc *j, struct io_file *f, unsigned n, unsigne
 int files_recreate(const struct job_desc *j, struct io_file *f, unsigned n, char *err,
 		   size_t len);
 
+/*
+ * lockfile: the lock of one path, for every job of a phase that uses that path with
+ * lockfile set. NULL when out of memory.
+ */
+struct path_lock *files_lock_new(void);
+void files_lock_free(struct path_lock *l);
+
+/*
+ * Take f's lock (if it has one) for an I/O of direction dir: readwrite shares it between
+ * reads, exclusive and every write or sync take it alone. Then files_unlock(f).
+ */
+void files_lock(const struct io_file *f, int dir, int mode);
+void files_unlock(const struct io_file *f);
+
 /* Free the array from files_resolve(). */
 void files_free(struct io_file *f, unsigned n);
 

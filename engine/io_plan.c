@@ -189,7 +189,7 @@ int plan_init(struct worker *w)
 	p->last_written = NULL;
 	cursor_init(w, io_size);
 	fast_path_init(w);
-	return 0;
+	return window_init(w);
 }
 
 bool plan_next_loop(struct worker *w)
@@ -210,6 +210,7 @@ bool plan_next_loop(struct worker *w)
 		memset(pf->seq_pos, 0, sizeof(pf->seq_pos));
 		pf->served = pf->sfr_writes = 0;
 	}
+	window_reset(w);
 	return true;
 }
 
@@ -217,6 +218,7 @@ void plan_free(struct worker *w)
 {
 	struct io_plan *p = &w->plan;
 
+	window_free(w);
 	for (unsigned i = 0; p->files && i < w->nfiles; i++)
 		free(p->files[i].covered);
 	free(p->files);
@@ -540,6 +542,13 @@ static bool plan_where(struct worker *w, int d, unsigned *fi, uint64_t *off, uin
 	if (p->cursor) {
 		if (!cursor_next(w, len, fi, off))
 			return false;
+	} else if (p->window.on) {
+		int i = window_pick(w, *len);
+
+		if (i < 0)
+			return false;	/* waiting, or a file would not open */
+		*fi = (unsigned)i;
+		*off = plan_offset(w, *fi, d, len);
 	} else {
 		*fi = plan_file(w, *len);
 		*off = plan_offset(w, *fi, d, len);
@@ -567,6 +576,8 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 	if (w->verify) {
 		switch (verify_plan(w, r)) {
 		case VP_READ:
+			if (p->window.on)
+				window_issued(w, (unsigned)(r->file - w->files));
 			return true;
 		case VP_END:
 			return false;
@@ -602,6 +613,8 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 	}
 	if (j->fsync_every_ios)
 		count_for_sync(w, f, d);
+	if (p->window.on)
+		window_issued(w, fi);
 	return true;
 }
 
@@ -627,6 +640,8 @@ void plan_sync(struct worker *w, struct io_req *r)
 		p->sync_all = next < w->nfiles;
 		p->sync_due = p->sync_all ? &w->files[next] : NULL;
 	}
+	if (p->window.on)
+		window_issued(w, (unsigned)(r->file - w->files));
 	/* fio counts fsync= syncs alone: fdatasync= ones only time, end_fsync not at all */
 	w->st->sync_ios++;
 	if (r->dir == IO_FSYNC && !w->ending)

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "engine/file_window.h"
 #include "engine/offsets.h"
 #include "jobs/job.h"
 
@@ -35,6 +36,7 @@ struct plan_file {
 
 struct io_plan {
 	struct plan_file *files;	/* one per file the job plans over */
+	struct file_window window;	/* openfiles: which files are open (file_window.c) */
 	bool fast;			/* one file, one direction, one block size */
 	int fast_dir;
 	uint32_t fast_len;
@@ -96,6 +98,12 @@ uint64_t plan_budget_bytes(const struct worker *w);
 static inline bool plan_is_fast(const struct io_plan *p)
 {
 	return p->fast;
+}
+
+/* openfiles: nothing can be planned until an I/O in flight completes and its file closes. */
+static inline bool plan_waiting(const struct io_plan *p)
+{
+	return p->window.waiting;
 }
 
 /* Whether a sync is due: the next request is plan_sync()'s. */

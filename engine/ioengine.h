@@ -33,6 +33,8 @@ struct io_file {
 	uint64_t io_len;	/* length of that region */
 	unsigned lbs;		/* logical block size of the device below */
 	unsigned open_flags;
+	struct path_lock *lock;	/* lockfile: shared by the phase's jobs on this path, or NULL */
+	bool lock_owner;	/* this one made it and frees it */
 };
 
 struct io_req {
@@ -77,6 +79,7 @@ enum ioq_status {
 
 struct ioengine;
 struct cmdprio;
+struct path_lock;
 
 struct ioengine_ops {
 	const char *name;

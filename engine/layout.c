@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/falloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -354,7 +355,7 @@ int files_open_one(const struct job_desc *j, struct io_file *f, char *err, size_
 
 int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *err, size_t len)
 {
-	unsigned limit = j->openfiles && j->openfiles < n ? j->openfiles : n;
+	unsigned limit = j->openfiles && j->openfiles < n && !j->stripe_chunk ? j->openfiles : n;
 
 	/* openfiles: the first ones now, the others when the job comes to them */
 	for (unsigned i = 0; i < n; i++) {
@@ -419,6 +420,46 @@ int files_recreate(const struct job_desc *j, struct io_file *f, unsigned n, char
 		}
 	}
 	return files_open(j, f, n, err, len);
+}
+
+/* lockfile's lock: fio's too is a read-write lock for readwrite, a mutex for exclusive. */
+struct path_lock {
+	pthread_rwlock_t rw;
+};
+
+struct path_lock *files_lock_new(void)
+{
+	struct path_lock *l = malloc(sizeof(*l));
+
+	if (l && pthread_rwlock_init(&l->rw, NULL)) {
+		free(l);
+		return NULL;
+	}
+	return l;
+}
+
+void files_lock_free(struct path_lock *l)
+{
+	if (!l)
+		return;
+	pthread_rwlock_destroy(&l->rw);
+	free(l);
+}
+
+void files_lock(const struct io_file *f, int dir, int mode)
+{
+	if (!f->lock)
+		return;
+	if (mode == FILE_LOCK_READWRITE && dir == IO_READ)
+		pthread_rwlock_rdlock(&f->lock->rw);
+	else
+		pthread_rwlock_wrlock(&f->lock->rw);
+}
+
+void files_unlock(const struct io_file *f)
+{
+	if (f->lock)
+		pthread_rwlock_unlock(&f->lock->rw);
 }
 
 int files_close(const struct job_desc *j, struct io_file *f, unsigned n, unsigned *failed)

@@ -424,6 +424,62 @@ static int layout_phase(struct run *r, unsigned phase, struct diag *d)
 	return 0;
 }
 
+/* lockfile: the lock an earlier job i of the phase has on path, or NULL. */
+static struct path_lock *lock_of(const struct run *r, unsigned phase, unsigned upto,
+				 const char *path)
+{
+	for (unsigned i = 0; i < upto; i++) {
+		const struct run_files *rf = &r->files[i];
+
+		if (r->jobs->jobs[i].phase != phase)
+			continue;
+		for (unsigned f = 0; f < rf->n; f++)
+			if (rf->f[f].lock && !strcmp(rf->f[f].path, path))
+				return rf->f[f].lock;
+	}
+	return NULL;
+}
+
+/* lockfile: one lock per path for the jobs of the phase that ask for one. */
+static int share_locks(struct run *r, unsigned phase, struct diag *d)
+{
+	for (unsigned i = 0; i < r->jobs->njobs; i++) {
+		const struct job_desc *j = &r->jobs->jobs[i];
+		struct run_files *rf = &r->files[i];
+
+		if (j->phase != phase || j->lockfile == FILE_LOCK_NONE)
+			continue;
+		for (unsigned f = 0; f < rf->n; f++) {
+			struct io_file *file = &rf->f[f];
+
+			file->lock = lock_of(r, phase, i, file->path);
+			if (file->lock)
+				continue;
+			file->lock = files_lock_new();
+			if (!file->lock)
+				return diag_set(d, -ENOMEM, "job '%s': out of memory", j->name);
+			file->lock_owner = true;
+		}
+	}
+	return 0;
+}
+
+static void drop_locks(struct run *r, unsigned phase)
+{
+	for (unsigned i = 0; i < r->jobs->njobs; i++) {
+		struct run_files *rf = &r->files[i];
+
+		if (r->jobs->jobs[i].phase != phase)
+			continue;
+		for (unsigned f = 0; f < rf->n; f++) {
+			if (rf->f[f].lock_owner)
+				files_lock_free(rf->f[f].lock);
+			rf->f[f].lock = NULL;
+			rf->f[f].lock_owner = false;
+		}
+	}
+}
+
 /* Start the threads; returns how many started (all of them, or up to a failure). */
 static unsigned start_threads(struct job_slot *slots, unsigned n, int *err)
 {
@@ -481,7 +537,7 @@ static bool can_share_fds(const struct run *r, unsigned i)
 	 * create_serialize=0: each lays them out in its thread, after the run would open them
 	 */
 	return j->numjobs > 1 && j->filenames.n && (r->files[i].ops->flags & IOENG_POSITIONAL) &&
-	       !j->unlink_each_loop && j->create_serialize;
+	       !j->unlink_each_loop && j->create_serialize && !j->openfiles;
 }
 
 static int open_shared(struct run *r, unsigned phase, struct diag *d)
@@ -591,8 +647,11 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 		ret = layout_phase(r, phase, d);
 	if (!ret)
 		ret = open_shared(r, phase, d);
+	if (!ret)
+		ret = share_locks(r, phase, d);
 	if (ret < 0) {
 		close_shared(r, phase);
+		drop_locks(r, phase);
 		return ret;
 	}
 	slots = calloc(n, sizeof(*slots));
@@ -618,6 +677,7 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 			pthread_join(slots[i].thread, NULL);
 	usage_end(&r->phases[phase]);
 	close_shared(r, phase);
+	drop_locks(r, phase);
 	free(slots);
 	return ret;
 }

@@ -136,8 +136,9 @@ int worker_setup(struct worker *w)
 	if (ret < 0)
 		return ret;
 	worker_prio_layout(w);
+	w->locking = j->lockfile != FILE_LOCK_NONE;
 	/* Logs and verify see each I/O, and cmdprio counts each under its own priority. */
-	w->per_io = w->logs || w->verify || w->eng.cmdprio;
+	w->per_io = w->logs || w->verify || w->eng.cmdprio || w->plan.window.on;
 	return 0;
 }
 

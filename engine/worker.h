@@ -53,6 +53,7 @@ struct worker {
 	struct req_queue q;		/* the requests: free, queued, refused, in flight */
 	bool sync_path;			/* every I/O completes inside queue() */
 	bool per_io;			/* logs, verify or cmdprio: account each I/O alone */
+	bool locking;			/* lockfile: each I/O is queued under its file's lock */
 
 	/* what to issue next */
 	struct io_plan plan;		/* direction, file, size, offset and budgets */

@@ -340,6 +340,16 @@ static int check_files(const struct job_desc *j, struct diag *d)
 		return fail(j, "unlink_each_loop", d, "option 'unlink_each_loop': the files "
 			    "deleted after each loop must be created again, and "
 			    "allow_file_create=0 forbids it");
+	if (j->lockfile != FILE_LOCK_NONE && j->stripe_chunk)
+		return fail(j, "lockfile", d, "option 'lockfile': a stripe's I/O is cut over its "
+			    "members, and locking them for each part is not supported");
+	if (j->openfiles && j->openfiles < (j->filenames.n ? j->filenames.n : j->nrfiles) &&
+	    (j->verify != VERIFY_NONE || j->seq_cursor_shared))
+		return fail(j, "openfiles", d, j->verify != VERIFY_NONE ?
+			    "option 'openfiles': verify reads back every file after the writes, "
+			    "and openfiles below the number of files has closed them" :
+			    "option 'openfiles': seq_cursor=shared takes blocks of every file in "
+			    "turn, which openfiles below the number of files keeps closed");
 	if (j->opendir && j->stripe_chunk)
 		return fail(j, "opendir", d, "option 'opendir': a stripe's members are named by "
 			    "filename=, not found in a directory");

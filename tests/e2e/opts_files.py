@@ -12,7 +12,7 @@ import re
 import shutil
 import subprocess
 
-from common import BIN, Checks, remove, run, scratch_dir
+from common import BIN, Checks, engine_available, remove, run, scratch_dir
 
 KiB = 1024
 STRACE = shutil.which("strace")
@@ -305,6 +305,88 @@ def check_no_ops(c, d):
     c.check(code == 0, "write_barrier=0: exit %d, %s" % (code, err))
 
 
+def max_open(lines, prefix):
+    """The most files under prefix open at once in a trace of openat and close, and the
+    files opened."""
+    fds, most, names = {}, 0, set()
+    for l in lines:
+        m = re.search(r'openat\(AT_FDCWD, "(%s[^"]*)", [^)]*\) = (\d+)$' % re.escape(prefix), l)
+        if m:
+            fds[m.group(2)] = m.group(1)
+            names.add(m.group(1))
+            most = max(most, len(fds))
+            continue
+        m = re.search(r"\bclose\((\d+)\)\s+= 0$", l)
+        if m:
+            fds.pop(m.group(1), None)
+    return most, sorted(names)
+
+
+def check_openfiles(c, d):
+    """openfiles=2 over 6 files: never more than 2 of them open at once (6 without it),
+    every file still gets its share, with a synchronous engine and at depth 8."""
+    engines = [["--ioengine=psync"]]
+    if engine_available("libaio"):
+        engines.append(["--ioengine=libaio", "--iodepth=8", "--direct=1"])
+    for eng in engines:
+        for limit, want in [("2", 2), (None, 6)]:
+            sub = os.path.join(d, "of%d" % len(os.listdir(d)))
+            os.mkdir(sub)
+            args = ["--name=j", "--directory=.", "--nrfiles=6", "--size=384k", "--bs=4k",
+                    "--rw=randwrite", "--output-format=json"] + eng
+            if limit:
+                args.append("--openfiles=" + limit)
+            code, out, lines = traced(args, sub, "openat,close")
+            most, names = max_open(lines, "./j.0.")
+            c.check(code == 0 and most == want and len(names) == 6 and
+                    job_json(out)["write"]["io_bytes"] == 384 * KiB,
+                    "openfiles=%s %s: %d open at once, not %d; opened %s" %
+                    (limit, eng, most, want, names))
+
+
+def overlaps(lines):
+    """From strace -f lines of pread64 and pwrite64, the most calls in the kernel at once
+    and how many started while a write was in, or were writes that started beside any."""
+    active, most, clashes = {}, 0, 0
+    for l in lines:
+        m = re.match(r"(\d+)\s+(<\.\.\. )?(pwrite64|pread64)", l)
+        if not m:
+            continue
+        pid, kind = m.group(1), "w" if m.group(3) == "pwrite64" else "r"
+        if m.group(2):
+            active.pop(pid, None)
+            continue
+        others = list(active.values())
+        clashes += bool(others) if kind == "w" else "w" in others
+        most = max(most, len(others) + 1)
+        if "<unfinished" in l:
+            active[pid] = kind
+    return most, clashes
+
+
+def check_lockfile(c, d):
+    """Four clones and another job on one file: lockfile=exclusive lets one I/O into the
+    kernel at a time, readwrite lets reads share and no write beside anything; without a
+    lock they overlap (strace -f shows a call still in the kernel when another starts)."""
+    path = os.path.join(d, "lk")
+    with open(path, "wb") as f:
+        f.write(os.urandom(1 << 20))
+    for mode in ["none", "exclusive", "readwrite"]:
+        args = ["--name=a", "--filename=lk", "--size=1m", "--bs=4k", "--rw=randrw",
+                "--numjobs=4", "--lockfile=" + mode, "--name=b", "--filename=lk",
+                "--size=1m", "--bs=4k", "--rw=randread", "--lockfile=" + mode]
+        code, _, lines = traced(args, d, "pread64,pwrite64")
+        most, clashes = overlaps(lines)
+        if mode == "none":
+            ok = most > 1 and clashes > 0
+        elif mode == "exclusive":
+            ok = most == 1
+        else:
+            ok = clashes == 0 and most > 1
+        c.check(code == 0 and ok, "lockfile=%s: %d calls in the kernel at once, %d beside "
+                "a write" % (mode, most, clashes))
+
+
 def main():
     c = Checks("opts_files")
     d = scratch_dir()
@@ -325,6 +407,8 @@ def main():
             check_pre_read(c, d)
             check_sync_file_range(c, d)
             check_fadvise_noreuse(c, d)
+            check_openfiles(c, d)
+            check_lockfile(c, d)
     finally:
         remove(d)
     c.finish()
