@@ -163,11 +163,14 @@ static int size_one(const struct job_desc *j, struct io_file *f, unsigned nfiles
 	bool regular = !f->is_bdev && !f->is_chr;
 	uint64_t off, len;
 
-	/* fill_device sizes what nothing else sizes: the region is the free space's share */
+	/*
+	 * fill_device sizes what nothing else sizes: the file as it is and its share of the
+	 * free space, so that the writes run into ENOSPC (fio's size is then unlimited)
+	 */
 	if (j->fill_device && regular && !j->size.bytes && !j->size.pct && !filesize) {
 		uint64_t bs = job_bs_max(j);
 
-		filesize = free_space(f->path) / nfiles / bs * bs;
+		filesize = (f->real_size + free_space(f->path) / nfiles) / bs * bs;
 		if (!filesize)
 			return fail(j, d, -ENOSPC, "fill_device=1: the file system of '%s' has "
 				    "less than one block (%" PRIu64 " bytes) free for each of its %u "

@@ -465,7 +465,9 @@ const struct opt_def job_options[] = {
 	JOB_STR("opendir", opendir, NULL,
 		"use every regular file under this directory, recursively, each used whole"),
 	JOB_ENUM("lockfile", lockfile, "none", lockfile_vals,
-		 "lock each I/O on a file against the other jobs' on the same path"),
+		 "lock each I/O on a file against the other jobs' on the same path, while the "
+		 "engine takes it (as fio: a synchronous engine's whole I/O, an asynchronous "
+		 "one's queueing)"),
 	JOB_BOOL("pre_read", pre_read, "0",
 		 "read the files' regions into the page cache before the job starts (clears "
 		 "invalidate)"),

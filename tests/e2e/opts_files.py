@@ -249,6 +249,10 @@ def check_sync_file_range(c, d):
     flags = "SYNC_FILE_RANGE_WAIT_BEFORE|SYNC_FILE_RANGE_WRITE"
     want = [(i * 16 * KiB, 16 * KiB, flags) for i in range(4)]
     c.check(code == 0 and got == want, "sync_file_range: %s, not %s" % (got, want))
+    code, _, lines = traced(["--name=j", "--filename=sfr", "--size=64k", "--bs=4k",
+                             "--rw=write", "--sync_file_range=write"], d, "sync_file_range")
+    n = sum(1 for l in lines if "SYNC_FILE_RANGE_WRITE) = 0" in l)
+    c.check(code == 0 and n == 16, "sync_file_range=write: %d syncs, not one per write" % n)
     code, _, err = iojob(["--name=j", "--sync_file_range=flush:4", "--parse-only"], d)
     c.check(code == 2 and "wait_before" in err, "sync_file_range=flush:4: exit %d, %s" %
             (code, err))
