@@ -105,6 +105,8 @@ static int write_out(const struct job_desc *j, struct io_file *f, uint64_t from,
 		else
 			off += (uint64_t)w;
 		if (j->fill_device && (ret == -ENOSPC || ret == -EDQUOT)) {
+			if (j->create_fsync)
+				fsync(fd);
 			close(fd);
 			return filled(j, f, off, d);
 		}
@@ -287,13 +289,14 @@ static int set_write_hint(const struct job_desc *j, const struct io_file *f, cha
 			  size_t len)
 {
 	uint64_t hint = (uint64_t)j->write_hint;
-	int cmd = j->direct ? F_SET_FILE_RW_HINT : F_SET_RW_HINT;
+	int cmd = j->direct ? F_SET_FILE_RW_HINT : F_SET_RW_HINT, e;
 
 	if (!j->write_hint || f->is_chr || fcntl(f->fd, cmd, &hint) == 0)
 		return 0;
+	e = errno;
 	snprintf(err, len, "job '%s': write_hint: fcntl(%s) on '%s': %s", j->name,
-		 j->direct ? "F_SET_FILE_RW_HINT" : "F_SET_RW_HINT", f->path, strerror(errno));
-	return -errno;
+		 j->direct ? "F_SET_FILE_RW_HINT" : "F_SET_RW_HINT", f->path, strerror(e));
+	return -e;
 }
 
 /*
