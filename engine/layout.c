@@ -283,7 +283,9 @@ static int open_flags(const struct job_desc *j, const struct io_file *f)
 
 /*
  * write_hint: the lifetime hint, on the inode (F_SET_RW_HINT) or, with direct=1, on the
- * open file (F_SET_FILE_RW_HINT), as fio gives it; a kernel that refuses it fails the job.
+ * open file (F_SET_FILE_RW_HINT), as fio gives it. Linux 5.17 dropped the open file's
+ * hint (EINVAL), and since then takes the inode's for direct I/O too: then the inode's.
+ * A kernel that refuses both fails the job.
  */
 static int set_write_hint(const struct job_desc *j, const struct io_file *f, char *err,
 			  size_t len)
@@ -293,9 +295,15 @@ static int set_write_hint(const struct job_desc *j, const struct io_file *f, cha
 
 	if (!j->write_hint || f->is_chr || fcntl(f->fd, cmd, &hint) == 0)
 		return 0;
+	if (cmd == F_SET_FILE_RW_HINT && errno == EINVAL) {
+		cmd = F_SET_RW_HINT;
+		if (fcntl(f->fd, cmd, &hint) == 0)
+			return 0;
+	}
 	e = errno;
 	snprintf(err, len, "job '%s': write_hint: fcntl(%s) on '%s': %s", j->name,
-		 j->direct ? "F_SET_FILE_RW_HINT" : "F_SET_RW_HINT", f->path, strerror(e));
+		 cmd == F_SET_FILE_RW_HINT ? "F_SET_FILE_RW_HINT" : "F_SET_RW_HINT", f->path,
+		 strerror(e));
 	return -e;
 }
 

@@ -480,7 +480,7 @@ const struct opt_def job_options[] = {
 		    "make every Nth write a barrier"),
 	JOB_ENUM("write_hint", write_hint, NULL, write_hint_vals,
 		 "lifetime hint for the files' writes, fcntl(2) F_SET_RW_HINT (F_SET_FILE_RW_HINT "
-		 "with direct=1)"),
+		 "with direct=1, or the inode's where the kernel has no open file's hint)"),
 	JOB_BOOL("unique_filename", unique_filename, "1",
 		 "fio's client/server option (prefix files with the client's address): a local "
 		 "run has no client, so it does nothing, in fio as in iojob"),

@@ -22,8 +22,9 @@ def iojob(args, cwd):
     return run(["--eta=never"] + args, cwd=cwd)
 
 
-def traced(args, cwd, calls):
-    """Run iojob under strace -f for the calls; (exit code, stdout, trace lines)."""
+def traced(args, cwd, calls, raw=False):
+    """Run iojob under strace -f for the calls; (exit code, stdout, trace lines), each call
+    on one line unless raw (as strace wrote them)."""
     trace = os.path.join(cwd, "strace.out")
     p = subprocess.run([STRACE, "-f", "-qq", "-o", trace, "-e", "trace=" + calls, BIN,
                         "--eta=never"] + args, cwd=cwd, capture_output=True, text=True,
@@ -31,7 +32,22 @@ def traced(args, cwd, calls):
     with open(trace) as f:
         lines = f.read().splitlines()
     os.unlink(trace)
-    return p.returncode, p.stdout, lines
+    return p.returncode, p.stdout, lines if raw else joined(lines)
+
+
+def joined(lines):
+    """strace -f lines with each call whole: a call another thread's interrupted is shown
+    as "NAME(args <unfinished ...>" and later "<... NAME resumed>rest"; join the parts."""
+    out, open_calls = [], {}
+    for l in lines:
+        m = re.match(r"(\d+)\s+<\.\.\. \w+ resumed>(.*)", l)
+        if m and m.group(1) in open_calls:
+            out.append(open_calls.pop(m.group(1)) + m.group(2))
+        elif l.endswith("<unfinished ...>"):
+            open_calls[l.split()[0]] = l[:-len("<unfinished ...>")].rstrip()
+        else:
+            out.append(l)
+    return out
 
 
 def job_json(out):
@@ -77,6 +93,7 @@ def check_create_fsync(c, d):
 
 
 def gettids(lines):
+    """The job threads: each asks for its id."""
     return {l.split()[0] for l in lines if "gettid()" in l}
 
 
@@ -269,9 +286,11 @@ def rw_hint(path):
 
 
 def check_write_hint(c, d):
-    """write_hint=long sets the file's hint (RWH_WRITE_LIFE_LONG, 4), read back; a file
+    """write_hint=long sets the file's hint (RWH_WRITE_LIFE_LONG, 4), read back, with
+    direct=1 too (on the inode where the kernel has no hint of the open file); a file
     written without it keeps none (0)."""
-    for name, args, want in [("wh_long", ["--write_hint=long"], 4), ("wh_none", [], 0)]:
+    for name, args, want in [("wh_long", ["--write_hint=long"], 4), ("wh_none", [], 0),
+                             ("wh_direct", ["--write_hint=medium", "--direct=1"], 3)]:
         code, _, err = iojob(["--name=j", "--filename=" + name, "--size=64k",
                               "--rw=write"] + args, d)
         try:
@@ -379,7 +398,7 @@ def check_lockfile(c, d):
         args = ["--name=a", "--filename=lk", "--size=1m", "--bs=4k", "--rw=randrw",
                 "--numjobs=4", "--lockfile=" + mode, "--name=b", "--filename=lk",
                 "--size=1m", "--bs=4k", "--rw=randread", "--lockfile=" + mode]
-        code, _, lines = traced(args, d, "pread64,pwrite64")
+        code, _, lines = traced(args, d, "pread64,pwrite64", raw=True)
         most, clashes = overlaps(lines)
         if mode == "none":
             ok = most > 1 and clashes > 0
