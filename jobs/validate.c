@@ -340,6 +340,10 @@ static int check_files(const struct job_desc *j, struct diag *d)
 		return fail(j, "unlink_each_loop", d, "option 'unlink_each_loop': the files "
 			    "deleted after each loop must be created again, and "
 			    "allow_file_create=0 forbids it");
+	if (j->create == CREATE_RECREATE && !j->allow_file_create)
+		return fail(j, "allow_file_create", d, "option 'allow_file_create': "
+			    "create=recreate deletes the files and creates them again, which "
+			    "allow_file_create=0 forbids");
 	if (j->lockfile != FILE_LOCK_NONE && j->stripe_chunk)
 		return fail(j, "lockfile", d, "option 'lockfile': a stripe's I/O is cut over its "
 			    "members, and locking them for each part is not supported");

@@ -136,6 +136,10 @@ def check_allow_file_create(c, d):
                             "--allow_file_create=0", "--output-format=json"], d)
     c.check(code == 0 and job_json(out)["write"]["io_bytes"] == 64 * KiB,
             "allow_file_create=0 on an existing file: exit %d, %s" % (code, err))
+    code, _, err = iojob(["--name=j", "--filename=" + path, "--size=64k", "--rw=write",
+                          "--allow_file_create=0", "--create=recreate"], d)
+    c.check(code == 2 and os.path.getsize(path) == 64 * KiB,
+            "allow_file_create=0 with create=recreate: exit %d, %s" % (code, err))
 
 
 def log_offsets(path):
