@@ -137,7 +137,10 @@ int worker_setup(struct worker *w)
 		return ret;
 	worker_prio_layout(w);
 	w->locking = j->lockfile != FILE_LOCK_NONE;
-	/* Logs and verify see each I/O, and cmdprio counts each under its own priority. */
+	/*
+	 * Logs and verify see each I/O, cmdprio counts each under its own priority, and
+	 * openfiles counts each file's I/O in flight.
+	 */
 	w->per_io = w->logs || w->verify || w->eng.cmdprio || w->plan.window.on;
 	return 0;
 }

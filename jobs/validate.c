@@ -357,6 +357,15 @@ static int check_files(const struct job_desc *j, struct diag *d)
 	if (j->opendir && j->stripe_chunk)
 		return fail(j, "opendir", d, "option 'opendir': a stripe's members are named by "
 			    "filename=, not found in a directory");
+	if ((j->unlink_each_loop || j->fill_device || j->file_append) && j->stripe_chunk) {
+		const char *opt = j->unlink_each_loop ? "unlink_each_loop" :
+				  j->fill_device ? "fill_device" : "file_append";
+		char why[200];
+
+		snprintf(why, sizeof(why), "option '%s': a stripe's members are used whole, as "
+			 "they are: never deleted, filled or appended to", opt);
+		return fail(j, opt, d, why);
+	}
 	return 0;
 }
 
