@@ -117,11 +117,14 @@ static void note_to(void *ctx, const char *msg)
 {
 	FILE *f = ctx;
 
+	/* whole lines: create_serialize=0 has the job threads lay out files at once */
+	flockfile(f);
 	/* in the normal report it is fio's line; on stderr, a note like any other */
 	fputs(f == stderr ? "iojob: note: " : "", f);
 	text_put_escaped(f, msg);	/* it names the job, and a name may hold anything */
 	fputc('\n', f);
 	fflush(f);
+	funlockfile(f);
 }
 
 /* The normal report's header: each job's line, then what report_run_header() says. */

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "engine/devices/blockdev.h"
@@ -19,6 +21,7 @@
 #include "engine/offsets.h"
 #include "engine/region.h"
 #include "base/diag.h"
+#include "base/grow.h"
 
 /* Expand $jobname, $jobnum and $filenum in filename_format. */
 static void format_name(const struct job_desc *j, unsigned filenum, char *out, size_t len)
@@ -47,11 +50,19 @@ static void format_name(const struct job_desc *j, unsigned filenum, char *out, s
 	out[n < len ? n : len - 1] = '\0';
 }
 
-static char *file_path(const struct job_desc *j, unsigned i)
+/* The files opendir= found: paths as found, not under directory=. */
+struct dir_files {
+	char **v;
+	size_t n, cap;
+};
+
+static char *file_path(const struct job_desc *j, const struct dir_files *df, unsigned i)
 {
 	char name[4096], *path;
 	const char *dir = NULL;
 
+	if (i >= j->filenames.n && df->n)
+		return strdup(df->v[i - j->filenames.n]);
 	if (j->filenames.n)
 		snprintf(name, sizeof(name), "%s", j->filenames.v[i]);
 	else
@@ -122,18 +133,56 @@ static int fail(const struct job_desc *j, struct diag *d, int err, const char *f
 	return err;
 }
 
+/*
+ * fill_device: the free space of the file system that will hold path (its nearest
+ * existing directory when it does not exist yet), shared by the job's files.
+ */
+static uint64_t free_space(const char *path)
+{
+	char dir[PATH_MAX], *slash;
+	struct statvfs sv;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	while (statvfs(dir, &sv) < 0) {
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir) {
+			snprintf(dir, sizeof(dir), slash ? "/" : ".");
+			if (statvfs(dir, &sv) < 0)
+				return 0;
+			break;
+		}
+		*slash = '\0';
+	}
+	return (uint64_t)sv.f_bavail * sv.f_frsize;
+}
+
 /* Size, offset and region of one file, fio's way: size is split over the files. */
 static int size_one(const struct job_desc *j, struct io_file *f, unsigned nfiles, bool exists,
 		    uint64_t filesize, struct diag *d)
 {
+	bool regular = !f->is_bdev && !f->is_chr;
 	uint64_t off, len;
 
+	/*
+	 * fill_device sizes what nothing else sizes: the file as it is and its share of the
+	 * free space, so that the writes run into ENOSPC (fio's size is then unlimited)
+	 */
+	if (j->fill_device && regular && !j->size.bytes && !j->size.pct && !filesize) {
+		uint64_t bs = job_bs_max(j);
+
+		filesize = (f->real_size + free_space(f->path) / nfiles) / bs * bs;
+		if (!filesize)
+			return fail(j, d, -ENOSPC, "fill_device=1: the file system of '%s' has "
+				    "less than one block (%" PRIu64 " bytes) free for each of its %u "
+				    "file%s", f->path, bs, nfiles, nfiles > 1 ? "s" : "");
+	}
 	if ((j->size.pct > 0 || j->offset.pct > 0 || j->offset_increment.pct > 0 ||
 	     (!j->size.bytes && !filesize)) && (!exists || f->is_chr))
 		return fail(j, d, -EINVAL, "'%s' %s, so its size is unknown (set size= or "
 			    "filesize=)", f->path, f->is_chr ? "is a character device" :
 			    "does not exist");
-	off = region_offset(j, f->real_size);
+	/* file_append: as offset= the file's size, for regular files alone (as fio) */
+	off = j->file_append && regular ? f->real_size : region_offset(j, f->real_size);
 	len = filesize ? filesize : region_length(j, f->real_size, off, nfiles);
 	if (f->is_bdev && off + len > f->real_size)
 		len = f->real_size > off ? f->real_size - off : 0;
@@ -194,17 +243,113 @@ static int size_member(const struct job_desc *j, struct io_file *f, unsigned n, 
 	return 0;
 }
 
+static int add_dir_file(struct dir_files *df, const char *path)
+{
+	char *copy = strdup(path);
+
+	if (!copy || GROW_FOR(df->v, df->cap, df->n) < 0) {
+		free(copy);
+		return -ENOMEM;
+	}
+	df->v[df->n++] = copy;
+	return 0;
+}
+
+/*
+ * opendir=: every regular file under dir, recursively, in name order within each
+ * directory. Symbolic links are not followed, as fio (lstat) does not.
+ */
+static int scan_dir(const char *dir, struct dir_files *df, unsigned depth)
+{
+	struct dirent **ents;
+	int n, ret = 0;
+
+	if (depth > 64)
+		return -ELOOP;
+	n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0)
+		return -errno;
+	for (int i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+		char *path = NULL;
+		struct stat st;
+
+		if (!ret && strcmp(name, ".") && strcmp(name, "..")) {
+			if (asprintf(&path, "%s/%s", dir, name) < 0)
+				ret = -ENOMEM;
+			else if (lstat(path, &st) < 0)
+				ret = -errno;
+			else if (S_ISDIR(st.st_mode))
+				ret = scan_dir(path, df, depth + 1);
+			else if (S_ISREG(st.st_mode))
+				ret = add_dir_file(df, path);
+			free(path);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return ret;
+}
+
+/* filesize=: one size, or one drawn from the range in whole blocks, as fio draws it. */
+static uint64_t draw_filesize(const struct job_desc *j, struct rng *rng)
+{
+	uint64_t lo = j->filesize.lo, hi = j->filesize.hi, bs = job_bs_min(j), v;
+
+	if (lo == hi)
+		return lo;
+	v = lo + rng_below(rng, hi - lo + 1);
+	return v >= bs ? v - v % bs : v;
+}
+
+static void dir_files_free(struct dir_files *df)
+{
+	for (size_t i = 0; i < df->n; i++)
+		free(df->v[i]);
+	free(df->v);
+}
+
+static int find_dir_files(const struct job_desc *j, struct dir_files *df, struct diag *d)
+{
+	const char *file;
+	int line, ret;
+
+	if (!j->opendir)
+		return 0;
+	job_where(j, "opendir", &file, &line);
+	ret = scan_dir(j->opendir, df, 0);
+	if (ret == -ENOMEM)
+		return diag_set(d, ret, "out of memory");
+	if (ret < 0)
+		return diag_at(d, ret, file, line, "job '%s': option 'opendir': '%s': %s",
+			       j->name, j->opendir, strerror(-ret));
+	if (!df->n)
+		return diag_at(d, -EINVAL, file, line, "job '%s': option 'opendir': no regular "
+			       "file under '%s'", j->name, j->opendir);
+	return 0;
+}
+
 int files_resolve(const struct job_desc *j, bool virtual_files,
 		  bool (*will_exist)(void *ctx, const char *path), void *ctx,
 		  struct io_file **out, unsigned *nout, struct diag *d)
 {
-	unsigned n = j->filenames.n ? j->filenames.n : j->nrfiles;
-	struct io_file *files = calloc(n, sizeof(*files));
+	struct dir_files df = { 0 };
+	struct io_file *files;
 	struct rng rng;
-	int ret = 0;
+	unsigned n;
+	int ret;
 
-	if (!files)
+	ret = find_dir_files(j, &df, d);
+	if (ret < 0) {
+		dir_files_free(&df);
+		return ret;
+	}
+	n = j->filenames.n + df.n ? j->filenames.n + (unsigned)df.n : j->nrfiles;
+	files = calloc(n, sizeof(*files));
+	if (!files) {
+		dir_files_free(&df);
 		return diag_set(d, -ENOMEM, "out of memory");
+	}
 	rng_seed(&rng, j->randseed ^ 0x5eed);
 	for (unsigned i = 0; !ret && i < n; i++) {
 		struct io_file *f = &files[i];
@@ -212,14 +357,14 @@ int files_resolve(const struct job_desc *j, bool virtual_files,
 		bool exists = false;
 
 		f->fd = -1;
-		f->shared = j->filenames.n > 0;
-		f->path = file_path(j, i);
+		f->shared = j->filenames.n + df.n > 0;
+		f->path = file_path(j, &df, i);
 		if (!f->path) {
 			ret = diag_set(d, -ENOMEM, "out of memory");
 			break;
 		}
 		if (j->filesize.hi)
-			filesize = j->filesize.lo + rng_below(&rng, j->filesize.hi - j->filesize.lo + 1);
+			filesize = draw_filesize(j, &rng);
 		if (virtual_files) {
 			exists = true;
 			f->real_size = filesize ? filesize : j->size.bytes / n;
@@ -249,6 +394,7 @@ int files_resolve(const struct job_desc *j, bool virtual_files,
 		if (!ret)
 			ret = check_pseudo_fs(j, f, exists, d);
 	}
+	dir_files_free(&df);
 	if (ret) {
 		files_free(files, n);
 		return ret;
@@ -407,6 +553,19 @@ static int check_verify_source(const struct job_desc *j, const struct io_file *f
 		       f->real_size, f->want_size);
 }
 
+/* allow_file_create=0: every file must exist already, fio's "file creation disallowed". */
+static int check_may_create(const struct job_desc *j, const struct io_file *f, struct diag *d)
+{
+	const char *file;
+	int line;
+
+	if (j->allow_file_create || f->is_bdev || f->is_chr || access(f->path, F_OK) == 0)
+		return 0;
+	job_where(j, "allow_file_create", &file, &line);
+	return diag_at(d, -ENOENT, file, line, "job '%s': option 'allow_file_create': '%s' does "
+		       "not exist, and allow_file_create=0 forbids creating it", j->name, f->path);
+}
+
 int files_check(const struct job_desc *j, const struct io_file *f, unsigned n,
 		struct device_users *u, struct diag *d)
 {
@@ -423,6 +582,8 @@ int files_check(const struct job_desc *j, const struct io_file *f, unsigned n,
 			ret = check_signatures(j, &f[i], u, d);
 		if (!ret && j->readonly)
 			ret = check_readonly(j, &f[i], d);
+		if (!ret)
+			ret = check_may_create(j, &f[i], d);
 		if (!ret)
 			ret = check_creatable(j, &f[i], d);
 		if (!ret && j->verify != VERIFY_NONE)

@@ -50,10 +50,14 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 		 struct diag *d);
 
 /*
- * Open every file for the job's directions and flags; drop its cached pages (invalidate)
- * and give fadvise_hint's advice, as fio does at each open.
+ * Open every file for the job's directions and flags (with openfiles=, only the first
+ * that many); drop its cached pages (invalidate), give fadvise_hint's advice and
+ * write_hint's hint, and read its region with pre_read, as fio does at each open.
  */
 int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *err, size_t len);
+
+/* Open one of them, as files_open() does; -errno with err set on failure. */
+int files_open_one(const struct job_desc *j, struct io_file *f, char *err, size_t len);
 
 /*
  * With invalidate (and buffered I/O), drop f's cached pages in its region: at the open,
@@ -69,6 +73,27 @@ void files_invalidate(const struct job_desc *j, const struct io_file *f);
  * already gone is no failure.
  */
 int files_close(const struct job_desc *j, struct io_file *f, unsigned n, unsigned *failed);
+
+/*
+ * unlink_each_loop, between two loops: close and delete the regular files (devices are
+ * only closed), then open them again, created empty. -errno with err set on failure.
+ */
+int files_recreate(const struct job_desc *j, struct io_file *f, unsigned n, char *err,
+		   size_t len);
+
+/*
+ * lockfile: the lock of one path, for every job of a phase that uses that path with
+ * lockfile set. NULL when out of memory.
+ */
+struct path_lock *files_lock_new(void);
+void files_lock_free(struct path_lock *l);
+
+/*
+ * Take f's lock (if it has one) for an I/O of direction dir: readwrite shares it between
+ * reads, exclusive and every write or sync take it alone. Then files_unlock(f).
+ */
+void files_lock(const struct io_file *f, int dir, int mode);
+void files_unlock(const struct io_file *f);
 
 /* Free the array from files_resolve(). */
 void files_free(struct io_file *f, unsigned n);

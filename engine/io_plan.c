@@ -105,7 +105,7 @@ static void fast_path_init(struct worker *w)
 		  j->verify == VERIFY_NONE &&
 		  j->rw != RW_RANDTRIMWRITE && !j->rw_nr && !b->nsplit &&
 		  b->min == b->max && !pace_gated(&w->pace) && !j->seq_cursor_shared &&
-		  !p->extra;
+		  !p->extra && !j->sfr_every && !p->loops_left && !j->lockfile;
 	if (!p->fast)
 		return;
 	p->fast_dir = d;
@@ -214,6 +214,12 @@ int plan_init(struct worker *w)
 	 * ask for more.
 	 */
 	p->passes_left = j->time_based || j->io_size ? UINT32_MAX : j->loops - 1;
+	/* unlink_each_loop: one loop at a time, the files deleted between them */
+	p->loops_left = 0;
+	if (j->unlink_each_loop && !j->time_based && j->loops > 1 && !j->seq_cursor_shared) {
+		p->bytes_left = p->loop_bytes = io_size;
+		p->loops_left = j->loops - 1;
+	}
 	p->ios_left = j->number_ios ? j->number_ios : UINT64_MAX;
 	p->next_dir = -1;
 	p->cur_file = 0;
@@ -222,13 +228,36 @@ int plan_init(struct worker *w)
 	p->last_written = NULL;
 	cursor_init(w, io_size);
 	fast_path_init(w);
-	return 0;
+	return window_init(w);
+}
+
+bool plan_next_loop(struct worker *w)
+{
+	struct io_plan *p = &w->plan;
+
+	if (!p->loops_left)
+		return false;
+	p->loops_left--;
+	p->bytes_left = p->loop_bytes;
+	p->cur_file = 0;
+	p->file_left = w->job->file_service_nr;
+	p->rand_run_left = 0;
+	p->next_dir = -1;
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		struct plan_file *pf = &p->files[i];
+
+		memset(pf->seq_pos, 0, sizeof(pf->seq_pos));
+		pf->served = pf->sfr_writes = 0;
+	}
+	window_reset(w);
+	return true;
 }
 
 void plan_free(struct worker *w)
 {
 	struct io_plan *p = &w->plan;
 
+	window_free(w);
 	for (unsigned i = 0; p->files && i < w->nfiles; i++) {
 		free(p->files[i].covered);
 		plan_zones_free(&p->files[i]);
@@ -576,6 +605,28 @@ static void count_for_sync(struct worker *w, struct io_file *f, int d)
 	p->sync_due = p->sync_all || !p->last_written ? &w->files[0] : p->last_written;
 }
 
+/*
+ * sync_file_range=: after every N writes to a file, sync the range they covered since the
+ * last one (fio tracks the range the same way), with the flags asked for.
+ */
+static void schedule_sfr(struct worker *w, unsigned fi, uint64_t off, uint32_t len)
+{
+	struct io_plan *p = &w->plan;
+	struct plan_file *pf = &p->files[fi];
+
+	if (!pf->sfr_writes || off < pf->sfr_lo)
+		pf->sfr_lo = off;
+	if (!pf->sfr_writes || off + len > pf->sfr_hi)
+		pf->sfr_hi = off + len;
+	if (++pf->sfr_writes < w->job->sfr_every || p->sync_due)
+		return;
+	p->sync_due = &w->files[fi];
+	p->sync_kind = IO_SYNC_RANGE;
+	p->sync_off = pf->sfr_lo;
+	p->sync_len = pf->sfr_hi - pf->sfr_lo;
+	pf->sfr_writes = 0;
+}
+
 static void schedule_sync(struct worker *w, unsigned fi)
 {
 	const struct job_desc *j = w->job;
@@ -614,6 +665,14 @@ static bool plan_where(struct worker *w, int d, unsigned *fi, uint64_t *off, uin
 	if (p->cursor) {
 		if (!cursor_next(w, len, fi, off))
 			return false;
+	} else if (p->window.on) {
+		int i = window_pick(w, *len);
+
+		if (i < 0)
+			return false;	/* waiting, or a file would not open */
+		*fi = (unsigned)i;
+		if (!plan_offset(w, *fi, d, len, off))
+			return false;
 	} else {
 		*fi = plan_file(w, *len);
 		if (!plan_offset(w, *fi, d, len, off))
@@ -642,6 +701,8 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 	if (w->verify) {
 		switch (verify_plan(w, r)) {
 		case VP_READ:
+			if (p->window.on)
+				window_issued(w, (unsigned)(r->file - w->files));
 			return true;
 		case VP_END:
 			return false;
@@ -672,9 +733,13 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 			plan_prepare_write(w, r);
 		if (j->fsync_every || j->fdatasync_every)
 			schedule_sync(w, fi);
+		if (j->sfr_every)
+			schedule_sfr(w, fi, r->off, len);
 	}
 	if (j->fsync_every_ios)
 		count_for_sync(w, f, d);
+	if (p->window.on)
+		window_issued(w, fi);
 	return true;
 }
 
@@ -686,6 +751,11 @@ void plan_sync(struct worker *w, struct io_req *r)
 	r->dir = p->sync_kind;
 	r->off = 0;
 	r->len = r->full_len = 0;
+	if (r->dir == IO_SYNC_RANGE) {
+		r->off = p->sync_off;
+		r->len = (uint32_t)p->sync_len;
+		r->sfr_flags = (uint8_t)w->job->sfr_flags;
+	}
 	r->buf = r->buf_base;
 	r->resubmit = false;
 	p->sync_due = NULL;
@@ -695,6 +765,8 @@ void plan_sync(struct worker *w, struct io_req *r)
 		p->sync_all = next < w->nfiles;
 		p->sync_due = p->sync_all ? &w->files[next] : NULL;
 	}
+	if (p->window.on)
+		window_issued(w, (unsigned)(r->file - w->files));
 	/* fio counts fsync= syncs alone: fdatasync= ones only time, end_fsync not at all */
 	w->st->sync_ios++;
 	if (r->dir == IO_FSYNC && !w->ending)

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "engine/file_window.h"
 #include "engine/offsets.h"
 #include "jobs/job.h"
 
@@ -27,6 +28,8 @@ struct plan_file {
 	uint64_t seq_pos[IO_NDIR];	/* next sequential offset per direction, from io_off */
 	uint64_t served;	/* bytes issued in this turn of file_service_type=sequential */
 	uint64_t writes_since_sync;
+	uint64_t sfr_writes;	/* sync_file_range: writes since the last, and their range */
+	uint64_t sfr_lo, sfr_hi;
 	struct offgen gen;	/* random offsets, in blocks of plan.align bytes */
 	uint64_t *covered;	/* blocks a random pass of mixed sizes covered, or NULL */
 	uint64_t last_start[IO_NDIR];	/* the last I/O's offset (rw_sequencer=identical) */
@@ -41,6 +44,7 @@ struct zone_pick {
 
 struct io_plan {
 	struct plan_file *files;	/* one per file the job plans over */
+	struct file_window window;	/* openfiles: which files are open (file_window.c) */
 	bool fast;			/* one file, one direction, one block size */
 	int fast_dir;
 	uint32_t fast_len;
@@ -60,7 +64,10 @@ struct io_plan {
 	uint32_t tw_len;
 	uint64_t bytes_left;		/* issue budget; UINT64_MAX when time based */
 	uint64_t ios_left;		/* number_ios budget; UINT64_MAX when unset */
-	struct io_file *sync_due;	/* fsync= or fdatasync= wants this file synced */
+	uint64_t loop_bytes;		/* unlink_each_loop: the budget of one loop */
+	unsigned loops_left;		/* unlink_each_loop: loops after this one */
+	struct io_file *sync_due;	/* fsync=, fdatasync= or sync_file_range= wants a sync */
+	uint64_t sync_off, sync_len;	/* sync_file_range's range */
 	int sync_kind;
 	bool sync_all;			/* then the files after it too (fsync_scope=all_files) */
 	struct io_file *last_written;
@@ -76,6 +83,12 @@ struct io_plan {
  * 0 or -ENOMEM; plan_free() is needed either way.
  */
 int plan_init(struct worker *w);
+
+/*
+ * unlink_each_loop: whether another loop follows the one that just ended; if so, plan it
+ * from the start of every file's region (the worker has recreated the files).
+ */
+bool plan_next_loop(struct worker *w);
 
 /* Free what plan_init() allocated. */
 void plan_free(struct worker *w);
@@ -96,6 +109,12 @@ uint64_t plan_budget_bytes(const struct worker *w);
 static inline bool plan_is_fast(const struct io_plan *p)
 {
 	return p->fast;
+}
+
+/* openfiles: nothing can be planned until an I/O in flight completes and its file closes. */
+static inline bool plan_waiting(const struct io_plan *p)
+{
+	return p->window.waiting;
 }
 
 /* Whether a sync is due: the next request is plan_sync()'s. */

@@ -16,6 +16,7 @@
 /* Request kinds beyond the data directions of enum io_dir. */
 #define IO_FSYNC	(IO_NDIR + 0)
 #define IO_FDATASYNC	(IO_NDIR + 1)
+#define IO_SYNC_RANGE	(IO_NDIR + 2)	/* sync_file_range(2) of off, len with sfr_flags */
 
 struct io_file {
 	char *path;
@@ -32,6 +33,8 @@ struct io_file {
 	uint64_t io_len;	/* length of that region */
 	unsigned lbs;		/* logical block size of the device below */
 	unsigned open_flags;
+	struct path_lock *lock;	/* lockfile: shared by the phase's jobs on this path, or NULL */
+	bool lock_owner;	/* this one made it and frees it */
 };
 
 struct io_req {
@@ -40,7 +43,8 @@ struct io_req {
 	uint64_t off;
 	uint32_t len;
 	uint32_t full_len;	/* the whole I/O, for statistics */
-	int dir;		/* enum io_dir, IO_FSYNC or IO_FDATASYNC */
+	int dir;		/* enum io_dir, IO_FSYNC, IO_FDATASYNC or IO_SYNC_RANGE */
+	uint8_t sfr_flags;	/* IO_SYNC_RANGE: SYNC_FILE_RANGE_* */
 	unsigned slot;		/* index in the job's request array */
 	bool resubmit;		/* remainder of a short transfer: keep its times */
 	bool busy;		/* taken from the free list */
@@ -75,6 +79,7 @@ enum ioq_status {
 
 struct ioengine;
 struct cmdprio;
+struct path_lock;
 
 struct ioengine_ops {
 	const char *name;

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/falloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,8 @@ static int create_empty(const struct job_desc *j, const struct io_file *f, struc
 	if (fd < 0)
 		return diag_at(d, -errno, j->file, j->line, "job '%s': cannot create '%s': %s",
 			       j->name, f->path, strerror(errno));
-	switch (j->fallocate) {
+	/* fill_device: the writes find the free space; no blocks or size are claimed first */
+	switch (j->fill_device ? FALLOC_NONE : j->fallocate) {
 	case FALLOC_NATIVE:
 		/* Not every file system can preallocate: then the file just stays sparse. */
 		if (fallocate(fd, 0, 0, (off_t)f->want_size) < 0 && errno != EOPNOTSUPP)
@@ -44,7 +46,8 @@ static int create_empty(const struct job_desc *j, const struct io_file *f, struc
 	default:
 		break;
 	}
-	if (!ret && j->fallocate != FALLOC_KEEP && ftruncate(fd, (off_t)f->want_size) < 0)
+	if (!ret && j->fallocate != FALLOC_KEEP && !j->fill_device &&
+	    ftruncate(fd, (off_t)f->want_size) < 0)
 		ret = -errno;
 	close(fd);
 	if (ret)
@@ -65,8 +68,26 @@ static int open_failed(const struct job_desc *j, const struct io_file *f, struct
 		       f->path, strerror(err));
 }
 
-/* Write [from, want_size) of f with data, then fsync, so reads find real blocks. */
-static int write_out(const struct job_desc *j, const struct io_file *f, uint64_t from,
+/*
+ * fill_device: the file system filled up while laying f out, which is what was asked; the
+ * region ends at the last whole block written.
+ */
+static int filled(const struct job_desc *j, struct io_file *f, uint64_t off, struct diag *d)
+{
+	uint64_t bs = job_bs_max(j);
+	uint64_t len = off > f->io_off ? (off - f->io_off) / bs * bs : 0;
+
+	if (!len)
+		return diag_at(d, -ENOSPC, j->file, j->line, "job '%s': fill_device=1: '%s' "
+			       "filled up before one block of the job's region (%" PRIu64
+			       " bytes) was laid out", j->name, f->path, bs);
+	f->io_len = len;
+	f->want_size = f->io_off + len;
+	return 0;
+}
+
+/* Write [from, want_size) of f with data, then fsync (create_fsync), so reads find blocks. */
+static int write_out(const struct job_desc *j, struct io_file *f, uint64_t from,
 		     unsigned char *buf, const atomic_bool *stop, struct diag *d)
 {
 	int fd = open(f->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -83,13 +104,19 @@ static int write_out(const struct job_desc *j, const struct io_file *f, uint64_t
 			ret = -errno;
 		else
 			off += (uint64_t)w;
+		if (j->fill_device && (ret == -ENOSPC || ret == -EDQUOT)) {
+			if (j->create_fsync)
+				fsync(fd);
+			close(fd);
+			return filled(j, f, off, d);
+		}
 		if (!ret && atomic_load(stop)) {
 			close(fd);
 			return diag_at(d, -EINTR, j->file, j->line, "job '%s': laying out '%s' "
 				       "stopped at offset %" PRIu64, j->name, f->path, off);
 		}
 	}
-	if (!ret && fsync(fd) < 0)
+	if (!ret && j->create_fsync && fsync(fd) < 0)
 		ret = -errno;
 	close(fd);
 	if (ret)
@@ -243,7 +270,7 @@ static int open_flags(const struct job_desc *j, const struct io_file *f)
 	int flags = O_CLOEXEC;
 
 	flags |= job_modifies(j) ? O_RDWR : O_RDONLY;
-	if (job_modifies(j) && !f->is_bdev && !f->is_chr)
+	if (job_modifies(j) && !f->is_bdev && !f->is_chr && j->allow_file_create)
 		flags |= O_CREAT;
 	if (j->direct)
 		flags |= O_DIRECT;
@@ -254,22 +281,102 @@ static int open_flags(const struct job_desc *j, const struct io_file *f)
 	return flags;
 }
 
+/*
+ * write_hint: the lifetime hint, on the inode (F_SET_RW_HINT) or, with direct=1, on the
+ * open file (F_SET_FILE_RW_HINT), as fio gives it. Linux 5.17 dropped the open file's
+ * hint (EINVAL), and since then takes the inode's for direct I/O too: then the inode's.
+ * A kernel that refuses both fails the job.
+ */
+static int set_write_hint(const struct job_desc *j, const struct io_file *f, char *err,
+			  size_t len)
+{
+	uint64_t hint = (uint64_t)j->write_hint;
+	int cmd = j->direct ? F_SET_FILE_RW_HINT : F_SET_RW_HINT, e;
+
+	if (!j->write_hint || f->is_chr || fcntl(f->fd, cmd, &hint) == 0)
+		return 0;
+	if (cmd == F_SET_FILE_RW_HINT && errno == EINVAL) {
+		cmd = F_SET_RW_HINT;
+		if (fcntl(f->fd, cmd, &hint) == 0)
+			return 0;
+	}
+	e = errno;
+	snprintf(err, len, "job '%s': write_hint: fcntl(%s) on '%s': %s", j->name,
+		 cmd == F_SET_FILE_RW_HINT ? "F_SET_FILE_RW_HINT" : "F_SET_RW_HINT", f->path,
+		 strerror(e));
+	return -e;
+}
+
+/*
+ * pre_read: read the region once, in blocks of the job's largest read, so the job starts
+ * with it in the page cache. A buffered descriptor of its own, so direct=1 jobs get it too.
+ */
+static int pre_read(const struct job_desc *j, const struct io_file *f, char *err, size_t len)
+{
+	uint64_t bs = j->bs[IO_READ].max ? j->bs[IO_READ].max : job_bs_max(j), off = 0;
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC), ret = 0;
+	unsigned char *buf;
+
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, len, "job '%s': pre_read: cannot open '%s': %s", j->name, f->path,
+			 strerror(-ret));
+		return ret;
+	}
+	buf = malloc(bs);
+	if (!buf)
+		ret = -ENOMEM;
+	while (!ret && off < f->io_len) {
+		size_t n = f->io_len - off < bs ? f->io_len - off : bs;
+		ssize_t r = pread(fd, buf, n, (off_t)(f->io_off + off));
+
+		if (r <= 0)
+			ret = r < 0 ? -errno : -ENODATA;
+		off += r > 0 ? (uint64_t)r : 0;
+	}
+	if (ret)
+		snprintf(err, len, "job '%s': pre_read of '%s' at offset %" PRIu64 ": %s", j->name,
+			 f->path, f->io_off + off, ret == -ENODATA ? "the file ended" :
+			 strerror(-ret));
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+int files_open_one(const struct job_desc *j, struct io_file *f, char *err, size_t len)
+{
+	int ret;
+
+	f->fd = open(f->path, open_flags(j, f), 0644);
+	if (f->fd < 0) {
+		int e = errno;
+
+		snprintf(err, len, "job '%s': cannot open '%s': %s", j->name, f->path,
+			 strerror(e));
+		return -e;
+	}
+	files_invalidate(j, f);
+	if (advice(j) >= 0 && !f->is_chr)
+		posix_fadvise(f->fd, (off_t)f->io_off, (off_t)f->io_len, advice(j));
+	ret = set_write_hint(j, f, err, len);
+	if (!ret && j->pre_read && !f->is_chr)
+		ret = pre_read(j, f, err, len);
+	return ret;
+}
+
 int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *err, size_t len)
 {
-	for (unsigned i = 0; i < n; i++) {
-		if (f[i].borrowed)
-			continue;
-		f[i].fd = open(f[i].path, open_flags(j, &f[i]), 0644);
-		if (f[i].fd < 0) {
-			int e = errno;
+	unsigned limit = j->openfiles && j->openfiles < n && !j->stripe_chunk ? j->openfiles : n;
 
-			snprintf(err, len, "job '%s': cannot open '%s': %s", j->name, f[i].path,
-				 strerror(e));
-			return -e;
-		}
-		files_invalidate(j, &f[i]);
-		if (advice(j) >= 0 && !f[i].is_chr)
-			posix_fadvise(f[i].fd, (off_t)f[i].io_off, (off_t)f[i].io_len, advice(j));
+	/* openfiles: the first ones now, the others when the job comes to them */
+	for (unsigned i = 0; i < n; i++) {
+		int ret;
+
+		if (f[i].borrowed || i >= limit)
+			continue;
+		ret = files_open_one(j, &f[i], err, len);
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
 }
@@ -284,6 +391,8 @@ static int advice(const struct job_desc *j)
 		return POSIX_FADV_SEQUENTIAL;
 	case FADV_HINT_RANDOM:
 		return POSIX_FADV_RANDOM;
+	case FADV_HINT_NOREUSE:
+		return POSIX_FADV_NOREUSE;
 	default:
 		return -1;
 	}
@@ -291,13 +400,77 @@ static int advice(const struct job_desc *j)
 
 void files_invalidate(const struct job_desc *j, const struct io_file *f)
 {
-	if (!j->invalidate || j->direct || f->is_chr || f->fd < 0)
+	/* pre_read clears invalidate, as in fio: dropping what it read would undo it */
+	if (!j->invalidate || j->pre_read || j->direct || f->is_chr || f->fd < 0)
 		return;
 	/* Best effort, as in fio: a cache that cannot be dropped only warms the run. */
 	if (f->is_bdev)
 		blockdev_flush(f->fd);
 	else
 		posix_fadvise(f->fd, (off_t)f->io_off, (off_t)f->io_len, POSIX_FADV_DONTNEED);
+}
+
+int files_recreate(const struct job_desc *j, struct io_file *f, unsigned n, char *err,
+		   size_t len)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (f[i].borrowed || f[i].fd < 0)
+			continue;
+		if (j->fsync_on_close && job_modifies(j))
+			fsync(f[i].fd);
+		close(f[i].fd);
+		f[i].fd = -1;
+		if (f[i].is_bdev || f[i].is_chr)
+			continue;
+		if (unlink(f[i].path) < 0 && errno != ENOENT) {
+			int e = errno;
+
+			snprintf(err, len, "job '%s': unlink_each_loop: cannot delete '%s': %s",
+				 j->name, f[i].path, strerror(e));
+			return -e;
+		}
+	}
+	return files_open(j, f, n, err, len);
+}
+
+/* lockfile's lock: fio's too is a read-write lock for readwrite, a mutex for exclusive. */
+struct path_lock {
+	pthread_rwlock_t rw;
+};
+
+struct path_lock *files_lock_new(void)
+{
+	struct path_lock *l = malloc(sizeof(*l));
+
+	if (l && pthread_rwlock_init(&l->rw, NULL)) {
+		free(l);
+		return NULL;
+	}
+	return l;
+}
+
+void files_lock_free(struct path_lock *l)
+{
+	if (!l)
+		return;
+	pthread_rwlock_destroy(&l->rw);
+	free(l);
+}
+
+void files_lock(const struct io_file *f, int dir, int mode)
+{
+	if (!f->lock)
+		return;
+	if (mode == FILE_LOCK_READWRITE && dir == IO_READ)
+		pthread_rwlock_rdlock(&f->lock->rw);
+	else
+		pthread_rwlock_wrlock(&f->lock->rw);
+}
+
+void files_unlock(const struct io_file *f)
+{
+	if (f->lock)
+		pthread_rwlock_unlock(&f->lock->rw);
 }
 
 int files_close(const struct job_desc *j, struct io_file *f, unsigned n, unsigned *failed)

@@ -18,6 +18,7 @@
 #include "base/units.h"
 #include "engine/account.h"
 #include "engine/engine.h"
+#include "engine/files.h"
 #include "engine/io_plan_fast.h"
 #include "engine/pace.h"
 #include "engine/verify.h"
@@ -25,13 +26,19 @@
 #define STALL_NS	(10 * NS_PER_SEC)	/* a submit making no progress this long fails */
 #define BACKOFF_NS	(100 * NS_PER_USEC)	/* pause: the engine took nothing, none in flight */
 
-static const char *const dir_verb[] = { "read", "write", "trim", "fsync", "fdatasync" };
+static const char *const dir_verb[] = { "read", "write", "trim", "fsync", "fdatasync",
+					 "sync_file_range" };
 
 /* An I/O error stops the job, unless continue_on_error covers its kind. */
 static void fail_io(struct worker *w, struct io_req *r, int err)
 {
 	int cls = r->dir == IO_READ ? ERRC_READ : r->dir == IO_WRITE ? ERRC_WRITE : ERRC_IO;
 
+	/* fill_device: a full file system is the end the job waits for, not an error */
+	if (w->job->fill_device && r->dir == IO_WRITE && (err == ENOSPC || err == EDQUOT)) {
+		w->issuing = false;
+		return;
+	}
 	if ((w->job->continue_on_error & cls) == cls) {
 		w->st->total_err++;
 		if (!w->st->first_error)
@@ -53,7 +60,7 @@ static void fail_io(struct worker *w, struct io_req *r, int err)
  * Returns true when the request is finished; the caller frees its slot.
  */
 static inline __attribute__((always_inline)) bool
-complete(struct worker *w, struct io_req *r, uint64_t now, bool with_lat)
+complete_io(struct worker *w, struct io_req *r, uint64_t now, bool with_lat)
 {
 	if (r->dir < IO_NDIR && r->res == (int64_t)r->len) {
 		if (__builtin_expect(w->verify != NULL, 0))
@@ -79,10 +86,43 @@ complete(struct worker *w, struct io_req *r, uint64_t now, bool with_lat)
 	return false;
 }
 
+/* complete_io(), and with openfiles= the file's count in flight, closing it when done. */
+static inline __attribute__((always_inline)) bool
+complete(struct worker *w, struct io_req *r, uint64_t now, bool with_lat)
+{
+	bool done = complete_io(w, r, now, with_lat);
+
+	if (__builtin_expect(w->plan.window.on, 0) && done)
+		window_completed(w, r);
+	return done;
+}
+
+/*
+ * lockfile: the engine takes the I/O under its file's lock, shared with the other jobs on
+ * that path, and the lock is let go when queue() returns, as in fio: a synchronous
+ * engine's I/O is done by then, an asynchronous one's is only queued.
+ */
+static __attribute__((noinline)) enum ioq_status queue_locked(struct worker *w,
+							      struct io_req *r)
+{
+	enum ioq_status s;
+
+	files_lock(r->file, r->dir, w->job->lockfile);
+	s = w->ops->queue(&w->eng, r);
+	files_unlock(r->file);
+	return s;
+}
+
+static inline enum ioq_status queue_io(struct worker *w, struct io_req *r)
+{
+	if (__builtin_expect(w->locking, 0))
+		return queue_locked(w, r);
+	return w->ops->queue(&w->eng, r);
+}
+
 /* The synchronous path: one I/O at a time, in request slot 0, completed inside queue(). */
 static void run_sync(struct worker *w)
 {
-	const struct ioengine_ops *ops = w->ops;
 	struct io_req *r = &w->q.reqs[0];
 
 	while (w->issuing) {
@@ -96,7 +136,7 @@ static void run_sync(struct worker *w)
 		}
 		r->t_create = r->t_submit = clock_ticks(w->clk);
 		do
-			ops->queue(&w->eng, r);
+			queue_io(w, r);
 		while (!complete(w, r, w->now = clock_ticks(w->clk), false));
 		if (pace_due(&w->pace, w->now))
 			pace_tick(w);
@@ -180,7 +220,7 @@ static void submit(struct worker *w)
 /* Hand r to the engine; it may complete r at once, or have no room for it now. */
 static void enqueue(struct worker *w, struct io_req *r)
 {
-	switch (w->ops->queue(&w->eng, r)) {
+	switch (queue_io(w, r)) {
 	case IOQ_QUEUED:
 		w->q.queued[w->q.nqueued++] = r;
 		break;
@@ -282,6 +322,11 @@ static void fill(struct worker *w)
 			plan_sync(w, r);
 		} else if (!plan_io(w, r)) {
 			req_queue_put(q, r);
+			/* openfiles: the next file opens once the I/O in flight on one completes */
+			if (plan_waiting(&w->plan) && q->inflight) {
+				q->held = true;
+				break;
+			}
 			w->issuing = false;
 			break;
 		}
@@ -417,6 +462,8 @@ static void end_fsync(struct worker *w)
 		return;
 	w->ending = true;
 	for (unsigned i = 0; i < w->nfiles; i++) {
+		if (w->files[i].fd < 0)
+			continue;	/* openfiles closed it, fsyncing it first */
 		plan_end_sync(w, i);
 		w->issuing = true;
 		if (w->sync_path)
@@ -474,10 +521,13 @@ void worker_run(struct worker *w)
 		w->issuing = false;
 	if (w->sync_path && plan_is_fast(&w->plan) && !pace_gated(&w->pace))
 		run_sync_fast(w);
-	else if (w->sync_path)
-		run_sync(w);
 	else
-		run_async(w);
+		do {
+			if (w->sync_path)
+				run_sync(w);
+			else
+				run_async(w);
+		} while (worker_next_loop(w));	/* unlink_each_loop's loops */
 	end_fsync(w);
 	if (verify_pass_wanted(w)) {
 		/* Read back what was written, after the writes: as fio, in the same job. */

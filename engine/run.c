@@ -329,6 +329,28 @@ static void start_delay(const struct run *r, uint64_t ns)
 	}
 }
 
+static void print_note(void *ctx, const char *msg);
+
+/*
+ * create_serialize=0: the job lays its files out in its own thread, at the same time as
+ * the other jobs of its phase, before it sets up (fio's setup_files() in the job).
+ */
+static int layout_in_thread(struct job_slot *s)
+{
+	struct run_files *rf = &s->run->files[s->index];
+	struct diag d = { 0 };
+	int ret;
+
+	if (s->w.job->create_serialize || (rf->ops->flags & IOENG_NOFILES))
+		return 0;
+	ret = files_layout(s->w.job, rf->f, rf->n, &s->run->stop, print_note, s->run, &d);
+	if (ret < 0)
+		diag_format(s->w.error_msg, sizeof(s->w.error_msg), "%s",
+			    d.msg[0] ? d.msg : strerror(-ret));
+	diag_clear(&d);
+	return ret;
+}
+
 static void *job_thread(void *arg)
 {
 	struct job_slot *s = arg;
@@ -336,7 +358,9 @@ static void *job_thread(void *arg)
 	int ret;
 
 	s->w.tid = gettid();
-	ret = worker_setup(&s->w);
+	ret = layout_in_thread(s);
+	if (!ret)
+		ret = worker_setup(&s->w);
 	if (!ret)
 		ret = verify_load_state(&s->w, s->index);
 	gate_pass(s->gate);
@@ -398,13 +422,69 @@ static int layout_phase(struct run *r, unsigned phase, struct diag *d)
 		struct run_files *rf = &r->files[i];
 		int ret;
 
-		if (j->phase != phase || (rf->ops->flags & IOENG_NOFILES))
-			continue;
+		if (j->phase != phase || (rf->ops->flags & IOENG_NOFILES) || !j->create_serialize)
+			continue;	/* create_serialize=0: the job's thread lays them out */
 		ret = files_layout(j, rf->f, rf->n, &r->stop, print_note, r, d);
 		if (ret < 0)
 			return job_nomem(j, ret, d);
 	}
 	return 0;
+}
+
+/* lockfile: the lock an earlier job i of the phase has on path, or NULL. */
+static struct path_lock *lock_of(const struct run *r, unsigned phase, unsigned upto,
+				 const char *path)
+{
+	for (unsigned i = 0; i < upto; i++) {
+		const struct run_files *rf = &r->files[i];
+
+		if (r->jobs->jobs[i].phase != phase)
+			continue;
+		for (unsigned f = 0; f < rf->n; f++)
+			if (rf->f[f].lock && !strcmp(rf->f[f].path, path))
+				return rf->f[f].lock;
+	}
+	return NULL;
+}
+
+/* lockfile: one lock per path for the jobs of the phase that ask for one. */
+static int share_locks(struct run *r, unsigned phase, struct diag *d)
+{
+	for (unsigned i = 0; i < r->jobs->njobs; i++) {
+		const struct job_desc *j = &r->jobs->jobs[i];
+		struct run_files *rf = &r->files[i];
+
+		if (j->phase != phase || j->lockfile == FILE_LOCK_NONE)
+			continue;
+		for (unsigned f = 0; f < rf->n; f++) {
+			struct io_file *file = &rf->f[f];
+
+			file->lock = lock_of(r, phase, i, file->path);
+			if (file->lock)
+				continue;
+			file->lock = files_lock_new();
+			if (!file->lock)
+				return diag_set(d, -ENOMEM, "job '%s': out of memory", j->name);
+			file->lock_owner = true;
+		}
+	}
+	return 0;
+}
+
+static void drop_locks(struct run *r, unsigned phase)
+{
+	for (unsigned i = 0; i < r->jobs->njobs; i++) {
+		struct run_files *rf = &r->files[i];
+
+		if (r->jobs->jobs[i].phase != phase)
+			continue;
+		for (unsigned f = 0; f < rf->n; f++) {
+			if (rf->f[f].lock_owner)
+				files_lock_free(rf->f[f].lock);
+			rf->f[f].lock = NULL;
+			rf->f[f].lock_owner = false;
+		}
+	}
 }
 
 /* Start the threads; returns how many started (all of them, or up to a failure). */
@@ -460,7 +540,12 @@ static bool can_share_fds(const struct run *r, unsigned i)
 {
 	const struct job_desc *j = &r->jobs->jobs[i];
 
-	return j->numjobs > 1 && j->filenames.n && (r->files[i].ops->flags & IOENG_POSITIONAL);
+	/*
+	 * unlink_each_loop: each clone deletes and recreates its files, as fio's do;
+	 * create_serialize=0: each lays them out in its thread, after the run would open them
+	 */
+	return j->numjobs > 1 && j->filenames.n && (r->files[i].ops->flags & IOENG_POSITIONAL) &&
+	       !j->unlink_each_loop && j->create_serialize && !j->openfiles;
 }
 
 static int open_shared(struct run *r, unsigned phase, struct diag *d)
@@ -570,8 +655,11 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 		ret = layout_phase(r, phase, d);
 	if (!ret)
 		ret = open_shared(r, phase, d);
+	if (!ret)
+		ret = share_locks(r, phase, d);
 	if (ret < 0) {
 		close_shared(r, phase);
+		drop_locks(r, phase);
 		return ret;
 	}
 	slots = calloc(n, sizeof(*slots));
@@ -597,6 +685,7 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 			pthread_join(slots[i].thread, NULL);
 	usage_end(&r->phases[phase]);
 	close_shared(r, phase);
+	drop_locks(r, phase);
 	free(slots);
 	return ret;
 }

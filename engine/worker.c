@@ -175,11 +175,40 @@ int worker_setup(struct worker *w)
 	ret = thread_env_exec(j, false, w->error_msg, sizeof(w->error_msg));
 	if (ret < 0)
 		return ret;
-	/* Logs and verify see each I/O, and cmdprio counts each under its own priority. */
-	w->per_io = w->logs || w->verify || w->eng.cmdprio;
+	w->locking = j->lockfile != FILE_LOCK_NONE;
+	/*
+	 * Logs and verify see each I/O, cmdprio counts each under its own priority, and
+	 * openfiles counts each file's I/O in flight.
+	 */
+	w->per_io = w->logs || w->verify || w->eng.cmdprio || w->plan.window.on;
 	/* as fio, only a job that changes data at a depth above 1 can race with itself */
 	w->q.serialize = j->serialize_overlap && j->iodepth > 1 && job_modifies(j);
 	return 0;
+}
+
+bool worker_next_loop(struct worker *w)
+{
+	int ret;
+
+	if (w->error || atomic_load_explicit(w->stop, memory_order_relaxed) ||
+	    !plan_next_loop(w))
+		return false;
+	/* The engine lets go of the old descriptors first (registered files) */
+	if (w->ops->close_files && w->eng.priv)
+		w->ops->close_files(&w->eng);
+	ret = files_recreate(w->job, w->dev_files, w->ndev_files, w->error_msg,
+			     sizeof(w->error_msg));
+	if (!ret && w->ops->open_files)
+		ret = w->ops->open_files(&w->eng);
+	if (ret < 0) {
+		if (!w->error_msg[0])
+			worker_fail(w, -ret, "unlink_each_loop: the engine cannot take the "
+				    "recreated files: %s", strerror(-ret));
+		w->error = w->error ? w->error : -ret;
+		return false;
+	}
+	w->issuing = true;
+	return true;
 }
 
 void worker_prio_layout(struct worker *w)

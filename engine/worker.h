@@ -56,6 +56,7 @@ struct worker {
 	struct iomem_lock locked;	/* lockmem=: memory kept locked while the job runs */
 	bool sync_path;			/* every I/O completes inside queue() */
 	bool per_io;			/* logs, verify or cmdprio: account each I/O alone */
+	bool locking;			/* lockfile: each I/O is queued under its file's lock */
 
 	/* what to issue next */
 	struct io_plan plan;		/* direction, file, size, offset and budgets */
@@ -92,6 +93,12 @@ void worker_fail(struct worker *w, int err, const char *fmt, ...)
  * returns -errno with error_msg set; worker_teardown() is still needed.
  */
 int worker_setup(struct worker *w);
+
+/*
+ * unlink_each_loop: a loop ended with nothing in flight; if another follows (and nothing
+ * failed or stopped the job), delete and recreate the files and plan it. Whether it does.
+ */
+bool worker_next_loop(struct worker *w);
 
 /* Run the job to its end: budget done, runtime over, error, or *stop set. */
 void worker_run(struct worker *w);

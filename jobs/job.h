@@ -19,7 +19,8 @@ enum rw_mode {
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum fallocate_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FALLOC_TRUNCATE };
 /* fadvise_hint: none, by the job's pattern (fio's 1), or one advice for every job */
-enum fadvise_mode { FADV_HINT_NONE, FADV_HINT_PATTERN, FADV_HINT_SEQUENTIAL, FADV_HINT_RANDOM };
+enum fadvise_mode { FADV_HINT_NONE, FADV_HINT_PATTERN, FADV_HINT_SEQUENTIAL, FADV_HINT_RANDOM,
+		   FADV_HINT_NOREUSE };
 enum rand_dist { DIST_RANDOM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL, DIST_ZONED, DIST_ZONED_ABS };
 enum file_service { FSRV_ROUNDROBIN, FSRV_SEQUENTIAL, FSRV_RANDOM };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
@@ -37,6 +38,8 @@ enum rand_gen { RANDGEN_TAUSWORTHE, RANDGEN_LFSR, RANDGEN_TAUSWORTHE64 };
 enum rw_seq { RWSEQ_SEQUENTIAL, RWSEQ_IDENTICAL };
 enum error_class { ERRC_NONE = 0, ERRC_READ = 1, ERRC_WRITE = 2, ERRC_IO = 3,
 		   ERRC_VERIFY = 4, ERRC_ALL = 7 };
+/* lockfile: I/O to a file shared by jobs, one at a time or readers together (fio's) */
+enum file_lock { FILE_LOCK_NONE, FILE_LOCK_EXCLUSIVE, FILE_LOCK_READWRITE };
 
 #define JOB_MAX_BSSPLIT	64
 #define JOB_MAX_PCT	20
@@ -264,6 +267,20 @@ struct job_desc {
 	bool bs_unaligned;		/* bsrange lengths need not be multiples of the minimum */
 
 	/* issue 15, group C: files */
+	unsigned openfiles;		/* most of the job's files open at once; 0: all */
+	bool create_serialize;		/* lay files out before the jobs start, one job at a time */
+	bool create_fsync;		/* fsync a file once its layout is written */
+	bool allow_file_create;		/* 0: a file that does not exist fails the job */
+	bool file_append;		/* a regular file's region starts at its current end */
+	bool fill_device;		/* write until ENOSPC or EDQUOT, which end the job cleanly */
+	bool unlink_each_loop;		/* delete the files after each loop, recreate for the next */
+	const char *opendir;		/* every regular file under this tree is one of the job's */
+	int lockfile;			/* enum file_lock */
+	bool pre_read;			/* read the regions into the page cache before the I/O */
+	unsigned sfr_every;		/* sync_file_range after every N writes; 0: never */
+	unsigned sfr_flags;		/* SYNC_FILE_RANGE_* for it */
+	int write_hint;			/* RWH_WRITE_LIFE_* given by fcntl(2); 0: none asked */
+	bool unique_filename;		/* fio's client/server only: no effect on a local run */
 
 	/* issue 15, group D: offsets and sizes */
 	int random_generator;		/* enum rand_gen: lfsr visits each block once, map or not */

@@ -37,6 +37,7 @@ static const struct opt_enum fadvise_vals[] = {
 	{ "1", FADV_HINT_PATTERN, "POSIX_FADV_RANDOM for random jobs, SEQUENTIAL for the rest" },
 	{ "sequential", FADV_HINT_SEQUENTIAL, "POSIX_FADV_SEQUENTIAL" },
 	{ "random", FADV_HINT_RANDOM, "POSIX_FADV_RANDOM" },
+	{ "noreuse", FADV_HINT_NOREUSE, "POSIX_FADV_NOREUSE (newer fio's; not in fio 3.33)" },
 	{ NULL },
 };
 
@@ -130,6 +131,77 @@ static const struct opt_enum dedupe_mode_vals[] = {
 };
 
 /* issue 15, group C: files: value tables */
+static const struct opt_enum lockfile_vals[] = {
+	{ "none", FILE_LOCK_NONE, "no locking" },
+	{ "exclusive", FILE_LOCK_EXCLUSIVE, "one I/O at a time on the file, whichever job" },
+	{ "readwrite", FILE_LOCK_READWRITE, "reads together, each write alone" },
+	{ NULL },
+};
+
+/* RWH_WRITE_LIFE_* of fcntl(2)'s F_SET_RW_HINT: the kernel's values */
+static const struct opt_enum write_hint_vals[] = {
+	{ "none", 1, "no particular lifetime (RWH_WRITE_LIFE_NONE)" },
+	{ "short", 2, "data that lives a short time" },
+	{ "medium", 3, "data that lives a medium time" },
+	{ "long", 4, "data that lives long" },
+	{ "extreme", 5, "data that lives very long" },
+	{ NULL },
+};
+
+/* sync_file_range(2)'s flags, SYNC_FILE_RANGE_*: the kernel's values */
+static const struct opt_enum sfr_flag_vals[] = {
+	{ "wait_before", 1, "wait for writeback already under way first" },
+	{ "write", 2, "start writeback of the range's dirty pages" },
+	{ "wait_after", 4, "wait for the range's writeback to end" },
+	{ NULL },
+};
+
+/* sync_file_range=FLAG[,FLAG...][:N]: the flags ORed, every N writes (1 without :N). */
+static int sfr_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+		     size_t whylen)
+{
+	struct job_desc *j = dst;
+	const char *p = val, *colon = strchr(val, ':');
+	unsigned flags = 0;
+	char *end;
+	unsigned long n = 1;
+
+	(void)ctx;
+	if (colon) {
+		errno = 0;
+		n = strtoul(colon + 1, &end, 10);
+		if (errno || end == colon + 1 || *end || !n || n > UINT32_MAX) {
+			snprintf(why, whylen, "'%s' after ':' is not a count of writes, 1 or more",
+				 colon + 1);
+			return -EINVAL;
+		}
+	} else {
+		colon = val + strlen(val);
+	}
+	while (p < colon) {
+		size_t len = strcspn(p, ",");
+		const struct opt_enum *e = sfr_flag_vals;
+
+		if (p + len > colon)
+			len = (size_t)(colon - p);
+		while (e->name && (strlen(e->name) != len || strncasecmp(e->name, p, len)))
+			e++;
+		if (!e->name) {
+			snprintf(why, whylen, "'%.*s' is none of wait_before, write, wait_after",
+				 (int)len, p);
+			return -EINVAL;
+		}
+		flags |= (unsigned)e->value;
+		p += len + (p[len] == ',');
+	}
+	if (!flags) {
+		snprintf(why, whylen, "'%s' names no flag (wait_before, write, wait_after)", val);
+		return -EINVAL;
+	}
+	j->sfr_flags = flags;
+	j->sfr_every = (unsigned)n;
+	return 0;
+}
 
 /* issue 15, group D: offsets and sizes: value tables */
 static const struct opt_enum random_generator_vals[] = {
@@ -447,21 +519,45 @@ const struct opt_def job_options[] = {
 		 "bsrange lengths may be any byte count in the range, not only multiples of the "
 		 "smallest (direct I/O usually refuses them)", .alias = "blocksize_unaligned"),
 
-	/* issue 15, group C: files (placeholders until built) */
-	JOB_REFUSED("openfiles", NULL, "not built yet", "most files a job keeps open at once"),
-	JOB_REFUSED("create_serialize", "1", "not built yet", "lay out the job's files one after another"),
-	JOB_REFUSED("create_fsync", "1", "not built yet", "fsync files after laying them out"),
-	JOB_REFUSED("allow_file_create", "1", "not built yet", "create files that do not exist"),
-	JOB_REFUSED("file_append", "0", "not built yet", "do the I/O after the file's current end"),
-	JOB_REFUSED("fill_device", "0", "not built yet", "write until the device or file system is full", .alias = "fill_fs"),
-	JOB_REFUSED("unlink_each_loop", "0", "not built yet", "delete the job's files after each loop"),
-	JOB_REFUSED("opendir", NULL, "not built yet", "use every file under this directory"),
-	JOB_REFUSED("lockfile", "none", "not built yet", "lock the files during I/O"),
-	JOB_REFUSED("pre_read", "0", "not built yet", "read the files into the page cache before the job"),
-	JOB_REFUSED("sync_file_range", NULL, "not built yet", "sync_file_range(2) after every N writes"),
-	JOB_REFUSED("write_barrier", "0", "not built yet", "make every Nth write a barrier"),
-	JOB_REFUSED("write_hint", NULL, "not built yet", "lifetime hint given for the files' writes"),
-	JOB_REFUSED("unique_filename", "1", "not built yet", "prefix files with the client's address (client/server only)"),
+	/* issue 15, group C: files */
+	JOB_UINT("openfiles", openfiles, NULL, 0, UINT32_MAX,
+		 "most of the job's files open at once (default: all): to use another, one is "
+		 "closed, its I/O done first"),
+	JOB_BOOL("create_serialize", create_serialize, "1",
+		 "lay the jobs' files out one job after another before they start (0: each job "
+		 "lays out its own in its thread, all at once)"),
+	JOB_BOOL("create_fsync", create_fsync, "1", "fsync each file after writing its layout"),
+	JOB_BOOL("allow_file_create", allow_file_create, "1",
+		 "create files that do not exist (0: a missing file fails the job)"),
+	JOB_BOOL("file_append", file_append, "0",
+		 "start a regular file's region at its current end, as offset= its size would"),
+	JOB_BOOL("fill_device", fill_device, "0",
+		 "size files to the free space and write until ENOSPC or EDQUOT, which end the "
+		 "job without error (a read job reads what filling wrote)", .alias = "fill_fs"),
+	JOB_BOOL("unlink_each_loop", unlink_each_loop, "0",
+		 "delete the job's files after each loop; the next loop creates them again"),
+	JOB_STR("opendir", opendir, NULL,
+		"use every regular file under this directory, recursively, each used whole"),
+	JOB_ENUM("lockfile", lockfile, "none", lockfile_vals,
+		 "lock each I/O on a file against the other jobs' on the same path, while the "
+		 "engine takes it (as fio: a synchronous engine's whole I/O, an asynchronous "
+		 "one's queueing)"),
+	JOB_BOOL("pre_read", pre_read, "0",
+		 "read the files' regions into the page cache before the job starts (clears "
+		 "invalidate)"),
+	JOB_CUSTOM("sync_file_range", sfr_every, NULL, sfr_parse,
+		   "sync_file_range(2) over the range written since the last, every N writes",
+		   .syntax = "wait_before|write|wait_after[,...][:N] (N writes, 1 by default)"),
+	JOB_REFUSED("write_barrier", "0", "fio 3.33 marks every Nth write as a barrier, but no "
+		    "engine acts on the mark, and Linux has no barrier writes from user space "
+		    "(since 2.6.37 only REQ_PREFLUSH and FUA, which O_SYNC and fsync give)",
+		    "make every Nth write a barrier"),
+	JOB_ENUM("write_hint", write_hint, NULL, write_hint_vals,
+		 "lifetime hint for the files' writes, fcntl(2) F_SET_RW_HINT (F_SET_FILE_RW_HINT "
+		 "with direct=1, or the inode's where the kernel has no open file's hint)"),
+	JOB_BOOL("unique_filename", unique_filename, "1",
+		 "fio's client/server option (prefix files with the client's address): a local "
+		 "run has no client, so it does nothing, in fio as in iojob"),
 
 	/* issue 15, group D: offsets and sizes */
 	JOB_ENUM("random_generator", random_generator, "tausworthe", random_generator_vals,

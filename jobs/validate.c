@@ -544,6 +544,48 @@ static int check_buffers(struct job_desc *j, bool paths, struct diag *d)
 	return ret;
 }
 
+/* issue 15, group C: files */
+static int check_files(const struct job_desc *j, struct diag *d)
+{
+	bool loops = j->unlink_each_loop && j->loops > 1 && !j->time_based;
+
+	if (loops && rw_does(j->rw, IO_READ))
+		return fail(j, "unlink_each_loop", d, "option 'unlink_each_loop': the job reads, "
+			    "and the files it deletes after each loop would be gone for the next "
+			    "loop's reads (fio fails such a job when it reopens them)");
+	if (loops && !j->allow_file_create)
+		return fail(j, "unlink_each_loop", d, "option 'unlink_each_loop': the files "
+			    "deleted after each loop must be created again, and "
+			    "allow_file_create=0 forbids it");
+	if (j->create == CREATE_RECREATE && !j->allow_file_create)
+		return fail(j, "allow_file_create", d, "option 'allow_file_create': "
+			    "create=recreate deletes the files and creates them again, which "
+			    "allow_file_create=0 forbids");
+	if (j->lockfile != FILE_LOCK_NONE && j->stripe_chunk)
+		return fail(j, "lockfile", d, "option 'lockfile': a stripe's I/O is cut over its "
+			    "members, and locking them for each part is not supported");
+	if (j->openfiles && j->openfiles < (j->filenames.n ? j->filenames.n : j->nrfiles) &&
+	    (j->verify != VERIFY_NONE || j->seq_cursor_shared))
+		return fail(j, "openfiles", d, j->verify != VERIFY_NONE ?
+			    "option 'openfiles': verify reads back every file after the writes, "
+			    "and openfiles below the number of files has closed them" :
+			    "option 'openfiles': seq_cursor=shared takes blocks of every file in "
+			    "turn, which openfiles below the number of files keeps closed");
+	if (j->opendir && j->stripe_chunk)
+		return fail(j, "opendir", d, "option 'opendir': a stripe's members are named by "
+			    "filename=, not found in a directory");
+	if ((j->unlink_each_loop || j->fill_device || j->file_append) && j->stripe_chunk) {
+		const char *opt = j->unlink_each_loop ? "unlink_each_loop" :
+				  j->fill_device ? "fill_device" : "file_append";
+		char why[200];
+
+		snprintf(why, sizeof(why), "option '%s': a stripe's members are used whole, as "
+			 "they are: never deleted, filled or appended to", opt);
+		return fail(j, opt, d, why);
+	}
+	return 0;
+}
+
 int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		 struct diag *d)
 {
@@ -573,6 +615,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = job_check_thread(j, d);
 	if (!ret)
 		ret = check_buffers(j, paths, d);
+	if (!ret)
+		ret = check_files(j, d);
 	if (ret)
 		return ret;
 	if (j->verify != VERIFY_NONE && (eng->flags & ENGINE_NO_FILES))
@@ -598,5 +642,8 @@ int job_check_readonly(const struct job_desc *j, struct diag *d)
 	if (j->unlink)
 		return fail(j, "unlink", d, "option 'unlink': the job deletes its files, and "
 			    "--readonly forbids that");
+	if (j->unlink_each_loop)
+		return fail(j, "unlink_each_loop", d, "option 'unlink_each_loop': the job deletes "
+			    "its files, and --readonly forbids that");
 	return 0;
 }

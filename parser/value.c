@@ -229,8 +229,8 @@ int value_parse_size_range(const char *s, unsigned kb_base, uint64_t *lo, uint64
 	uint64_t a, b;
 	int ret;
 
-	/* Sizes are never negative, so '-' can only be the separator. */
-	sep = s + strcspn(s, "-:");
+	/* Sizes are never negative, so '-' can only be the separator; fio takes ':' and ',' too. */
+	sep = s + strcspn(s, "-:,");
 	ret = parse_size_span(s, sep, kb_base, &a);
 	if (ret < 0)
 		return ret;

@@ -102,6 +102,11 @@ static enum ioq_status aio_queue(struct ioengine *e, struct io_req *r)
 	struct iocb *cb = &st->iocbs[r->slot];
 	int fd = r->file->fd;
 
+	/* aio has no sync_file_range: done here, as fio's libaio does its syncs */
+	if (r->dir == IO_SYNC_RANGE) {
+		ioengine_do_sync_io(r, true);
+		return IOQ_DONE;
+	}
 	switch (r->dir) {
 	case IO_READ:
 		io_prep_pread(cb, fd, r->buf, r->len, (long long)r->off);

@@ -100,7 +100,7 @@ static enum ioq_status paio_queue(struct ioengine *e, struct io_req *r)
 	struct aiocb *cb = &st->cbs[r->slot];
 	int ret;
 
-	if (r->dir == IO_TRIM) {
+	if (r->dir == IO_TRIM || r->dir == IO_SYNC_RANGE) {
 		/* Synchronous, as fio's: only once the I/Os before it have ended. */
 		if (st->nlive)
 			return IOQ_BUSY;

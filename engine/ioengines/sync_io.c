@@ -49,6 +49,9 @@ void ioengine_do_sync_io(struct io_req *r, bool positional)
 	case IO_FSYNC:
 		n = fsync(fd);
 		break;
+	case IO_SYNC_RANGE:
+		n = sync_file_range(fd, (off_t)r->off, (off_t)r->len, r->sfr_flags);
+		break;
 	default:
 		n = fdatasync(fd);
 		break;

@@ -194,6 +194,8 @@ static enum ioq_status uring_queue(struct ioengine *e, struct io_req *r)
 		return IOQ_BUSY;
 	if (r->dir == IO_READ || r->dir == IO_WRITE)
 		prep_rw(e, sqe, r, fd);
+	else if (r->dir == IO_SYNC_RANGE)
+		io_uring_prep_sync_file_range(sqe, fd, r->len, r->off, r->sfr_flags);
 	else
 		io_uring_prep_fsync(sqe, fd, r->dir == IO_FDATASYNC ? IORING_FSYNC_DATASYNC : 0);
 	if (st->files_registered)

@@ -22,6 +22,7 @@ CUSTOM_SAMPLES = {
     "rate": "1m", "rate_iops": "100", "buffer_pattern": "0xaa", "verify_pattern": "0xaa",
     "cmdprio_class": "2,3", "cmdprio_bssplit": "4k/50/1/0:8k/25,4k/10",
     "cpus_allowed": "0", "numa_cpu_nodes": "0", "numa_mem_policy": "local",
+    "sync_file_range": "write:8",
 }
 # What to give a switch, by the metavar the man page shows it with.
 METAVAR_SAMPLES = {

@@ -1,0 +1,447 @@
+#!/usr/bin/env python3
+"""fio's file options (issue 15, group C), each checked by its effect: the sizes of the
+files made (filesize ranges), the system calls the run makes, seen with strace -f
+(create_fsync's fsyncs, create_serialize's layout threads, unlink_each_loop's unlinks,
+opendir's opens, pre_read's reads, sync_file_range's ranges, fadvise_hint=noreuse, the
+openfiles limit, lockfile's serialised I/O), the hint read back with F_GET_RW_HINT
+(write_hint), the offsets of log_offset=1 logs (file_append), a file not made
+(allow_file_create=0) and a small tmpfs filled (fill_device, as root)."""
+import json
+import os
+import re
+import shutil
+import subprocess
+
+from common import BIN, Checks, engine_available, remove, run, scratch_dir
+
+KiB = 1024
+STRACE = shutil.which("strace")
+
+
+def iojob(args, cwd):
+    return run(["--eta=never"] + args, cwd=cwd)
+
+
+def traced(args, cwd, calls, raw=False):
+    """Run iojob under strace -f for the calls; (exit code, stdout, trace lines), each call
+    on one line unless raw (as strace wrote them)."""
+    trace = os.path.join(cwd, "strace.out")
+    p = subprocess.run([STRACE, "-f", "-qq", "-o", trace, "-e", "trace=" + calls, BIN,
+                        "--eta=never"] + args, cwd=cwd, capture_output=True, text=True,
+                       timeout=120)
+    with open(trace) as f:
+        lines = f.read().splitlines()
+    os.unlink(trace)
+    return p.returncode, p.stdout, lines if raw else joined(lines)
+
+
+def joined(lines):
+    """strace -f lines with each call whole: a call another thread's interrupted is shown
+    as "NAME(args <unfinished ...>" and later "<... NAME resumed>rest"; join the parts."""
+    out, open_calls = [], {}
+    for l in lines:
+        m = re.match(r"(\d+)\s+<\.\.\. \w+ resumed>(.*)", l)
+        if m and m.group(1) in open_calls:
+            out.append(open_calls.pop(m.group(1)) + m.group(2))
+        elif l.endswith("<unfinished ...>"):
+            open_calls[l.split()[0]] = l[:-len("<unfinished ...>")].rstrip()
+        else:
+            out.append(l)
+    return out
+
+
+def job_json(out):
+    return json.loads(out)["jobs"][0]
+
+
+def check_filesize(c, d):
+    """filesize= takes one size or a range written A-B, A:B or A,B (fio's three forms):
+    each of nrfiles files gets a size drawn in the range, in whole blocks."""
+    for form in ["64k-256k", "64k:256k", "64k,256k"]:
+        sub = os.path.join(d, "fs" + str(len(os.listdir(d))))
+        os.mkdir(sub)
+        code, _, err = iojob(["--name=j", "--directory=" + sub, "--nrfiles=6",
+                              "--filesize=" + form, "--rw=write", "--bs=4k",
+                              "--create_only=1"], d)
+        sizes = sorted(os.path.getsize(os.path.join(sub, n)) for n in os.listdir(sub))
+        c.check(code == 0 and len(sizes) == 6, "filesize=%s: exit %d, %s" % (form, code, err))
+        c.check(all(64 * KiB <= s <= 256 * KiB and s % (4 * KiB) == 0 for s in sizes) and
+                len(set(sizes)) > 1, "filesize=%s: sizes %s, not drawn in the range in "
+                "whole blocks" % (form, sizes))
+    sub = os.path.join(d, "fs_one")
+    os.mkdir(sub)
+    code, _, _ = iojob(["--name=j", "--directory=" + sub, "--nrfiles=3", "--filesize=96k",
+                        "--rw=write", "--create_only=1"], d)
+    sizes = [os.path.getsize(os.path.join(sub, n)) for n in os.listdir(sub)]
+    c.check(code == 0 and sizes == [96 * KiB] * 3, "filesize=96k: sizes %s" % sizes)
+    code, _, err = iojob(["--name=j", "--directory=" + sub, "--filesize=256k-64k",
+                          "--create_only=1", "--parse-only"], d)
+    c.check(code == 2 and "filesize" in err, "filesize=256k-64k: exit %d, %s" % (code, err))
+
+
+def check_create_fsync(c, d):
+    """The layout of a read job's two files is fsynced once each, or not at all."""
+    for value, want in [("1", 2), ("0", 0)]:
+        sub = os.path.join(d, "cf" + value)
+        os.mkdir(sub)
+        code, _, lines = traced(["--name=j", "--directory=" + sub, "--nrfiles=2",
+                                 "--size=512k", "--rw=read", "--create_fsync=" + value],
+                                sub, "fsync")
+        n = sum(1 for l in lines if re.search(r"\bfsync\(", l))
+        c.check(code == 0 and n == want, "create_fsync=%s: %d fsyncs, not %d" %
+                (value, n, want))
+
+
+def gettids(lines):
+    """The job threads: each asks for its id (the main thread, whose id is the process's,
+    may too, under a sanitizer)."""
+    main = {l.split()[0] for l in lines if "execve(" in l}
+    return {l.split()[0] for l in lines if "gettid()" in l} - main
+
+
+def check_create_serialize(c, d):
+    """create_serialize=1 lays both jobs' files out from the main thread before the jobs
+    start; =0 has each job's own thread lay out its file (read jobs: the layout's writes
+    are the only pwrite64 calls)."""
+    for value in ["1", "0"]:
+        sub = os.path.join(d, "cs" + value)
+        os.mkdir(sub)
+        args = []
+        for name in "ab":
+            args += ["--name=" + name, "--filename=" + name, "--size=1m", "--rw=read",
+                     "--create_serialize=" + value]
+        code, _, lines = traced(args, sub, "execve,pwrite64,gettid")
+        jobs = gettids(lines)
+        writers = {l.split()[0] for l in lines if "pwrite64(" in l}
+        ok = code == 0 and len(jobs) == 2 and writers
+        if value == "1":
+            ok = ok and not writers & jobs
+        else:
+            ok = ok and writers == jobs
+        c.check(ok, "create_serialize=%s: layout written by %s, job threads %s" %
+                (value, sorted(writers), sorted(jobs)))
+
+
+def check_allow_file_create(c, d):
+    """allow_file_create=0: a missing file fails the job (exit 1, as fio) and is not
+    made; an existing one is used."""
+    path = os.path.join(d, "afc")
+    code, _, err = iojob(["--name=j", "--filename=" + path, "--size=64k", "--rw=write",
+                          "--allow_file_create=0"], d)
+    c.check(code == 1 and "allow_file_create" in err and not os.path.exists(path),
+            "allow_file_create=0 on a missing file: exit %d, %s" % (code, err))
+    with open(path, "wb") as f:
+        f.write(b"\0" * 64 * KiB)
+    code, out, err = iojob(["--name=j", "--filename=" + path, "--size=64k", "--rw=write",
+                            "--allow_file_create=0", "--output-format=json"], d)
+    c.check(code == 0 and job_json(out)["write"]["io_bytes"] == 64 * KiB,
+            "allow_file_create=0 on an existing file: exit %d, %s" % (code, err))
+    code, _, err = iojob(["--name=j", "--filename=" + path, "--size=64k", "--rw=write",
+                          "--allow_file_create=0", "--create=recreate"], d)
+    c.check(code == 2 and os.path.getsize(path) == 64 * KiB,
+            "allow_file_create=0 with create=recreate: exit %d, %s" % (code, err))
+
+
+def log_offsets(path):
+    with open(path) as f:
+        return [int(l.split(",")[4]) for l in f if l.strip()]
+
+
+def check_file_append(c, d):
+    """file_append=1 writes after the file's end: the logged offsets start at its size."""
+    path = os.path.join(d, "app")
+    with open(path, "wb") as f:
+        f.write(os.urandom(100000))
+    for value, first in [("1", 100000), ("0", 0)]:
+        code, _, err = iojob(["--name=j", "--filename=" + path, "--size=64k", "--bs=4k",
+                              "--rw=write", "--file_append=" + value, "--log_offset=1",
+                              "--write_lat_log=" + os.path.join(d, "app" + value)], d)
+        offs = log_offsets(os.path.join(d, "app%s_lat.1.log" % value))
+        want = [first + i * 4 * KiB for i in range(16)]
+        c.check(code == 0 and offs == want, "file_append=%s: offsets %s, not %s... (%s)" %
+                (value, offs[:3], want[:3], err))
+    c.check(os.path.getsize(path) == 100000 + 64 * KiB,
+            "file_append=1: the file is %d bytes, not %d" % (os.path.getsize(path),
+                                                              100000 + 64 * KiB))
+
+
+def check_fill_device(c, d):
+    """On a 4 MiB tmpfs: fill_device=1 sizes the file to the free space and writes it
+    full; with size= larger than the file system it ends at ENOSPC without error, where
+    fill_device=0 fails; a read job reads what filling wrote."""
+    if os.geteuid() != 0:
+        c.skip("fill_device: mounting a small tmpfs needs root")
+        return
+    mnt = os.path.join(d, "mnt")
+    os.mkdir(mnt)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mnt]).returncode:
+        c.skip("fill_device: cannot mount a tmpfs")
+        return
+    try:
+        fs = 4 << 20
+        cases = [(["--rw=write", "--fill_device=1"], 0, "write"),
+                 (["--rw=write", "--fill_fs=1", "--size=8m", "--fallocate=none"], 0, "write"),
+                 (["--rw=write", "--fill_device=0", "--size=8m", "--fallocate=none"], 1, None),
+                 (["--rw=read", "--fill_device=1"], 0, "read")]
+        for args, want, dirn in cases:
+            code, out, err = iojob(["--name=j", "--directory=" + mnt, "--bs=64k",
+                                    "--output-format=json"] + args, d)
+            c.check(code == want, "%s on a 4 MiB tmpfs: exit %d, not %d: %s" %
+                    (args, code, want, err))
+            if dirn and code == 0:
+                done = job_json(out)[dirn]["io_bytes"]
+                c.check(0 < done <= fs and fs - done < 64 * KiB * 2,
+                        "%s: %d bytes, not the file system's %d" % (args, done, fs))
+            for n in os.listdir(mnt):
+                os.unlink(os.path.join(mnt, n))
+    finally:
+        subprocess.run(["umount", mnt])
+
+
+def check_unlink_each_loop(c, d):
+    """loops=3 with unlink_each_loop=1 deletes both files after each of the first two
+    loops (the third's are kept, as fio's); a read job is refused before it starts."""
+    for value, want in [("1", 4), ("0", 0)]:
+        sub = os.path.join(d, "ul" + value)
+        os.mkdir(sub)
+        code, out, lines = traced(["--name=j", "--directory=.", "--nrfiles=2", "--size=64k",
+                                   "--bs=4k", "--rw=write", "--loops=3",
+                                   "--unlink_each_loop=" + value, "--output-format=json"],
+                                  sub, "unlink,unlinkat")
+        n = sum(1 for l in lines if "j.0." in l and l.rstrip().endswith("= 0"))
+        c.check(code == 0 and n == want, "unlink_each_loop=%s: %d unlinks, not %d" %
+                (value, n, want))
+        c.check(code == 0 and job_json(out)["write"]["io_bytes"] == 3 * 64 * KiB and
+                sorted(os.listdir(sub)) == ["j.0.0", "j.0.1"],
+                "unlink_each_loop=%s: %s" % (value, sorted(os.listdir(sub))))
+    code, _, err = iojob(["--name=j", "--directory=" + d, "--size=64k", "--rw=read",
+                          "--loops=2", "--unlink_each_loop=1"], d)
+    c.check(code == 2 and "unlink_each_loop" in err, "unlink_each_loop with a read job: "
+            "exit %d, %s" % (code, err))
+
+
+def check_opendir(c, d):
+    """opendir= uses every regular file under the tree (symbolic links not followed)."""
+    tree = os.path.join(d, "tree")
+    want = ["tree/a", "tree/sub/b", "tree/sub/deeper/c", "tree/z/d"]
+    for i, name in enumerate(want):
+        os.makedirs(os.path.dirname(os.path.join(d, name)), exist_ok=True)
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(b"\1" * (i + 1) * 16 * KiB)
+    os.symlink(os.path.join(d, "app"), os.path.join(tree, "link"))
+    code, out, lines = traced(["--name=j", "--opendir=tree", "--rw=read", "--bs=4k",
+                               "--output-format=json"], d, "openat")
+    opened = sorted({m.group(1) for l in lines
+                     for m in [re.search(r'"(tree/[^"]*)", O_RDONLY\|O_CLOEXEC\)', l)] if m})
+    c.check(code == 0 and opened == want, "opendir: opened %s, not %s" % (opened, want))
+    c.check(code == 0 and job_json(out)["read"]["io_bytes"] == 160 * KiB,
+            "opendir: read %s bytes, not the files' 160 KiB" %
+            (job_json(out)["read"]["io_bytes"] if code == 0 else code))
+    os.mkdir(os.path.join(d, "empty"))
+    code, _, err = iojob(["--name=j", "--opendir=empty", "--rw=read"], d)
+    c.check(code == 2 and "no regular file" in err, "opendir of an empty directory: exit "
+            "%d, %s" % (code, err))
+
+
+def check_pre_read(c, d):
+    """pre_read=1 reads the 64 KiB region once before the job's own 16 reads, and drops
+    no cached pages (it clears invalidate)."""
+    path = os.path.join(d, "pr")
+    with open(path, "wb") as f:
+        f.write(os.urandom(64 * KiB))
+    for value, reads in [("1", 32), ("0", 16)]:
+        code, _, lines = traced(["--name=j", "--filename=pr", "--size=64k", "--bs=4k",
+                                 "--rw=randread", "--pre_read=" + value], d,
+                                "pread64,fadvise64")
+        n = sum(1 for l in lines if re.search(r"pread64\(\d+, .*, 4096, \d+\) = 4096$", l))
+        dropped = any("DONTNEED" in l for l in lines)
+        c.check(code == 0 and n == reads and dropped == (value == "0"),
+                "pre_read=%s: %d reads of 4 KiB, not %d; pages dropped: %s" %
+                (value, n, reads, dropped))
+
+
+def check_sync_file_range(c, d):
+    """sync_file_range=wait_before,write:4 syncs each run of 4 writes' range with those
+    flags: 16 writes of 4 KiB, 4 syncs of 16 KiB end to end."""
+    code, _, lines = traced(["--name=j", "--filename=sfr", "--size=64k", "--bs=4k",
+                             "--rw=write", "--sync_file_range=wait_before,write:4"], d,
+                            "sync_file_range")
+    got = [(int(m.group(1)), int(m.group(2)), m.group(3)) for l in lines
+           for m in [re.search(r"sync_file_range\(\d+, (\d+), (\d+), ([A-Z_|]+)\) = 0", l)]
+           if m]
+    flags = "SYNC_FILE_RANGE_WAIT_BEFORE|SYNC_FILE_RANGE_WRITE"
+    want = [(i * 16 * KiB, 16 * KiB, flags) for i in range(4)]
+    c.check(code == 0 and got == want, "sync_file_range: %s, not %s" % (got, want))
+    code, _, lines = traced(["--name=j", "--filename=sfr", "--size=64k", "--bs=4k",
+                             "--rw=write", "--sync_file_range=write"], d, "sync_file_range")
+    n = sum(1 for l in lines if "SYNC_FILE_RANGE_WRITE) = 0" in l)
+    c.check(code == 0 and n == 16, "sync_file_range=write: %d syncs, not one per write" % n)
+    code, _, err = iojob(["--name=j", "--sync_file_range=flush:4", "--parse-only"], d)
+    c.check(code == 2 and "wait_before" in err, "sync_file_range=flush:4: exit %d, %s" %
+            (code, err))
+
+
+def rw_hint(path):
+    import fcntl
+    import struct
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return struct.unpack("Q", fcntl.fcntl(fd, 0x40b, bytes(8)))[0]	# F_GET_RW_HINT
+    finally:
+        os.close(fd)
+
+
+def check_write_hint(c, d):
+    """write_hint=long sets the file's hint (RWH_WRITE_LIFE_LONG, 4), read back, with
+    direct=1 too (on the inode where the kernel has no hint of the open file); a file
+    written without it keeps none (0)."""
+    for name, args, want in [("wh_long", ["--write_hint=long"], 4), ("wh_none", [], 0),
+                             ("wh_direct", ["--write_hint=medium", "--direct=1"], 3)]:
+        code, _, err = iojob(["--name=j", "--filename=" + name, "--size=64k",
+                              "--rw=write"] + args, d)
+        try:
+            got = rw_hint(os.path.join(d, name))
+        except OSError as e:
+            c.skip("write_hint: F_GET_RW_HINT: %s" % e)
+            return
+        c.check(code == 0 and got == want, "write_hint %s: hint %d, not %d (%s)" %
+                (args, got, want, err))
+
+
+def check_fadvise_noreuse(c, d):
+    code, _, lines = traced(["--name=j", "--filename=pr", "--size=64k", "--rw=read",
+                             "--fadvise_hint=noreuse"], d, "fadvise64")
+    c.check(code == 0 and any("POSIX_FADV_NOREUSE" in l for l in lines),
+            "fadvise_hint=noreuse: %s" % lines)
+
+
+def check_no_ops(c, d):
+    """unique_filename does nothing outside fio's client/server, in fio as here: the same
+    file name either way, and its help says so; write_barrier is refused, saying why."""
+    for value in ["0", "1"]:
+        sub = os.path.join(d, "uf" + value)
+        os.mkdir(sub)
+        code, _, err = iojob(["--name=j", "--directory=" + sub, "--size=64k", "--rw=write",
+                              "--unique_filename=" + value], d)
+        c.check(code == 0 and os.listdir(sub) == ["j.0.0"],
+                "unique_filename=%s: %s %s" % (value, os.listdir(sub), err))
+    code, out, _ = run(["--cmdhelp=unique_filename"])
+    c.check(code == 0 and "does nothing" in out, "unique_filename's help: %s" % out)
+    code, _, err = iojob(["--name=j", "--size=64k", "--write_barrier=8", "--parse-only"], d)
+    c.check(code == 2 and "no engine acts on" in err, "write_barrier=8: exit %d, %s" %
+            (code, err))
+    code, _, err = iojob(["--name=j", "--size=64k", "--write_barrier=0", "--parse-only"], d)
+    c.check(code == 0, "write_barrier=0: exit %d, %s" % (code, err))
+
+
+def max_open(lines, prefix):
+    """The most files under prefix open at once in a trace of openat and close, and the
+    files opened."""
+    fds, most, names = {}, 0, set()
+    for l in lines:
+        m = re.search(r'openat\(AT_FDCWD, "(%s[^"]*)", [^)]*\) = (\d+)$' % re.escape(prefix), l)
+        if m:
+            fds[m.group(2)] = m.group(1)
+            names.add(m.group(1))
+            most = max(most, len(fds))
+            continue
+        m = re.search(r"\bclose\((\d+)\)\s+= 0$", l)
+        if m:
+            fds.pop(m.group(1), None)
+    return most, sorted(names)
+
+
+def check_openfiles(c, d):
+    """openfiles=2 over 6 files: never more than 2 of them open at once (6 without it),
+    every file still gets its share, with a synchronous engine and at depth 8."""
+    engines = [["--ioengine=psync"]]
+    if engine_available("libaio"):
+        engines.append(["--ioengine=libaio", "--iodepth=8", "--direct=1"])
+    for eng in engines:
+        for limit, want in [("2", 2), (None, 6)]:
+            sub = os.path.join(d, "of%d" % len(os.listdir(d)))
+            os.mkdir(sub)
+            args = ["--name=j", "--directory=.", "--nrfiles=6", "--size=384k", "--bs=4k",
+                    "--rw=randwrite", "--output-format=json"] + eng
+            if limit:
+                args.append("--openfiles=" + limit)
+            code, out, lines = traced(args, sub, "openat,close")
+            most, names = max_open(lines, "./j.0.")
+            c.check(code == 0 and most == want and len(names) == 6 and
+                    job_json(out)["write"]["io_bytes"] == 384 * KiB,
+                    "openfiles=%s %s: %d open at once, not %d; opened %s" %
+                    (limit, eng, most, want, names))
+
+
+def overlaps(lines):
+    """From strace -f lines of pread64 and pwrite64, the most calls in the kernel at once
+    and how many started while a write was in, or were writes that started beside any."""
+    active, most, clashes = {}, 0, 0
+    for l in lines:
+        m = re.match(r"(\d+)\s+(<\.\.\. )?(pwrite64|pread64)", l)
+        if not m:
+            continue
+        pid, kind = m.group(1), "w" if m.group(3) == "pwrite64" else "r"
+        if m.group(2):
+            active.pop(pid, None)
+            continue
+        others = list(active.values())
+        clashes += bool(others) if kind == "w" else "w" in others
+        most = max(most, len(others) + 1)
+        if "<unfinished" in l:
+            active[pid] = kind
+    return most, clashes
+
+
+def check_lockfile(c, d):
+    """Four clones and another job on one file: lockfile=exclusive lets one I/O into the
+    kernel at a time, readwrite lets reads share and no write beside anything; without a
+    lock they overlap (strace -f shows a call still in the kernel when another starts)."""
+    path = os.path.join(d, "lk")
+    with open(path, "wb") as f:
+        f.write(os.urandom(1 << 20))
+    for mode in ["none", "exclusive", "readwrite"]:
+        args = ["--name=a", "--filename=lk", "--size=1m", "--bs=4k", "--rw=randrw",
+                "--numjobs=4", "--lockfile=" + mode, "--name=b", "--filename=lk",
+                "--size=1m", "--bs=4k", "--rw=randread", "--lockfile=" + mode]
+        code, _, lines = traced(args, d, "pread64,pwrite64", raw=True)
+        most, clashes = overlaps(lines)
+        if mode == "none":
+            ok = most > 1 and clashes > 0
+        elif mode == "exclusive":
+            ok = most == 1
+        else:
+            ok = clashes == 0 and most > 1
+        c.check(code == 0 and ok, "lockfile=%s: %d calls in the kernel at once, %d beside "
+                "a write" % (mode, most, clashes))
+
+
+def main():
+    c = Checks("opts_files")
+    d = scratch_dir()
+    try:
+        check_filesize(c, d)
+        check_allow_file_create(c, d)
+        check_file_append(c, d)
+        check_fill_device(c, d)
+        check_write_hint(c, d)
+        check_no_ops(c, d)
+        if not STRACE:
+            c.skip("strace is not installed: the checks of system calls")
+        else:
+            check_create_fsync(c, d)
+            check_create_serialize(c, d)
+            check_unlink_each_loop(c, d)
+            check_opendir(c, d)
+            check_pre_read(c, d)
+            check_sync_file_range(c, d)
+            check_fadvise_noreuse(c, d)
+            check_openfiles(c, d)
+            check_lockfile(c, d)
+    finally:
+        remove(d)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
