@@ -2,9 +2,11 @@
 #include "jobs/validate.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jobs/job.h"
@@ -169,6 +171,43 @@ static int check_log_dir(const struct job_desc *j, const char *opt, const char *
 	return fail(j, opt, d, why);
 }
 
+/* Whether CPU set c shares a CPU with the ones this process may run on. */
+static bool cpus_usable(const struct job_cpus *c)
+{
+	cpu_set_t now;
+
+	if (sched_getaffinity(0, sizeof(now), &now) < 0)
+		return true;	/* let the thread's own sched_setaffinity say why */
+	for (unsigned i = 0; i < JOB_CPUS_MAX && i < CPU_SETSIZE; i++)
+		if ((c->mask[i / 64] >> (i % 64) & 1) && CPU_ISSET(i, &now))
+			return true;
+	return false;
+}
+
+/* What fio's compressed logs and alternate epochs need. */
+static int check_log_forms(const struct job_desc *j, struct diag *d)
+{
+	struct timespec ts;
+	char why[200];
+
+	if (j->log_store_compressed && j->hist_log)
+		return fail(j, "log_store_compressed", d, "option 'log_store_compressed': fio's "
+			    "compressed format holds samples, not the histograms of write_hist_log");
+	if (j->log_compression_cpus.set && !j->log_compression)
+		return fail(j, "log_compression_cpus", d, "option 'log_compression_cpus' needs "
+			    "log_compression (without it no thread compresses logs)");
+	if (j->log_compression_cpus.set && !cpus_usable(&j->log_compression_cpus))
+		return fail(j, "log_compression_cpus", d, "option 'log_compression_cpus': none "
+			    "of these CPUs is online and allowed to this process");
+	if ((j->log_unix_epoch || j->log_alternate_epoch) &&
+	    clock_gettime((clockid_t)j->log_epoch_clock, &ts) < 0) {
+		snprintf(why, sizeof(why), "option 'log_alternate_epoch_clock_id': clock %u: %s",
+			 j->log_epoch_clock, strerror(errno));
+		return fail(j, "log_alternate_epoch_clock_id", d, why);
+	}
+	return 0;
+}
+
 /*
  * The log prefixes: a bare one (fio's "no prefix") names the logs after the job, and with
  * paths checked, each one's directory must take files now (fio finds out after the run,
@@ -192,7 +231,7 @@ static int check_logs(struct job_desc *j, bool paths, struct diag *d)
 	if (!ret && j->hist_log && !j->log_hist_ns)
 		return fail(j, "write_hist_log", d, "option 'write_hist_log' needs "
 			    "log_hist_msec (the interval between histograms)");
-	return ret;
+	return ret ? ret : check_log_forms(j, d);
 }
 
 /*

@@ -21,6 +21,7 @@ CUSTOM_SAMPLES = {
     "rwmixwrite": "30", "bsrange": "4k-8k", "bssplit": "4k/50:8k/50", "blockalign": "4k",
     "rate": "1m", "rate_iops": "100", "buffer_pattern": "0xaa", "verify_pattern": "0xaa",
     "cmdprio_class": "2,3", "cmdprio_bssplit": "4k/50/1/0:8k/25,4k/10",
+    "log_compression_cpus": "0",
 }
 # What to give a switch, by the metavar the man page shows it with.
 METAVAR_SAMPLES = {
@@ -31,7 +32,8 @@ METAVAR_SAMPLES = {
     "LOG": "/dev/null", "CMD": "true",
 }
 # Options that the parser accepts only with another one.
-NEEDS = {"write_hist_log": ["--log_hist_msec=100"]}
+NEEDS = {"write_hist_log": ["--log_hist_msec=100"],
+         "log_compression_cpus": ["--log_compression=1k"]}
 # Words of the form key= in the man page's prose that are not job options.
 NOT_OPTIONS = {"key", "value", "option", "job", "job2", "name", "util", "aggrios", "ios",
                "merge", "ticks", "in_queue", "r", "w", "f", "per", "min", "max", "avg",
