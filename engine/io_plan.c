@@ -342,6 +342,22 @@ static uint64_t cover_next(struct worker *w, unsigned fi, uint32_t *lenp)
 }
 
 /*
+ * Where a sequential stream goes on from end, its last I/O's end: skip (rw=read:4k) bytes
+ * on, or back (rw=read:-8k, a negative int64_t); going back past the start, fio goes on
+ * from the region's end.
+ */
+static uint64_t seq_after(uint64_t end, uint64_t skip, uint64_t io_len)
+{
+	uint64_t back = (uint64_t)-(int64_t)skip;
+
+	if ((int64_t)skip >= 0)
+		return end + skip;
+	if (end >= back)
+		return end - back;
+	return io_len > back ? io_len - back : 0;
+}
+
+/*
  * Sequential streams are per direction, as in fio: rw=rw reads and writes side by side.
  * A block of mixed sizes (bsrange, bssplit) that would run past the region's end is cut
  * to fit, as fio cuts it, so that a pass covers the region to its last block.
@@ -364,7 +380,7 @@ static uint64_t plan_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp
 			off = 0;	/* wrap: time_based, loops, or io_size beyond size */
 			plan_new_pass(w, f);
 		}
-		pf->seq_pos[d] = off + len + (p->random ? 0 : j->rw_nr);
+		pf->seq_pos[d] = p->random ? off + len : seq_after(off + len, j->rw_nr, f->io_len);
 		if (p->rand_run_left)
 			p->rand_run_left--;
 		return off;

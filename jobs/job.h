@@ -118,7 +118,8 @@ struct job_desc {
 
 	/* pattern */
 	int rw;			/* enum rw_mode */
-	uint64_t rw_nr;		/* ":N": I/Os per random offset, or bytes skipped when sequential */
+	uint64_t rw_nr;		/* ":N": I/Os per random offset, or bytes skipped when sequential
+				 * (as int64_t: negative goes backwards, rw=read:-8k) */
 	unsigned rwmixread;	/* percent of reads in mixed modes */
 	int rwmix_ratio;		/* rwmix_mode=ratio: interleave to hold the ratio exactly */
 	int seq_cursor_shared;	/* seq_cursor=shared: clones take blocks of one stream */
@@ -246,6 +247,7 @@ struct job_desc {
 	bool log_alternate_epoch;	/* log times from log_epoch_clock's epoch */
 	unsigned log_epoch_clock;	/* log_alternate_epoch_clock_id: a clockid_t */
 	bool block_error_pct;		/* block_error_percentiles: trims per block */
+	const char *profile_opt;	/* fio's tiobench threads= or dir=: a note, no effect */
 
 	/* issue 15, group H: job control and reporting */
 

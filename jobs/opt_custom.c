@@ -2,6 +2,7 @@
 #include "jobs/opt_custom.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +74,10 @@ static const char *split_param(const char *val, char *name, size_t namelen)
 	return colon ? colon + 1 : NULL;
 }
 
-/* rw=randread:8 (new random offset every 8 I/Os), rw=read:4k (skip 4k after each I/O). */
+/*
+ * rw=randread:8 (new random offset every 8 I/Os), rw=read:4k (skip 4k after each I/O),
+ * rw=read:-8k (go back 8k after each I/O: fio's backwards read, kept as its negative).
+ */
 int opt_rw_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 		    size_t whylen)
 {
@@ -91,9 +95,12 @@ int opt_rw_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *wh
 		if (rw_is_random(rw)) {
 			if (parse_count_suffix(param, &j->rw_nr, why, whylen) < 0)
 				return -EINVAL;
-		} else if (value_parse_size(param, ctx->kb_base, &j->rw_nr) < 0) {
+		} else if (value_parse_size(param + (*param == '-'), ctx->kb_base,
+					    &j->rw_nr) < 0 || j->rw_nr > INT64_MAX) {
 			snprintf(why, whylen, "':%s' is not a size to skip", param);
 			return -EINVAL;
+		} else if (*param == '-') {
+			j->rw_nr = (uint64_t)-(int64_t)j->rw_nr;
 		}
 	}
 	j->rw = rw;

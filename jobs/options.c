@@ -189,7 +189,9 @@ const struct opt_def job_options[] = {
 		 "their last part. The files (2 or more, existing, of one size in whole chunks, "
 		 "used whole) are checked as devices are; the disk stats list the stripe with "
 		 "its members under it, as md's"),
-	JOB_LIST("directory", directories, "directory for the job's files, ':'-separated"),
+	JOB_LIST("directory", directories, "directory for the job's files, ':'-separated; "
+		 "set again (in the job over [global], or by --set), it replaces",
+		 .list_replaces = true),
 	JOB_STR("filename_format", filename_format, "$jobname.$jobnum.$filenum",
 		"name of generated files ($jobname, $jobnum, $filenum)"),
 	JOB_UINT("nrfiles", nrfiles, "1", 1, 1 << 20, "files per job", .alias = "nr_files"),
@@ -507,6 +509,11 @@ const struct opt_def job_options[] = {
 	JOB_UINT("log_alternate_epoch_clock_id", log_epoch_clock, "0", 0, INT32_MAX,
 		 "the clock_gettime(2) clock id whose epoch log_unix_epoch and "
 		 "log_alternate_epoch count from (0: CLOCK_REALTIME)"),
+	/* fio's profiles' options, which fio takes in any job */
+	JOB_STR("threads", profile_opt, NULL, "fio's tiobench profile's thread count: fio takes "
+		"it in any job and it does nothing without profile=tiobench (a note says so)"),
+	JOB_STR("dir", profile_opt, NULL, "fio's tiobench profile's directory: fio takes it in "
+		"any job and it does nothing without profile=tiobench (a note says so)"),
 	JOB_REFUSED("block_error_percentiles", "0", "not built yet", "report trim error percentiles by block"),
 
 	/* the next issues' options, refused until they are built */

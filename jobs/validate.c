@@ -209,6 +209,27 @@ static int check_log_forms(const struct job_desc *j, struct diag *d)
 }
 
 /*
+ * fio takes its profiles' own options (tiobench's threads= and dir=) in any job, where
+ * they do nothing without profile=; steadystate.fio writes threads=1 for thread=1.
+ */
+static void note_profile_options(const struct job_desc *j, struct diag *d)
+{
+	static const char *const names[] = { "threads", "dir" };
+	const char *file;
+	int line;
+
+	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!job_setting(j, names[i]))
+			continue;
+		job_where(j, names[i], &file, &line);
+		diag_note(d, "%s:%d: job '%s': option '%s' is fio's tiobench profile's, which "
+			  "does nothing without profile=tiobench (not in iojob), as in fio%s",
+			  file, line, j->name, names[i],
+			  i == 0 ? "; thread= is the option that runs jobs as threads" : "");
+	}
+}
+
+/*
  * The log prefixes: a bare one (fio's "no prefix") names the logs after the job, and with
  * paths checked, each one's directory must take files now (fio finds out after the run,
  * losing it).
@@ -379,6 +400,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_timing(j, d);
 	if (!ret)
 		ret = check_logs(j, paths, d);
+	if (!ret)
+		note_profile_options(j, d);
 	if (!ret)
 		ret = check_verify(j, d);
 	if (!ret)

@@ -222,9 +222,44 @@ def check_include_errors(c, d):
             "an option before any section is refused, as fio does: %s" % err)
 
 
+def log_offsets(c, d, tool, prefix, args):
+    p = subprocess.run(tool + args + ["--write_lat_log=" + prefix, "--log_offset=1",
+                                      "--output=/dev/null"], cwd=d, capture_output=True,
+                       text=True, timeout=120)
+    c.check(p.returncode == 0, "%s %s: %s" % (tool, args, p.stderr))
+    if p.returncode:
+        return None
+    with open(os.path.join(d, prefix + "_clat.1.log")) as f:
+        return [int(line.split(",")[4]) for line in f if line.strip()]
+
+
+def check_value_forms(c, d):
+    """Value forms fio's examples use: rw=read:-8k reads backwards (backwards-read.fio),
+    directory= in a job replaces [global]'s (fio's is one value, filename= adds up), and
+    tiobench's threads= (steadystate.fio, waitfor.fio) is taken with a note."""
+    args = ["--name=b", "--filename=b.dat", "--size=64k", "--bs=4k", "--rw=read:-8k"]
+    got = log_offsets(c, d, [BIN], "ib", args)
+    want = [0] + [65536 - 8192 - 4096 * i for i in range(15)]
+    c.check(got == want, "rw=read:-8k: offsets %s, want %s" % (got, want))
+    if FIO:
+        c.check(log_offsets(c, d, [FIO], "fb", args) == got, "rw=read:-8k: fio's offsets")
+    for sub in ("ga", "jb"):
+        os.makedirs(os.path.join(d, sub))
+    path = write(d, "dirs.fio", "[global]\ndirectory=%s/ga\n[x]\ndirectory=%s/jb\n"
+                 "size=64k\nrw=write\n" % (d, d))
+    code, _, err = run([path, "--output=/dev/null"], cwd=d)
+    c.check(code == 0 and os.listdir(os.path.join(d, "ga")) == [] and
+            os.listdir(os.path.join(d, "jb")) == ["x.0.0"],
+            "the job's directory= replaces [global]'s: %s %s %s" %
+            (os.listdir(os.path.join(d, "ga")), os.listdir(os.path.join(d, "jb")), err))
+    code, _, err = run(["--name=t", "--ioengine=null", "--size=64k", "--threads=1"])
+    c.check(code == 0 and "tiobench profile" in err, "threads=1 taken, with a note: %s" % err)
+
+
 def main():
     c = Checks("opts_syntax")
-    for check in (check_keywords, check_expressions, check_all_forms, check_include_errors):
+    for check in (check_keywords, check_expressions, check_all_forms, check_include_errors,
+                  check_value_forms):
         d = scratch_dir()
         try:
             check(c, d)
