@@ -169,6 +169,8 @@ static void fill_unit(struct report_unit *u, const struct run *r, const struct s
 	u->phase_wall_ns = pu->wall_ns;
 	u->phase_usr_ns = pu->usr_ns;
 	u->phase_sys_ns = pu->sys_ns;
+	u->block_info = res->blocks;
+	u->nblock_info = res->nblocks;
 }
 
 /* Merge the jobs of the group that starts at job i; returns how many jobs it has. */

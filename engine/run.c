@@ -364,6 +364,8 @@ static void *job_thread(void *arg)
 	}
 	worker_teardown(&s->w);
 	res->logs = s->w.logs;		/* written after the run */
+	res->blocks = s->w.blocks;	/* reported after the run */
+	res->nblocks = s->w.nblocks;
 	atomic_store(&res->progress.state, JOB_DONE);
 	res->tid = s->w.tid;
 	res->error = s->w.error;
@@ -686,6 +688,7 @@ void run_free(struct run *r)
 		if (r->results) {
 			free(r->results[i].st);
 			logs_free(r->results[i].logs);
+			free(r->results[i].blocks);
 		}
 	}
 	free(r->files);

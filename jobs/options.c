@@ -514,7 +514,9 @@ const struct opt_def job_options[] = {
 		"it in any job and it does nothing without profile=tiobench (a note says so)"),
 	JOB_STR("dir", profile_opt, NULL, "fio's tiobench profile's directory: fio takes it in "
 		"any job and it does nothing without profile=tiobench (a note says so)"),
-	JOB_REFUSED("block_error_percentiles", "0", "not built yet", "report trim error percentiles by block"),
+	JOB_BOOL("block_error_percentiles", block_error_pct, "0",
+		 "count the trims of each trim-sized block of the job's one file and report "
+		 "their percentiles and the blocks' states (trimmed, trim or write failure)"),
 
 	/* the next issues' options, refused until they are built */
 	JOB_REFUSED("steadystate", NULL,

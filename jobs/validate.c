@@ -171,6 +171,9 @@ static int check_log_dir(const struct job_desc *j, const char *opt, const char *
 	return fail(j, opt, d, why);
 }
 
+/* block_error_percentiles' most blocks, fio's (output/report.h's BLOCK_INFO_MAX). */
+#define BLOCK_INFO_LIMIT	8192
+
 /* Whether CPU set c shares a CPU with the ones this process may run on. */
 static bool cpus_usable(const struct job_cpus *c)
 {
@@ -184,12 +187,26 @@ static bool cpus_usable(const struct job_cpus *c)
 	return false;
 }
 
-/* What fio's compressed logs and alternate epochs need. */
+/* What fio's compressed logs, alternate epochs and block error percentiles need. */
 static int check_log_forms(const struct job_desc *j, struct diag *d)
 {
 	struct timespec ts;
 	char why[200];
 
+	if (j->block_error_pct && (j->nrfiles != 1 || j->filenames.n > 1))
+		return fail(j, "block_error_percentiles", d, "option 'block_error_percentiles' "
+			    "counts the blocks of one file: it needs a single file per job, as in "
+			    "fio (nrfiles=1, one filename)");
+	/* known now when size= is in bytes; otherwise the job's start checks its file */
+	if (j->block_error_pct && j->size.bytes && j->bs[IO_TRIM].min &&
+	    j->size.bytes / j->bs[IO_TRIM].min > BLOCK_INFO_LIMIT) {
+		snprintf(why, sizeof(why), "option 'block_error_percentiles': size=%llu holds "
+			 "%llu blocks of %llu bytes (bs for trims), more than fio's %u",
+			 (unsigned long long)j->size.bytes,
+			 (unsigned long long)(j->size.bytes / j->bs[IO_TRIM].min),
+			 (unsigned long long)j->bs[IO_TRIM].min, BLOCK_INFO_LIMIT);
+		return fail(j, "block_error_percentiles", d, why);
+	}
 	if (j->log_store_compressed && j->hist_log)
 		return fail(j, "log_store_compressed", d, "option 'log_store_compressed': fio's "
 			    "compressed format holds samples, not the histograms of write_hist_log");

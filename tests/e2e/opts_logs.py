@@ -238,6 +238,36 @@ def check_alternate_epoch(c, d):
     c.check(code == 2 and "clock 99" in err, "clock id 99 is refused: %s" % err)
 
 
+def check_block_error_percentiles(c, d):
+    """block_error_percentiles: trims per trim-sized block. randtrim over 16 blocks, 3
+    loops, visits each block once a loop: every percentile is 3 and all 16 are trimmed;
+    with norandommap the trims are drawn, and the blocks' counts add up to them."""
+    base = ["--name=b", "--filename=b.dat", "--size=64k", "--bs=4k", "--rw=randtrim",
+            "--block_error_percentiles=1"]
+    j = job_json(c, d, base + ["--loops=3"])
+    blk = j.get("block") if j else None
+    c.check(blk and set(blk["percentiles"].values()) == {3} and
+            blk["states"] == {"unwritten": 0, "trimmed": 16, "written": 0, "trim failure": 0,
+                              "write failure": 0}, "3 passes of randtrim: %s" % blk)
+    j = job_json(c, d, base + ["--loops=2", "--norandommap", "--percentile_list=50:100"])
+    blk = j.get("block") if j else None
+    st = blk["states"] if blk else {}
+    c.check(blk and st["trimmed"] + st["unwritten"] == 16 and st["trimmed"] >= 1 and
+            0 < blk["percentiles"]["100.000000"] <= j["trim"]["total_ios"],
+            "norandommap: drawn blocks, %s of %d trims" % (blk, j and j["trim"]["total_ios"]))
+    code, out, err = run(base + ["--loops=2"], cwd=d)
+    c.check(code == 0 and "  block lifetime percentiles :\n   | 1.00th=2, 5.00th=2," in out
+            and "        states               : unwritten=0, trimmed=16, written=0, "
+            "trim failure=0, write failure=0\n" in out, "the report's lines: %s" % out[-600:])
+    j = job_json(c, d, ["--name=n", "--filename=n.dat", "--size=64k", "--bs=4k",
+                        "--rw=randread", "--block_error_percentiles=1"])
+    c.check(j and "block" not in j, "no trims: no block object, as fio")
+    for args, want in ((["--nrfiles=2"], "single file"), (["--size=64m"], "8192")):
+        code, _, err = run(base[:2] + base[3:] + (args if "--size" in args[0] else
+                                                  ["--size=64k"] + args), cwd=d)
+        c.check(code == 2 and want in err, "%s: exit 2, %s: %s" % (args, want, err))
+
+
 def check_refusals(c, d):
     cases = [(["--write_hist_log=h", "--log_hist_msec=10", "--log_store_compressed=1"],
               "not the histograms"),
@@ -251,7 +281,7 @@ def main():
     c = Checks("opts_logs")
     for check in (check_log_max_value, check_log_prio, check_log_compression,
                   check_log_entries, check_compression_cpus, check_alternate_epoch,
-                  check_refusals):
+                  check_block_error_percentiles, check_refusals):
         d = scratch_dir()
         try:
             check(c, d)
