@@ -85,7 +85,8 @@ static void fast_path_init(struct worker *w)
 	p->fast = w->nfiles == 1 && !rw_is_mixed(j->rw) && j->rw != RW_TRIMWRITE &&
 		  j->verify == VERIFY_NONE &&
 		  j->rw != RW_RANDTRIMWRITE && !j->rw_nr && !b->nsplit &&
-		  b->min == b->max && !pace_gated(&w->pace) && !j->seq_cursor_shared;
+		  b->min == b->max && !pace_gated(&w->pace) && !j->seq_cursor_shared &&
+		  j->random_distribution != DIST_ZONED;
 	if (!p->fast)
 		return;
 	p->fast_dir = d;
@@ -120,6 +121,54 @@ static void cursor_init(struct worker *w, uint64_t io_size)
 	p->bytes_left = UINT64_MAX;
 }
 
+/*
+ * random_distribution=zoned over one file's nblocks: each zone its share of them (at least
+ * one block; zoned_abs: its bytes, which must fit), one after another. 0 or -errno.
+ */
+static int zones_init(struct worker *w, struct plan_file *pf, uint64_t nblocks)
+{
+	const struct job_desc *j = w->job;
+
+	for (int d = 0; d < IO_NDIR; d++) {
+		uint64_t at = 0;
+		uint32_t cum = 0;
+
+		if (!j->nzones[d] || !rw_does(j->rw, d))
+			continue;
+		pf->zones[d] = calloc(j->nzones[d], sizeof(*pf->zones[d]));
+		if (!pf->zones[d])
+			return -ENOMEM;
+		for (unsigned i = 0; i < j->nzones[d]; i++) {
+			const struct dist_zone *z = &j->zones[d][i];
+			struct plan_zone *pz = &pf->zones[d][pf->nzones[d]];
+			uint64_t n = j->zones_abs ? z->bytes / w->plan.align :
+				     nblocks * z->size_pct / 100;
+
+			if (at >= nblocks)
+				break;	/* the zones before filled the region */
+			pz->start = at;
+			pz->nblocks = n ? (n < nblocks - at ? n : nblocks - at) : 1;
+			cum += z->access_pct;
+			pz->cum_pct = cum;
+			at += pz->nblocks;
+			pf->nzones[d]++;
+		}
+		pf->zones[d][pf->nzones[d] - 1].cum_pct = 100;	/* what the cut zones drew */
+	}
+	return 0;
+}
+
+/* A zoned draw: a zone by its share of the I/Os, then a block of it, uniformly. */
+static uint64_t zone_next(struct plan_file *pf, int d)
+{
+	const struct plan_zone *z = pf->zones[d];
+	uint64_t v = rng_below(&pf->gen.rng, 100);
+
+	while (v >= z->cum_pct)
+		z++;
+	return z->start + rng_below(&pf->gen.rng, z->nblocks);
+}
+
 /* The files' cursors, each file's region from its start; the sum of the regions. */
 static int files_init(struct worker *w, uint64_t seed, uint64_t *io_size)
 {
@@ -144,6 +193,9 @@ static int files_init(struct worker *w, uint64_t seed, uint64_t *io_size)
 				    seed ^ ((uint64_t)(i + 1) * 0xd1b54a32d192ed03ULL));
 		pf->covered = cover ? calloc(cover_words(nblocks), sizeof(*pf->covered)) : NULL;
 		if (cover && !pf->covered)
+			return -ENOMEM;
+		if (p->random && j->random_distribution == DIST_ZONED &&
+		    zones_init(w, pf, nblocks) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -189,8 +241,11 @@ void plan_free(struct worker *w)
 {
 	struct io_plan *p = &w->plan;
 
-	for (unsigned i = 0; p->files && i < w->nfiles; i++)
+	for (unsigned i = 0; p->files && i < w->nfiles; i++) {
 		free(p->files[i].covered);
+		for (int d = 0; d < IO_NDIR; d++)
+			free(p->files[i].zones[d]);
+	}
 	free(p->files);
 	p->files = NULL;
 }
@@ -387,6 +442,8 @@ static uint64_t plan_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp
 	}
 	if (pf->covered) {
 		off = cover_next(w, fi, lenp);
+	} else if (pf->zones[d]) {
+		off = zone_next(pf, d) * p->align;
 	} else {
 		if (plan_pass_done(pf))
 			plan_new_pass(w, f);

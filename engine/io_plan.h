@@ -29,6 +29,14 @@ struct plan_file {
 	uint64_t writes_since_sync;
 	struct offgen gen;	/* random offsets, in blocks of plan.align bytes */
 	uint64_t *covered;	/* blocks a random pass of mixed sizes covered, or NULL */
+	struct plan_zone *zones[IO_NDIR];	/* random_distribution=zoned, or NULL */
+	unsigned nzones[IO_NDIR];
+};
+
+/* A zone of random_distribution=zoned in one file: draws below cum_pct of 100 land here. */
+struct plan_zone {
+	uint32_t cum_pct;
+	uint64_t start, nblocks;	/* in blocks of plan.align */
 };
 
 struct io_plan {

@@ -20,7 +20,7 @@ enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum fallocate_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FALLOC_TRUNCATE };
 /* fadvise_hint: none, by the job's pattern (fio's 1), or one advice for every job */
 enum fadvise_mode { FADV_HINT_NONE, FADV_HINT_PATTERN, FADV_HINT_SEQUENTIAL, FADV_HINT_RANDOM };
-enum rand_dist { DIST_RANDOM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL };
+enum rand_dist { DIST_RANDOM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL, DIST_ZONED };
 enum file_service { FSRV_ROUNDROBIN, FSRV_SEQUENTIAL, FSRV_RANDOM };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
 enum verify_type { VERIFY_NONE, VERIFY_CRC32C, VERIFY_MD5, VERIFY_SHA256, VERIFY_XXHASH,
@@ -57,6 +57,17 @@ struct size_pct {
 
 struct size_range {
 	uint64_t lo, hi;
+};
+
+/*
+ * random_distribution=zoned: access_pct of the I/Os go to a zone of size_pct of the region
+ * (zoned_abs: of bytes), the zones one after another from the region's start.
+ */
+#define JOB_MAX_ZONES	64
+struct dist_zone {
+	uint32_t access_pct;
+	uint32_t size_pct;
+	uint64_t bytes;		/* zoned_abs */
 };
 
 /* A set of CPUs as a cpus_allowed-style list ("0-3,8") gives it; none set: any CPU. */
@@ -248,6 +259,9 @@ struct job_desc {
 	unsigned log_epoch_clock;	/* log_alternate_epoch_clock_id: a clockid_t */
 	bool block_error_pct;		/* block_error_percentiles: trims per block */
 	const char *profile_opt;	/* fio's tiobench threads= or dir=: a note, no effect */
+	struct dist_zone zones[IO_NDIR][JOB_MAX_ZONES];	/* random_distribution=zoned */
+	unsigned nzones[IO_NDIR];
+	bool zones_abs;			/* zoned_abs: sizes in bytes */
 
 	/* issue 15, group H: job control and reporting */
 

@@ -329,7 +329,96 @@ int opt_rate_iops_parse(const struct opt_ctx *ctx, const char *val, void *dst, c
 	return parse_per_dir(ctx, val, dst, rate_iops_item, why, whylen);
 }
 
-/* random_distribution=random | zipf:THETA | pareto:H | normal:DEV */
+/* One "ACCESS/SIZE" of a zone list; SIZE may be empty (UINT32_MAX: the rest, shared). */
+static int zone_item(const struct opt_ctx *ctx, const char *item, size_t len, bool abs,
+		     struct dist_zone *z)
+{
+	char buf[64], *slash;
+	long long a;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, item, len);
+	buf[len] = 0;
+	slash = strchr(buf, '/');
+	if (!slash)
+		return -EINVAL;
+	*slash++ = 0;
+	if (value_parse_int(buf, &a) < 0 || a < 0 || a > 100)
+		return -EINVAL;
+	z->access_pct = (uint32_t)a;
+	z->size_pct = UINT32_MAX;
+	z->bytes = 0;
+	if (!*slash)
+		return abs ? -EINVAL : 0;
+	if (abs)
+		return value_parse_size(slash, ctx->kb_base, &z->bytes) < 0 || !z->bytes ? -EINVAL : 0;
+	if (value_parse_int(slash, &a) < 0 || a < 0 || a > 100)
+		return -EINVAL;
+	z->size_pct = (uint32_t)a;
+	return 0;
+}
+
+/* One direction's zone list "A/S:A/S:..." (fio's rules: accesses add up to 100). */
+static int zone_list(const struct opt_ctx *ctx, const char *list, size_t len, bool abs,
+		     struct dist_zone *zones, unsigned *nzones)
+{
+	unsigned n = 0, access = 0, size = 0, missing = 0;
+	const char *p = list, *end = list + len;
+
+	while (p < end) {
+		size_t l = strcspn(p, ":");
+
+		if (l > (size_t)(end - p))
+			l = (size_t)(end - p);
+		if (n == JOB_MAX_ZONES || zone_item(ctx, p, l, abs, &zones[n]) < 0)
+			return -EINVAL;
+		access += zones[n].access_pct;
+		if (zones[n].size_pct == UINT32_MAX)
+			missing++;
+		else if (!abs)
+			size += zones[n].size_pct;
+		n++;
+		p += l + 1;
+	}
+	if (!n || access != 100 || size > 100)
+		return -EINVAL;
+	/* a zone without a size shares what the others left, as fio shares it */
+	for (unsigned i = 0; !abs && i < n; i++)
+		if (zones[i].size_pct == UINT32_MAX)
+			zones[i].size_pct = (100 - size) / missing;
+	*nzones = n;
+	return 0;
+}
+
+/* zoned:A/S:... or zoned_abs:A/SIZE:...; lists for reads, then writes and trims, by ','. */
+static int parse_zones(const struct opt_ctx *ctx, const char *param, bool abs,
+		       struct job_desc *j, char *why, size_t whylen)
+{
+	const char *p = param;
+	int d = 0;
+
+	memset(j->nzones, 0, sizeof(j->nzones));
+	for (; d < IO_NDIR && p; d++) {
+		size_t len = strcspn(p, ",");
+
+		if (zone_list(ctx, p, len, abs, j->zones[d], &j->nzones[d]) < 0) {
+			snprintf(why, whylen, "'%.*s' is not a zone list such as %s (the accesses "
+				 "adding up to 100)", (int)len, p,
+				 abs ? "50/10g:30/100g:20/500g" : "50/5:30/15:20/");
+			return -EINVAL;
+		}
+		p = p[len] == ',' ? p + len + 1 : NULL;
+	}
+	for (; d < IO_NDIR; d++) {	/* as bssplit: the last list given serves the rest */
+		memcpy(j->zones[d], j->zones[d - 1], sizeof(j->zones[d]));
+		j->nzones[d] = j->nzones[d - 1];
+	}
+	j->zones_abs = abs;
+	return 0;
+}
+
+/* random_distribution=random | zipf:THETA | pareto:H | normal:DEV | zoned[_abs]:LIST */
 int opt_distribution_parse(const struct opt_ctx *ctx, const char *val, void *dst,
 			      char *why, size_t whylen)
 {
@@ -343,10 +432,20 @@ int opt_distribution_parse(const struct opt_ctx *ctx, const char *val, void *dst
 	double p = 0;
 	int d;
 
-	(void)ctx;
+	if (!strcmp(name, "zoned") || !strcmp(name, "zoned_abs")) {
+		if (!param || parse_zones(ctx, param, name[5] == '_', j, why, whylen) < 0) {
+			if (!param)
+				snprintf(why, whylen, "'%s' needs its zones: %s:50/5:30/15:20/", val,
+					 name);
+			return -EINVAL;
+		}
+		j->random_distribution = DIST_ZONED;
+		j->dist_param = 0;
+		return 0;
+	}
 	if (enum_lookup(dists, name, &d) < 0) {
-		snprintf(why, whylen, "'%s' is not one of random, zipf:THETA, pareto:H, normal:DEV",
-			 val);
+		snprintf(why, whylen, "'%s' is not one of random, zipf:THETA, pareto:H, normal:DEV, "
+			 "zoned:LIST, zoned_abs:LIST", val);
 		return -EINVAL;
 	}
 	if (d != DIST_RANDOM &&

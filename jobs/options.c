@@ -224,7 +224,8 @@ const struct opt_def job_options[] = {
 	/* pattern */
 	JOB_CUSTOM("rw", rw, "read", opt_rw_parse, "access pattern, with :N (see values)",
 		   .alias = "readwrite", .vals = rw_vals,
-		   .syntax = "MODE or MODE:N (N: I/Os per random offset, or bytes to skip)"),
+		   .syntax = "MODE or MODE:N (N: I/Os per random offset, or bytes to skip; "
+		   "-N goes back, read:-8k reads backwards)"),
 	JOB_UINT("rwmixread", rwmixread, "50", 0, 100, "percent of reads in mixed modes"),
 	JOB_ENUM("rwmix_mode", rwmix_ratio, "random", rwmix_mode_vals,
 		 "how mixed modes choose each I/O's direction"),
@@ -243,8 +244,11 @@ const struct opt_def job_options[] = {
 		   "alignment of random offsets per direction (default: block size)",
 		   .alias = "ba", .syntax = "size[,size[,size]]"),
 	JOB_CUSTOM("random_distribution", random_distribution, "random", opt_distribution_parse,
-		   "offsets of random jobs: uniform or skewed",
-		   .syntax = "random, zipf:THETA, pareto:H or normal:DEV"),
+		   "offsets of random jobs: uniform, skewed, or by zones (zoned:50/5:30/15:20/: "
+		   "50% of I/Os in the first 5% of the region, 30% in the next 15%, 20% in the "
+		   "rest; zoned_abs: sizes in bytes; ',' starts the writes' list)",
+		   .syntax = "random, zipf:THETA, pareto:H, normal:DEV, zoned:A/S:... or "
+		   "zoned_abs:A/SIZE:..."),
 	JOB_CUSTOM("file_service_type", file_service, "roundrobin", opt_file_service_parse,
 		   "which file the next I/O goes to, switching every N I/Os",
 		   .syntax = "roundrobin|sequential|random[:N]"),

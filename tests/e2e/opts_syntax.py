@@ -233,6 +233,33 @@ def log_offsets(c, d, tool, prefix, args):
         return [int(line.split(",")[4]) for line in f if line.strip()]
 
 
+def zone_shares(offsets, bounds):
+    n = len(offsets) or 1
+    return [sum(1 for o in offsets if lo <= o < hi) / n for lo, hi in bounds]
+
+
+def check_zoned(c, d):
+    """random_distribution=zoned (rand-zones.fio, jesd219.fio): 50% of the I/Os in the first
+    5% of the region, 30% in the next 15%, 20% in the rest (whose size is left out); the
+    shares within 5 standard deviations of a binomial draw of that many I/Os."""
+    size = 4 << 20
+    for dist, bounds, want in (
+            ("zoned:50/5:30/15:20/", [(0, size * 5 // 100), (size * 5 // 100, size // 5),
+                                      (size // 5, size)], [0.5, 0.3, 0.2]),
+            ("zoned_abs:60/1m:40/3m", [(0, 1 << 20), (1 << 20, size)], [0.6, 0.4])):
+        got = log_offsets(c, d, [BIN], "z", ["--name=z", "--filename=z.dat", "--size=4m",
+                                             "--bs=4k", "--rw=randread", "--io_size=40m",
+                                             "--random_distribution=" + dist])
+        if not got:
+            continue
+        shares = zone_shares(got, bounds)
+        ok = all(abs(s - p) <= 5 * (p * (1 - p) / len(got)) ** 0.5 for s, p in zip(shares, want))
+        c.check(ok, "%s: shares %s, want %s" % (dist, shares, want))
+    code, _, err = run(["--name=z", "--size=1m", "--rw=randread",
+                        "--random_distribution=zoned:50/5:30/15"])
+    c.check(code == 2 and "adding up to 100" in err, "zones whose accesses add to 80: %s" % err)
+
+
 def check_value_forms(c, d):
     """Value forms fio's examples use: rw=read:-8k reads backwards (backwards-read.fio),
     directory= in a job replaces [global]'s (fio's is one value, filename= adds up), and
@@ -252,6 +279,7 @@ def check_value_forms(c, d):
             os.listdir(os.path.join(d, "jb")) == ["x.0.0"],
             "the job's directory= replaces [global]'s: %s %s %s" %
             (os.listdir(os.path.join(d, "ga")), os.listdir(os.path.join(d, "jb")), err))
+    check_zoned(c, d)
     code, _, err = run(["--name=t", "--ioengine=null", "--size=64k", "--threads=1"])
     c.check(code == 0 and "tiobench profile" in err, "threads=1 taken, with a note: %s" % err)
 
