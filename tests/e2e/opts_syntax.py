@@ -210,6 +210,24 @@ def check_all_forms(c, d):
                     (name, j["job options"], got))
 
 
+def check_include_from_cwd(c, d):
+    """fio looks for an include as named (from the current directory) first, then beside
+    the including file: a name found in both is the current directory's."""
+    write(d, "here.inc", "bs=8k\n")
+    write(d, "sub/here.inc", "bs=16k\n")
+    write(d, "sub/only-beside.inc", "iodepth=1\n")
+    path = write(d, "sub/j.fio", "[a]\nioengine=null\nsize=64k\ninclude here.inc\n"
+                 "include only-beside.inc\n")
+    jobs, _, err = report(c, d, [path])
+    c.check(jobs.get("a", {}).get("job options", {}).get("bs") == "8k",
+            "include from the current directory first: %s %s" %
+            (jobs.get("a", {}).get("job options"), err))
+    if FIO:
+        fjobs, _, _ = report(c, d, [path], tool=[FIO])
+        c.check(fjobs.get("a", {}).get("job options", {}).get("bs") == "8k",
+                "fio takes the current directory's too: %s" % fjobs.get("a", {}))
+
+
 def check_include_errors(c, d):
     write(d, "sec.fio", "[b]\nbs=8k\n")
     path = write(d, "i.fio", "[a]\nioengine=null\nsize=64k\ninclude sec.fio\n")
@@ -287,7 +305,7 @@ def check_value_forms(c, d):
 def main():
     c = Checks("opts_syntax")
     for check in (check_keywords, check_expressions, check_all_forms, check_include_errors,
-                  check_value_forms):
+                  check_include_from_cwd, check_value_forms):
         d = scratch_dir()
         try:
             check(c, d)
