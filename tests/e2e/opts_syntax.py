@@ -82,6 +82,11 @@ def check_keywords(c, d):
             jobs["half"]["read"]["io_bytes"] == 8 * mb // 2,
             "size=(8*$mb_memory)/2: %s" % opts["half"].get("size"))
     c.check(opts["plain"].get("bs") == str(PAGE), "bs=$pagesize: %s" % opts["plain"])
+    jobs, _, err = report(c, d, ["--name=s", "--ioengine=null", "--size=$pagesize*4",
+                                 "--set", "bs=$pagesize*2"])
+    r = jobs.get("s", {}).get("read", {})
+    c.check(r.get("total_ios") == 2, "--size=$pagesize*4 with --set bs=$pagesize*2: %s I/Os"
+            " %s" % (r.get("total_ios"), err))
     if FIO:
         fjobs, _, _ = report(c, d, [path], tool=[FIO])
         for name, j in fjobs.items():
