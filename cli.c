@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -14,6 +15,7 @@
 #include "jobs/options.h"
 #include "output/report_formats.h"
 #include "output/resultset/commands.h"
+#include "parser/expr.h"
 #include "parser/value.h"
 
 /* The shortest --eta-interval (see parse_status_arg()). */
@@ -211,15 +213,20 @@ static int add_cli_option(struct cli *c, const char *key, const char *val)
 static int add_set(struct cli *c, const char *kv)
 {
 	const char *eq = strchr(kv, '=');
-	char key[256];
+	char key[256], *kw;
+	int err;
 
 	if (!eq || eq == kv)
 		return fail_usage("--set needs KEY=VALUE, not '%s'", kv);
 	if (c->nsets == MAX_ARGS_LIST)
 		return fail_usage("too many --set options ('%s')", kv);
 	snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
+	kw = expr_keywords(eq + 1, &err);	/* $pagesize and the like, as in job files */
 	c->sets[c->nsets].key = jobfile_strdup(&c->jf, key);
-	c->sets[c->nsets].value = jobfile_strdup(&c->jf, eq + 1);
+	c->sets[c->nsets].value = jobfile_strdup(&c->jf, kw ? kw : eq + 1);
+	free(kw);
+	if (err < 0 || !c->sets[c->nsets].key || !c->sets[c->nsets].value)
+		return fail_usage("--set '%s': out of memory", kv);
 	c->nsets++;
 	return 0;
 }

@@ -15,21 +15,14 @@
 #include "base/diag.h"
 #include "base/units.h"
 #include "engine/checksum.h"
+#include "output/joblog.h"
 #include "parser/jobfile.h"
 
 /* --crctest: each checksum runs over this buffer until CRC_MIN_NS have passed. */
 #define CRC_BUF_BYTES	(1u << 20)
 #define CRC_MIN_NS	(200 * NS_PER_MSEC)
 
-/* fio's sample in a compressed log (fio 3.33's struct io_sample, then the offset). */
-#define SAMPLE_BYTES		32
-#define SAMPLE_OFFSET_BYTES	40
-#define SAMPLE_OFFSET_BIT	0x80000000u
-#define SAMPLE_PRIO_BIT		0x40000000u
-#define IOPRIO_CLASS_SHIFT	13
-#define IOPRIO_CLASS_RT		1
-
-/* A compressed log is inflated a stream at a time into a buffer grown by this much. */
+/* A log file is read into a buffer grown by this much. */
 #define INFLATE_STEP	(1u << 20)
 
 static const char *const debug_names[] = {
@@ -143,85 +136,6 @@ int cli_crctest(FILE *f, const char *types)
 	return 0;
 }
 
-static uint64_t get_u64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-/* One inflated stream's samples as fio prints them, the form of its first sample. */
-static void put_samples(FILE *f, const uint8_t *p, size_t len)
-{
-	uint32_t ddir;
-	uint16_t prio;
-	size_t size;
-	bool offset, log_prio;
-
-	if (len < SAMPLE_BYTES)
-		return;
-	memcpy(&ddir, p + 16, sizeof(ddir));
-	offset = ddir & SAMPLE_OFFSET_BIT;
-	log_prio = ddir & SAMPLE_PRIO_BIT;
-	size = offset ? SAMPLE_OFFSET_BYTES : SAMPLE_BYTES;
-	for (; len >= size; p += size, len -= size) {
-		memcpy(&ddir, p + 16, sizeof(ddir));
-		memcpy(&prio, p + 20, sizeof(prio));
-		fprintf(f, "%" PRIu64 ", %" PRId64 ", %u, %" PRIu64, get_u64(p),
-			(int64_t)get_u64(p + 8), ddir & ~(SAMPLE_OFFSET_BIT | SAMPLE_PRIO_BIT),
-			get_u64(p + 24));
-		if (offset)
-			fprintf(f, ", %" PRIu64, get_u64(p + 32));
-		if (log_prio)
-			fprintf(f, ", 0x%04x\n", prio);
-		else
-			fprintf(f, ", %u\n", (prio >> IOPRIO_CLASS_SHIFT) == IOPRIO_CLASS_RT);
-	}
-}
-
-/* Inflate the zlib or gzip streams of in one after another; 0 or a zlib error. */
-static int inflate_streams(FILE *f, const uint8_t *in, size_t len)
-{
-	uint8_t *out = NULL, *grown;
-	size_t cap = 0;
-	z_stream zs;
-	int ret = Z_OK;
-
-	while (len && ret >= 0) {
-		memset(&zs, 0, sizeof(zs));
-		if (inflateInit2(&zs, 15 + 32) != Z_OK)	/* +32: a zlib or a gzip header */
-			return Z_MEM_ERROR;
-		zs.next_in = (uint8_t *)in;
-		zs.avail_in = len > UINT32_MAX ? UINT32_MAX : (uInt)len;	/* a stream, not 4 GiB */
-		do {
-			if (zs.total_out == cap) {
-				grown = realloc(out, cap + INFLATE_STEP);
-				if (!grown) {
-					ret = Z_MEM_ERROR;
-					break;
-				}
-				out = grown;
-				cap += INFLATE_STEP;
-			}
-			zs.next_out = out + zs.total_out;
-			zs.avail_out = (uInt)(cap - zs.total_out);
-			ret = inflate(&zs, Z_NO_FLUSH);
-		} while (ret == Z_OK);
-		if (ret == Z_STREAM_END) {
-			put_samples(f, out, zs.total_out);
-			ret = Z_OK;
-		} else if (ret >= 0) {
-			ret = Z_DATA_ERROR;	/* the file ends inside a stream */
-		}
-		len -= (size_t)(zs.next_in - in);
-		in = zs.next_in;
-		inflateEnd(&zs);
-	}
-	free(out);
-	return ret;
-}
-
 int cli_inflate_log(FILE *f, const char *path)
 {
 	FILE *in = fopen(path, "rb");
@@ -249,7 +163,7 @@ int cli_inflate_log(FILE *f, const char *path)
 		n = fread(buf + len, 1, cap - len, in);
 		len += n;
 	} while (n);
-	ret = ferror(in) ? Z_ERRNO : inflate_streams(f, buf, len);
+	ret = ferror(in) ? Z_ERRNO : joblog_inflate(f, buf, len);
 	fclose(in);
 	free(buf);
 	if (ret == Z_ERRNO)

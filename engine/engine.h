@@ -53,6 +53,8 @@ struct job_result {
 	char error_msg[512];	/* what failed, naming job, file, offset */
 	bool has_slat;		/* asynchronous engine: slat was measured */
 	struct job_logs *logs;	/* what write_*_log gathered, NULL if nothing */
+	uint32_t *blocks;	/* block_error_percentiles' blocks, NULL when off */
+	unsigned nblocks;
 	uint64_t io_start_ns;	/* CLOCK_MONOTONIC when its I/O began (after startdelay) */
 	uint64_t io_end_ns;	/* and ended, before teardown; 0 when it did not run */
 	/* kept in the first clone's result for all clones of its pass */

@@ -6,12 +6,58 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
+#include <time.h>
 
+#include "engine/logs_gz.h"
 #include "engine/worker.h"
 #include "output/stream.h"
 #include "base/diag.h"
 #include "base/units.h"
+
+/* The sample logs a job writes, NULL-ended; n set to how many. */
+static unsigned sample_logs(struct job_logs *l, struct joblog **out)
+{
+	unsigned n = 0;
+
+	if (l->lat) {
+		out[n++] = &l->clat_log;
+		out[n++] = &l->slat_log;
+		out[n++] = &l->lat_log;
+	}
+	if (l->bw)
+		out[n++] = &l->bw_log;
+	if (l->iops)
+		out[n++] = &l->iops_log;
+	return n;
+}
+
+/*
+ * Chunks of log_entries, then doubling; with log_compression, none over that many bytes of
+ * fio's samples, so that a chunk is compressed once it holds them.
+ */
+static void size_logs(struct job_logs *l, const struct job_desc *j)
+{
+	struct joblog *logs[LOGS_GZ_MAX];
+	unsigned n = sample_logs(l, logs), max_cap = 0;
+	size_t sample = j->log_offset ? JOBLOG_SAMPLE_OFFSET_BYTES : JOBLOG_SAMPLE_BYTES;
+
+	if (j->log_compression)
+		max_cap = j->log_compression / sample ? (unsigned)(j->log_compression / sample) : 1;
+	for (unsigned i = 0; i < n; i++)
+		joblog_init(logs[i], j->log_entries, max_cap);
+}
+
+/* log_entries' point: the first chunk of each log exists before the first I/O. */
+static bool prealloc(struct job_logs *l)
+{
+	struct joblog *logs[LOGS_GZ_MAX];
+	unsigned n = sample_logs(l, logs);
+
+	for (unsigned i = 0; i < n; i++)
+		if (!logs[i]->first && !joblog_grow(logs[i]))
+			return false;
+	return true;
+}
 
 struct job_logs *logs_create(const struct job_desc *j, int *err)
 {
@@ -27,6 +73,12 @@ struct job_logs *logs_create(const struct job_desc *j, int *err)
 	l->bw = j->bw_log;
 	l->iops = j->iops_log;
 	l->averaged = j->log_avg_ns > 0;
+	l->window_max = j->log_max_value;
+	l->form = (j->log_offset ? JOBLOG_OFFSET : 0) | (j->log_prio ? JOBLOG_PRIO : 0);
+	l->ioprio = (uint16_t)job_ioprio(j);
+	size_logs(l, j);
+	if (!prealloc(l))
+		goto nomem;
 	l->hist.coarseness = j->log_hist_coarseness;
 	if (j->hist_log) {
 		l->hist_before = calloc(IO_NDIR, sizeof(*l->hist_before));
@@ -52,13 +104,42 @@ static void drop_entries(struct job_logs *l)
 	histlog_free(&l->hist);
 }
 
+/* Stop log_compression's thread, with every chunk compressed. */
+static void stop_gz(struct job_logs *l)
+{
+	int ret = logs_gz_stop(l->gz);
+
+	l->gz = NULL;
+	if (ret < 0 && !l->gz_err)
+		l->gz_err = ret;
+}
+
+/* Start log_compression's thread for a job's logs. */
+static int start_gz(struct job_logs *l, const struct job_desc *j)
+{
+	struct joblog *logs[LOGS_GZ_MAX];
+	unsigned n = sample_logs(l, logs);
+
+	if (!j->log_compression || !n)
+		return 0;
+	return logs_gz_start(&l->gz, logs, n, l->form, &j->log_compression_cpus);
+}
+
 void logs_free(struct job_logs *l)
 {
 	if (!l)
 		return;
+	stop_gz(l);
 	drop_entries(l);
 	free(l->hist_before);
 	free(l);
+}
+
+static void reset_max(struct job_logs *l)
+{
+	memset(l->max_clat, 0, sizeof(l->max_clat));
+	memset(l->max_slat, 0, sizeof(l->max_slat));
+	memset(l->max_lat, 0, sizeof(l->max_lat));
 }
 
 static uint64_t to_ms(const struct worker *w, uint64_t ticks)
@@ -69,10 +150,16 @@ static uint64_t to_ms(const struct worker *w, uint64_t ticks)
 void logs_start(struct worker *w)
 {
 	struct job_logs *l = w->logs;
-	struct timeval tv;
+	struct timespec ts;
 
 	/* What ramp_time logged does not belong to the measured run. */
+	stop_gz(l);
 	drop_entries(l);
+	l->gz_err = 0;
+	if (!prealloc(l))
+		l->gz_err = -ENOMEM;
+	if (start_gz(l, w->job) < 0)
+		l->gz_err = -ENOMEM;
 	if (l->hist_before)
 		memset(l->hist_before, 0, IO_NDIR * sizeof(*l->hist_before));
 	memset(l->win_n, 0, sizeof(l->win_n));
@@ -80,9 +167,13 @@ void logs_start(struct worker *w)
 	memset(l->win_clat, 0, sizeof(l->win_clat));
 	memset(l->win_slat, 0, sizeof(l->win_slat));
 	memset(l->win_lat, 0, sizeof(l->win_lat));
+	reset_max(l);
+	/* as fio: both count from the epoch of the clock log_alternate_epoch_clock_id names */
 	l->epoch_ms = 0;
-	if (w->job->log_unix_epoch && gettimeofday(&tv, NULL) == 0)
-		l->epoch_ms = (uint64_t)tv.tv_sec * MSEC_PER_SEC + (uint64_t)tv.tv_usec / USEC_PER_MSEC;
+	if ((w->job->log_unix_epoch || w->job->log_alternate_epoch) &&
+	    clock_gettime((clockid_t)w->job->log_epoch_clock, &ts) == 0)
+		l->epoch_ms = (uint64_t)ts.tv_sec * MSEC_PER_SEC +
+			      (uint64_t)ts.tv_nsec / NS_PER_MSEC;
 	l->avg_ticks = clock_from_ns(w->clk, w->job->log_avg_ns);
 	l->hist_ticks = clock_from_ns(w->clk, w->job->log_hist_ns);
 	l->t_win_start = w->now;
@@ -98,6 +189,8 @@ void logs_io(struct worker *w, const struct io_req *r, uint64_t now, uint64_t cl
 	uint64_t slat_ns = w->sync_path ? 0 : clock_to_ns(w->clk, r->t_submit - r->t_create);
 	/* A short transfer moved off along; the log names where the I/O began. */
 	uint64_t off = r->off - (r->full_len - r->len), ms;
+	/* cmdprio's pick where it chose, else the job's own (prioclass, prio) */
+	uint16_t prio = w->eng.cmdprio ? r->ioprio : l->ioprio;
 	int d = r->dir;
 
 	if (l->averaged) {
@@ -106,14 +199,19 @@ void logs_io(struct worker *w, const struct io_req *r, uint64_t now, uint64_t cl
 		l->win_clat[d] += clat_ns;
 		l->win_slat[d] += slat_ns;
 		l->win_lat[d] += lat_ns;
+		if (l->window_max) {
+			l->max_clat[d] = clat_ns > l->max_clat[d] ? clat_ns : l->max_clat[d];
+			l->max_slat[d] = slat_ns > l->max_slat[d] ? slat_ns : l->max_slat[d];
+			l->max_lat[d] = lat_ns > l->max_lat[d] ? lat_ns : l->max_lat[d];
+		}
 		return;
 	}
 	ms = to_ms(w, now);
 	if (l->lat) {
-		joblog_add(&l->clat_log, ms, clat_ns, d, r->full_len, off);
+		joblog_add(&l->clat_log, ms, clat_ns, d, r->full_len, off, prio);
 		if (!w->sync_path)
-			joblog_add(&l->slat_log, ms, slat_ns, d, r->full_len, off);
-		joblog_add(&l->lat_log, ms, lat_ns, d, r->full_len, off);
+			joblog_add(&l->slat_log, ms, slat_ns, d, r->full_len, off, prio);
+		joblog_add(&l->lat_log, ms, lat_ns, d, r->full_len, off, prio);
 	}
 	/*
 	 * fio's per-I/O bandwidth entry: the I/O's bytes over its clat, in bytes per ms. With
@@ -122,12 +220,12 @@ void logs_io(struct worker *w, const struct io_req *r, uint64_t now, uint64_t cl
 	if (l->bw) {
 		uint64_t bw = clat_ns ? r->full_len * NS_PER_MSEC / clat_ns : 0;
 
-		joblog_add(&l->bw_log, ms, bw, d, r->full_len, off);
+		joblog_add(&l->bw_log, ms, bw, d, r->full_len, off, prio);
 		if (!w->pace.bw_ticks)
 			moments_add(&w->st->dir[d].bw, bw, 1);
 	}
 	if (l->iops) {
-		joblog_add(&l->iops_log, ms, 1, d, r->full_len, off);
+		joblog_add(&l->iops_log, ms, 1, d, r->full_len, off, prio);
 		if (!w->pace.iops_ticks)
 			moments_add(&w->st->dir[d].iops, 1, 1);
 	}
@@ -147,19 +245,25 @@ static void close_window(struct worker *w, uint64_t end, uint64_t ms)
 
 		if (!n)
 			continue;
+		/* a window's entry has no size, offset or priority of its own: 0, as fio's */
 		if (l->lat) {
-			joblog_add(&l->clat_log, ms, l->win_clat[d] / n, d, 0, 0);
+			joblog_add(&l->clat_log, ms, l->window_max ? l->max_clat[d] :
+				   l->win_clat[d] / n, d, 0, 0, 0);
 			if (!w->sync_path)
-				joblog_add(&l->slat_log, ms, l->win_slat[d] / n, d, 0, 0);
-			joblog_add(&l->lat_log, ms, l->win_lat[d] / n, d, 0, 0);
+				joblog_add(&l->slat_log, ms, l->window_max ? l->max_slat[d] :
+					   l->win_slat[d] / n, d, 0, 0, 0);
+			joblog_add(&l->lat_log, ms, l->window_max ? l->max_lat[d] :
+				   l->win_lat[d] / n, d, 0, 0, 0);
 		}
+		/* bw and iops are one sample per window: its largest is its mean */
 		if (l->bw)
 			joblog_add(&l->bw_log, ms, (uint64_t)((stats_u128)l->win_bytes[d] *
-				   NS_PER_SEC / ns / 1024), d, 0, 0);
+				   NS_PER_SEC / ns / 1024), d, 0, 0, 0);
 		if (l->iops)
-			joblog_add(&l->iops_log, ms, n * NS_PER_SEC / ns, d, 0, 0);
+			joblog_add(&l->iops_log, ms, n * NS_PER_SEC / ns, d, 0, 0, 0);
 		l->win_n[d] = l->win_bytes[d] = 0;
 		l->win_clat[d] = l->win_slat[d] = l->win_lat[d] = 0;
+		l->max_clat[d] = l->max_slat[d] = l->max_lat[d] = 0;
 	}
 	l->t_win_start = end;
 }
@@ -219,6 +323,7 @@ void logs_finish(struct worker *w)
 		close_window(w, w->now, to_ms(w, w->now));
 	if (l->hist_before)
 		add_hist(w, to_ms(w, w->now));
+	stop_gz(l);	/* every chunk compressed before the files are written */
 }
 
 /* Per job PREFIX_KIND.N.log; with per_job_logs=0 one PREFIX_KIND.log for every job. */
@@ -230,15 +335,23 @@ static int write_one(const struct job_desc *j, const char *prefix, const char *k
 	FILE *f;
 	int ret, err;
 
+	const char *fz = j->log_store_compressed ? ".fz" : "";
+	unsigned form = (j->log_offset ? JOBLOG_OFFSET : 0) | (j->log_prio ? JOBLOG_PRIO : 0);
+
 	if (j->per_job_logs)
-		snprintf(path, sizeof(path), "%s_%s.%u.log", prefix, kind, j->index + 1);
+		snprintf(path, sizeof(path), "%s_%s.%u.log%s", prefix, kind, j->index + 1, fz);
 	else
-		snprintf(path, sizeof(path), "%s_%s.log", prefix, kind);
+		snprintf(path, sizeof(path), "%s_%s.log%s", prefix, kind, fz);
 	f = fopen(path, first_of_name ? "w" : "a");
 	if (!f)
 		return diag_set(d, -errno, "job '%s': log '%s': %s", j->name, path,
 				strerror(errno));
-	ret = hist ? histlog_write(f, hist) : joblog_write(f, log, j->log_offset);
+	if (hist)
+		ret = histlog_write(f, hist);
+	else if (j->log_store_compressed)
+		ret = joblog_write_z(f, log, form);
+	else
+		ret = joblog_write(f, log, form);
 	err = stream_finish(f, true);	/* names the reason where the writes only set ferror */
 	if (err < 0 || ret < 0)
 		return diag_set(d, err < 0 ? err : ret, "job '%s': cannot write log '%s': %s",
@@ -271,6 +384,9 @@ int logs_write_all(const struct job_list *jobs, struct job_logs *const *logs,
 
 		if (!l)
 			continue;
+		if (l->gz_err)
+			return diag_set(d, l->gz_err, "job '%s': log_compression: no memory to "
+					"compress its logs: entries were lost", j->name);
 		if (j->lat_log) {
 			fresh = !written_before(jobs, logs, i, j->lat_log,
 						offsetof(struct job_desc, lat_log));

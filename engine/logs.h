@@ -17,19 +17,27 @@ struct diag;
 struct io_req;
 struct worker;
 
+struct logs_gz;
+
 struct job_logs {
 	bool lat, bw, iops;		/* which of write_lat/bw/iops_log are on */
 	bool averaged;			/* log_avg_msec: entries per window, not per I/O */
+	bool window_max;		/* log_max_value: a window's largest latency, not its mean */
+	unsigned form;			/* JOBLOG_OFFSET, JOBLOG_PRIO */
+	uint16_t ioprio;		/* the job's own priority, for I/Os cmdprio did not pick */
+	struct logs_gz *gz;		/* log_compression's thread, while the job runs */
+	int gz_err;			/* a chunk it could not compress: the log lost it */
 	struct joblog clat_log, slat_log, lat_log, bw_log, iops_log;
 	struct histlog hist;
 	struct hist *hist_before;	/* clat histograms at the last hist entry, per direction */
 	/* the current log_avg_msec window, per direction */
 	uint64_t win_n[IO_NDIR], win_bytes[IO_NDIR];
 	uint64_t win_clat[IO_NDIR], win_slat[IO_NDIR], win_lat[IO_NDIR];
+	uint64_t max_clat[IO_NDIR], max_slat[IO_NDIR], max_lat[IO_NDIR];
 	uint64_t t_win_start, t_next_avg, avg_ticks;	/* clock ticks */
 	uint64_t t_next_hist, hist_ticks;
 	uint64_t avg_windows, hist_windows;	/* windows closed so far: their nominal times */
-	uint64_t epoch_ms;		/* added to every time with log_unix_epoch */
+	uint64_t epoch_ms;		/* added to every time: log_unix/alternate_epoch */
 };
 
 /* The logs a job asked for, or NULL when none (or on ENOMEM, with -ENOMEM in *err). */

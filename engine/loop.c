@@ -34,6 +34,8 @@ static void fail_io(struct worker *w, struct io_req *r, int err)
 {
 	int cls = r->dir == IO_READ ? ERRC_READ : r->dir == IO_WRITE ? ERRC_WRITE : ERRC_IO;
 
+	if (w->blocks && (r->dir == IO_TRIM || r->dir == IO_WRITE))
+		worker_block_done(w, r, err);
 	/* fill_device: a full file system is the end the job waits for, not an error */
 	if (w->job->fill_device && r->dir == IO_WRITE && (err == ENOSPC || err == EDQUOT)) {
 		w->issuing = false;
@@ -65,6 +67,8 @@ complete_io(struct worker *w, struct io_req *r, uint64_t now, bool with_lat)
 	if (r->dir < IO_NDIR && r->res == (int64_t)r->len) {
 		if (__builtin_expect(w->verify != NULL, 0))
 			verify_done(w, r);
+		if (__builtin_expect(w->blocks != NULL, 0))
+			worker_block_done(w, r, 0);
 		account_n(w, r, now, 1, r->full_len, with_lat);
 		return true;
 	}

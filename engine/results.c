@@ -77,7 +77,7 @@ static bool overridden(const struct job_desc *j, unsigned i)
 /*
  * A job's settings from its own section (or from [global], --set and the command line's
  * defaults), one entry per option as JSON wants: the last value wins, except for
- * filename= and directory=, which accumulate and so list every value, ':'-joined.
+ * filename=, which accumulates and so lists every value, ':'-joined.
  * A section's value that --set or --sweep replaced is left out, so that "global options"
  * overlaid with "job options" (the job's winning, as fio's readers do) is what ran.
  */
@@ -96,7 +96,7 @@ static unsigned add_settings(struct run_report *out, unsigned at, const struct j
 		if (k < 0) {
 			out->names[at + n] = s->name;
 			out->values[at + n++] = s->value;
-		} else if (!strcmp(s->name, "filename") || !strcmp(s->name, "directory")) {
+		} else if (!strcmp(s->name, "filename")) {
 			char *joined;
 
 			if (asprintf(&joined, "%s:%s", out->values[at + k], s->value) >= 0)
@@ -169,6 +169,8 @@ static void fill_unit(struct report_unit *u, const struct run *r, const struct s
 	u->phase_wall_ns = pu->wall_ns;
 	u->phase_usr_ns = pu->usr_ns;
 	u->phase_sys_ns = pu->sys_ns;
+	u->block_info = res->blocks;
+	u->nblock_info = res->nblocks;
 }
 
 /* Merge the jobs of the group that starts at job i; returns how many jobs it has. */

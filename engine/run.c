@@ -395,6 +395,8 @@ static void *job_thread(void *arg)
 		s->w.error = s->w.st->error = ECHILD;
 	worker_teardown(&s->w);
 	res->logs = s->w.logs;		/* written after the run */
+	res->blocks = s->w.blocks;	/* reported after the run */
+	res->nblocks = s->w.nblocks;
 	atomic_store(&res->progress.state, JOB_DONE);
 	res->tid = s->w.tid;
 	res->error = s->w.error;
@@ -783,6 +785,7 @@ void run_free(struct run *r)
 		if (r->results) {
 			free(r->results[i].st);
 			logs_free(r->results[i].logs);
+			free(r->results[i].blocks);
 		}
 	}
 	free(r->files);

@@ -17,6 +17,7 @@
 #include "engine/stripe/stripe.h"
 #include "engine/thread_env.h"
 #include "engine/verify.h"
+#include "output/report.h"
 #include "base/diag.h"
 #include "jobs/opt_buffers.h"
 
@@ -110,6 +111,35 @@ static int set_ioprio(struct worker *w)
 	return -errno;
 }
 
+/*
+ * block_error_percentiles: the job's one file in trim-sized blocks, at most fio's 8192;
+ * the array goes to the job's result at the end (run.c), for the report.
+ */
+static int blocks_init(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	uint64_t n;
+
+	if (!j->block_error_pct)
+		return 0;
+	n = w->nfiles ? w->files[0].io_len / j->bs[IO_TRIM].min : 0;
+	if (!n || n > BLOCK_INFO_MAX) {
+		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': block_error_percentiles: "
+			 "the file holds %llu trim blocks of %llu bytes, not 1 to %u as fio "
+			 "requires", j->name, (unsigned long long)n,
+			 (unsigned long long)j->bs[IO_TRIM].min, BLOCK_INFO_MAX);
+		return -EINVAL;
+	}
+	w->blocks = calloc(n, sizeof(*w->blocks));
+	if (!w->blocks) {
+		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': no memory for "
+			 "block_error_percentiles", j->name);
+		return -ENOMEM;
+	}
+	w->nblocks = (unsigned)n;
+	return 0;
+}
+
 int worker_setup(struct worker *w)
 {
 	const struct job_desc *j = w->job;
@@ -144,6 +174,9 @@ int worker_setup(struct worker *w)
 			 j->name);
 		return ret;
 	}
+	ret = blocks_init(w);
+	if (ret < 0)
+		return ret;
 	pace_init(w);
 	ret = plan_init(w);
 	if (ret == -ENOMEM)
@@ -180,7 +213,8 @@ int worker_setup(struct worker *w)
 	 * Logs and verify see each I/O, cmdprio counts each under its own priority, and
 	 * openfiles counts each file's I/O in flight.
 	 */
-	w->per_io = w->logs || w->verify || w->eng.cmdprio || w->plan.window.on;
+	w->per_io = w->logs || w->verify || w->eng.cmdprio || w->plan.window.on ||
+		   w->blocks;
 	/* as fio, only a job that changes data at a depth above 1 can race with itself */
 	w->q.serialize = j->serialize_overlap && j->iodepth > 1 && job_modifies(j);
 	return 0;
@@ -237,6 +271,23 @@ static void close_files(struct worker *w)
 		    strerror(-ret));
 	if (!w->st->error)
 		w->st->error = w->error;
+}
+
+void worker_block_done(struct worker *w, const struct io_req *r, int err)
+{
+	/* the block the I/O began in; one that spans several counts in its first, as fio */
+	uint64_t off = r->off - (r->full_len - r->len) - r->file->io_off;
+	uint64_t i = off / w->job->bs[IO_TRIM].min;
+	uint32_t *b = &w->blocks[i < w->nblocks ? i : w->nblocks - 1];
+	unsigned state = *b >> BLOCK_STATE_SHIFT, trims = *b & BLOCK_TRIMS_MASK;
+
+	if (state >= BLOCK_TRIM_FAILURE)
+		return;	/* a failed block stays failed */
+	if (err)
+		*b = (uint32_t)(r->dir == IO_TRIM ? BLOCK_TRIM_FAILURE : BLOCK_WRITE_FAILURE) <<
+		     BLOCK_STATE_SHIFT | trims;
+	else if (r->dir == IO_TRIM && trims < BLOCK_TRIMS_MASK)
+		*b = (uint32_t)BLOCK_TRIMMED << BLOCK_STATE_SHIFT | (trims + 1);
 }
 
 void worker_teardown(struct worker *w)

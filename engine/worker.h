@@ -42,6 +42,9 @@ struct worker {
 	struct job_logs *logs;		/* NULL when the job writes no log files */
 	struct job_progress *progress;	/* published for the status line */
 	struct verify *verify;		/* NULL when the job does not verify */
+	uint32_t *blocks;		/* block_error_percentiles: per trim block (report.h's
+					 * state << BLOCK_STATE_SHIFT | trims), NULL when off */
+	unsigned nblocks;
 	const atomic_bool *stop;	/* set to end every job early */
 	const char *aux_path;		/* the directory of verify state files, or NULL */
 	atomic_uint_fast64_t *seq_cursor;	/* seq_cursor=shared: bytes taken by the clones */
@@ -85,6 +88,9 @@ struct worker {
 void worker_prio_layout(struct worker *w);
 
 /* Stop issuing and record why (the first failure wins): "job 'NAME': " + the message. */
+/* block_error_percentiles: r, a trim or write, completed (err 0) or failed (err != 0). */
+void worker_block_done(struct worker *w, const struct io_req *r, int err);
+
 void worker_fail(struct worker *w, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -77,6 +77,13 @@ struct dist_zone {
 	uint64_t size_bytes;	/* zoned_abs */
 };
 
+/* A set of CPUs as a cpus_allowed-style list ("0-3,8") gives it; none set: any CPU. */
+#define JOB_CPUS_MAX	1024
+struct job_cpus {
+	uint64_t mask[JOB_CPUS_MAX / 64];
+	bool set;
+};
+
 /* A ':'-separated list option; a repeated key appends (filename=, directory=). */
 struct str_list {
 	char **v;
@@ -304,6 +311,16 @@ struct job_desc {
 	/* issue 15, group F: verification and trim */
 
 	/* issue 15, group G: logs and job-file syntax */
+	bool log_max_value;		/* log_avg_msec windows log their largest latency */
+	bool log_prio;			/* the logs' last column is the raw ioprio, not 0/1 */
+	unsigned log_entries;		/* entries of a log's first chunk; each next doubles */
+	uint64_t log_compression;	/* bytes of samples per compressed chunk; 0: none */
+	struct job_cpus log_compression_cpus;	/* where the compressing thread runs */
+	bool log_store_compressed;	/* PREFIX_TYPE.N.log.fz: fio's zlib chunks */
+	bool log_alternate_epoch;	/* log times from log_epoch_clock's epoch */
+	unsigned log_epoch_clock;	/* log_alternate_epoch_clock_id: a clockid_t */
+	bool block_error_pct;		/* block_error_percentiles: trims per block */
+	const char *profile_opt;	/* fio's tiobench threads= or dir=: a note, no effect */
 
 	/* issue 15, group H: job control and reporting */
 

@@ -124,8 +124,8 @@ static int apply_size_pct(const struct opt_ctx *ctx, void *field, const char *va
 	return ret;
 }
 
-static int apply_list(const struct opt_ctx *ctx, void *field, const char *val, char *why,
-		      size_t whylen)
+static int apply_list(const struct opt_def *o, const struct opt_ctx *ctx, void *field,
+		      const char *val, char *why, size_t whylen)
 {
 	struct str_list *l = field;
 	char **f, **v;
@@ -135,6 +135,8 @@ static int apply_list(const struct opt_ctx *ctx, void *field, const char *val, c
 		snprintf(why, whylen, "an empty name");
 		return -EINVAL;
 	}
+	if (o->list_replaces)
+		l->n = 0;	/* the old names stay in the arena, unused */
 	n = value_split(val, ':', &f);
 	if (n < 0)
 		return n;
@@ -264,7 +266,7 @@ int opt_apply(const struct opt_def *o, const struct opt_ctx *ctx, void *base, co
 		*(const char **)field = arena_strdup(ctx->arena, val);
 		return *(const char **)field ? 0 : -ENOMEM;
 	case OPT_STR_LIST:
-		return apply_list(ctx, field, val, why, whylen);
+		return apply_list(o, ctx, field, val, why, whylen);
 	case OPT_UINT:
 		return apply_uint(o, field, val, why, whylen);
 	case OPT_U64:

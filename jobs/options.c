@@ -226,6 +226,52 @@ static const struct opt_enum rw_sequencer_vals[] = {
 
 /* issue 15, group G: logs and job-file syntax: value tables */
 
+/* One "N" or "N-M" of a CPU list into c; 0 or -EINVAL. */
+static int cpus_item(const char *item, size_t len, struct job_cpus *c)
+{
+	char buf[32], *end;
+	unsigned long lo, hi;
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, item, len);
+	buf[len] = 0;
+	lo = hi = strtoul(buf, &end, 10);
+	if (end == buf)
+		return -EINVAL;
+	if (*end == '-') {
+		const char *p = end + 1;
+
+		hi = strtoul(p, &end, 10);
+		if (end == p)
+			return -EINVAL;
+	}
+	if (*end || lo > hi || hi >= JOB_CPUS_MAX)
+		return -EINVAL;
+	for (unsigned long i = lo; i <= hi; i++)
+		c->mask[i / 64] |= 1ull << (i % 64);
+	return 0;
+}
+
+/* log_compression_cpus: a CPU list as cpus_allowed takes it, "0-3,8". */
+static int log_cpus_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+		      size_t whylen)
+{
+	struct job_cpus *c = &((struct job_desc *)dst)->log_compression_cpus;
+
+	(void)ctx;
+	memset(c, 0, sizeof(*c));
+	for (const char *p = val; *p; p += strcspn(p, ","), p += *p == ',') {
+		if (cpus_item(p, strcspn(p, ","), c) < 0) {
+			snprintf(why, whylen, "a CPU list such as 0-3,8 (CPUs below %d)",
+				 JOB_CPUS_MAX);
+			return -EINVAL;
+		}
+	}
+	c->set = true;
+	return 0;
+}
+
 /* issue 15, group H: job control and reporting: value tables */
 
 /* Option names are the table; keep it sorted by topic, as the help prints it. */
@@ -244,7 +290,9 @@ const struct opt_def job_options[] = {
 		 "their last part. The files (2 or more, existing, of one size in whole chunks, "
 		 "used whole) are checked as devices are; the disk stats list the stripe with "
 		 "its members under it, as md's"),
-	JOB_LIST("directory", directories, "directory for the job's files, ':'-separated"),
+	JOB_LIST("directory", directories, "directory for the job's files, ':'-separated; "
+		 "set again (in the job over [global], or by --set), it replaces",
+		 .list_replaces = true),
 	JOB_STR("filename_format", filename_format, "$jobname.$jobnum.$filenum",
 		"name of generated files ($jobname, $jobnum, $filenum)"),
 	JOB_UINT("nrfiles", nrfiles, "1", 1, 1 << 20, "files per job", .alias = "nr_files"),
@@ -624,15 +672,33 @@ const struct opt_def job_options[] = {
 	JOB_REFUSED("unit_base", "0", "not built yet", "bits or bytes in bandwidth (8 or 1; 0: bytes)"),
 
 	/* issue 15, group G: logs and job-file syntax (placeholders until built) */
-	JOB_REFUSED("log_max_value", "0", "not built yet", "log the largest value of each window, not the average"),
-	JOB_REFUSED("log_prio", "0", "not built yet", "log each I/O's priority"),
-	JOB_REFUSED("log_entries", "1024", "not built yet", "initial entries of each log"),
-	JOB_REFUSED("log_compression", "0", "not built yet", "compress logs in chunks of this size"),
-	JOB_REFUSED("log_compression_cpus", NULL, "not built yet", "CPUs that compress logs"),
-	JOB_REFUSED("log_store_compressed", "0", "not built yet", "keep logs compressed on disk"),
-	JOB_REFUSED("log_alternate_epoch", "0", "not built yet", "log times from log_alternate_epoch_clock_id's epoch"),
-	JOB_REFUSED("log_alternate_epoch_clock_id", "0", "not built yet", "clock whose epoch log times count from"),
-	JOB_REFUSED("block_error_percentiles", "0", "not built yet", "report trim error percentiles by block"),
+	JOB_BOOL("log_max_value", log_max_value, "0",
+		 "with log_avg_msec, latency logs take each window's largest value, not the mean"),
+	JOB_BOOL("log_prio", log_prio, "0",
+		 "the logs' last column is each I/O's ioprio value (0x4004), not 1 for RT"),
+	JOB_UINT("log_entries", log_entries, "1024", 1024, 1 << 20,
+		 "entries of a log's first chunk, allocated before the job starts; each "
+		 "next chunk doubles, up to 1Mi entries (a chunk is one zlib stream of .log.fz)"),
+	JOB_SIZE("log_compression", log_compression, NULL, 1024, 512 << 20,
+		 "compress the logs while the job runs, on a thread of their own, in chunks "
+		 "of at most this many bytes of fio's 32-byte (40 with log_offset) samples"),
+	JOB_CUSTOM("log_compression_cpus", log_compression_cpus, NULL, log_cpus_parse,
+		   "CPUs the log compression thread runs on", .syntax = "CPU list (0-3,8)"),
+	JOB_BOOL("log_store_compressed", log_store_compressed, "0",
+		 "write the logs as fio's PREFIX_TYPE.N.log.fz (--inflate-log prints them)"),
+	JOB_BOOL("log_alternate_epoch", log_alternate_epoch, "0",
+		 "log times in ms since the epoch of clock log_alternate_epoch_clock_id"),
+	JOB_UINT("log_alternate_epoch_clock_id", log_epoch_clock, "0", 0, INT32_MAX,
+		 "the clock_gettime(2) clock id whose epoch log_unix_epoch and "
+		 "log_alternate_epoch count from (0: CLOCK_REALTIME)"),
+	/* fio's profiles' options, which fio takes in any job */
+	JOB_STR("threads", profile_opt, NULL, "fio's tiobench profile's thread count: fio takes "
+		"it in any job and it does nothing without profile=tiobench (a note says so)"),
+	JOB_STR("dir", profile_opt, NULL, "fio's tiobench profile's directory: fio takes it in "
+		"any job and it does nothing without profile=tiobench (a note says so)"),
+	JOB_BOOL("block_error_percentiles", block_error_pct, "0",
+		 "count the trims of each trim-sized block of the job's one file and report "
+		 "their percentiles and the blocks' states (trimmed, trim or write failure)"),
 
 	/* the next issues' options, refused until they are built */
 	JOB_REFUSED("steadystate", NULL,

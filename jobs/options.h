@@ -63,6 +63,11 @@ struct opt_def {
 	const char *engine;		/* set for an engine's own options */
 	bool bare_ok;			/* may stand alone, meaning "1", as booleans may */
 	/*
+	 * OPT_STR_LIST: a value set again replaces the list (fio's directory=), where
+	 * filename= adds to it, in a section, over [global] and with --set alike.
+	 */
+	bool list_replaces;
+	/*
 	 * fio's set-only option (FIO_OPT_STR_SET: time_based, thread): on the command line
 	 * its value can only follow '=', so the next argument is never taken as its value.
 	 */

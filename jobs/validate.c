@@ -2,6 +2,7 @@
 #include "jobs/validate.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <fcntl.h>
@@ -10,6 +11,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jobs/job.h"
@@ -176,6 +178,81 @@ static int check_log_dir(const struct job_desc *j, const char *opt, const char *
 	return fail(j, opt, d, why);
 }
 
+/* block_error_percentiles' most blocks, fio's (output/report.h's BLOCK_INFO_MAX). */
+#define BLOCK_INFO_LIMIT	8192
+
+/* Whether CPU set c shares a CPU with the ones this process may run on. */
+static bool cpus_usable(const struct job_cpus *c)
+{
+	cpu_set_t now;
+
+	if (sched_getaffinity(0, sizeof(now), &now) < 0)
+		return true;	/* let the thread's own sched_setaffinity say why */
+	for (unsigned i = 0; i < JOB_CPUS_MAX && i < CPU_SETSIZE; i++)
+		if ((c->mask[i / 64] >> (i % 64) & 1) && CPU_ISSET(i, &now))
+			return true;
+	return false;
+}
+
+/* What fio's compressed logs, alternate epochs and block error percentiles need. */
+static int check_log_forms(const struct job_desc *j, struct diag *d)
+{
+	struct timespec ts;
+	char why[200];
+
+	if (j->block_error_pct && (j->nrfiles != 1 || j->filenames.n > 1))
+		return fail(j, "block_error_percentiles", d, "option 'block_error_percentiles' "
+			    "counts the blocks of one file: it needs a single file per job, as in "
+			    "fio (nrfiles=1, one filename)");
+	/* known now when size= is in bytes; otherwise the job's start checks its file */
+	if (j->block_error_pct && j->size.bytes && j->bs[IO_TRIM].min &&
+	    j->size.bytes / j->bs[IO_TRIM].min > BLOCK_INFO_LIMIT) {
+		snprintf(why, sizeof(why), "option 'block_error_percentiles': size=%llu holds "
+			 "%llu blocks of %llu bytes (bs for trims), more than fio's %u",
+			 (unsigned long long)j->size.bytes,
+			 (unsigned long long)(j->size.bytes / j->bs[IO_TRIM].min),
+			 (unsigned long long)j->bs[IO_TRIM].min, BLOCK_INFO_LIMIT);
+		return fail(j, "block_error_percentiles", d, why);
+	}
+	if (j->log_store_compressed && j->hist_log)
+		return fail(j, "log_store_compressed", d, "option 'log_store_compressed': fio's "
+			    "compressed format holds samples, not the histograms of write_hist_log");
+	if (j->log_compression_cpus.set && !j->log_compression)
+		return fail(j, "log_compression_cpus", d, "option 'log_compression_cpus' needs "
+			    "log_compression (without it no thread compresses logs)");
+	if (j->log_compression_cpus.set && !cpus_usable(&j->log_compression_cpus))
+		return fail(j, "log_compression_cpus", d, "option 'log_compression_cpus': none "
+			    "of these CPUs is online and allowed to this process");
+	if ((j->log_unix_epoch || j->log_alternate_epoch) &&
+	    clock_gettime((clockid_t)j->log_epoch_clock, &ts) < 0) {
+		snprintf(why, sizeof(why), "option 'log_alternate_epoch_clock_id': clock %u: %s",
+			 j->log_epoch_clock, strerror(errno));
+		return fail(j, "log_alternate_epoch_clock_id", d, why);
+	}
+	return 0;
+}
+
+/*
+ * fio takes its profiles' own options (tiobench's threads= and dir=) in any job, where
+ * they do nothing without profile=; steadystate.fio writes threads=1 for thread=1.
+ */
+static void note_profile_options(const struct job_desc *j, struct diag *d)
+{
+	static const char *const names[] = { "threads", "dir" };
+	const char *file;
+	int line;
+
+	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!job_setting(j, names[i]))
+			continue;
+		job_where(j, names[i], &file, &line);
+		diag_note(d, "%s:%d: job '%s': option '%s' is fio's tiobench profile's, which "
+			  "does nothing without profile=tiobench (not in iojob), as in fio%s",
+			  file, line, j->name, names[i],
+			  i == 0 ? "; thread= is the option that runs jobs as threads" : "");
+	}
+}
+
 /*
  * The log prefixes: a bare one (fio's "no prefix") names the logs after the job, and with
  * paths checked, each one's directory must take files now (fio finds out after the run,
@@ -199,7 +276,7 @@ static int check_logs(struct job_desc *j, bool paths, struct diag *d)
 	if (!ret && j->hist_log && !j->log_hist_ns)
 		return fail(j, "write_hist_log", d, "option 'write_hist_log' needs "
 			    "log_hist_msec (the interval between histograms)");
-	return ret;
+	return ret ? ret : check_log_forms(j, d);
 }
 
 static void zones_to_bytes(struct size_pct *sp, uint64_t zone_size)
@@ -599,6 +676,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_timing(j, d);
 	if (!ret)
 		ret = check_logs(j, paths, d);
+	if (!ret)
+		note_profile_options(j, d);
 	if (!ret)
 		ret = check_verify(j, d);
 	if (!ret)

@@ -6,38 +6,225 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zlib.h>
+
+/* ioprio(2)'s class of a priority value, and the real-time class fio's 0/1 column shows. */
+#define IOPRIO_CLASS_SHIFT	13
+#define IOPRIO_CLASS_RT		1
+
+/* The ddir word of fio's sample carries flags: the sample has an offset, a raw priority. */
+#define SAMPLE_OFFSET_BIT	0x80000000u
+#define SAMPLE_PRIO_BIT		0x40000000u
+
+/* A compressed log is inflated a stream at a time into a buffer grown by this much. */
+#define INFLATE_STEP	(1u << 20)
+
+void joblog_init(struct joblog *l, unsigned first_cap, unsigned max_cap)
+{
+	l->first_cap = l->next_cap = first_cap ? first_cap : 1;
+	l->max_cap = max_cap && max_cap < JOBLOG_ENTRIES_MAX ? max_cap : JOBLOG_ENTRIES_MAX;
+}
+
 bool joblog_grow(struct joblog *l)
 {
-	struct joblog_chunk *c = malloc(sizeof(*c));
+	unsigned cap = l->next_cap < l->max_cap ? l->next_cap : l->max_cap;
+	struct joblog_chunk *c;
 
+	if (!cap)	/* never sized: fio's default */
+		joblog_init(l, 1024, 0), cap = l->next_cap;
+	if (l->full && l->last && l->last->n == l->last->cap) {
+		struct joblog_chunk *done = l->last;
+
+		l->first = l->last = NULL;	/* the log holds one chunk at a time */
+		l->full(l, done, l->full_ctx);
+	}
+	c = malloc(sizeof(*c) + (size_t)cap * sizeof(c->e[0]));
 	if (!c)
 		return false;
 	c->next = NULL;
 	c->n = 0;
+	c->cap = cap;
 	if (l->last)
 		l->last->next = c;
 	else
 		l->first = c;
 	l->last = c;
+	/* fio doubles each chunk it adds, up to its largest */
+	l->next_cap = cap > l->max_cap / 2 ? l->max_cap : cap * 2;
 	return true;
 }
 
-int joblog_write(FILE *f, const struct joblog *l, bool with_offset)
+static void put_u64(uint8_t *p, uint64_t v)
 {
-	for (const struct joblog_chunk *c = l->first; c; c = c->next) {
-		for (unsigned i = 0; i < c->n; i++) {
-			const struct joblog_entry *e = &c->e[i];
+	memcpy(p, &v, sizeof(v));
+}
 
-			/* fio 3.33's columns; the last one is the I/O priority, always 0 here. */
-			if (with_offset)
-				fprintf(f, "%" PRIu64 ", %" PRIu64 ", %u, %u, %" PRIu64 ", 0\n",
-					e->time_ms, e->value, e->ddir, e->bs, e->offset);
-			else
-				fprintf(f, "%" PRIu64 ", %" PRIu64 ", %u, %u, 0\n", e->time_ms,
-					e->value, e->ddir, e->bs);
-		}
+static uint64_t get_u64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* One entry as fio 3.33's struct io_sample (host byte order, as fio writes it). */
+static void put_sample(uint8_t *p, const struct joblog_entry *e, unsigned flags)
+{
+	uint32_t ddir = e->ddir | (flags & JOBLOG_OFFSET ? SAMPLE_OFFSET_BIT : 0) |
+			(flags & JOBLOG_PRIO ? SAMPLE_PRIO_BIT : 0);
+
+	memset(p, 0, JOBLOG_SAMPLE_BYTES);
+	put_u64(p, e->time_ms);
+	put_u64(p + 8, e->value);
+	memcpy(p + 16, &ddir, sizeof(ddir));
+	memcpy(p + 20, &e->ioprio, sizeof(e->ioprio));
+	put_u64(p + 24, e->bs);
+	if (flags & JOBLOG_OFFSET)
+		put_u64(p + 32, e->offset);
+}
+
+struct joblog_z *joblog_deflate(const struct joblog_chunk *c, unsigned flags)
+{
+	size_t size = flags & JOBLOG_OFFSET ? JOBLOG_SAMPLE_OFFSET_BYTES : JOBLOG_SAMPLE_BYTES;
+	size_t raw_len = (size_t)c->n * size;
+	uLongf zlen = compressBound((uLong)raw_len);
+	uint8_t *raw = malloc(raw_len ? raw_len : 1);
+	struct joblog_z *z = malloc(sizeof(*z) + zlen), *shrunk;
+
+	if (!raw || !z)
+		goto err;
+	for (unsigned i = 0; i < c->n; i++)
+		put_sample(raw + i * size, &c->e[i], flags);
+	/* one zlib stream per chunk at zlib's default level, as fio's gz_work makes them */
+	if (compress2(z->data, &zlen, raw, (uLong)raw_len, Z_DEFAULT_COMPRESSION) != Z_OK)
+		goto err;
+	free(raw);
+	z->next = NULL;
+	z->len = zlen;
+	shrunk = realloc(z, sizeof(*z) + zlen);
+	return shrunk ? shrunk : z;
+
+err:
+	free(raw);
+	free(z);
+	return NULL;
+}
+
+void joblog_add_z(struct joblog *l, struct joblog_z *z)
+{
+	z->next = NULL;
+	if (l->zlast)
+		l->zlast->next = z;
+	else
+		l->zfirst = z;
+	l->zlast = z;
+}
+
+static void put_line(FILE *f, const struct joblog_entry *e, unsigned flags)
+{
+	fprintf(f, "%" PRIu64 ", %" PRIu64 ", %u, %u, ", e->time_ms, e->value, e->ddir, e->bs);
+	if (flags & JOBLOG_OFFSET)
+		fprintf(f, "%" PRIu64 ", ", e->offset);
+	/* fio 3.33's last column: the raw priority with log_prio, else whether it is RT */
+	if (flags & JOBLOG_PRIO)
+		fprintf(f, "0x%04x\n", e->ioprio);
+	else
+		fprintf(f, "%u\n", (e->ioprio >> IOPRIO_CLASS_SHIFT) == IOPRIO_CLASS_RT);
+}
+
+int joblog_write(FILE *f, const struct joblog *l, unsigned flags)
+{
+	for (const struct joblog_z *z = l->zfirst; z; z = z->next)
+		if (joblog_inflate(f, z->data, z->len) != Z_OK)
+			return -EIO;
+	for (const struct joblog_chunk *c = l->first; c; c = c->next)
+		for (unsigned i = 0; i < c->n; i++)
+			put_line(f, &c->e[i], flags);
+	return ferror(f) ? -EIO : 0;
+}
+
+int joblog_write_z(FILE *f, const struct joblog *l, unsigned flags)
+{
+	for (const struct joblog_z *z = l->zfirst; z; z = z->next)
+		fwrite(z->data, 1, z->len, f);
+	for (const struct joblog_chunk *c = l->first; c; c = c->next) {
+		struct joblog_z *z = c->n ? joblog_deflate(c, flags) : NULL;
+
+		if (!c->n)
+			continue;	/* nothing logged: no stream, as fio */
+		if (!z)
+			return -ENOMEM;
+		fwrite(z->data, 1, z->len, f);
+		free(z);
 	}
 	return ferror(f) ? -EIO : 0;
+}
+
+/* One inflated stream's samples as fio prints them, in the form of its first sample. */
+static void put_samples(FILE *f, const uint8_t *p, size_t len)
+{
+	struct joblog_entry e;
+	uint32_t ddir;
+	unsigned flags;
+	size_t size;
+
+	if (len < JOBLOG_SAMPLE_BYTES)
+		return;
+	memcpy(&ddir, p + 16, sizeof(ddir));
+	flags = (ddir & SAMPLE_OFFSET_BIT ? JOBLOG_OFFSET : 0) |
+		(ddir & SAMPLE_PRIO_BIT ? JOBLOG_PRIO : 0);
+	size = flags & JOBLOG_OFFSET ? JOBLOG_SAMPLE_OFFSET_BYTES : JOBLOG_SAMPLE_BYTES;
+	for (; len >= size; p += size, len -= size) {
+		memcpy(&ddir, p + 16, sizeof(ddir));
+		memcpy(&e.ioprio, p + 20, sizeof(e.ioprio));
+		e.time_ms = get_u64(p);
+		e.value = get_u64(p + 8);
+		e.ddir = (uint8_t)(ddir & ~(SAMPLE_OFFSET_BIT | SAMPLE_PRIO_BIT));
+		e.bs = (uint32_t)get_u64(p + 24);
+		e.offset = flags & JOBLOG_OFFSET ? get_u64(p + 32) : 0;
+		put_line(f, &e, flags);
+	}
+}
+
+int joblog_inflate(FILE *f, const uint8_t *in, size_t len)
+{
+	uint8_t *out = NULL, *grown;
+	size_t cap = 0;
+	z_stream zs;
+	int ret = Z_OK;
+
+	while (len && ret >= 0) {
+		memset(&zs, 0, sizeof(zs));
+		if (inflateInit2(&zs, 15 + 32) != Z_OK)	/* +32: a zlib or a gzip header */
+			return Z_MEM_ERROR;
+		zs.next_in = (uint8_t *)in;
+		zs.avail_in = len > UINT32_MAX ? UINT32_MAX : (uInt)len;	/* a stream, not 4 GiB */
+		do {
+			if (zs.total_out == cap) {
+				grown = realloc(out, cap + INFLATE_STEP);
+				if (!grown) {
+					ret = Z_MEM_ERROR;
+					break;
+				}
+				out = grown;
+				cap += INFLATE_STEP;
+			}
+			zs.next_out = out + zs.total_out;
+			zs.avail_out = (uInt)(cap - zs.total_out);
+			ret = inflate(&zs, Z_NO_FLUSH);
+		} while (ret == Z_OK);
+		if (ret == Z_STREAM_END) {
+			put_samples(f, out, zs.total_out);
+			ret = Z_OK;
+		} else if (ret >= 0) {
+			ret = Z_DATA_ERROR;	/* the data ends inside a stream */
+		}
+		len -= (size_t)(zs.next_in - in);
+		in = zs.next_in;
+		inflateEnd(&zs);
+	}
+	free(out);
+	return ret;
 }
 
 int histlog_add(struct histlog *l, uint64_t time_ms, uint32_t ddir, uint32_t bs,
@@ -86,12 +273,19 @@ int histlog_write(FILE *f, const struct histlog *l)
 void joblog_free(struct joblog *l)
 {
 	struct joblog_chunk *c = l->first, *next;
+	struct joblog_z *z = l->zfirst, *znext;
 
 	for (; c; c = next) {
 		next = c->next;
 		free(c);
 	}
+	for (; z; z = znext) {
+		znext = z->next;
+		free(z);
+	}
 	l->first = l->last = NULL;
+	l->zfirst = l->zlast = NULL;
+	l->next_cap = l->first_cap;
 }
 
 void histlog_free(struct histlog *l)

@@ -1,7 +1,8 @@
 /*
  * Log files as fio writes them (write_lat_log, write_bw_log, write_iops_log,
  * write_hist_log): entries are kept in memory while the job runs and written out after it,
- * so that logging costs the I/O path an append and nothing else.
+ * so that logging costs the I/O path an append and nothing else; fio's compressed form
+ * (log_compression, log_store_compressed, --inflate-log) is a zlib stream per chunk.
  */
 #ifndef OUTPUT_JOBLOG_H
 #define OUTPUT_JOBLOG_H
@@ -12,8 +13,16 @@
 
 #include "output/hist.h"
 
-#define JOBLOG_CHUNK	4096	/* entries per allocation */
+#define JOBLOG_ENTRIES_MAX	(1u << 20)	/* fio's largest chunk, in entries */
 #define JOBLOG_FIO_BINS	1856	/* fio's histogram buckets, the columns of a hist log */
+
+/* How the entries are written: fio's offset column, and the raw priority (log_prio). */
+#define JOBLOG_OFFSET	1u
+#define JOBLOG_PRIO	2u
+
+/* fio 3.33's binary sample (struct io_sample, then the offset), in a compressed log. */
+#define JOBLOG_SAMPLE_BYTES		32
+#define JOBLOG_SAMPLE_OFFSET_BYTES	40
 
 /* One line: "time_ms, value, ddir, bs, [offset, ]prio". */
 struct joblog_entry {
@@ -21,40 +30,87 @@ struct joblog_entry {
 	uint64_t value;		/* ns for latencies, KiB/s for bw, I/O/s (or 1) for iops */
 	uint64_t offset;
 	uint32_t bs;
-	uint32_t ddir;
+	uint16_t ioprio;	/* the I/O's ioprio(2) value: class << 13 | level */
+	uint8_t ddir;
 };
 
 struct joblog_chunk {
 	struct joblog_chunk *next;
-	unsigned n;
-	struct joblog_entry e[JOBLOG_CHUNK];
+	unsigned n, cap;
+	struct joblog_entry e[];
 };
 
+/* One chunk of entries compressed: a zlib stream of fio's binary samples. */
+struct joblog_z {
+	struct joblog_z *next;
+	size_t len;
+	uint8_t data[];
+};
+
+struct joblog;
+
+/* Takes a full chunk off the log (log_compression): it now belongs to the callee. */
+typedef void joblog_full_fn(struct joblog *l, struct joblog_chunk *c, void *ctx);
+
+/*
+ * Chunks grow as fio's do: the first holds first_cap entries (log_entries), each next one
+ * twice as many, up to JOBLOG_ENTRIES_MAX or max_cap. With full set, a chunk that fills is
+ * handed to it and the log keeps only the one being filled.
+ */
 struct joblog {
 	struct joblog_chunk *first, *last;	/* NULL: nothing logged yet */
+	struct joblog_z *zfirst, *zlast;	/* chunks compressed so far, in order */
+	unsigned first_cap, next_cap, max_cap;	/* 0: JOBLOG_ENTRIES_MAX */
+	joblog_full_fn *full;
+	void *full_ctx;
 };
+
+/* Size the chunks (log_entries, and log_compression's chunk in entries, 0: no limit). */
+void joblog_init(struct joblog *l, unsigned first_cap, unsigned max_cap);
 
 /* Make room after the last chunk; returns false when out of memory (the entry is lost). */
 bool joblog_grow(struct joblog *l);
 
-/* Append one entry; a new chunk is allocated once per JOBLOG_CHUNK entries. */
+/* Append one entry; a new chunk is allocated only when the last one is full. */
 static inline void joblog_add(struct joblog *l, uint64_t time_ms, uint64_t value,
-			      uint32_t ddir, uint32_t bs, uint64_t offset)
+			      uint32_t ddir, uint32_t bs, uint64_t offset, uint16_t ioprio)
 {
 	struct joblog_entry *e;
 
-	if ((!l->last || l->last->n == JOBLOG_CHUNK) && !joblog_grow(l))
+	if ((!l->last || l->last->n == l->last->cap) && !joblog_grow(l))
 		return;
 	e = &l->last->e[l->last->n++];
 	e->time_ms = time_ms;
 	e->value = value;
-	e->ddir = ddir;
+	e->ddir = (uint8_t)ddir;
 	e->bs = bs;
 	e->offset = offset;
+	e->ioprio = ioprio;
 }
 
-/* Write every entry in fio 3.33's format; with_offset adds the offset column. */
-int joblog_write(FILE *f, const struct joblog *l, bool with_offset);
+/*
+ * Compress one chunk's entries as fio does (flags: JOBLOG_OFFSET, JOBLOG_PRIO) into a new
+ * joblog_z; NULL when out of memory.
+ */
+struct joblog_z *joblog_deflate(const struct joblog_chunk *c, unsigned flags);
+
+/* Append a compressed chunk to the log, after those before it. */
+void joblog_add_z(struct joblog *l, struct joblog_z *z);
+
+/*
+ * Write every entry in fio 3.33's text format, the compressed chunks first (inflated);
+ * flags JOBLOG_OFFSET adds the offset column, JOBLOG_PRIO prints the priority as 0x%04x.
+ */
+int joblog_write(FILE *f, const struct joblog *l, unsigned flags);
+
+/* Write every entry as fio's log_store_compressed file: a zlib stream per chunk. */
+int joblog_write_z(FILE *f, const struct joblog *l, unsigned flags);
+
+/*
+ * Print, as fio's --inflate-log does, the samples of the zlib (or gzip) streams in[0..len)
+ * holds one after another. Returns 0, or a zlib error (Z_DATA_ERROR, Z_MEM_ERROR).
+ */
+int joblog_inflate(FILE *f, const uint8_t *in, size_t len);
 
 /*
  * Histogram logs: per interval and direction, the counts of the completions of that
@@ -80,6 +136,7 @@ int histlog_add(struct histlog *l, uint64_t time_ms, uint32_t ddir, uint32_t bs,
 
 int histlog_write(FILE *f, const struct histlog *l);
 
+/* Free every entry and compressed chunk; the log keeps its sizes, ready for more. */
 void joblog_free(struct joblog *l);
 void histlog_free(struct histlog *l);
 

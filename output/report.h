@@ -46,6 +46,20 @@ struct report_unit {
 	unsigned nlat_over;
 	uint64_t phase_wall_ns;		/* the unit's phase, start to last join */
 	uint64_t phase_usr_ns, phase_sys_ns;	/* the whole process's CPU in that phase */
+	const uint32_t *block_info;	/* block_error_percentiles' blocks, NULL when off */
+	unsigned nblock_info;
+};
+
+/*
+ * block_error_percentiles: a job's file in trim-sized blocks, each one's state and its
+ * trims, as fio packs them: state << BLOCK_STATE_SHIFT | trims.
+ */
+#define BLOCK_STATE_SHIFT	29
+#define BLOCK_TRIMS_MASK	((1u << BLOCK_STATE_SHIFT) - 1)
+#define BLOCK_INFO_MAX		8192	/* fio's limit of blocks per job */
+enum block_state {
+	BLOCK_UNWRITTEN, BLOCK_TRIMMED, BLOCK_WRITTEN, BLOCK_TRIM_FAILURE, BLOCK_WRITE_FAILURE,
+	BLOCK_NSTATES,
 };
 
 /* One rank of an MPI run, for the JSON "iojob_ranks" list. */

@@ -219,6 +219,30 @@ static void json_iojob(struct json_out *j, const struct report_unit *u,
 	json_close(j, '}');
 }
 
+/* block_error_percentiles: fio's "block" object, when a block was touched. */
+static void json_blocks(struct json_out *j, const struct report_unit *u)
+{
+	double pct[RU_PCT_MAX];
+	uint32_t trims[RU_PCT_MAX];
+	unsigned states[BLOCK_NSTATES], n = block_lifetimes(u, pct, trims, states);
+	char key[32];
+
+	if (!n)
+		return;
+	json_open(j, "block", '{');
+	json_open(j, "percentiles", '{');
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(key, sizeof(key), "%f", pct[i]);
+		json_uint(j, key, trims[i]);
+	}
+	json_close(j, '}');
+	json_open(j, "states", '{');
+	for (unsigned i = 0; i < BLOCK_NSTATES; i++)
+		json_uint(j, block_state_name[i], states[i]);
+	json_close(j, '}');
+	json_close(j, '}');
+}
+
 /*
  * One unit. In fio's client_stats a unit also names its host (and port, 0 here: MPI has
  * none), and the aggregate over hosts is named "All clients".
@@ -276,6 +300,8 @@ static void json_unit(struct json_out *j, const struct report_ctx *c, const stru
 	}
 	if (u->desc)
 		json_str(j, "desc", u->desc);
+	if (u->block_info)
+		json_blocks(j, u);
 	json_iojob(j, u, st);
 	json_close(j, '}');
 }

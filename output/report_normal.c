@@ -226,6 +226,32 @@ static void print_dist(FILE *f, const char *title, const char *const *label,
 	fputc('\n', f);
 }
 
+/* block_error_percentiles, in fio's layout: lines of at most 75 columns, then the states. */
+static void print_blocks(FILE *f, const struct report_unit *u)
+{
+	double pct[RU_PCT_MAX];
+	uint32_t trims[RU_PCT_MAX];
+	unsigned states[BLOCK_NSTATES], n = block_lifetimes(u, pct, trims, states);
+	int pos = 0, len;
+	char item[80];
+
+	fputs("  block lifetime percentiles :\n   |", f);
+	for (unsigned i = 0; i < n; i++) {
+		len = snprintf(item, sizeof(item), " %3.2fth=%u%c", pct[i], trims[i],
+			       i == n - 1 ? '\n' : ',');
+		if (pos + len > 75) {
+			pos = 0;
+			fputs("\n   |", f);
+		}
+		fputs(item, f);
+		pos += len;
+	}
+	fputs("        states               :", f);
+	for (unsigned i = 0; i < BLOCK_NSTATES; i++)
+		fprintf(f, " %s=%u%c", block_state_name[i], states[i],
+			i == BLOCK_NSTATES - 1 ? '\n' : ',');
+}
+
 /* cpu, IO depths, submit/complete, issued, errors and latency lines. */
 static void print_job_tail(FILE *f, const struct report_unit *u, const struct job_stats *st)
 {
@@ -256,6 +282,8 @@ static void print_job_tail(FILE *f, const struct report_unit *u, const struct jo
 	if (u->depth)
 		fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
 			u->depth);
+	if (u->block_info)
+		print_blocks(f, u);
 }
 
 static void print_unit(FILE *f, const struct report_ctx *c, const struct unit_view *v)

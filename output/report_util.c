@@ -146,6 +146,56 @@ unsigned pct_list(const struct report_unit *u, double *out)
 	return n;
 }
 
+const char *const block_state_name[BLOCK_NSTATES] = {
+	"unwritten", "trimmed", "written", "trim failure", "write failure",
+};
+
+/* fio's order: untouched blocks, then trimmed or written, then failed; by trims within. */
+static int block_category(uint32_t b)
+{
+	unsigned s = b >> BLOCK_STATE_SHIFT;
+
+	return s == BLOCK_UNWRITTEN ? 0 : s <= BLOCK_WRITTEN ? 1 : 2;
+}
+
+static int block_cmp(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	int ca = block_category(a), cb = block_category(b);
+
+	if (ca != cb)
+		return ca < cb ? -1 : 1;
+	if ((a & BLOCK_TRIMS_MASK) != (b & BLOCK_TRIMS_MASK))
+		return (a & BLOCK_TRIMS_MASK) < (b & BLOCK_TRIMS_MASK) ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+unsigned block_lifetimes(const struct report_unit *u, double *pct, uint32_t *trims,
+			 unsigned states[BLOCK_NSTATES])
+{
+	unsigned n = u->nblock_info, untouched = 0, npct;
+	uint32_t *b;
+
+	memset(states, 0, BLOCK_NSTATES * sizeof(*states));
+	if (!n || !(b = malloc(n * sizeof(*b))))
+		return 0;
+	memcpy(b, u->block_info, n * sizeof(*b));
+	qsort(b, n, sizeof(*b), block_cmp);
+	while (untouched < n && block_category(b[untouched]) == 0)
+		untouched++;
+	npct = untouched < n ? pct_list(u, pct) : 0;
+	for (unsigned i = 0; i < npct; i++) {
+		unsigned at = (unsigned)(pct[i] * (n - untouched) / 100) + untouched;
+
+		trims[i] = b[at < n ? at : n - 1] & BLOCK_TRIMS_MASK;
+	}
+	/* as fio: no state counted when no block was touched */
+	for (unsigned i = 0; npct && i < n; i++)
+		states[b[i] >> BLOCK_STATE_SHIFT]++;
+	free(b);
+	return npct;
+}
+
 unsigned pct_precision(const struct report_unit *u, const double *pct, unsigned n)
 {
 	unsigned i, d, best = u->pct_decimals > 6 ? 6 : u->pct_decimals;

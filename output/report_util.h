@@ -82,6 +82,17 @@ uint64_t lat_scale(uint64_t min, uint64_t max, double dev, const char **unit);
 /* Percentile values' unit: the same rule on the smallest and largest value. */
 uint64_t pct_scale(uint64_t minv, uint64_t maxv, const char **unit);
 
+/* The names fio gives the block states, in enum block_state's order. */
+extern const char *const block_state_name[BLOCK_NSTATES];
+
+/*
+ * block_error_percentiles: the trims of the unit's blocks at each of its percentiles
+ * (pct, as pct_list() gives them), over the blocks ever trimmed or failed, and how many
+ * blocks are in each state. Returns the number of percentiles, 0 when no block was.
+ */
+unsigned block_lifetimes(const struct report_unit *u, double *pct, uint32_t *trims,
+			 unsigned states[BLOCK_NSTATES]);
+
 /* The unit's percentile list (fio's default when it has none), sorted; returns the count. */
 unsigned pct_list(const struct report_unit *u, double *out);
 

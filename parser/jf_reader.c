@@ -275,13 +275,16 @@ static int parse_header(struct jfr *r, char *s, struct jfr_line *l)
 	return 1;
 }
 
-/* "a/job.fio" + "x.inc" -> "a/x.inc"; absolute names and names next to "job.fio" stay. */
+/*
+ * "a/job.fio" + "x.inc" -> "a/x.inc"; absolute names and names next to "job.fio" stay. As
+ * in fio, a name that exists as given (from the current directory) is taken first.
+ */
 static char *resolve_include(const char *includer, const char *file)
 {
 	const char *slash = strrchr(includer, '/');
 	char *path;
 
-	if (file[0] == '/' || !slash)
+	if (file[0] == '/' || !slash || access(file, F_OK) == 0)
 		return strdup(file);
 	if (asprintf(&path, "%.*s/%s", (int)(slash - includer), includer, file) < 0)
 		return NULL;

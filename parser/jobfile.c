@@ -14,6 +14,7 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
+#include "parser/expr.h"
 #include "parser/jf_reader.h"
 #include "base/grow.h"
 
@@ -83,33 +84,33 @@ static const char *env_lookup(const char *name, size_t len)
 }
 
 /*
- * Copy val to out (when not NULL) with each ${VAR} replaced and set *len. A '$' not
- * followed by '{' is kept, so fio's $jobname reaches filename_format untouched.
- * Returns -ENOENT for an unset variable and -EINVAL for a '${' without '}', with *var
- * and *var_len naming the culprit.
+ * Copy val to out (when not NULL) with each ${VAR} replaced and set *len. As in fio, an
+ * unset variable is the empty string (*unset names the first one), and a '${' without '}'
+ * stays as written. A '$' not followed by '{' is kept, so fio's $jobname reaches
+ * filename_format untouched.
  */
-static int expand_vars(const char *val, char *out, size_t *len, const char **var, int *var_len)
+static void expand_vars(const char *val, char *out, size_t *len, const char **unset,
+			int *unset_len)
 {
-	const char *p, *close, *sub;
+	const char *p, *var, *close, *sub;
 	size_t n = 0, sublen;
 
 	for (p = val; *p; p++) {
-		if (p[0] != '$' || p[1] != '{') {
+		close = p[0] == '$' && p[1] == '{' ? strchr(p + 2, '}') : NULL;
+		if (!close) {
 			if (out)
 				out[n] = *p;
 			n++;
 			continue;
 		}
-		*var = p + 2;
-		close = strchr(*var, '}');
-		*var_len = close ? (int)(close - *var) : (int)strlen(*var);
-		if (!close)
-			return -EINVAL;
-		sub = env_lookup(*var, *var_len);
-		if (!sub)
-			return -ENOENT;
-		sublen = strlen(sub);
-		if (out)
+		var = p + 2;
+		sub = env_lookup(var, (size_t)(close - var));
+		if (!sub && !*unset) {
+			*unset = var;
+			*unset_len = (int)(close - var);
+		}
+		sublen = sub ? strlen(sub) : 0;
+		if (out && sublen)
 			memcpy(out + n, sub, sublen);
 		n += sublen;
 		p = close;
@@ -117,35 +118,49 @@ static int expand_vars(const char *val, char *out, size_t *len, const char **var
 	if (out)
 		out[n] = '\0';
 	*len = n;
-	return 0;
 }
 
-/* The value with ${VAR} expanded, in the arena; NULL with st->err set on failure. */
+/* The arena's copy of s; NULL with st->err set on failure. */
+static const char *keep(struct parse_state *st, const char *s)
+{
+	const char *copy = jobfile_strdup(st->jf, s);
+
+	if (!copy)
+		st->err = diag_at(st->d, -ENOMEM, st->cur.file, st->cur.line, "%s",
+				  strerror(ENOMEM));
+	return copy;
+}
+
+/*
+ * The value with ${VAR} expanded and fio's $pagesize, $mb_memory and $ncpus replaced (and
+ * the arithmetic done), in the arena; NULL with st->err set on failure.
+ */
 static const char *expand_value(struct parse_state *st, const char *key, const char *val)
 {
 	const struct jfr_line *at = &st->cur;
-	const char *var = NULL;
-	int var_len = 0, ret;
+	const char *unset = NULL, *ret;
+	int unset_len = 0, err;
+	char *out, *kw;
 	size_t len;
-	char *out;
 
-	ret = expand_vars(val, NULL, &len, &var, &var_len);
-	if (ret == -ENOENT)
-		st->err = diag_at(st->d, ret, at->file, at->line,
-				  "option '%s': environment variable '%.*s' is not set", key,
-				  var_len, var);
-	else if (ret < 0)
-		st->err = diag_at(st->d, ret, at->file, at->line,
-				  "option '%s': '${%.*s' has no closing '}'", key, var_len, var);
-	if (ret < 0)
-		return NULL;
-	out = arena_alloc(&st->jf->arena, len + 1);
+	expand_vars(val, NULL, &len, &unset, &unset_len);
+	if (unset)
+		diag_note(st->d, "%s:%d: option '%s': environment variable '%.*s' is not set: "
+			  "empty, as in fio", at->file, at->line, key, unset_len, unset);
+	out = malloc(len + 1);
 	if (!out) {
 		st->err = diag_at(st->d, -ENOMEM, at->file, at->line, "%s", strerror(ENOMEM));
 		return NULL;
 	}
-	expand_vars(val, out, &len, &var, &var_len);
-	return out;
+	unset = NULL;
+	expand_vars(val, out, &len, &unset, &unset_len);
+	kw = expr_keywords(out, &err);
+	ret = err ? NULL : keep(st, kw ? kw : out);
+	if (err)
+		st->err = diag_at(st->d, err, at->file, at->line, "%s", strerror(-err));
+	free(kw);
+	free(out);
+	return ret;
 }
 
 static int open_section(struct parse_state *st, const struct jfr_line *l)
@@ -282,12 +297,17 @@ int jobfile_add_key(struct jobfile *jf, size_t sec_index, const char *sec_name,
 		    const char *key, const char *val, const char *file, int line)
 {
 	const char *k, *v, *f = NULL, *name;
-	int ret;
+	char *kw;
+	int ret = 0;
 
 	if (sec_index > jf->nsecs || (sec_index == jf->nsecs && !sec_name))
 		return -EINVAL;
+	kw = val ? expr_keywords(val, &ret) : NULL;
+	if (val && ret < 0)
+		return ret;
 	k = jobfile_strdup(jf, key);
-	v = jobfile_strdup(jf, val ? val : "1");
+	v = jobfile_strdup(jf, kw ? kw : val ? val : "1");
+	free(kw);
 	if (file)
 		f = jobfile_strdup(jf, file);
 	if (!k || !v || (file && !f))

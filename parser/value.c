@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "base/units.h"
+#include "parser/expr.h"
 
 #define CLOSEST_MAX_LEN	64
 
@@ -172,8 +173,32 @@ static int parse_size_span(const char *p, const char *end, unsigned kb_base, uin
 	return scale_decimal(&dec, mult, out);
 }
 
+/* Whether s is one of fio's arithmetic expressions: it starts with '('. */
+static bool is_expr(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return *s == '(';
+}
+
+/* An expression that must come to a value >= 0. */
+static int expr_unsigned(const char *s, enum expr_units units, unsigned kb_base, uint64_t *out)
+{
+	int64_t v;
+	int ret = expr_eval(s, units, kb_base, &v);
+
+	if (ret < 0)
+		return ret;
+	if (v < 0)
+		return -ERANGE;
+	*out = (uint64_t)v;
+	return 0;
+}
+
 int value_parse_size(const char *s, unsigned kb_base, uint64_t *out)
 {
+	if (is_expr(s))
+		return expr_unsigned(s, EXPR_SIZE, kb_base, out);
 	return parse_size_span(s, s + strlen(s), kb_base, out);
 }
 
@@ -207,6 +232,10 @@ int value_parse_size_pct(const char *s, unsigned kb_base, uint64_t *out, double 
 	int ret;
 
 	trim(&p, &end);
+	if (is_expr(s)) {
+		*pct = 0;
+		return expr_unsigned(s, EXPR_SIZE, kb_base, out);
+	}
 	if (p < end && end[-1] == '%') {
 		ret = parse_pct_span(p, end - 1, &v);
 		if (ret < 0)
@@ -223,20 +252,49 @@ int value_parse_size_pct(const char *s, unsigned kb_base, uint64_t *out, double 
 	return 0;
 }
 
+/* The '-' or ':' between the two ends of a range, or the end; none inside parentheses. */
+static const char *range_sep(const char *s)
+{
+	int depth = 0;
+
+	for (; *s; s++) {
+		if (*s == '(')
+			depth++;
+		else if (*s == ')' && depth)
+			depth--;
+		else if (!depth && (*s == '-' || *s == ':' || *s == ','))
+			break;
+	}
+	return s;
+}
+
+/* One end of a range: a size, or an expression. */
+static int span_size(const char *p, const char *end, unsigned kb_base, uint64_t *out)
+{
+	char buf[256];
+
+	if (!is_expr(p) || (size_t)(end - p) >= sizeof(buf))
+		return parse_size_span(p, end, kb_base, out);
+	memcpy(buf, p, (size_t)(end - p));
+	buf[end - p] = 0;
+	return expr_unsigned(buf, EXPR_SIZE, kb_base, out);
+}
+
 int value_parse_size_range(const char *s, unsigned kb_base, uint64_t *lo, uint64_t *hi)
 {
 	const char *end = s + strlen(s), *sep;
 	uint64_t a, b;
 	int ret;
 
-	/* Sizes are never negative, so '-' can only be the separator; fio takes ':' and ',' too. */
-	sep = s + strcspn(s, "-:,");
-	ret = parse_size_span(s, sep, kb_base, &a);
+	/* Sizes are never negative, so '-' can only be the separator (outside parentheses);
+	 * fio takes ':' and ',' too. */
+	sep = range_sep(s);
+	ret = span_size(s, sep, kb_base, &a);
 	if (ret < 0)
 		return ret;
 	b = a;
 	if (sep < end) {
-		ret = parse_size_span(sep + 1, end, kb_base, &b);
+		ret = span_size(sep + 1, end, kb_base, &b);
 		if (ret < 0)
 			return ret;
 	}
@@ -279,6 +337,16 @@ int value_parse_time(const char *s, uint64_t unit_ns, uint64_t *out_ns)
 
 	if (!unit_ns)
 		return -EINVAL;
+	if (is_expr(s)) {
+		/* fio: an expression's times are in microseconds, whatever the option's unit */
+		ret = expr_unsigned(s, EXPR_TIME, 1024, &mult);
+		if (ret < 0)
+			return ret;
+		if (mult > UINT64_MAX / NS_PER_USEC)
+			return -ERANGE;
+		*out_ns = mult * NS_PER_USEC;
+		return 0;
+	}
 	trim(&p, &end);
 	ret = parse_decimal(&p, end, &dec);
 	if (ret < 0)
@@ -326,6 +394,14 @@ int value_parse_int(const char *s, long long *out)
 	uint64_t mag;
 	int ret;
 
+	if (is_expr(s)) {
+		int64_t v;
+
+		ret = expr_eval(s, EXPR_SIZE, 1024, &v);
+		if (ret == 0)
+			*out = v;
+		return ret;
+	}
 	trim(&p, &end);
 	if (p < end && (*p == '-' || *p == '+'))
 		neg = *p++ == '-';

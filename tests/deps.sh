@@ -35,6 +35,9 @@ test_pkgs="$test_pkgs zstd"
 test_pkgs="$test_pkgs valgrind"
 # OpenMPI builds iojob-mpi and runs its tests (mpirun on this machine's ranks).
 test_pkgs="$test_pkgs openmpi-bin libopenmpi-dev"
+# bubblewrap runs fio's example job files in e2e/fio_examples.py in a sandbox: root read-only,
+# no devices, one scratch directory the only place to write.
+test_pkgs="$test_pkgs bubblewrap"
 # libFuzzer and the sanitizers' runtimes come with clang; only the fuzz targets need them.
 fuzz_pkgs="$build_pkgs python3 clang libclang-rt-14-dev"
 

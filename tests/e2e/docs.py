@@ -23,6 +23,7 @@ CUSTOM_SAMPLES = {
     "cmdprio_class": "2,3", "cmdprio_bssplit": "4k/50/1/0:8k/25,4k/10",
     "cpus_allowed": "0", "numa_cpu_nodes": "0", "numa_mem_policy": "local",
     "sync_file_range": "write:8",
+    "log_compression_cpus": "0",
 }
 # What to give a switch, by the metavar the man page shows it with.
 METAVAR_SAMPLES = {
@@ -33,7 +34,8 @@ METAVAR_SAMPLES = {
     "LOG": "/dev/null", "CMD": "true",
 }
 # Options that the parser accepts only with another one.
-NEEDS = {"write_hist_log": ["--log_hist_msec=100"], "cgroup_weight": ["--cgroup=x"]}
+NEEDS = {"write_hist_log": ["--log_hist_msec=100"], "cgroup_weight": ["--cgroup=x"],
+         "log_compression_cpus": ["--log_compression=1k"]}
 # Words of the form key= in the man page's prose that are not job options.
 NOT_OPTIONS = {"key", "value", "option", "job", "job2", "name", "util", "aggrios", "ios",
                "merge", "ticks", "in_queue", "r", "w", "f", "per", "min", "max", "avg",

@@ -309,10 +309,6 @@ static const struct error_case error_cases[] = {
 	{ "[job]\n = 5\n", -EINVAL,
 	  "job.fio:2: malformed line '= 5' (no option name before '=')" },
 	{ "[job]\ninclude  ; what\n", -EINVAL, "job.fio:2: include without a file name" },
-	{ "[job]\nrw=read\nsize=${IOJOB_TEST_UNSET}\n", -ENOENT,
-	  "job.fio:3: option 'size': environment variable 'IOJOB_TEST_UNSET' is not set" },
-	{ "[job]\nsize=${IOJOB_TEST_UNSET\n", -EINVAL,
-	  "job.fio:2: option 'size': '${IOJOB_TEST_UNSET' has no closing '}'" },
 };
 
 START_TEST(errors_name_the_file_and_line)
@@ -483,6 +479,38 @@ START_TEST(env_vars_are_replaced_in_values)
 	check_key(&jf.secs[0], 0, "size", "4m", "job.fio", 2);
 	check_key(&jf.secs[0], 1, "filename", "/mnt/x/a:/mnt/x/b", "job.fio", 3);
 	check_key(&jf.secs[0], 2, "x", "[]", "job.fio", 4);
+	jobfile_free(&jf);
+}
+END_TEST
+
+START_TEST(unset_env_vars_are_empty_as_in_fio)
+{
+	struct jobfile jf = { 0 };
+	struct diag d = { 0 };
+
+	unsetenv("IOJOB_TEST_UNSET");
+	write_file("job.fio", "[job]\nfilename=a${IOJOB_TEST_UNSET}b\nsize=${IOJOB_TEST_UNSET\n");
+	ck_assert_int_eq(jobfile_parse(&jf, "job.fio", &d), 0);
+	check_key(&jf.secs[0], 0, "filename", "ab", "job.fio", 2);
+	check_key(&jf.secs[0], 1, "size", "${IOJOB_TEST_UNSET", "job.fio", 3);
+	ck_assert_ptr_nonnull(strstr(d.notes, "'IOJOB_TEST_UNSET' is not set"));
+	jobfile_free(&jf);
+	free(d.notes);
+}
+END_TEST
+
+START_TEST(keywords_are_replaced_in_values)
+{
+	struct jobfile jf = { 0 };
+	char want[64];
+
+	write_file("job.fio", "[job]\nbs=$pagesize*2\nsize=(8*$mb_memory)/2\n");
+	parse_ok(&jf, "job.fio");
+	snprintf(want, sizeof(want), "%ld", sysconf(_SC_PAGESIZE) * 2);
+	check_key(&jf.secs[0], 0, "bs", want, "job.fio", 2);
+	snprintf(want, sizeof(want), "%lld", (long long)sysconf(_SC_PHYS_PAGES) *
+		 sysconf(_SC_PAGESIZE) / (1 << 20) * 8 / 2);
+	check_key(&jf.secs[0], 1, "size", want, "job.fio", 3);
 	jobfile_free(&jf);
 }
 END_TEST
@@ -722,6 +750,8 @@ static Suite *jobfile_suite(void)
 	tc = checked_tcase("env");
 	tcase_add_test(tc, env_vars_are_replaced_in_values);
 	tcase_add_test(tc, env_var_may_make_a_line_long);
+	tcase_add_test(tc, unset_env_vars_are_empty_as_in_fio);
+	tcase_add_test(tc, keywords_are_replaced_in_values);
 	tcase_add_test(tc, dollar_without_brace_stays_as_written);
 	suite_add_tcase(s, tc);
 

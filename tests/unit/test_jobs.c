@@ -536,7 +536,8 @@ START_TEST(rwmixwrite_sets_the_read_share_and_the_last_one_wins)
 }
 END_TEST
 
-START_TEST(filename_and_directory_accumulate_over_repeated_keys)
+/* As in fio: filename= adds files, directory= (one value in fio) is replaced. */
+START_TEST(filename_accumulates_and_directory_is_replaced_over_repeated_keys)
 {
 	const struct job_desc *j;
 
@@ -546,8 +547,9 @@ START_TEST(filename_and_directory_accumulate_over_repeated_keys)
 	ck_assert_str_eq(j->filenames.v[0], "a");
 	ck_assert_str_eq(j->filenames.v[1], "b:1");
 	ck_assert_str_eq(j->filenames.v[2], "c");
-	ck_assert_uint_eq(j->directories.n, 3);
-	ck_assert_str_eq(j->directories.v[2], "/z");
+	ck_assert_uint_eq(j->directories.n, 2);
+	ck_assert_str_eq(j->directories.v[0], "/y");
+	ck_assert_str_eq(j->directories.v[1], "/z");
 }
 END_TEST
 
@@ -1050,7 +1052,7 @@ static Suite *jobs_suite(void)
 	tcase_add_test(tc, kb_base_1000_makes_k_and_m_decimal_wherever_it_is_set);
 	tcase_add_test(tc, kb_base_from_global_applies_to_the_jobs_sizes);
 	tcase_add_test(tc, name_option_renames_the_job);
-	tcase_add_test(tc, filename_and_directory_accumulate_over_repeated_keys);
+	tcase_add_test(tc, filename_accumulates_and_directory_is_replaced_over_repeated_keys);
 	suite_add_tcase(s, tc);
 
 	tc = fixture_tcase("inheritance");

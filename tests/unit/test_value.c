@@ -1,10 +1,13 @@
 /* Unit tests for parser/value.c: sizes, percentages, ranges, times, booleans, numbers, lists. */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <check.h>
 
+#include "parser/expr.h"
 #include "parser/value.h"
 #include "test_util.h"
 
@@ -491,6 +494,66 @@ START_TEST(closest_returns_null_without_candidates)
 }
 END_TEST
 
+/* fio's arithmetic: parenthesized values, integer division, suffixes, times in us. */
+struct expr_case {
+	const char *in;
+	enum expr_units units;
+	int ret;
+	int64_t want;
+};
+
+static const struct expr_case expr_cases[] = {
+	{ "(2*4096)", EXPR_SIZE, 0, 8192 },
+	{ "(2*4k)", EXPR_SIZE, 0, 8192 },
+	{ "(7/2)", EXPR_BARE, 0, 3 },
+	{ "(7.0/2)*2", EXPR_BARE, 0, 7 },
+	{ "1+2*3", EXPR_BARE, 0, 7 },
+	{ "(1+2)*3", EXPR_BARE, 0, 9 },
+	{ "2^3^2", EXPR_BARE, 0, 512 },
+	{ "10%3", EXPR_BARE, 0, 1 },
+	{ "-(2-5)", EXPR_BARE, 0, 3 },
+	{ "1e3", EXPR_BARE, 0, 1000 },
+	{ "(1s)", EXPR_TIME, 0, 1000000 },
+	{ "(2*1m)", EXPR_TIME, 0, 120000000 },
+	{ "(250)", EXPR_TIME, 0, 250 },
+	{ "4k", EXPR_BARE, -EINVAL, 0 },
+	{ "(2*", EXPR_BARE, -EINVAL, 0 },
+	{ "1/0", EXPR_BARE, -EINVAL, 0 },
+	{ "2 3", EXPR_BARE, -EINVAL, 0 },
+	{ "9223372036854775807+1", EXPR_BARE, -ERANGE, 0 },
+};
+
+START_TEST(expr_evaluates_as_fio_does)
+{
+	const struct expr_case *t = &expr_cases[_i];
+	int64_t v = 0;
+
+	ck_assert_msg(expr_eval(t->in, t->units, 1024, &v) == t->ret, "%s", t->in);
+	if (!t->ret)
+		ck_assert_msg(v == t->want, "%s: %lld", t->in, (long long)v);
+}
+END_TEST
+
+START_TEST(keywords_are_replaced_and_computed)
+{
+	char want[64];
+	char *out;
+	int err;
+
+	out = expr_keywords("bs=4k", &err);
+	ck_assert_ptr_null(out);
+	out = expr_keywords("$pagesize*2", &err);
+	snprintf(want, sizeof(want), "%ld", sysconf(_SC_PAGESIZE) * 2);
+	ck_assert_str_eq(out, want);
+	free(out);
+	out = expr_keywords("/dev/shm/$ncpus", &err);	/* no operator: no arithmetic */
+	snprintf(want, sizeof(want), "/dev/shm/%ld", sysconf(_SC_NPROCESSORS_CONF));
+	ck_assert_str_eq(out, want);
+	free(out);
+	ck_assert_int_eq(value_parse_size("(8*1k)/2", 1024, &(uint64_t){ 0 }), 0);
+}
+END_TEST
+
 static Suite *value_suite(void)
 {
 	Suite *s = suite_create("value");
@@ -533,6 +596,11 @@ static Suite *value_suite(void)
 	tc = tcase_create("split");
 	tcase_add_loop_test(tc, split_keeps_empty_fields_and_escaped_separators, 0,
 			    TABLE_LEN(split_cases));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("expr");
+	tcase_add_loop_test(tc, expr_evaluates_as_fio_does, 0, TABLE_LEN(expr_cases));
+	tcase_add_test(tc, keywords_are_replaced_and_computed);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("closest");
