@@ -6,6 +6,7 @@
 #include "jobs/opt_offsets.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,8 @@ int opt_perc_random_parse(const struct opt_ctx *ctx, const char *val, void *dst,
 	return ret;
 }
 
+#define ZONE_SIZE_MISSING	UINT_MAX
+
 /* One zone, "ACCESS/SIZE": percentages (zoned) or a percentage and bytes (zoned_abs). */
 static int zone_item(const struct opt_ctx *ctx, char *item, bool absolute,
 		     struct dist_zone *z)
@@ -138,6 +141,10 @@ static int zone_item(const struct opt_ctx *ctx, char *item, bool absolute,
 	if (absolute)
 		return value_parse_size(slash, ctx->kb_base, &z->size_bytes) < 0 ||
 		       !z->size_bytes ? -EINVAL : 0;
+	if (!*slash) {		/* "20/": a share of what the other zones leave, as in fio */
+		z->size_pct = ZONE_SIZE_MISSING;
+		return 0;
+	}
 	if (value_parse_int(slash, &s) < 0 || s < 0 || s > 100)
 		return -EINVAL;
 	z->size_pct = (unsigned)s;
@@ -151,7 +158,7 @@ static int zone_item(const struct opt_ctx *ctx, char *item, bool absolute,
 static int zones_dir(const struct opt_ctx *ctx, const char *spec, bool absolute,
 		     struct job_desc *j, int dir, char *why, size_t whylen)
 {
-	unsigned access = 0, size = 0;
+	unsigned access = 0, size = 0, missing = 0;
 	struct dist_zone *z;
 	char **f;
 	int n, i, ret = 0;
@@ -173,7 +180,10 @@ static int zones_dir(const struct opt_ctx *ctx, const char *spec, bool absolute,
 		memset(&z[i], 0, sizeof(z[i]));
 		ret = zone_item(ctx, f[i], absolute, &z[i]);
 		access += z[i].access_pct;
-		size += z[i].size_pct;
+		if (z[i].size_pct == ZONE_SIZE_MISSING)
+			missing++;
+		else
+			size += z[i].size_pct;
 	}
 	value_split_free(f, n);
 	if (ret) {
@@ -187,6 +197,9 @@ static int zones_dir(const struct opt_ctx *ctx, const char *spec, bool absolute,
 			 spec, access, size > 100 ? " and the sizes to more than 100%" : "");
 		return -EINVAL;
 	}
+	for (i = 0; missing && i < n; i++)
+		if (z[i].size_pct == ZONE_SIZE_MISSING)
+			z[i].size_pct = (100 - size) / missing;
 	j->dist_zones[dir] = z;
 	j->ndist_zones[dir] = (unsigned)n;
 	return 0;
