@@ -86,8 +86,12 @@ static void run_sync(struct worker *w)
 	struct io_req *r = &w->q.reqs[0];
 
 	while (w->issuing) {
-		if (pace_gated(&w->pace))
-			pace_held_back(w);	/* nothing is in flight: it only sleeps */
+		/* nothing is in flight: it sleeps, and only the flow holds the I/O back then */
+		if (pace_gated(&w->pace) && pace_held_back(w)) {
+			if (pace_due(&w->pace, w->now))
+				pace_tick(w);
+			continue;
+		}
 		if (plan_sync_due(&w->plan)) {
 			plan_sync(w, r);
 		} else if (!plan_io(w, r)) {
