@@ -435,6 +435,7 @@ void worker_run(struct worker *w)
 		run_sync(w);
 	else
 		run_async(w);
+	pace_floor_off(w);
 	end_fsync(w);
 	if (verify_pass_wanted(w)) {
 		/* Read back what was written, after the writes: as fio, in the same job. */

@@ -18,9 +18,9 @@
 #include "engine/io_plan.h"
 
 #define STOP_POLL_NS	(10 * NS_PER_MSEC)	/* how often a job looks at the stop flag */
-static const char *const pace_dir_name[IO_NDIR] = { "reads", "writes", "trims" };
-
 #define MIN_SETTLE_NS	(2 * NS_PER_SEC)	/* rate_min is not checked before this, as fio */
+
+static const char *const pace_dir_name[IO_NDIR] = { "reads", "writes", "trims" };
 
 /*
  * The bw or iops sample window, as fio picks it: with that log written, log_avg_msec
@@ -206,6 +206,12 @@ static void rate_min_check(struct worker *w)
 	}
 	p->t_min_mark = w->now;
 	p->t_next_min = w->now + clock_from_ns(w->clk, (uint64_t)j->rate_cycle_ms * NS_PER_MSEC);
+}
+
+void pace_floor_off(struct worker *w)
+{
+	w->pace.t_next_min = UINT64_MAX;
+	pace_update(w);
 }
 
 uint64_t pace_per_sec(uint64_t count, uint64_t ns)

@@ -103,6 +103,9 @@ static inline void pace_count_issue(struct pace *p, int d, uint32_t len)
 		p->think_left--;
 }
 
+/* The job's own I/O is over: end_fsync and verify's reads that follow have no rate_min. */
+void pace_floor_off(struct worker *w);
+
 /* Publish the job's progress and state (enum job_state) for the status line. */
 void pace_publish(struct worker *w, int state);
 

@@ -55,12 +55,18 @@ def check_rate_min(c, d):
     """A job paused 50 ms after each I/O does about 20 IOPS: a floor of 100 fails it once
     the 2 s settling and a rate_cycle are past, long before its runtime ends. The same
     job with a floor it keeps (5) runs to its end."""
+    cycle_ms = 300
     slow = ["--name=slow"] + NULL + ["--time_based", "--runtime=30s", "--thinktime=50ms",
-                                     "--rate_cycle=500"]
+                                     "--ratecycle=%d" % cycle_ms]
     for opt, floor, unit in (("rate_iops_min", "100", "IOPS"), ("ratemin", "400k", "B/s")):
         code, out, err = run(slow + ["--%s=%s" % (opt, floor)], cwd=d, timeout=60)
-        c.check(code == 1 and re.search(r"not met: \d+ %s of reads" % unit, err),
-                "%s=%s under a 20 IOPS job: exit %d, %s" % (opt, floor, code, err[-300:]))
+        m = re.search(r"not met: \d+ %s of reads over the last (\d+) ms" % unit, err)
+        c.check(code == 1 and m, "%s=%s under a 20 IOPS job: exit %d, %s"
+                % (opt, floor, code, err[-300:]))
+        # measured over rate_cycle: checked at the first I/O past it (one every 50 ms),
+        # well before the default cycle of 1000 ms
+        c.check(m and cycle_ms <= int(m.group(1)) < 1000, "rate_cycle=%d: the window "
+                "measured: %s" % (cycle_ms, m and m.group(1)))
     code, out, err = run(["--name=kept"] + NULL + ["--time_based", "--runtime=3s",
                                                    "--thinktime=50ms", "--rate_cycle=500",
                                                    "--rate_iops_min=5"], cwd=d, timeout=60)
@@ -236,9 +242,10 @@ def check_offload(c, d):
             jobs = json.loads(p.stdout)["jobs"]
             c.check(jobs[0]["iodepth_level"]["4"] > 50, "offload keeps iodepth=%d in flight: "
                     "%s" % (depth, jobs[0]["iodepth_level"]))
-    code, _, err = run(["--name=x", "--ioengine=posixaio", "--io_submit_mode=offload",
-                        "--size=1m", "--parse-only"], cwd=d)
-    c.check(code == 2 and "queues them itself" in err, "offload with posixaio: %s" % err)
+    for engine, why in (("posixaio", "queues them itself"), ("sync", "file position")):
+        code, _, err = run(["--name=x", "--ioengine=" + engine, "--io_submit_mode=offload",
+                            "--size=1m", "--parse-only"], cwd=d)
+        c.check(code == 2 and why in err, "offload with %s: %s" % (engine, err))
 
 
 def main():
