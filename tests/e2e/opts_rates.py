@@ -27,11 +27,19 @@ def log_times(path):
         return [int(line.split(",")[0]) for line in f if line.strip()]
 
 
+def spread(gaps):
+    """Median absolute deviation over the median: for exponential gaps 0.69 (ln of the
+    golden ratio over ln 2), for even ones near 0; a late wakeup and the catch-up after it
+    move the median of neither, as they move a standard deviation."""
+    med = statistics.median(gaps)
+    return statistics.median(abs(g - med) for g in gaps) / med if med else 0
+
+
 def check_rate_process(c, d):
-    """poisson: exponential gaps, whose coefficient of variation is 1; linear: even gaps.
-    At 50 IOPS the mean gap is 20 ms, well above the log's 1 ms resolution."""
-    iops, secs = 50, 3
-    cv = {}
+    """poisson: exponential gaps; linear: even gaps. At 50 IOPS the mean gap is 20 ms,
+    well above the log's 1 ms resolution."""
+    iops, secs = 50, 4
+    got = {}
     for proc in ("linear", "poisson"):
         jobs = jobs_of(c, d, ["--name=" + proc] + NULL +
                        ["--time_based", "--runtime=%ds" % secs, "--rate_iops=%d" % iops,
@@ -44,11 +52,11 @@ def check_rate_process(c, d):
         c.check(want / 2 <= len(t) <= want * 3 / 2,
                 "rate_process=%s: %d I/Os in %d s at rate_iops=%d" % (proc, len(t), secs, iops))
         if len(gaps) > 20:
-            cv[proc] = statistics.pstdev(gaps) / statistics.mean(gaps)
-    if len(cv) == 2:
-        c.check(cv["linear"] < 0.4 and cv["poisson"] > 0.6,
-                "gaps' coefficient of variation: linear %.2f (near 0), poisson %.2f "
-                "(near 1)" % (cv["linear"], cv["poisson"]))
+            got[proc] = spread(gaps)
+    if len(got) == 2:
+        c.check(got["linear"] < 0.4 and got["poisson"] > 0.45,
+                "gaps' spread (MAD / median): linear %.2f (near 0), poisson %.2f (near 0.69)"
+                % (got["linear"], got["poisson"]))
 
 
 def check_rate_min(c, d):
@@ -136,8 +144,9 @@ def check_thinktime_spin(c, d):
         return
     spin = jobs["spin"]["usr_cpu"] + jobs["spin"]["sys_cpu"]
     sleep = jobs["sleep"]["usr_cpu"] + jobs["sleep"]["sys_cpu"]
-    # alone on a core it would be 80%; a busy machine may give it less of one
-    c.check(spin >= 20 and spin > 4 * sleep, "thinktime_spin: %.1f%% CPU, %.1f%% without"
+    # alone on a core it would be 80%; a busy machine gives it a share of one (12% beside
+    # three busy loops on two cores), still far above what sleeping costs
+    c.check(spin >= 5 and spin > 4 * sleep + 1, "thinktime_spin: %.1f%% CPU, %.1f%% without"
             % (spin, sleep))
 
 
