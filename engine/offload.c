@@ -1,10 +1,12 @@
 /*
- * io_submit_mode=offload: a synchronous engine's I/Os run on a pool of threads, one per
- * request slot, so that the job's thread issues them at its own pace (rate, thinktime)
- * while iodepth of them are in flight, and is not held up by a slow device: fio's answer
- * to coordinated omission. The loop sees an asynchronous engine: queue() takes the
- * request, submit() hands each to the thread of its slot, getevents() collects what the
- * threads finished. The job's thread still times and accounts every I/O.
+ * io_submit_mode=offload: the I/Os run on a pool of threads, one per request slot, so that
+ * the job's thread issues them at its own pace (rate, thinktime) while iodepth of them are
+ * in flight, and is not held up by a slow device: fio's answer to coordinated omission.
+ * As in fio, each thread has its own instance of the job's engine and does one I/O at a
+ * time through it (an asynchronous engine's queue, submit and wait for one). The loop
+ * sees an asynchronous engine: queue() takes the request, submit() hands each to the
+ * thread of its slot, getevents() collects what the threads finished. The job's thread
+ * still times and accounts every I/O.
  *
  * Nothing is allocated or locked per I/O: a slot's state word hands its request over
  * (futex wait and wake), and finished slots go onto a stack that the job's thread takes
@@ -20,28 +22,33 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine/worker.h"
 
-#define THREAD_STACK	(64 << 10)	/* a thread only calls the engine's queue() */
+#define THREAD_STACK	(256 << 10)	/* a thread only calls its engine's hooks */
 #define NO_SLOT		UINT_MAX
+#define RETRY_NS	(100 * 1000)	/* the engine took nothing: try again after this */
+#define RETRIES		100000		/* 10 s of that, and the I/O fails with EAGAIN */
 
 enum slot_state { SLOT_IDLE, SLOT_GO, SLOT_QUIT };
 
 struct offload_slot {
 	atomic_uint state;		/* enum slot_state; the futex word its thread waits on */
 	unsigned next;			/* the slot under it on the done stack */
-	struct io_req *req;
+	struct io_req *req;		/* the loop's request */
+	struct io_req shadow;		/* what the thread's engine sees of it: request 0 */
+	struct ioengine eng;		/* the thread's instance of the job's engine */
+	bool up;			/* its init() and open_files() succeeded */
 	pthread_t thread;
 	bool started;
 	struct offload *off;
-} __attribute__((aligned(64)));	/* one cache line each: the threads write their own */
+} __attribute__((aligned(64)));	/* cache lines apart: each thread writes its own */
 
 struct offload {
 	struct ioengine_ops ops;	/* what the loop calls: this file */
-	struct ioengine inner;		/* the job's synchronous engine */
-	bool inner_up;			/* its init() succeeded */
+	const struct ioengine_ops *inner;	/* the job's engine */
 	unsigned n;			/* slots, threads: the job's iodepth */
 	struct offload_slot *slots;
 	struct io_req **pending;	/* queued, not yet handed to their threads */
@@ -49,6 +56,8 @@ struct offload {
 	atomic_uint done_top;		/* the done stack's top slot, NO_SLOT when empty */
 	atomic_uint done_seq;		/* bumped per finished I/O: the job's futex word */
 	atomic_bool reaper_waits;
+	atomic_uint nstarted;		/* threads whose engine is up, or failed to come up */
+	atomic_int start_err;		/* the first failure, -errno */
 	struct io_req **ready;		/* finished, taken off the stack, oldest first */
 	unsigned nready;
 	struct io_req **events;		/* the last getevents()' I/Os, for event() */
@@ -64,6 +73,83 @@ static void futex_wake(atomic_uint *word, int n)
 	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
 }
 
+static void pause_retry(void)
+{
+	struct timespec ts = { 0, RETRY_NS };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * What an engine reads of a request, copied field by field: the loop goes on writing the
+ * others (its submission stamp) while the thread runs the I/O.
+ */
+static void shadow_of(struct io_req *to, const struct io_req *r)
+{
+	to->file = r->file;
+	to->buf = r->buf;
+	to->off = r->off;
+	to->len = r->len;
+	to->full_len = r->full_len;
+	to->dir = r->dir;
+	to->buf_slot = r->buf_slot;
+	to->buf_base = r->buf_base;
+	to->ioprio = r->ioprio;
+	to->prio_idx = r->prio_idx;
+	to->slot = 0;
+}
+
+/* One I/O through the thread's engine, to its end; its result in the loop's request. */
+static void run_one(struct offload_slot *s)
+{
+	const struct ioengine_ops *ops = s->eng.ops;
+	struct io_req *r = &s->shadow;
+	int n = 0, tries = 0;
+
+	shadow_of(r, s->req);
+	if (ops->queue(&s->eng, r) != IOQ_DONE) {
+		/* nothing else is in flight on this engine: it has room, and submits this one */
+		while ((n = ops->submit(&s->eng)) == 0 && ++tries < RETRIES)
+			pause_retry();
+		while (n > 0 && (n = ops->getevents(&s->eng, 1, 1)) == 0)
+			;
+		if (n <= 0)
+			r->res = n < 0 ? n : -EAGAIN;
+	}
+	s->req->res = r->res;
+}
+
+/*
+ * The thread's engine comes up on the thread that uses it (an io_uring ring may take
+ * submissions from its creator only) and goes down there; the job's thread waits for all.
+ */
+static bool engine_up(struct offload_slot *s)
+{
+	const struct ioengine_ops *ops = s->eng.ops;
+	struct offload *off = s->off;
+	int ret = ops->init ? ops->init(&s->eng) : 0, none = 0;
+
+	if (!ret && ops->open_files && (ret = ops->open_files(&s->eng)) < 0 && ops->cleanup)
+		ops->cleanup(&s->eng);
+	s->up = ret == 0;
+	if (ret)
+		atomic_compare_exchange_strong(&off->start_err, &none, ret);
+	atomic_fetch_add(&off->nstarted, 1);
+	futex_wake(&off->nstarted, 1);
+	return s->up;
+}
+
+static void engine_down(struct offload_slot *s)
+{
+	const struct ioengine_ops *ops = s->eng.ops;
+
+	if (ops->close_files)
+		ops->close_files(&s->eng);
+	if (ops->cleanup)
+		ops->cleanup(&s->eng);
+	s->up = false;
+}
+
 /* Each slot's thread: run the request it is handed, put the slot on the done stack. */
 static void *slot_thread(void *arg)
 {
@@ -71,17 +157,23 @@ static void *slot_thread(void *arg)
 	struct offload *off = s->off;
 	unsigned self = (unsigned)(s - off->slots), top;
 
+	if (!engine_up(s))
+		return NULL;
 	for (;;) {
 		unsigned st = atomic_load_explicit(&s->state, memory_order_acquire);
 
-		if (st == SLOT_QUIT)
+		if (st == SLOT_QUIT) {
+			engine_down(s);
 			return NULL;
+		}
 		if (st == SLOT_IDLE) {
 			futex_wait(&s->state, SLOT_IDLE);
 			continue;
 		}
-		off->inner.ops->queue(&off->inner, s->req);	/* sync: done on return */
-		atomic_store_explicit(&s->state, SLOT_IDLE, memory_order_relaxed);
+		run_one(s);
+		st = SLOT_GO;	/* back to idle, unless told to quit meanwhile */
+		atomic_compare_exchange_strong_explicit(&s->state, &st, SLOT_IDLE,
+							memory_order_relaxed, memory_order_relaxed);
 		top = atomic_load_explicit(&off->done_top, memory_order_relaxed);
 		do
 			s->next = top;
@@ -177,6 +269,7 @@ static void stop_threads(struct offload *off)
 static int start_threads(struct offload *off)
 {
 	pthread_attr_t attr;
+	unsigned started = 0, seen;
 	int ret = 0;
 
 	pthread_attr_init(&attr);
@@ -185,64 +278,44 @@ static int start_threads(struct offload *off)
 		off->slots[i].off = off;
 		ret = -pthread_create(&off->slots[i].thread, &attr, slot_thread, &off->slots[i]);
 		off->slots[i].started = ret == 0;
+		started += off->slots[i].started;
 	}
 	pthread_attr_destroy(&attr);
-	return ret;
+	while ((seen = atomic_load(&off->nstarted)) < started)
+		futex_wait(&off->nstarted, seen);
+	return ret ? ret : atomic_load(&off->start_err);
 }
 
-/* The job's engine sees what the loop set up (files, requests, buffers), then the pool. */
+/*
+ * Each thread's engine sees what the loop set up (files, buffers) and one request, its
+ * shadow: it holds one I/O at a time. The threads bring their engines up, files and all.
+ */
 static int offload_init(struct ioengine *e)
 {
 	struct offload *off = e->priv;
-	int ret = 0;
 
-	off->inner.job = e->job;
-	off->inner.opts = e->opts;
-	off->inner.files = e->files;
-	off->inner.nfiles = e->nfiles;
-	off->inner.reqs = e->reqs;
-	off->inner.nreqs = e->nreqs;
-	off->inner.bufs = e->bufs;
-	off->inner.nbufs = e->nbufs;
-	off->inner.buf_size = e->buf_size;
-	if (off->inner.ops->init)
-		ret = off->inner.ops->init(&off->inner);
-	off->inner_up = ret == 0;
-	if (!ret)
-		ret = start_threads(off);
-	return ret;
+	for (unsigned i = 0; i < off->n; i++) {
+		struct offload_slot *s = &off->slots[i];
+
+		s->eng = *e;
+		s->eng.ops = off->inner;
+		s->eng.priv = NULL;
+		s->eng.reqs = &s->shadow;
+		s->eng.nreqs = 1;
+		shadow_of(&s->shadow, &e->reqs[i]);
+	}
+	return start_threads(off);
 }
 
+/* The threads take their engines down as they stop. */
 static void offload_cleanup(struct ioengine *e)
 {
-	struct offload *off = e->priv;
-
-	stop_threads(off);
-	if (off->inner_up && off->inner.ops->cleanup)
-		off->inner.ops->cleanup(&off->inner);
-	off->inner_up = false;
-}
-
-static int offload_open_files(struct ioengine *e)
-{
-	struct offload *off = e->priv;
-
-	return off->inner.ops->open_files ? off->inner.ops->open_files(&off->inner) : 0;
-}
-
-static void offload_close_files(struct ioengine *e)
-{
-	struct offload *off = e->priv;
-
-	if (off->inner.ops->close_files)
-		off->inner.ops->close_files(&off->inner);
+	stop_threads(e->priv);
 }
 
 static const struct ioengine_ops offload_ops = {
 	.init		= offload_init,
 	.cleanup	= offload_cleanup,
-	.open_files	= offload_open_files,
-	.close_files	= offload_close_files,
 	.queue		= offload_queue,
 	.submit		= offload_submit,
 	.getevents	= offload_getevents,
@@ -271,7 +344,7 @@ int offload_attach(struct worker *w)
 	}
 	memset(off->slots, 0, n * sizeof(*off->slots));
 	atomic_init(&off->done_top, NO_SLOT);
-	off->inner.ops = w->ops;
+	off->inner = w->ops;
 	off->ops = offload_ops;
 	off->ops.name = w->ops->name;
 	off->ops.init_hint = w->ops->init_hint;
@@ -288,7 +361,7 @@ void offload_detach(struct worker *w)
 
 	if (!off)
 		return;
-	w->ops = off->inner.ops;
+	w->ops = off->inner;
 	w->eng.priv = NULL;
 	free(off->slots);
 	free(off->pending);

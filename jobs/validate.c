@@ -346,25 +346,32 @@ static int check_stripe(struct job_desc *j, struct diag *d)
 }
 
 /*
- * io_submit_mode=offload: iodepth threads each run one I/O at a time through the job's
- * engine, so that engine must complete in queue() and keep no file position.
+ * io_submit_mode=offload: iodepth threads, each with its own instance of the job's engine,
+ * run one I/O at a time over the job's descriptors: the engine must keep no file position
+ * (or use no files), and cmdprio's per-I/O priorities, kept in the job's engine, cannot
+ * follow the I/Os onto the threads' instances.
  */
 static int check_offload(const struct job_desc *j, const struct engine_info *eng,
 			 struct diag *d)
 {
+	static const char *const cmdprio[] = { "cmdprio", "cmdprio_bssplit", "cmdprio_class",
+					       "cmdprio_hint", "cmdprio_percentage" };
+
 	if (j->io_submit_mode != SUBMIT_OFFLOAD)
 		return 0;
-	if (!(eng->flags & ENGINE_SYNC))
-		return fail(j, "io_submit_mode", d, "option 'io_submit_mode': offload hands a "
-			    "synchronous engine's I/Os to threads; this ioengine queues them itself "
-			    "(use psync)");
-	if (!(eng->flags & ENGINE_POSITIONAL))
+	if (!(eng->flags & (ENGINE_POSITIONAL | ENGINE_NO_FILES)))
 		return fail(j, "io_submit_mode", d, "option 'io_submit_mode': offload runs I/Os "
-			    "on several threads at once, and this ioengine moves the file position "
-			    "they would share (use psync)");
+			    "on several threads over the same descriptors, and this ioengine cannot "
+			    "share one (it moves the file position, or runs a descriptor's I/Os one "
+			    "after another): use psync, libaio or io_uring");
 	if (j->stripe_chunk)
 		return fail(j, "io_submit_mode", d, "option 'io_submit_mode': offload cannot run "
 			    "a stripe's parts, which the job's thread accounts per member");
+	for (unsigned i = 0; i < ARRAY_SIZE(cmdprio); i++)
+		if (job_setting(j, cmdprio[i]))
+			return fail(j, "io_submit_mode", d, "option 'io_submit_mode': offload's "
+				    "threads each have their own engine, and the cmdprio options "
+				    "pick priorities in the job's own (leave them out, or run inline)");
 	return 0;
 }
 

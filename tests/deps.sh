@@ -29,6 +29,8 @@ test_pkgs="$test_pkgs erofs-utils cryptsetup-bin mdadm"
 test_pkgs="$test_pkgs valgrind"
 # OpenMPI builds iojob-mpi and runs its tests (mpirun on this machine's ranks).
 test_pkgs="$test_pkgs openmpi-bin libopenmpi-dev"
+# strace shows which thread makes each read: io_submit_mode=offload's in e2e/opts_rates.py.
+test_pkgs="$test_pkgs strace"
 # libFuzzer and the sanitizers' runtimes come with clang; only the fuzz targets need them.
 fuzz_pkgs="$build_pkgs python3 clang libclang-rt-14-dev"
 
