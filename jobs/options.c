@@ -134,8 +134,9 @@ static const struct opt_enum think_count_vals[] = {
 
 static const struct opt_enum submit_mode_vals[] = {
 	{ "inline", SUBMIT_INLINE, "the job's thread submits and reaps its I/Os" },
-	{ "offload", SUBMIT_OFFLOAD, "a pool of iodepth threads runs the I/Os of a "
-	  "synchronous engine, the job's thread issues them at its pace" },
+	{ "offload", SUBMIT_OFFLOAD, "iodepth threads, each with its own engine, run the "
+	  "I/Os one at a time; the job's thread issues them at its pace (not with sync, "
+	  "posixaio or cmdprio)" },
 	{ NULL },
 };
 
