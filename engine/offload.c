@@ -113,7 +113,9 @@ static void run_one(struct offload_slot *s)
 			pause_retry();
 		while (n > 0 && (n = ops->getevents(&s->eng, 1, 1)) == 0)
 			;
-		if (n <= 0)
+		if (n > 0)
+			ops->event(&s->eng, 0);	/* the only one in flight: r, its res set */
+		else
 			r->res = n < 0 ? n : -EAGAIN;
 	}
 	s->req->res = r->res;
