@@ -45,6 +45,15 @@ struct job_progress {
 	atomic_bool final;			/* the result is complete: the job has ended */
 };
 
+/*
+ * The jobs of one flow_id with a flow weight share this: the I/Os they issued and the sum
+ * of their weights, each job's own added when it starts and taken back when it ends.
+ */
+struct job_flow {
+	atomic_uint_fast64_t ios;
+	atomic_uint_fast64_t weight;
+};
+
 struct job_result {
 	struct job_progress progress;
 	struct job_stats *st;
@@ -60,6 +69,7 @@ struct job_result {
 	/* kept in the first clone's result for all clones of its pass */
 	atomic_uint_fast64_t seq_cursor;	/* seq_cursor=shared */
 	atomic_uint_fast64_t ios_shared;	/* fsync_every_ios */
+	struct job_flow flow;	/* kept in the first job of each flow_id for all its jobs */
 };
 
 /* What a phase cost the whole process: tiobench's CPU% is (usr + sys) / wall. */

@@ -74,8 +74,8 @@ enum ioq_status {
 #define IOENG_CHEAP_SUBMIT ENGINE_CHEAP_SUBMIT	/* submit() does no work per I/O */
 #define IOENG_DEPTH_NEEDS_DIRECT ENGINE_DEPTH_NEEDS_DIRECT	/* see jobs/options.h */
 #define IOENG_INLINE_QD1 (1u << 16)	/* at iodepth 1 completes in queue(), like a sync engine */
-#define IOENG_POSITIONAL (1u << 17)	/* no file position: clones may share descriptors */
-#define IOENG_FLAGS	(ENGINE_FLAGS | IOENG_INLINE_QD1 | IOENG_POSITIONAL)
+#define IOENG_POSITIONAL ENGINE_POSITIONAL	/* no file position: clones may share fds */
+#define IOENG_FLAGS	(ENGINE_FLAGS | IOENG_INLINE_QD1)
 
 struct ioengine;
 struct cmdprio;

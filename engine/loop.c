@@ -130,8 +130,12 @@ static void run_sync(struct worker *w)
 	struct io_req *r = &w->q.reqs[0];
 
 	while (w->issuing) {
-		if (pace_gated(&w->pace))
-			pace_held_back(w);	/* nothing is in flight: it only sleeps */
+		/* nothing is in flight: it sleeps, and only the flow holds the I/O back then */
+		if (pace_gated(&w->pace) && pace_held_back(w)) {
+			if (pace_due(&w->pace, w->now))
+				pace_tick(w);
+			continue;
+		}
 		if (plan_sync_due(&w->plan)) {
 			plan_sync(w, r);
 		} else if (!plan_io(w, r)) {
@@ -532,6 +536,7 @@ void worker_run(struct worker *w)
 			else
 				run_async(w);
 		} while (worker_next_loop(w));	/* unlink_each_loop's loops */
+	pace_floor_off(w);
 	end_fsync(w);
 	if (verify_pass_wanted(w)) {
 		/* Read back what was written, after the writes: as fio, in the same job. */

@@ -6,6 +6,9 @@
 #include "engine/pace.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <sched.h>
 #include <string.h>
 #include <time.h>
 
@@ -15,6 +18,9 @@
 #include "engine/io_plan.h"
 
 #define STOP_POLL_NS	(10 * NS_PER_MSEC)	/* how often a job looks at the stop flag */
+#define MIN_SETTLE_NS	(2 * NS_PER_SEC)	/* rate_min is not checked before this, as fio */
+
+static const char *const pace_dir_name[IO_NDIR] = { "reads", "writes", "trims" };
 
 /*
  * The bw or iops sample window, as fio picks it: with that log written, log_avg_msec
@@ -38,11 +44,35 @@ void pace_init(struct worker *w)
 	p->iops_ticks = clock_from_ns(w->clk, sample_window_ns(j, "iopsavgtime", j->iops_log,
 								j->iops_avg_ns));
 	p->think_left = j->thinktime_blocks;
+	p->thinking = j->thinktime_ns > 0;
+	/* thinktime_iotime alone: the default thinktime_blocks=1 would pause after each I/O */
+	p->think_by_blocks = !j->thinktime_iotime_ns || job_setting(j, "thinktime_blocks");
+	p->think_cycle_ticks = j->thinktime_iotime_ns ?
+		clock_from_ns(w->clk, j->thinktime_iotime_ns + j->thinktime_ns) : 0;
 	p->rated = false;
-	for (int d = 0; d < IO_NDIR; d++)
+	p->poisson = j->rate_process == RATE_POISSON;
+	for (int d = 0; d < IO_NDIR; d++) {
 		p->rated |= j->rate[d] || j->rate_iops[d];
-	p->gated = p->rated || j->thinktime_ns || j->fsync_every || j->fdatasync_every ||
-		   j->fsync_every_ios;
+		p->rate_gap_ns[d] = pace_rate_gap_ns(j, d);
+	}
+	rng_seed(&p->rng, j->randseed ^ 0x9a7e5ULL ^ (uint64_t)j->jobnum << 32);
+	p->gated = p->rated || p->thinking || j->fsync_every || j->fdatasync_every ||
+		   j->fsync_every_ios || w->flow;
+}
+
+uint64_t pace_rate_gap_ns(const struct job_desc *j, int d)
+{
+	if (j->rate_iops[d])
+		return NS_PER_SEC / j->rate_iops[d];
+	if (j->rate[d])
+		return (uint64_t)((unsigned __int128)j->bs[d].min * NS_PER_SEC / j->rate[d]);
+	return 0;
+}
+
+uint64_t pace_exp_gap_ns(uint64_t mean_ns, double u)
+{
+	/* u in [0, 1): 1 - u in (0, 1], whose -log is an exponential draw of mean 1 */
+	return (uint64_t)((double)mean_ns * -log(1.0 - u));
 }
 
 void pace_update(struct worker *w)
@@ -61,8 +91,18 @@ void pace_update(struct worker *w)
 			t = p->t_next_bw;
 		if (p->t_next_iops < t)
 			t = p->t_next_iops;
+		if (p->t_next_min < t)
+			t = p->t_next_min;
 	}
 	p->t_next_check = t;
+}
+
+static bool rate_min_wanted(const struct job_desc *j)
+{
+	for (int d = 0; d < IO_NDIR; d++)
+		if (j->rate_min[d] || j->rate_iops_min[d])
+			return true;
+	return false;
 }
 
 /* The measured phase starts now: at the job's start, or when ramp_time is over. */
@@ -93,6 +133,14 @@ void pace_start(struct worker *w)
 	memset(p->iops_win_ios, 0, sizeof(p->iops_win_ios));
 	memset(p->rate_bytes, 0, sizeof(p->rate_bytes));
 	memset(p->rate_ios, 0, sizeof(p->rate_ios));
+	memset(p->poisson_due_ns, 0, sizeof(p->poisson_due_ns));
+	memset(p->poisson_ios, 0, sizeof(p->poisson_ios));
+	memset(p->rate_skip_ns, 0, sizeof(p->rate_skip_ns));
+	p->t_next_min = rate_min_wanted(j) ? now + clock_from_ns(w->clk, MIN_SETTLE_NS) :
+					     UINT64_MAX;
+	p->t_min_mark = 0;
+	p->think_mark = 0;	/* the completions are counted afresh, from here */
+	p->t_think = now;
 	if (w->logs)
 		logs_start(w);
 	if (w->progress) {
@@ -120,6 +168,57 @@ void pace_publish(struct worker *w, int state)
 	atomic_store_explicit(&p->state, state, memory_order_release);
 }
 
+/*
+ * rate_min, rate_iops_min, as fio checks them: the first check marks what each direction
+ * has done; each one after it, a rate_cycle or more later, fails the job when a direction
+ * that had done some I/O by the last mark did less than its floor since.
+ */
+static void rate_min_check(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	struct pace *p = &w->pace;
+	uint64_t spent = p->t_min_mark ? clock_to_ns(w->clk, w->now - p->t_min_mark) : 0;
+
+	for (int d = 0; spent && d < IO_NDIR; d++) {
+		const struct dir_stats *ds = &w->st->dir[d];
+		uint64_t got;
+
+		if (!p->min_bytes[d] && !p->min_ios[d])
+			continue;
+		if (j->rate_min[d]) {
+			got = pace_per_sec(ds->bytes - p->min_bytes[d], spent);
+			if (got < j->rate_min[d])
+				worker_fail(w, EIO, "rate_min=%" PRIu64 " B/s not met: %" PRIu64
+					    " B/s of %s over the last %" PRIu64 " ms", j->rate_min[d],
+					    got, pace_dir_name[d], (uint64_t)(spent / NS_PER_MSEC));
+		} else if (j->rate_iops_min[d]) {
+			got = pace_per_sec(ds->ios - p->min_ios[d], spent);
+			if (got < j->rate_iops_min[d])
+				worker_fail(w, EIO, "rate_iops_min=%" PRIu64 " not met: %" PRIu64
+					    " IOPS of %s over the last %" PRIu64 " ms",
+					    j->rate_iops_min[d], got, pace_dir_name[d],
+					    (uint64_t)(spent / NS_PER_MSEC));
+		}
+	}
+	for (int d = 0; d < IO_NDIR; d++) {
+		p->min_bytes[d] = w->st->dir[d].bytes;
+		p->min_ios[d] = w->st->dir[d].ios;
+	}
+	p->t_min_mark = w->now;
+	p->t_next_min = w->now + clock_from_ns(w->clk, (uint64_t)j->rate_cycle_ms * NS_PER_MSEC);
+}
+
+void pace_floor_off(struct worker *w)
+{
+	w->pace.t_next_min = UINT64_MAX;
+	pace_update(w);
+}
+
+uint64_t pace_per_sec(uint64_t count, uint64_t ns)
+{
+	return ns ? (uint64_t)((unsigned __int128)count * NS_PER_SEC / ns) : 0;
+}
+
 /* Deadlines, looked at only when the clock passed the earliest of them. */
 void pace_tick(struct worker *w)
 {
@@ -145,6 +244,8 @@ void pace_tick(struct worker *w)
 				       p->iops_ticks, p->iops_win_ios);
 		if (w->logs && w->now >= logs_next_deadline(w))
 			logs_tick(w);
+		if (w->now >= p->t_next_min)
+			rate_min_check(w);
 	}
 	pace_update(w);
 }
@@ -182,44 +283,38 @@ uint64_t pace_late_update(uint64_t late_ns, uint64_t asked_ns, uint64_t slept_ns
 
 /*
  * Rate limits: the next I/O of direction d may start once the bytes (or I/Os) issued so
- * far fit the rate, elapsed ns into the run. Returns how many ns to wait, 0 to go now.
+ * far fit the rate, elapsed ns into the run (less the pauses rate_ignore_thinktime does
+ * not catch up); with rate_process=poisson, once the sum of an exponential gap per I/O
+ * issued has passed. Returns how many ns to wait, 0 to go now.
  */
-static uint64_t rate_wait(const struct worker *w, int d, uint64_t elapsed)
-{
-	const struct job_desc *j = w->job;
-	const struct pace *p = &w->pace;
-	uint64_t due = 0;
-
-	if (j->rate[d])
-		due = (uint64_t)((unsigned __int128)p->rate_bytes[d] * NS_PER_SEC / j->rate[d]);
-	else if (j->rate_iops[d])
-		due = (uint64_t)((unsigned __int128)p->rate_ios[d] * NS_PER_SEC / j->rate_iops[d]);
-	return due > elapsed ? due - elapsed : 0;
-}
-
-/*
- * Whether a pending fsync, thinktime or a rate limit holds the next I/O back. They need
- * the queue drained, or time to pass: with nothing in flight, this sleeps instead.
- */
-bool pace_held_back(struct worker *w)
+static uint64_t rate_wait(struct worker *w, int d, uint64_t elapsed)
 {
 	const struct job_desc *j = w->job;
 	struct pace *p = &w->pace;
-	bool sync_due = plan_sync_due(&w->plan);
+	uint64_t due = 0;
+
+	elapsed = elapsed > p->rate_skip_ns[d] ? elapsed - p->rate_skip_ns[d] : 0;
+	if (p->poisson && p->rate_gap_ns[d]) {
+		for (; p->poisson_ios[d] < p->rate_ios[d]; p->poisson_ios[d]++)
+			p->poisson_due_ns[d] += pace_exp_gap_ns(p->rate_gap_ns[d],
+								rng_unit(&p->rng));
+		due = p->poisson_due_ns[d];
+	} else if (j->rate[d]) {
+		due = (uint64_t)((unsigned __int128)p->rate_bytes[d] * NS_PER_SEC / j->rate[d]);
+	} else if (j->rate_iops[d]) {
+		due = (uint64_t)((unsigned __int128)p->rate_ios[d] * NS_PER_SEC / j->rate_iops[d]);
+	}
+	return due > elapsed ? due - elapsed : 0;
+}
+
+/* Whether a rate limit holds the next I/O back; with nothing in flight it sleeps instead. */
+static bool rate_held_back(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	struct pace *p = &w->pace;
 	uint64_t wait, elapsed;
 	int d;
 
-	if (sync_due || (j->thinktime_ns && !p->think_left)) {
-		if (req_queue_busy(&w->q))
-			return true;
-		if (sync_due)
-			return false;
-		pace_sleep(w, j->thinktime_ns);
-		p->think_left = j->thinktime_blocks;
-		return false;
-	}
-	if (!p->rated)
-		return false;
 	d = plan_next_dir(w);
 	elapsed = clock_to_ns(w->clk, clock_ticks(w->clk) - p->t_start);
 	wait = rate_wait(w, d, elapsed);
@@ -245,11 +340,133 @@ bool pace_held_back(struct worker *w)
 	return false;
 }
 
+/* I/Os completed in the measured phase (or the ramp), for thinktime_blocks_type=complete. */
+static uint64_t completed_ios(const struct worker *w)
+{
+	uint64_t n = 0;
+
+	for (int d = 0; d < IO_NDIR; d++)
+		n += w->st->dir[d].ios;
+	return n;
+}
+
+/* Whether a thinktime pause is due: after thinktime_blocks I/Os, or thinktime_iotime. */
+static bool think_due(const struct worker *w)
+{
+	const struct pace *p = &w->pace;
+
+	if (p->think_cycle_ticks && w->now - p->t_think >= p->think_cycle_ticks)
+		return true;
+	if (!p->think_by_blocks)
+		return false;
+	if (w->job->thinktime_blocks_type == THINK_ISSUE)
+		return !p->think_left;
+	return completed_ios(w) - p->think_mark >= w->job->thinktime_blocks;
+}
+
+/*
+ * A thinktime pause, nothing in flight: thinktime_spin of it spent spinning, the rest
+ * asleep. rate_ignore_thinktime: the rates go on from where they were instead of catching
+ * up, but for one gap, so that the first I/O after a long pause goes at once (as fio).
+ */
+static void think(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	struct pace *p = &w->pace;
+	uint64_t t0 = clock_ticks(w->clk), spin = j->thinktime_spin_ns, paused;
+
+	if (spin > j->thinktime_ns)
+		spin = j->thinktime_ns;
+	if (spin) {
+		uint64_t end = t0 + clock_from_ns(w->clk, spin);
+
+		while ((w->now = clock_ticks(w->clk)) < end)
+			;	/* the CPU time is the point: the job "works on the data" */
+	}
+	if (j->thinktime_ns > spin)
+		pace_sleep(w, j->thinktime_ns - spin);
+	paused = clock_to_ns(w->clk, w->now - t0);
+	p->think_left = j->thinktime_blocks;
+	p->think_mark = completed_ios(w);
+	p->t_think = t0;
+	if (!j->rate_ignore_thinktime)
+		return;
+	for (int d = 0; d < IO_NDIR; d++)
+		p->rate_skip_ns[d] += p->poisson || paused < p->rate_gap_ns[d] ? paused :
+				      paused - p->rate_gap_ns[d];
+}
+
+/*
+ * flow: the job goes on while its share of the flow's I/Os is within its share of the
+ * flow's weights (fio counts the flow from 1), and counts the I/O in both. Ahead, it waits
+ * for what is in flight, then sleeps flow_sleep or yields, and asks again.
+ */
+static bool flow_held_back(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	struct pace *p = &w->pace;
+	uint64_t all = atomic_load_explicit(&w->flow->ios, memory_order_relaxed) + 1;
+	uint64_t weights = atomic_load_explicit(&w->flow->weight, memory_order_relaxed);
+
+	if ((unsigned __int128)p->flow_ios * weights <= (unsigned __int128)j->flow * all) {
+		atomic_fetch_add_explicit(&w->flow->ios, 1, memory_order_relaxed);
+		p->flow_ios++;
+		return false;
+	}
+	if (req_queue_busy(&w->q))
+		return true;
+	if (j->flow_sleep_us) {
+		pace_sleep(w, (uint64_t)j->flow_sleep_us * NS_PER_USEC);
+	} else {
+		sched_yield();
+		w->now = clock_ticks(w->clk);
+	}
+	return true;
+}
+
+/*
+ * Whether a pending fsync, thinktime, a rate limit or the flow holds the next I/O back.
+ * They need the queue drained, or time to pass: with nothing in flight, this sleeps
+ * instead, and only the flow may still hold the I/O back after that.
+ */
+bool pace_held_back(struct worker *w)
+{
+	struct pace *p = &w->pace;
+
+	if (plan_sync_due(&w->plan))
+		return req_queue_busy(&w->q);
+	if (p->thinking && think_due(w)) {
+		if (req_queue_busy(&w->q))
+			return true;
+		think(w);
+	}
+	if (p->rated && rate_held_back(w))
+		return true;
+	return w->flow && flow_held_back(w);
+}
+
+/* The job's weight counts in its flow while it runs. */
+static void flow_join(struct worker *w)
+{
+	if (w->flow)
+		atomic_fetch_add(&w->flow->weight, w->job->flow);
+}
+
+/* Its I/Os and weight leave the flow with it: the others' shares are theirs alone again. */
+static void flow_leave(struct worker *w)
+{
+	if (!w->flow)
+		return;
+	atomic_fetch_sub(&w->flow->ios, w->pace.flow_ios);
+	atomic_fetch_sub(&w->flow->weight, w->job->flow);
+}
+
 void pace_begin(struct worker *w)
 {
 	const struct job_desc *j = w->job;
 	struct pace *p = &w->pace;
 
+	flow_join(w);
 	w->now = clock_ticks(w->clk);
 	if (w->t_go && w->t_go < w->now)
 		w->now = w->t_go;	/* measure from the phase's start */
@@ -274,6 +491,7 @@ static uint64_t tv_ns(const struct timeval *tv)
 
 void pace_end(struct worker *w)
 {
+	flow_leave(w);
 	pace_measure(w, w->st);
 }
 

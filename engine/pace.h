@@ -11,8 +11,10 @@
 #include <sys/resource.h>
 
 #include "base/units.h"
+#include "engine/offsets.h"
 #include "jobs/job.h"
 
+struct job_flow;
 struct job_stats;
 struct worker;
 
@@ -33,6 +35,30 @@ struct pace {
 	uint64_t bw_win_bytes[IO_NDIR], iops_win_ios[IO_NDIR];
 	uint64_t rate_bytes[IO_NDIR], rate_ios[IO_NDIR];	/* issued since t_start */
 	struct rusage ru_start;
+
+	/* rate_process, rate_ignore_thinktime: when the next rated I/O is due */
+	bool poisson;
+	uint64_t rate_gap_ns[IO_NDIR];	/* the mean time between two rated I/Os */
+	uint64_t poisson_due_ns[IO_NDIR];	/* the sum of the gaps drawn so far */
+	uint64_t poisson_ios[IO_NDIR];		/* I/Os those gaps were drawn for */
+	uint64_t rate_skip_ns[IO_NDIR];	/* time of pauses the rate does not catch up */
+	struct rng rng;			/* the gaps' draws */
+
+	/* rate_min, rate_iops_min: a check every rate_cycle, the first 2 s after t_start */
+	uint64_t t_next_min;		/* UINT64_MAX: no floor */
+	uint64_t t_min_mark;		/* the last check */
+	uint64_t min_bytes[IO_NDIR], min_ios[IO_NDIR];	/* done by then */
+
+	/* thinktime_blocks_type, thinktime_iotime, thinktime_spin */
+	bool thinking;			/* thinktime is set */
+	bool think_by_blocks;		/* thinktime_blocks counts (not with thinktime_iotime
+					 * alone) */
+	uint64_t think_mark;		/* I/Os completed at the last pause (complete) */
+	uint64_t t_think;		/* when the last pause began */
+	uint64_t think_cycle_ticks;	/* thinktime_iotime + thinktime, 0: none */
+
+	/* flow: this job's I/Os counted in the flow it shares (worker's flow) */
+	uint64_t flow_ios;
 };
 
 /* Set up from the job (sample windows, rate, thinktime) before the planner's plan_init(). */
@@ -77,6 +103,9 @@ static inline void pace_count_issue(struct pace *p, int d, uint32_t len)
 		p->think_left--;
 }
 
+/* The job's own I/O is over: end_fsync and verify's reads that follow have no rate_min. */
+void pace_floor_off(struct worker *w);
+
 /* Publish the job's progress and state (enum job_state) for the status line. */
 void pace_publish(struct worker *w, int state);
 
@@ -100,5 +129,15 @@ uint64_t pace_late_update(uint64_t late_ns, uint64_t asked_ns, uint64_t slept_ns
  * returns false.
  */
 bool pace_held_back(struct worker *w);
+
+/* The mean ns between two I/Os of direction d under rate or rate_iops (the smallest block
+ * for rate, as fio); 0 when the direction has no rate. */
+uint64_t pace_rate_gap_ns(const struct job_desc *j, int d);
+
+/* rate_process=poisson's gap: an exponential draw of mean mean_ns from u, uniform in [0, 1). */
+uint64_t pace_exp_gap_ns(uint64_t mean_ns, double u);
+
+/* count per second over ns, 0 when ns is 0: rate_min's measure. */
+uint64_t pace_per_sec(uint64_t count, uint64_t ns);
 
 #endif

@@ -507,6 +507,19 @@ static unsigned start_threads(struct job_slot *slots, unsigned n, int *err)
 	return started;
 }
 
+/* The flow a job with a flow weight is in: kept by the first such job of its flow_id. */
+static struct job_flow *job_flow_of(struct run *r, unsigned index)
+{
+	const struct job_desc *jobs = r->jobs->jobs, *j = &jobs[index];
+
+	if (!j->flow)
+		return NULL;
+	for (unsigned i = 0; i < index; i++)
+		if (jobs[i].flow && jobs[i].flow_id == j->flow_id)
+			return &r->results[i].flow;
+	return &r->results[index].flow;
+}
+
 static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 		      struct start_gate *gate)
 {
@@ -531,6 +544,7 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 	/* clones are placed one after another, the first with jobnum 0 */
 	s->w.seq_cursor = &r->results[index - s->w.job->jobnum].seq_cursor;
 	s->w.ios_shared = &r->results[index - s->w.job->jobnum].ios_shared;
+	s->w.flow = job_flow_of(r, index);
 }
 
 /*

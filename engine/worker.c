@@ -13,6 +13,7 @@
 #include "engine/files.h"
 #include "engine/io_plan.h"
 #include "engine/iomem.h"
+#include "engine/offload.h"
 #include "engine/pace.h"
 #include "engine/stripe/stripe.h"
 #include "engine/thread_env.h"
@@ -157,6 +158,11 @@ int worker_setup(struct worker *w)
 			 "%s", j->name, strerror(-ret));
 		return ret;
 	}
+	if (j->io_submit_mode == SUBMIT_OFFLOAD && (ret = offload_attach(w)) < 0) {
+		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': no memory for "
+			 "io_submit_mode=offload's %u threads", j->name, j->iodepth);
+		return ret;
+	}
 	w->sync_path = (w->ops->flags & IOENG_SYNC) ||
 		       (j->iodepth == 1 && (w->ops->flags & IOENG_INLINE_QD1));
 	w->eng.ops = w->ops;
@@ -296,6 +302,7 @@ void worker_teardown(struct worker *w)
 		w->ops->close_files(&w->eng);
 	if (w->ops->cleanup)
 		w->ops->cleanup(&w->eng);
+	offload_detach(w);
 	if (!(w->ops->flags & IOENG_NOFILES))
 		close_files(w);
 	verify_free(w);

@@ -23,6 +23,7 @@
 #include "engine/req_queue.h"
 #include "output/stats.h"
 
+struct offload;
 struct stripe;
 
 struct worker {
@@ -49,10 +50,12 @@ struct worker {
 	const char *aux_path;		/* the directory of verify state files, or NULL */
 	atomic_uint_fast64_t *seq_cursor;	/* seq_cursor=shared: bytes taken by the clones */
 	atomic_uint_fast64_t *ios_shared;	/* fsync_every_ios: I/Os of the job's clones */
+	struct job_flow *flow;		/* flow=: what the jobs of its flow_id share, or NULL */
 
 	/* requests */
 	struct ioengine eng;
 	struct stripe *stripe;		/* the stripe engine in front of the job's, or NULL */
+	struct offload *offload;	/* io_submit_mode=offload's threads in front, or NULL */
 	struct io_file *dev_files;	/* the files opened: files[], or a stripe's members */
 	unsigned ndev_files;
 	struct req_queue q;		/* the requests: free, queued, refused, in flight */

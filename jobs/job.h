@@ -40,6 +40,10 @@ enum error_class { ERRC_NONE = 0, ERRC_READ = 1, ERRC_WRITE = 2, ERRC_IO = 3,
 		   ERRC_VERIFY = 4, ERRC_ALL = 7 };
 /* lockfile: I/O to a file shared by jobs, one at a time or readers together (fio's) */
 enum file_lock { FILE_LOCK_NONE, FILE_LOCK_EXCLUSIVE, FILE_LOCK_READWRITE };
+/* issue 15, group E: how rated I/O is spaced, what thinktime_blocks counts, who submits */
+enum rate_process { RATE_LINEAR, RATE_POISSON };
+enum think_count { THINK_COMPLETE, THINK_ISSUE };
+enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
 
 #define JOB_MAX_BSSPLIT	64
 #define JOB_MAX_PCT	20
@@ -307,6 +311,18 @@ struct job_desc {
 	unsigned ndist_zones[IO_NDIR];
 
 	/* issue 15, group E: rates, flow and timing */
+	int rate_process;		/* enum rate_process */
+	uint64_t rate_min[IO_NDIR];	/* bytes per second the job must keep up, 0: none */
+	uint64_t rate_iops_min[IO_NDIR];
+	unsigned rate_cycle_ms;		/* window of those checks */
+	bool rate_ignore_thinktime;	/* a pause does not leave the rate behind to catch up */
+	unsigned flow;			/* weight among the jobs of its flow_id, 0: none */
+	unsigned flow_id;
+	unsigned flow_sleep_us;		/* pause when ahead of the flow; 0: yield and retry */
+	uint64_t thinktime_spin_ns;	/* the first part of each pause, spent spinning */
+	int thinktime_blocks_type;	/* enum think_count */
+	uint64_t thinktime_iotime_ns;	/* pause after this long of I/O, 0: by blocks */
+	int io_submit_mode;		/* enum submit_mode */
 
 	/* issue 15, group F: verification and trim */
 

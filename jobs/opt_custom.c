@@ -319,14 +319,21 @@ int opt_blockalign_parse(const struct opt_ctx *ctx, const char *val, void *dst, 
 	return parse_per_dir(ctx, val, dst, blockalign_item, why, whylen);
 }
 
-static int rate_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j, int dir,
-		     char *why, size_t whylen)
+/* One direction's rate: a size in bytes (or I/Os) per second, what says which. */
+static int rate_value(const struct opt_ctx *ctx, const char *item, uint64_t *out,
+		      const char *what, char *why, size_t whylen)
 {
-	if (value_parse_size(item, ctx->kb_base, &j->rate[dir]) < 0) {
-		snprintf(why, whylen, "'%s' is not a rate in bytes per second", item);
+	if (value_parse_size(item, ctx->kb_base, out) < 0) {
+		snprintf(why, whylen, "'%s' is not a rate in %s per second", item, what);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int rate_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j, int dir,
+		     char *why, size_t whylen)
+{
+	return rate_value(ctx, item, &j->rate[dir], "bytes", why, whylen);
 }
 
 int opt_rate_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
@@ -338,11 +345,7 @@ int opt_rate_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *
 static int rate_iops_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
 			  int dir, char *why, size_t whylen)
 {
-	if (value_parse_size(item, ctx->kb_base, &j->rate_iops[dir]) < 0) {
-		snprintf(why, whylen, "'%s' is not a rate in I/Os per second", item);
-		return -EINVAL;
-	}
-	return 0;
+	return rate_value(ctx, item, &j->rate_iops[dir], "I/Os", why, whylen);
 }
 
 int opt_rate_iops_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
@@ -373,6 +376,31 @@ static int dist_numbers(const char *param, double *p, double *center)
  * random_distribution=random | zipf:THETA[:C] | pareto:H[:C] | normal:DEV[:C] |
  * zoned:A/S:... | zoned_abs:A/SIZE:... (zones per direction, ',' between them)
  */
+static int rate_min_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
+			 int dir, char *why, size_t whylen)
+{
+	return rate_value(ctx, item, &j->rate_min[dir], "bytes", why, whylen);
+}
+
+int opt_rate_min_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+		       size_t whylen)
+{
+	return parse_per_dir(ctx, val, dst, rate_min_item, why, whylen);
+}
+
+static int rate_iops_min_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
+			      int dir, char *why, size_t whylen)
+{
+	return rate_value(ctx, item, &j->rate_iops_min[dir], "I/Os", why, whylen);
+}
+
+int opt_rate_iops_min_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+			    size_t whylen)
+{
+	return parse_per_dir(ctx, val, dst, rate_iops_min_item, why, whylen);
+}
+
+/* random_distribution=random | zipf:THETA | pareto:H | normal:DEV */
 int opt_distribution_parse(const struct opt_ctx *ctx, const char *val, void *dst,
 			      char *why, size_t whylen)
 {

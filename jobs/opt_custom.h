@@ -26,6 +26,10 @@ int opt_rate_parse(const struct opt_ctx *ctx, const char *val,
 		   void *dst, char *why, size_t whylen);
 int opt_rate_iops_parse(const struct opt_ctx *ctx, const char *val,
 		   void *dst, char *why, size_t whylen);
+int opt_rate_min_parse(const struct opt_ctx *ctx, const char *val,
+		   void *dst, char *why, size_t whylen);
+int opt_rate_iops_min_parse(const struct opt_ctx *ctx, const char *val,
+		   void *dst, char *why, size_t whylen);
 int opt_distribution_parse(const struct opt_ctx *ctx, const char *val,
 		   void *dst, char *why, size_t whylen);
 int opt_file_service_parse(const struct opt_ctx *ctx, const char *val,

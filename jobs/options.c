@@ -221,6 +221,25 @@ static const struct opt_enum rw_sequencer_vals[] = {
 };
 
 /* issue 15, group E: rates, flow and timing: value tables */
+static const struct opt_enum rate_process_vals[] = {
+	{ "linear", RATE_LINEAR, "evenly spaced I/Os" },
+	{ "poisson", RATE_POISSON, "exponential gaps of the same mean: a Poisson process" },
+	{ NULL },
+};
+
+static const struct opt_enum think_count_vals[] = {
+	{ "complete", THINK_COMPLETE, "pause after thinktime_blocks I/Os completed" },
+	{ "issue", THINK_ISSUE, "pause after thinktime_blocks I/Os issued" },
+	{ NULL },
+};
+
+static const struct opt_enum submit_mode_vals[] = {
+	{ "inline", SUBMIT_INLINE, "the job's thread submits and reaps its I/Os" },
+	{ "offload", SUBMIT_OFFLOAD, "iodepth threads, each with its own engine, run the "
+	  "I/Os one at a time; the job's thread issues them at its pace (not with sync, "
+	  "posixaio or cmdprio)" },
+	{ NULL },
+};
 
 /* issue 15, group F: verification and trim: value tables */
 
@@ -630,19 +649,37 @@ const struct opt_def job_options[] = {
 	JOB_BOOL("softrandommap", softrandommap, "0",
 		 "no memory for the random map of a job of mixed block sizes: run without it"),
 
-	/* issue 15, group E: rates, flow and timing (placeholders until built) */
-	JOB_REFUSED("rate_process", "linear", "not built yet", "how rate-limited I/Os are spaced in time"),
-	JOB_REFUSED("rate_min", NULL, "not built yet", "lowest bandwidth the job may fall to", .alias = "ratemin"),
-	JOB_REFUSED("rate_iops_min", NULL, "not built yet", "lowest IOPS the job may fall to"),
-	JOB_REFUSED("rate_cycle", "1000", "not built yet", "window over which rate_min and rate_iops_min are checked (ms)", .alias = "ratecycle"),
-	JOB_REFUSED("rate_ignore_thinktime", "0", "not built yet", "rate limits ignore thinktime"),
-	JOB_REFUSED("flow", "0", "not built yet", "weight in a token flow shared between jobs"),
-	JOB_REFUSED("flow_id", "0", "not built yet", "the flow this job's weight belongs to"),
-	JOB_REFUSED("flow_sleep", "0", "not built yet", "pause when a flow is ahead of its weight (microseconds)"),
-	JOB_REFUSED("thinktime_spin", "0", "not built yet", "part of thinktime spent spinning (microseconds)"),
-	JOB_REFUSED("thinktime_blocks_type", "complete", "not built yet", "whether thinktime_blocks counts completions or issues"),
-	JOB_REFUSED("thinktime_iotime", "0", "not built yet", "run I/O this long between thinktime pauses"),
-	JOB_REFUSED("io_submit_mode", "inline", "not built yet", "how I/Os are submitted and completed"),
+	/* issue 15, group E: rates, flow and timing */
+	JOB_ENUM("rate_process", rate_process, "linear", rate_process_vals,
+		 "how rate-limited I/Os are spaced in time"),
+	JOB_CUSTOM("rate_min", rate_min, NULL, opt_rate_min_parse,
+		   "lowest bandwidth per direction, bytes/s: below it over a rate_cycle (after "
+		   "the first 2 s) the job fails", .alias = "ratemin",
+		   .syntax = "size[,size[,size]]: reads, writes, trims"),
+	JOB_CUSTOM("rate_iops_min", rate_iops_min, NULL, opt_rate_iops_min_parse,
+		   "lowest IOPS per direction: below it over a rate_cycle (after the first 2 s) "
+		   "the job fails", .syntax = "integer[,integer[,integer]]: reads, writes, trims"),
+	JOB_UINT("rate_cycle", rate_cycle_ms, "1000", 0, UINT32_MAX,
+		 "window over which rate_min and rate_iops_min are checked (ms)",
+		 .alias = "ratecycle"),
+	JOB_BOOL("rate_ignore_thinktime", rate_ignore_thinktime, "0",
+		 "after a thinktime pause, go on at the rate instead of catching up"),
+	JOB_UINT("flow", flow, "0", 0, 1000,
+		 "weight of the job among the jobs of its flow_id: their I/O counts keep the "
+		 "ratio of their weights (0: not in a flow)"),
+	JOB_UINT("flow_id", flow_id, "0", 0, UINT32_MAX, "the flow this job's weight belongs to"),
+	JOB_UINT("flow_sleep", flow_sleep_us, "0", 0, UINT32_MAX,
+		 "pause when the job is ahead of its flow weight (microseconds; 0: retry at once)"),
+	JOB_TIME("thinktime_spin", thinktime_spin_ns, "0", NS_PER_USEC,
+		 "spend the first part of each thinktime pause spinning on the CPU "
+		 "(microseconds)"),
+	JOB_ENUM("thinktime_blocks_type", thinktime_blocks_type, "complete", think_count_vals,
+		 "whether thinktime_blocks counts I/Os completed or issued"),
+	JOB_TIME("thinktime_iotime", thinktime_iotime_ns, "0", NS_PER_SEC,
+		 "pause for thinktime after this long of I/O (seconds; with thinktime_blocks, "
+		 "whichever comes first)"),
+	JOB_ENUM("io_submit_mode", io_submit_mode, "inline", submit_mode_vals,
+		 "how I/Os are submitted and completed"),
 
 	/* issue 15, group F: verification and trim (placeholders until built) */
 	JOB_REFUSED("verify_offset", "0", "not built yet", "where in the block the verify header goes"),

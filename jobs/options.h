@@ -152,7 +152,8 @@ extern const struct opt_def job_options[];
 #define ENGINE_TRIM		(1u << 2)	/* can trim */
 #define ENGINE_CHEAP_SUBMIT	(1u << 3)	/* submitting does no work: batch by default */
 #define ENGINE_DEPTH_NEEDS_DIRECT (1u << 4)	/* buffered I/O completes in submit (libaio) */
-#define ENGINE_FLAGS		((1u << 5) - 1)	/* every flag above */
+#define ENGINE_POSITIONAL	(1u << 5)	/* no file position: threads may share an fd */
+#define ENGINE_FLAGS		((1u << 6) - 1)	/* every flag above */
 
 /* An ioengine as the job layer knows it: its name, whether it was built, its options. */
 struct engine_info {

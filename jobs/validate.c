@@ -33,7 +33,8 @@ static int fail(const struct job_desc *j, const char *opt, struct diag *d, const
 
 static void depth_defaults(struct job_desc *j, const struct engine_info *eng, struct diag *d)
 {
-	if ((eng->flags & ENGINE_SYNC) && j->iodepth > 1) {
+	/* offload keeps iodepth I/Os of a synchronous engine in flight, one per thread */
+	if ((eng->flags & ENGINE_SYNC) && j->iodepth > 1 && j->io_submit_mode != SUBMIT_OFFLOAD) {
 		diag_note(d, "job '%s': ioengine %s is synchronous, so iodepth=%u is capped at 1",
 			  j->name, eng->name, j->iodepth);
 		j->iodepth = 1;
@@ -94,6 +95,23 @@ static int check_paths(const struct job_desc *j, struct diag *d)
 	return 0;
 }
 
+/* A floor set in both units, or above the cap of its direction, cannot be met. */
+static int check_rate_min(const struct job_desc *j, struct diag *d)
+{
+	for (int dir = 0; dir < IO_NDIR; dir++) {
+		if (j->rate_min[dir] && j->rate_iops_min[dir])
+			return fail(j, "rate_iops_min", d, "options 'rate_min' and 'rate_iops_min' "
+				    "both set the lowest rate of one direction: keep one");
+		if (j->rate[dir] && j->rate[dir] < j->rate_min[dir])
+			return fail(j, "rate_min", d, "option 'rate_min' is above option 'rate': "
+				    "the job could never meet it");
+		if (j->rate_iops[dir] && j->rate_iops[dir] < j->rate_iops_min[dir])
+			return fail(j, "rate_iops_min", d, "option 'rate_iops_min' is above option "
+				    "'rate_iops': the job could never meet it");
+	}
+	return 0;
+}
+
 static int check_timing(struct job_desc *j, struct diag *d)
 {
 	if (j->time_based && !j->runtime_ns) {
@@ -113,7 +131,7 @@ static int check_timing(struct job_desc *j, struct diag *d)
 	if (!j->bw_avg_ns || !j->iops_avg_ns)
 		return fail(j, j->bw_avg_ns ? "iopsavgtime" : "bwavgtime", d,
 			    "options 'bwavgtime' and 'iopsavgtime' need a window above 0");
-	return 0;
+	return check_rate_min(j, d);
 }
 
 /* Each verified chunk carries a header: it needs room, and whole chunks per block. */
@@ -663,6 +681,36 @@ static int check_files(const struct job_desc *j, struct diag *d)
 	return 0;
 }
 
+/*
+ * io_submit_mode=offload: iodepth threads, each with its own instance of the job's engine,
+ * run one I/O at a time over the job's descriptors: the engine must keep no file position
+ * (or use no files), and cmdprio's per-I/O priorities, kept in the job's engine, cannot
+ * follow the I/Os onto the threads' instances.
+ */
+static int check_offload(const struct job_desc *j, const struct engine_info *eng,
+			 struct diag *d)
+{
+	static const char *const cmdprio[] = { "cmdprio", "cmdprio_bssplit", "cmdprio_class",
+					       "cmdprio_hint", "cmdprio_percentage" };
+
+	if (j->io_submit_mode != SUBMIT_OFFLOAD)
+		return 0;
+	if (!(eng->flags & (ENGINE_POSITIONAL | ENGINE_NO_FILES)))
+		return fail(j, "io_submit_mode", d, "option 'io_submit_mode': offload runs I/Os "
+			    "on several threads over the same descriptors, and this ioengine cannot "
+			    "share one (it moves the file position, or runs a descriptor's I/Os one "
+			    "after another): use psync, libaio or io_uring");
+	if (j->stripe_chunk)
+		return fail(j, "io_submit_mode", d, "option 'io_submit_mode': offload cannot run "
+			    "a stripe's parts, which the job's thread accounts per member");
+	for (unsigned i = 0; i < ARRAY_SIZE(cmdprio); i++)
+		if (job_setting(j, cmdprio[i]))
+			return fail(j, "io_submit_mode", d, "option 'io_submit_mode': offload's "
+				    "threads each have their own engine, and the cmdprio options "
+				    "pick priorities in the job's own (leave them out, or run inline)");
+	return 0;
+}
+
 int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		 struct diag *d)
 {
@@ -707,7 +755,7 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 			    "(use psync, sync, posixaio or null)");
 	if (j->filesize.lo > j->filesize.hi)
 		return fail(j, "filesize", d, "option 'filesize': the minimum is above the maximum");
-	return 0;
+	return check_offload(j, eng, d);
 }
 
 int job_check_readonly(const struct job_desc *j, struct diag *d)

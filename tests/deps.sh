@@ -38,6 +38,8 @@ test_pkgs="$test_pkgs openmpi-bin libopenmpi-dev"
 # bubblewrap runs fio's example job files in e2e/fio_examples.py in a sandbox: root read-only,
 # no devices, one scratch directory the only place to write.
 test_pkgs="$test_pkgs bubblewrap"
+# strace shows which thread makes each read: io_submit_mode=offload's in e2e/opts_rates.py.
+test_pkgs="$test_pkgs strace"
 # libFuzzer and the sanitizers' runtimes come with clang; only the fuzz targets need them.
 fuzz_pkgs="$build_pkgs python3 clang libclang-rt-14-dev"
 

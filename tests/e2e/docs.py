@@ -24,6 +24,7 @@ CUSTOM_SAMPLES = {
     "cpus_allowed": "0", "numa_cpu_nodes": "0", "numa_mem_policy": "local",
     "sync_file_range": "write:8",
     "log_compression_cpus": "0",
+    "rate_min": "1m", "ratemin": "1m", "rate_iops_min": "100",
 }
 # What to give a switch, by the metavar the man page shows it with.
 METAVAR_SAMPLES = {

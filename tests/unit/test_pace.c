@@ -1,12 +1,15 @@
 /*
  * Tests for engine/pace's sleep correction: the lateness it learns from nanosleep converges
  * on a steady lateness (so pauses average what was asked), a stall teaches no more than
- * PACE_LATE_MAX_NS, and waking early unlearns it. Pure arithmetic: nothing sleeps.
+ * PACE_LATE_MAX_NS, and waking early unlearns it. And the rates' arithmetic: the gap a rate
+ * means, rate_process=poisson's exponential gaps, rate_min's measure. Nothing sleeps.
  */
 #include "engine/pace.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <check.h>
 
@@ -55,15 +58,67 @@ START_TEST(early_wakeups_unlearn)
 }
 END_TEST
 
+/* rate_iops gives the gap itself; rate in bytes divides the smallest block by it (fio). */
+START_TEST(rate_gaps_follow_the_job)
+{
+	struct job_desc j;
+
+	memset(&j, 0, sizeof(j));
+	j.rate_iops[IO_READ] = 250;
+	j.rate[IO_WRITE] = 1 << 20;
+	j.bs[IO_WRITE].min = 4096;
+	ck_assert_uint_eq(pace_rate_gap_ns(&j, IO_READ), 4000000);
+	ck_assert_uint_eq(pace_rate_gap_ns(&j, IO_WRITE), 4096ULL * 1000000000 / (1 << 20));
+	ck_assert_uint_eq(pace_rate_gap_ns(&j, IO_TRIM), 0);
+}
+END_TEST
+
+/* Gaps drawn from uniform numbers: their mean is the mean asked, their CV about 1. */
+START_TEST(poisson_gaps_are_exponential)
+{
+	const uint64_t mean = 1000000;
+	const int n = 100000;
+	double sum = 0, sq = 0, m, cv;
+	struct rng r;
+
+	rng_seed(&r, 42);
+	for (int i = 0; i < n; i++) {
+		double g = (double)pace_exp_gap_ns(mean, rng_unit(&r));
+
+		sum += g;
+		sq += g * g;
+	}
+	m = sum / n;
+	cv = sqrt(sq / n - m * m) / m;
+	ck_assert_msg(fabs(m - (double)mean) < mean * 0.02, "mean gap %.0f ns", m);
+	ck_assert_msg(fabs(cv - 1) < 0.03, "coefficient of variation %.3f", cv);
+	ck_assert_uint_eq(pace_exp_gap_ns(mean, 0), 0);
+}
+END_TEST
+
+START_TEST(per_sec_measures_a_window)
+{
+	ck_assert_uint_eq(pace_per_sec(50, 500000000), 100);
+	ck_assert_uint_eq(pace_per_sec(3, 2000000000), 1);
+	ck_assert_uint_eq(pace_per_sec(7, 0), 0);
+	ck_assert_uint_eq(pace_per_sec(UINT64_MAX / 2, 1000000000), UINT64_MAX / 2);
+}
+END_TEST
+
 static Suite *pace_suite(void)
 {
 	Suite *s = suite_create("pace");
 	TCase *tc = tcase_create("sleep correction");
+	TCase *rates = tcase_create("rates");
 
 	tcase_add_test(tc, steady_lateness_is_learned);
 	tcase_add_test(tc, a_stall_is_capped);
 	tcase_add_test(tc, early_wakeups_unlearn);
 	suite_add_tcase(s, tc);
+	tcase_add_test(rates, rate_gaps_follow_the_job);
+	tcase_add_test(rates, poisson_gaps_are_exponential);
+	tcase_add_test(rates, per_sec_measures_a_window);
+	suite_add_tcase(s, rates);
 	return s;
 }
 
