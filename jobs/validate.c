@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "jobs/job.h"
+#include "jobs/jobs.h"
 #include "jobs/options.h"
 #include "base/diag.h"
 #include "parser/value.h"
@@ -327,6 +328,57 @@ static int check_stripe(struct job_desc *j, struct diag *d)
 	return 0;
 }
 
+/* The job control and reporting options that follow others, as fio settles them. */
+static int check_control(struct job_desc *j, struct diag *d)
+{
+	/* fio 3.33's exitall takes no value: exitall=0 turns it on as well (a quirk kept) */
+	if (job_setting(j, "exitall"))
+		j->exitall = true;
+	/* what is not measured has no percentiles either */
+	if (j->disable_lat)
+		j->lat_percentiles = false;
+	if (j->disable_clat)
+		j->clat_percentiles = false;
+	if (j->disable_slat)
+		j->slat_percentiles = false;
+	/* a type ignore_error lists goes on after those errors, whatever continue_on_error says */
+	for (int t = 0; t < ERR_TYPE_NR; t++)
+		if (j->ignore_error[t].n)
+			j->continue_on_error |= 1 << t;
+	if (j->wait_for && !strcmp(j->wait_for, j->name))
+		return fail(j, "wait_for", d, "option 'wait_for': a job cannot wait for itself");
+	return 0;
+}
+
+int job_check_wait_for(const struct job_list *before, struct job_desc *j, struct diag *d)
+{
+	char why[256];
+	int found = -1;
+
+	j->wait_for_section = -1;
+	if (!j->wait_for)
+		return 0;
+	for (unsigned i = 0; i < before->njobs; i++) {
+		const struct job_desc *o = &before->jobs[i];
+
+		if (strcmp(o->name, j->wait_for) || (int)o->section == found)
+			continue;
+		if (found >= 0) {
+			snprintf(why, sizeof(why), "option 'wait_for': more than one section is "
+				 "named '%s': the job to wait for needs a name of its own", j->wait_for);
+			return fail(j, "wait_for", d, why);
+		}
+		found = (int)o->section;
+	}
+	if (found < 0) {
+		snprintf(why, sizeof(why), "option 'wait_for': no job named '%s' above this one "
+			 "(the job to wait for comes first)", j->wait_for);
+		return fail(j, "wait_for", d, why);
+	}
+	j->wait_for_section = found;
+	return 0;
+}
+
 int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		 struct diag *d)
 {
@@ -350,6 +402,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_sysbench_modes(j, d);
 	if (!ret)
 		ret = check_stripe(j, d);
+	if (!ret)
+		ret = check_control(j, d);
 	if (ret)
 		return ret;
 	if (j->verify != VERIFY_NONE && (eng->flags & ENGINE_NO_FILES))

@@ -21,6 +21,7 @@ CUSTOM_SAMPLES = {
     "rwmixwrite": "30", "bsrange": "4k-8k", "bssplit": "4k/50:8k/50", "blockalign": "4k",
     "rate": "1m", "rate_iops": "100", "buffer_pattern": "0xaa", "verify_pattern": "0xaa",
     "cmdprio_class": "2,3", "cmdprio_bssplit": "4k/50/1/0:8k/25,4k/10",
+    "ignore_error": "EIO,ENOSPC:28", "max_latency": "10ms,20ms", "wait_for": "w",
 }
 # What to give a switch, by the metavar the man page shows it with.
 METAVAR_SAMPLES = {
@@ -32,6 +33,8 @@ METAVAR_SAMPLES = {
 }
 # Options that the parser accepts only with another one.
 NEEDS = {"write_hist_log": ["--log_hist_msec=100"]}
+# Options that need another job before theirs (wait_for names one above it).
+BEFORE = {"wait_for": ["--name=w", "--size=1m"]}
 # Words of the form key= in the man page's prose that are not job options.
 NOT_OPTIONS = {"key", "value", "option", "job", "job2", "name", "util", "aggrios", "ios",
                "merge", "ticks", "in_queue", "r", "w", "f", "per", "min", "max", "avg",
@@ -171,7 +174,8 @@ def check_option_accepted(c, name, engine, d):
     c.check(value is not None, "option '%s': no sample value for its type" % name)
     if value is None:
         return
-    args = ["--name=x", "--size=1m", "--%s=%s" % (name, value)] + NEEDS.get(name, [])
+    args = BEFORE.get(name, []) + ["--name=x", "--size=1m", "--%s=%s" % (name, value)] + \
+        NEEDS.get(name, [])
     if engine:
         args.insert(2, "--ioengine=" + engine)
     ok, err = accepted(args, d)
