@@ -34,21 +34,23 @@ void account_too_slow(struct worker *w, const struct io_req *r, uint64_t lat)
 		    r->file->path, r->off, r->len, lat, w->job->max_latency_ns[r->dir]);
 }
 
+/* fio's error type: EILSEQ is verify's, a read's is read's, any other a write's (trims and
+ * syncs too). */
+static int error_type(enum io_dir dir, int err)
+{
+	return err == EILSEQ ? ERR_TYPE_VERIFY : dir == IO_READ ? ERR_TYPE_READ : ERR_TYPE_WRITE;
+}
+
 /*
- * Whether continue_on_error goes on after err, as fio decides: by the error's type (EILSEQ
- * is verify's, a read's is read's, any other a write's, trims and syncs too), whether that
- * type goes on at all, and then the type's ignore_error list, or EIO and EILSEQ without.
+ * Whether continue_on_error goes on after err of a type it covers, as fio decides: by the
+ * type's ignore_error list, or EIO and EILSEQ without one.
  */
-static bool non_fatal(const struct job_desc *j, enum io_dir dir, int err)
+static bool non_fatal(const struct job_desc *j, int type, int err)
 {
 	static const struct ignore_list fio_default = { { EIO, EILSEQ }, 2 };
-	int type = err == EILSEQ ? ERR_TYPE_VERIFY : dir == IO_READ ? ERR_TYPE_READ :
-		   ERR_TYPE_WRITE;
 	const struct ignore_list *l = j->ignore_error[type].n ? &j->ignore_error[type] :
 				      &fio_default;
 
-	if (!(j->continue_on_error & (1 << type)))
-		return false;
 	for (unsigned i = 0; i < l->n; i++)
 		if (l->err[i] == err)
 			return true;
@@ -71,14 +73,18 @@ static void dump_error(struct worker *w, const struct io_req *r, int err)
 /* An I/O error stops the job, unless continue_on_error (and ignore_error) cover it. */
 static void fail_io(struct worker *w, struct io_req *r, int err)
 {
+	int type = error_type(r->dir, err);
+
 	if (w->job->error_dump)
 		dump_error(w, r, err);
-	/* fio counts the error that stops the job among continue_on_error's too */
-	w->st->total_err++;
-	if (!w->st->first_error)
-		w->st->first_error = err;
-	if (non_fatal(w->job, r->dir, err))
-		return;
+	/* a type continue_on_error covers counts its errors, the one that stops the job too */
+	if (w->job->continue_on_error & (1 << type)) {
+		w->st->total_err++;
+		if (!w->st->first_error)
+			w->st->first_error = err;
+		if (non_fatal(w->job, type, err))
+			return;
+	}
 	if (err == ENODATA)	/* a read returned 0: the end of the file, not an errno */
 		worker_fail(w, err, "%s '%s' at offset %" PRIu64 ", length %u: the file ended at "
 			    "offset %" PRIu64 ", shorter than the job's region (%" PRIu64 " bytes "
