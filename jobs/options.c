@@ -312,7 +312,8 @@ const struct opt_def job_options[] = {
 		 "which errors to count and go on after"),
 	JOB_ENUM("clocksource", clocksource, NULL, clock_vals, "clock the job's latencies use"),
 	JOB_BOOL("gtod_reduce", gtod_reduce, "0",
-		 "accepted for fio job files: iojob times every I/O at little cost anyway"),
+		 "disable_lat, disable_clat, disable_slat and disable_bw_measurement at once "
+		 "(iojob still times every I/O, at little cost)"),
 	/* data verification */
 	JOB_ENUM("verify", verify, "0", verify_vals,
 		 "write blocks with a header and checksum, read them back and check them"),

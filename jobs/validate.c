@@ -92,9 +92,6 @@ static int check_timing(struct job_desc *j, struct diag *d)
 		diag_note(d, "job '%s': time_based needs runtime; the workload runs once", j->name);
 		j->time_based = false;
 	}
-	if (j->gtod_reduce)
-		diag_note(d, "job '%s': gtod_reduce=1 changes nothing: iojob still times every "
-			  "I/O, with one clock read per submit and per reap", j->name);
 	if (!j->thread && job_setting(j, "thread"))
 		diag_note(d, "job '%s': iojob runs every job as a thread; thread=0 has no effect",
 			  j->name);
@@ -328,12 +325,30 @@ static int check_stripe(struct job_desc *j, struct diag *d)
 	return 0;
 }
 
+/*
+ * gtod_reduce=1 is fio's disable_lat, disable_clat, disable_slat and disable_bw_measurement
+ * at once (one of them the job file sets itself keeps its value). What fio leaves out
+ * leaves the report; iojob still times every I/O, which costs it little.
+ */
+static void gtod_reduce(struct job_desc *j, struct diag *d)
+{
+	j->disable_lat |= !job_setting(j, "disable_lat");
+	j->disable_clat |= !job_setting(j, "disable_clat");
+	j->disable_slat |= !job_setting(j, "disable_slat");
+	j->disable_bw |= !job_setting(j, "disable_bw_measurement");
+	diag_note(d, "job '%s': gtod_reduce=1 leaves the latencies out of the report, as fio "
+		  "does; iojob still times every I/O, with one clock read per submit and per "
+		  "reap", j->name);
+}
+
 /* The job control and reporting options that follow others, as fio settles them. */
 static int check_control(struct job_desc *j, struct diag *d)
 {
 	/* fio 3.33's exitall takes no value: exitall=0 turns it on as well (a quirk kept) */
 	if (job_setting(j, "exitall"))
 		j->exitall = true;
+	if (j->gtod_reduce)
+		gtod_reduce(j, d);
 	/* what is not measured has no percentiles either */
 	if (j->disable_lat)
 		j->lat_percentiles = false;

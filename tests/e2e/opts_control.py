@@ -241,6 +241,13 @@ def check_disable(c, d):
             c.check(fdoc is not None and lat_shape(fdoc)[0][key] is False and
                     lat_shape(fdoc)[1:] == shape[1:],
                     "%s: fio's shape %s, ours %s" % (opt, fdoc and lat_shape(fdoc), shape))
+    # gtod_reduce=1 is the three at once (and disable_bw), as in fio
+    write(job, "[a]\nfilename=%s\nbs=4k\nrw=read\nsize=256k\nioengine=%s\niodepth=4\n"
+               "gtod_reduce=1\n" % (data, engine))
+    doc, _ = run_json(c, "gtod_reduce", job, d)
+    if doc:
+        c.check(lat_shape(doc) == ({"slat_ns": False, "clat_ns": False, "lat_ns": False},
+                                   False, False), "gtod_reduce=1: %s" % (lat_shape(doc),))
     # disable_bw_measurement: per-I/O bw entries go; the file is still written, empty
     for value, lines in (("1", 0), ("0", 64)):
         write(job, "[a]\nfilename=%s\nbs=4k\nrw=read\nsize=256k\nioengine=psync\n"
