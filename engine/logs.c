@@ -28,6 +28,11 @@ struct job_logs *logs_create(const struct job_desc *j, int *err)
 	l->iops = j->iops_log;
 	l->averaged = j->log_avg_ns > 0;
 	l->hist.coarseness = j->log_hist_coarseness;
+	if (!j->stats) {
+		/* stats=0: as fio, its log files are written, and empty */
+		l->lat = l->bw = l->iops = l->averaged = false;
+		return l;
+	}
 	if (j->hist_log) {
 		l->hist_before = calloc(IO_NDIR, sizeof(*l->hist_before));
 		if (!l->hist_before)

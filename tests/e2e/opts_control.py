@@ -189,6 +189,14 @@ def check_stats(c, d):
     m = re.search(r"READ: .* io=(\S+) ", text)
     c.check(m is not None and m.group(1) == "512KiB", "stats=0: the group's io=%s, want "
             "512KiB (two jobs of 256KiB)" % (m and m.group(1)))
+    # its log files are written, empty, as fio's: it gathers no statistics at all
+    write(job, "[b]\nfilename=%s\nsize=256k\nstats=0\nwrite_lat_log=sl\n"
+               "write_iops_log=sl\n" % data)
+    code, _, err = run(["--eta=never", job], cwd=d)
+    sizes = {k: os.path.getsize(os.path.join(d, "sl_%s.1.log" % k))
+             for k in ("clat", "lat", "iops") if os.path.exists(os.path.join(d, "sl_%s.1.log" % k))}
+    c.check(code == 0 and sizes == {"clat": 0, "lat": 0, "iops": 0},
+            "stats=0: log files %s (exit %d, %s)" % (sizes, code, err))
     write(job, base % (data, "group_reporting\n"))
     doc, _ = run_json(c, "stats=0 grouped", job, d)
     if doc:
