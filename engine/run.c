@@ -353,6 +353,12 @@ static void *job_thread(void *arg)
 
 		if (j->startdelay_ns.hi > delay)
 			delay += rng_below(&s->w.rng, j->startdelay_ns.hi - delay + 1);
+		/* as fio, a startdelay runs from the release, the wait for wait_for within it */
+		if (waited) {
+			uint64_t gone = clock_mono_ns() - s->gate->go_ns;
+
+			delay = delay > gone ? delay - gone : 0;
+		}
 		start_delay(&s->w, delay);
 		/*
 		 * Without a startdelay (or a wait_for) every job's measured time begins when
