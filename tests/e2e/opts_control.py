@@ -428,6 +428,20 @@ def check_figures(c, d):
                     "%s: fio's group line differs:\n%s" % (name, p.stdout))
 
 
+def check_status_bits(c, d):
+    """unit_base=1 turns the status line's bandwidth into bits too, as fio's."""
+    data = os.path.join(d, "eta.dat")
+    make_file(data, 256 * KiB)
+    seen = {}
+    for base in ("1", "8"):
+        code, _, err = run(["--name=e", "--filename=" + data, "--size=256k", "--rw=read",
+                            "--rate_iops=200", "--number_ios=100", "--unit_base=" + base,
+                            "--eta=always", "--eta-interval=100ms"], cwd=d)
+        rates = re.findall(r"\[r=\d+(?:\.\d+)?[KMG]?i?(bit|B)/s\]", err)
+        seen[base] = set(rates)
+    c.check(seen == {"1": {"bit"}, "8": {"B"}}, "unit_base: the status line's units %s" % seen)
+
+
 def main():
     c = Checks("opts_control")
     d = scratch_dir()
@@ -441,6 +455,7 @@ def main():
         check_ignore_error(c, d)
         check_max_latency(c, d)
         check_figures(c, d)
+        check_status_bits(c, d)
     finally:
         remove(d)
     if not FIO:
