@@ -263,6 +263,7 @@ int run_build_report_of(const struct run *r, const struct job_result *results,
 	out->rep.version = "iojob-" IOJOB_VERSION;
 	out->rep.units = out->units;
 	out->rep.nunits = nu;
+	out->rep.ngroups = jobs->ngroups;
 	return 0;
 }
 

@@ -78,6 +78,11 @@ struct report {
 	const struct report_rank *ranks;
 	unsigned nranks;
 	int interrupted_by;			/* the signal that cut the run short, 0 if none */
+	/*
+	 * The run's groups are 0..ngroups-1: as fio, one whose jobs all have stats=0 still
+	 * gets its empty "Run status group" header. 0: the units' groups alone.
+	 */
+	int ngroups;
 };
 
 /*

@@ -341,6 +341,19 @@ static void print_group(FILE *f, const struct group_run *g)
 	}
 }
 
+/* Every group of the run in order, those without a unit (stats=0) as a bare header. */
+static void print_all_groups(FILE *f, const struct report_ctx *c, int ngroups)
+{
+	for (int id = 0; id < ngroups; id++) {
+		const struct group_run *g = report_group(c, id);
+
+		if (g)
+			print_group(f, g);
+		else
+			fprintf(f, "\nRun status group %d (all jobs):\n", id);
+	}
+}
+
 /* "util=12.34%", or "util=n/a" for a device that did I/O without counting busy time. */
 static void print_util(FILE *f, const char *key, const struct disk_view *d)
 {
@@ -409,8 +422,11 @@ void report_normal(FILE *f, const struct report *r)
 			report_signal_name(r->interrupted_by));
 	for (i = 0; i < r->nunits; i++)
 		print_unit(f, &c, &c.views[i]);
-	for (i = 0; i < c.ngroups; i++)
-		print_group(f, &c.groups[i]);
+	if (r->ngroups)
+		print_all_groups(f, &c, r->ngroups);
+	else
+		for (i = 0; i < c.ngroups; i++)
+			print_group(f, &c.groups[i]);
 	if (r->disks && r->disks->n)
 		print_disks(f, r->disks);
 	report_ctx_free(&c);

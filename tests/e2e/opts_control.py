@@ -189,6 +189,13 @@ def check_stats(c, d):
     m = re.search(r"READ: .* io=(\S+) ", text)
     c.check(m is not None and m.group(1) == "512KiB", "stats=0: the group's io=%s, want "
             "512KiB (two jobs of 256KiB)" % (m and m.group(1)))
+    # a group of stats=0 jobs alone keeps its bare header, as fio's
+    write(job, "[global]\nfilename=%s\nsize=256k\n[a]\n[b]\nnew_group\nstats=0\n" % data)
+    code, out, err = run(["--eta=never", job], cwd=d)
+    groups = re.findall(r"^Run status group (\d+) \(all jobs\):\n(.*)$", out, re.M)
+    c.check(code == 0 and [(g, bool(line)) for g, line in groups] == [("0", True),
+                                                                      ("1", False)],
+            "stats=0 group: the group lines %s" % groups)
     # its log files are written, empty, as fio's: it gathers no statistics at all
     write(job, "[b]\nfilename=%s\nsize=256k\nstats=0\nwrite_lat_log=sl\n"
                "write_iops_log=sl\n" % data)
