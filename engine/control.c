@@ -68,8 +68,16 @@ static bool running(const struct run *r, unsigned k)
 	return state == JOB_RAMPING || state == JOB_RUNNING;
 }
 
+/*
+ * Halt the jobs j's exit_what names. A group or the whole run is ended once, by the first
+ * job to end it (with exitall every job's end would otherwise walk every job again).
+ */
 static void end_others(struct run *r, const struct job_desc *j)
 {
+	if (j->exit_what == EXIT_GROUP && atomic_exchange(&r->group_ended[j->groupid], true))
+		return;
+	if (j->exit_what == EXIT_ALL && atomic_exchange(&r->end_all, true))
+		return;
 	for (unsigned k = 0; k < r->jobs->njobs; k++) {
 		const struct job_desc *o = &r->jobs->jobs[k];
 		bool hit;
@@ -88,8 +96,6 @@ static void end_others(struct run *r, const struct job_desc *j)
 		if (hit)
 			atomic_store(&r->results[k].halt, true);
 	}
-	if (j->exit_what == EXIT_ALL)
-		atomic_store(&r->end_all, true);
 }
 
 void control_job_ended(struct run *r, unsigned i)

@@ -81,6 +81,7 @@ struct run {
 	atomic_bool stop;		/* set to end every job early */
 	bool exitall;			/* some job set exitall: every job's end ends others */
 	atomic_bool end_all;		/* exit_what=all fired: no later phase runs */
+	atomic_bool *group_ended;	/* per group: exit_what=group fired for it already */
 	/* error_dump: each I/O error said as it happens, from the job's thread; or NULL */
 	void (*error_line)(void *ctx, const char *msg);
 	void *error_ctx;

@@ -312,6 +312,9 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 	if (!ret)
 		ret = ensure_fd_limit(r, d);
 	r->exitall = control_exitall(r);
+	r->group_ended = calloc((size_t)jobs->ngroups, sizeof(*r->group_ended));
+	if (!ret && !r->group_ended)
+		ret = diag_set(d, -ENOMEM, "out of memory");
 	return ret;
 }
 
@@ -726,6 +729,7 @@ void run_free(struct run *r)
 	free(r->files);
 	free(r->results);
 	free(r->phases);
+	free(r->group_ended);
 	diskset_free(&r->disks);
 	device_users_free(&r->devices);
 	memset(r, 0, sizeof(*r));
