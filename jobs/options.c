@@ -309,7 +309,8 @@ const struct opt_def job_options[] = {
 	JOB_ENUM("unified_rw_reporting", unified_rw_reporting, "none", unified_vals,
 		 "report directions separately or summed"),
 	JOB_ENUM("continue_on_error", continue_on_error, "none", error_vals,
-		 "which errors to count and go on after"),
+		 "which types of error to count and go on after: EIO and EILSEQ, or the "
+		 "errors ignore_error lists for the type, as fio"),
 	JOB_ENUM("clocksource", clocksource, NULL, clock_vals, "clock the job's latencies use"),
 	JOB_BOOL("gtod_reduce", gtod_reduce, "0",
 		 "disable_lat, disable_clat, disable_slat and disable_bw_measurement at once "
