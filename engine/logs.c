@@ -282,7 +282,8 @@ int logs_write_all(const struct job_list *jobs, struct job_logs *const *logs,
 						offsetof(struct job_desc, lat_log));
 			/* as fio, a latency disable_* leaves out has no log file at all */
 			if (!j->disable_clat)
-				ret = write_one(j, j->lat_log, "clat", fresh, &l->clat_log, NULL, d);
+				ret = write_one(j, j->lat_log, "clat", fresh, &l->clat_log, NULL,
+						d);
 			if (!ret && !j->disable_slat)
 				ret = write_one(j, j->lat_log, "slat", fresh, &l->slat_log, NULL, d);
 			if (!ret && !j->disable_lat)

@@ -380,7 +380,8 @@ int job_check_wait_for(const struct job_list *before, struct job_desc *j, struct
 			continue;
 		if (found >= 0) {
 			snprintf(why, sizeof(why), "option 'wait_for': more than one section is "
-				 "named '%s': the job to wait for needs a name of its own", j->wait_for);
+				 "named '%s': the job to wait for needs a name of its own",
+				 j->wait_for);
 			return fail(j, "wait_for", d, why);
 		}
 		found = (int)o->section;

@@ -34,7 +34,7 @@ struct report_unit {
 	unsigned pct_decimals;		/* decimals as typed in it ("99.90": 2), 0: as needed */
 	unsigned kb_base;		/* 1024 or 1000: which of IEC/SI is printed first */
 	unsigned sig_figs;		/* significant_figures of the normal report; 0: fio's 4 */
-	bool unit_bits;			/* unit_base=1: the normal report's bandwidth in bits */
+	bool unit_bits;			/* unit_base=1: the normal report's bw in bits */
 	enum report_unified unified;
 	unsigned depth;			/* iodepth, for the "latency" line */
 	bool continue_on_error;		/* print the "errors" line */

@@ -45,7 +45,8 @@ def run_json(c, name, job, cwd, want=0, prog=None, env=None, timeout=120):
     c.check(p.returncode == want, "%s: exit %d, want %d: %s" % (name, p.returncode, want,
                                                                 p.stderr.strip()))
     out = p.stdout
-    at = 0 if out.startswith("{") else out.find("\n{\n") + 1	# fio puts "fio: pid=" lines first
+    # fio puts its "fio: pid=" lines first
+    at = 0 if out.startswith("{") else out.find("\n{\n") + 1
     try:
         return json.loads(out[at:]), p.stderr
     except ValueError:
