@@ -113,6 +113,14 @@ static int parse_job_files(struct cli *c, struct diag *d)
 	return 0;
 }
 
+/* error_dump's lines, from the jobs' threads: each line whole, as fio's "fio: io_u error" */
+static void error_line(void *ctx, const char *msg)
+{
+	flockfile(stderr);
+	say(ctx, msg);
+	funlockfile(stderr);
+}
+
 static void note_to(void *ctx, const char *msg)
 {
 	FILE *f = ctx;
@@ -148,7 +156,7 @@ static void print_header(FILE *out, const struct cli *c, const struct job_list *
 			hi[d] = j->bs[d].max;
 		}
 		report_job_header(out, j->name, j->groupid, rw_name(j->rw), lo, hi, j->ioengine,
-				  j->iodepth);
+				  j->iodepth, j->sig_figs);
 		if (j->numjobs > 1)
 			fprintf(out, "...\n");
 	}
@@ -272,6 +280,8 @@ static int run_jobs(struct cli *c, struct run *r, FILE *out, struct diag *d)
 		print_header(out, c, jobs, r);
 	r->note = note_to;
 	r->note_ctx = c->formats & RF_NORMAL ? out : stderr;
+	r->error_line = error_line;
+	r->error_ctx = c;
 	r->aux_path = c->aux_path;
 	c->status.eta_out = stderr;
 	if (c->fio_mode)

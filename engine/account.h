@@ -32,15 +32,23 @@ static inline void account_sync(struct worker *w, const struct io_req *r, uint64
 
 _Static_assert(JOB_MAX_LAT_OVER == STATS_LAT_OVER_NR, "lat_over limits and counters");
 
+/* max_latency: an I/O slower than the limit fails the job with ETIMEDOUT, as in fio. */
+void account_too_slow(struct worker *w, const struct io_req *r, uint64_t lat);
+
 /*
  * The rare path, taken by an I/O whose latency reaches w->rare_min: lat_over='s limits
- * (the lowest is rare_min), and with cmdprio every I/O (rare_min 0), whose clat or lat
- * also counts under its priority. lat is clat where there is no submission stamp.
+ * and just above max_latency's (the lowest is rare_min), and with cmdprio every I/O
+ * (rare_min 0), whose clat or lat also counts under its priority. lat is clat where there
+ * is no submission stamp.
  */
 static __attribute__((noinline, cold)) void
 account_rare(struct worker *w, const struct io_req *r, struct dir_stats *ds, uint64_t clat,
 	     uint64_t lat, unsigned n)
 {
+	uint64_t max = w->job->max_latency_ns[r->dir];
+
+	if (max && lat > max && w->job->stats && !w->job->disable_lat)
+		account_too_slow(w, r, lat);
 	if (ds->nprio) {
 		struct prio_stats *p = &ds->prio[r->prio_idx];
 		uint64_t v = ds->prio_lat ? lat : clat;

@@ -66,6 +66,9 @@ struct job_result {
 	unsigned nblocks;
 	uint64_t io_start_ns;	/* CLOCK_MONOTONIC when its I/O began (after startdelay) */
 	uint64_t io_end_ns;	/* and ended, before teardown; 0 when it did not run */
+	/* job control (control.c): ended is a futex word, halt ends this job early */
+	atomic_uint ended;		/* 1 once the job's thread is done with it */
+	atomic_bool halt;		/* exitall, exitall_on_error: another job ended it */
 	/* kept in the first clone's result for all clones of its pass */
 	atomic_uint_fast64_t seq_cursor;	/* seq_cursor=shared */
 	atomic_uint_fast64_t ios_shared;	/* fsync_every_ios */
@@ -89,6 +92,12 @@ struct run {
 	struct disk_set disks;
 	struct device_users devices;	/* what the safety checks learned */
 	atomic_bool stop;		/* set to end every job early */
+	bool exitall;			/* some job set exitall: every job's end ends others */
+	atomic_bool end_all;		/* exit_what=all fired: no later phase runs */
+	atomic_bool *group_ended;	/* per group: exit_what=group fired for it already */
+	/* error_dump: each I/O error said as it happens, from the job's thread; or NULL */
+	void (*error_line)(void *ctx, const char *msg);
+	void *error_ctx;
 	const char *aux_path;		/* --aux-path: where state files go; NULL: the cwd */
 	void (*note)(void *ctx, const char *msg);	/* "Laying out IO file" lines */
 	void *note_ctx;

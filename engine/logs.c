@@ -80,6 +80,11 @@ struct job_logs *logs_create(const struct job_desc *j, int *err)
 	if (!prealloc(l))
 		goto nomem;
 	l->hist.coarseness = j->log_hist_coarseness;
+	if (!j->stats) {
+		/* stats=0: as fio, its log files are written, and empty */
+		l->lat = l->bw = l->iops = l->averaged = false;
+		return l;
+	}
 	if (j->hist_log) {
 		l->hist_before = calloc(IO_NDIR, sizeof(*l->hist_before));
 		if (!l->hist_before)
@@ -217,7 +222,8 @@ void logs_io(struct worker *w, const struct io_req *r, uint64_t now, uint64_t cl
 	 * fio's per-I/O bandwidth entry: the I/O's bytes over its clat, in bytes per ms. With
 	 * the sample window at 0 (log_avg_msec=0), each entry is a bw or iops sample too.
 	 */
-	if (l->bw) {
+	/* disable_bw_measurement: fio 3.33 drops these entries alone, not the windows' */
+	if (l->bw && !w->job->disable_bw) {
 		uint64_t bw = clat_ns ? r->full_len * NS_PER_MSEC / clat_ns : 0;
 
 		joblog_add(&l->bw_log, ms, bw, d, r->full_len, off, prio);
@@ -390,10 +396,13 @@ int logs_write_all(const struct job_list *jobs, struct job_logs *const *logs,
 		if (j->lat_log) {
 			fresh = !written_before(jobs, logs, i, j->lat_log,
 						offsetof(struct job_desc, lat_log));
-			ret = write_one(j, j->lat_log, "clat", fresh, &l->clat_log, NULL, d);
-			if (!ret)
+			/* as fio, a latency disable_* leaves out has no log file at all */
+			if (!j->disable_clat)
+				ret = write_one(j, j->lat_log, "clat", fresh, &l->clat_log, NULL,
+						d);
+			if (!ret && !j->disable_slat)
 				ret = write_one(j, j->lat_log, "slat", fresh, &l->slat_log, NULL, d);
-			if (!ret)
+			if (!ret && !j->disable_lat)
 				ret = write_one(j, j->lat_log, "lat", fresh, &l->lat_log, NULL, d);
 		}
 		if (!ret && j->bw_log)

@@ -225,7 +225,7 @@ void pace_tick(struct worker *w)
 	struct pace *p = &w->pace;
 
 	if (w->now >= p->t_next_stop) {
-		if (atomic_load_explicit(w->stop, memory_order_relaxed))
+		if (worker_stopped(w))
 			w->issuing = false;
 		p->t_next_stop = w->now + clock_from_ns(w->clk, STOP_POLL_NS);
 		pace_publish(w, p->ramping ? JOB_RAMPING : JOB_RUNNING);

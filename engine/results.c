@@ -158,6 +158,8 @@ static void fill_unit(struct report_unit *u, const struct run *r, const struct s
 	u->pct = j->percentile_list;
 	u->npct = j->npercentiles;
 	u->kb_base = j->kb_base;
+	u->sig_figs = j->sig_figs;
+	u->unit_bits = j->unit_base == UNIT_BASE_BITS;
 	u->unified = (enum report_unified)j->unified_rw_reporting;
 	u->depth = j->iodepth;
 	u->continue_on_error = j->continue_on_error != ERRC_NONE;
@@ -173,13 +175,16 @@ static void fill_unit(struct report_unit *u, const struct run *r, const struct s
 	u->nblock_info = res->nblocks;
 }
 
-/* Merge the jobs of the group that starts at job i; returns how many jobs it has. */
+/*
+ * Merge the jobs of the group that starts at job i (which has stats); returns how many
+ * jobs it spans. stats=0 jobs among them are left out of the merge and of jobs=N, as fio.
+ */
 static unsigned merge_group(const struct run *r, const struct sources *src, unsigned i,
 			    struct report_unit *u, struct job_stats **merged)
 {
 	const struct job_list *jobs = r->jobs;
 	struct job_stats *st = calloc(1, sizeof(*st));
-	unsigned n = 0;
+	unsigned n = 0, members = 0;
 
 	if (!st)
 		return 0;
@@ -188,13 +193,16 @@ static unsigned merge_group(const struct run *r, const struct sources *src, unsi
 	/* A job without group_reporting is a unit of its own, as in fio. */
 	for (unsigned k = i; k < jobs->njobs && jobs->jobs[k].groupid == jobs->jobs[i].groupid &&
 	     jobs->jobs[k].group_reporting; k++, n++) {
+		if (!jobs->jobs[k].stats)
+			continue;
+		members++;
 		stats_merge(st, src->results[k].st);
 		if (!u->error && src->results[k].error) {
 			u->error = src->results[k].error;
 			u->error_msg = src->results[k].error_msg;
 		}
 	}
-	u->members = n * (r->ranks > 1 ? r->ranks : 1);
+	u->members = members * (r->ranks > 1 ? r->ranks : 1);
 	*merged = st;
 	return n;
 }
@@ -228,11 +236,15 @@ int run_build_report_of(const struct run *r, const struct job_result *results,
 	out->nmerged = jobs->njobs;
 	if (!out->units || !out->merged || !out->names || !out->values || !out->scratch)
 		return -ENOMEM;
-	for (unsigned i = 0; i < jobs->njobs; nu++) {
+	for (unsigned i = 0; i < jobs->njobs;) {
 		const struct job_desc *j = &jobs->jobs[i];
 		struct report_unit *u = &out->units[nu];
 		unsigned n = 1;
 
+		if (!j->stats) {
+			i++;	/* stats=0: fio reports nothing of it */
+			continue;
+		}
 		if (j->group_reporting) {
 			n = merge_group(r, &src, i, u, &out->merged[nu]);
 			if (!n)
@@ -245,6 +257,7 @@ int run_build_report_of(const struct run *r, const struct job_result *results,
 		u->nopts = add_options(out, at, j, out->scratch[nu]);
 		at += u->nopts;
 		i += n;
+		nu++;
 	}
 	out->rep.global_names = out->names + at;
 	out->rep.global_values = out->values + at;
@@ -252,6 +265,7 @@ int run_build_report_of(const struct run *r, const struct job_result *results,
 	out->rep.version = "iojob-" IOJOB_VERSION;
 	out->rep.units = out->units;
 	out->rep.nunits = nu;
+	out->rep.ngroups = jobs->ngroups;
 	return 0;
 }
 

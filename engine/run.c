@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/control.h"
 #include "engine/files.h"
 #include "engine/logs.h"
 #include "engine/stripe/stripe.h"
@@ -282,6 +283,7 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 	memset(r, 0, sizeof(*r));
 	r->jobs = jobs;
 	atomic_init(&r->stop, false);
+	atomic_init(&r->end_all, false);
 	clock_init(&r->clock, false);
 	clock_init(&r->gettime, true);
 	stats_lat_map_init(&r->latmap);
@@ -298,11 +300,12 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 		rf->ops = ioengine_find(j->ioengine);
 		virtual_files = rf->ops->flags & IOENG_NOFILES;
 		ret = resolve_files(r, i, d);
+		/* disk_util=0: the job's disks (a stripe's too) are not watched for the report */
 		if (!ret)
-			ret = prepare_stripe(r, i, virtual_files, d);
+			ret = prepare_stripe(r, i, virtual_files || !j->disk_util, d);
 		if (!ret)
 			ret = thread_env_prepare(j, rf->f, virtual_files ? 0 : rf->n, &r->env, d);
-		for (unsigned f = 0; !ret && !virtual_files && f < rf->n; f++)
+		for (unsigned f = 0; !ret && !virtual_files && j->disk_util && f < rf->n; f++)
 			watch_disk(&r->disks, rf->f[f].path);
 		r->results[i].st = calloc(1, sizeof(*r->results[i].st));
 		if (!ret && !r->results[i].st)
@@ -311,15 +314,19 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 	}
 	if (!ret)
 		ret = ensure_fd_limit(r, d);
+	r->exitall = control_exitall(r);
+	r->group_ended = calloc((size_t)jobs->ngroups, sizeof(*r->group_ended));
+	if (!ret && !r->group_ended)
+		ret = diag_set(d, -ENOMEM, "out of memory");
 	return ret;
 }
 
-/* startdelay, in slices so that a stop (a signal) does not wait for the whole delay. */
-static void start_delay(const struct run *r, uint64_t ns)
+/* startdelay, in slices so that a stop (a signal, exitall) does not wait it out. */
+static void start_delay(const struct worker *w, uint64_t ns)
 {
 	const uint64_t slice = 100000000ULL;
 
-	while (ns && !atomic_load(&r->stop)) {
+	while (ns && !worker_stopped(w)) {
 		uint64_t step = ns < slice ? ns : slice;
 		struct timespec ts = { (time_t)(step / NS_PER_SEC),
 				       (long)(step % NS_PER_SEC) };
@@ -355,6 +362,7 @@ static void *job_thread(void *arg)
 {
 	struct job_slot *s = arg;
 	struct job_result *res = &s->run->results[s->index];
+	bool waited = false;
 	int ret;
 
 	s->w.tid = gettid();
@@ -364,6 +372,8 @@ static void *job_thread(void *arg)
 	if (!ret)
 		ret = verify_load_state(&s->w, s->index);
 	gate_pass(s->gate);
+	if (!ret && control_wait_for(s->run, s->index))
+		waited = true;
 	if (!ret && s->w.job->create_only) {
 		/* create_only: layout_phase() laid the files out; the job issues no I/O */
 		res->io_start_ns = res->io_end_ns = s->gate->go_ns;
@@ -373,15 +383,21 @@ static void *job_thread(void *arg)
 
 		if (j->startdelay_ns.hi > delay)
 			delay += rng_below(&s->w.rng, j->startdelay_ns.hi - delay + 1);
-		start_delay(s->run, delay);
+		/* as fio, a startdelay runs from the release, the wait for wait_for within it */
+		if (waited) {
+			uint64_t gone = clock_mono_ns() - s->gate->go_ns;
+
+			delay = delay > gone ? delay - gone : 0;
+		}
+		start_delay(&s->w, delay);
 		/*
-		 * Without a startdelay every job's measured time begins when go was given,
-		 * not when the scheduler first ran its thread: with more threads than CPUs
-		 * the last would otherwise measure a later stretch of time than the first.
+		 * Without a startdelay (or a wait_for) every job's measured time begins when
+		 * go was given, not when the scheduler first ran its thread: with more threads
+		 * than CPUs the last would otherwise measure a later stretch than the first.
 		 */
-		if (!delay)
+		if (!delay && !waited)
 			s->w.t_go = s->w.clk->tsc ? s->gate->go_tsc : s->gate->go_ns;
-		res->io_start_ns = delay ? clock_mono_ns() : s->gate->go_ns;
+		res->io_start_ns = delay || waited ? clock_mono_ns() : s->gate->go_ns;
 		worker_run(&s->w);
 		res->io_end_ns = clock_mono_ns();
 		verify_save_state(&s->w, s->index);
@@ -404,6 +420,7 @@ static void *job_thread(void *arg)
 	memcpy(res->error_msg, s->w.error_msg, sizeof(res->error_msg));
 	/* Last: --status-interval reads the result from here on, instead of asking the job. */
 	atomic_store_explicit(&res->progress.final, true, memory_order_release);
+	control_job_ended(s->run, s->index);
 	return NULL;
 }
 
@@ -520,6 +537,21 @@ static struct job_flow *job_flow_of(struct run *r, unsigned index)
 	return &r->results[index].flow;
 }
 
+/*
+ * The latency from which an I/O takes the loop's rare path: lat_over='s lowest limit, or
+ * just above max_latency's lowest. As in fio, max_latency is not checked where lat is not
+ * measured: disable_lat, or stats=0.
+ */
+static uint64_t rare_min(const struct job_desc *j)
+{
+	uint64_t min = j->nlat_over ? j->lat_over_ns[0] : UINT64_MAX;
+
+	for (int d = 0; j->stats && !j->disable_lat && d < IO_NDIR; d++)
+		if (j->max_latency_ns[d] && j->max_latency_ns[d] + 1 < min)
+			min = j->max_latency_ns[d] + 1;
+	return min;
+}
+
 static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 		      struct start_gate *gate)
 {
@@ -532,7 +564,7 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 	s->w.ops = r->files[index].ops;
 	s->w.clk = s->w.job->clocksource == CLOCKSRC_GETTIME ? &r->gettime : &r->clock;
 	s->w.latmap = &r->latmap;
-	s->w.rare_min = s->w.job->nlat_over ? s->w.job->lat_over_ns[0] : UINT64_MAX;
+	s->w.rare_min = rare_min(s->w.job);
 	s->w.progress = &r->results[index].progress;
 	s->w.files = r->files[index].f;
 	s->w.nfiles = r->files[index].n;
@@ -540,6 +572,9 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 	s->w.member_io = r->files[index].member_io;
 	s->w.st = r->results[index].st;
 	s->w.stop = &r->stop;
+	s->w.halt = &r->results[index].halt;
+	s->w.error_line = r->error_line;
+	s->w.error_ctx = r->error_ctx;
 	s->w.aux_path = r->aux_path;
 	/* clones are placed one after another, the first with jobnum 0 */
 	s->w.seq_cursor = &r->results[index - s->w.job->jobnum].seq_cursor;
@@ -757,6 +792,9 @@ int run_execute(struct run *r, struct diag *d)
 			mark_not_run(r, p, "stopped before its phase began");
 			ended = true;
 		}
+		/* exit_what=all: as in fio, the later jobs never start and are no failure */
+		if (atomic_load(&r->end_all))
+			ended = true;
 		if (!ended && run_phase(r, p, d) < 0) {
 			char why[sizeof(d->msg) + 64];
 
@@ -805,6 +843,7 @@ void run_free(struct run *r)
 	free(r->files);
 	free(r->results);
 	free(r->phases);
+	free(r->group_ended);
 	diskset_free(&r->disks);
 	device_users_free(&r->devices);
 	thread_env_free(&r->env);

@@ -118,7 +118,8 @@ static int64_t run_eta(const struct run *r, uint64_t now)
 static void show_line(struct run_status *s, uint64_t now)
 {
 	const struct job_list *jobs = s->run->jobs;
-	struct status_view v = { .states = s->states, .njobs = jobs->njobs };
+	struct status_view v = { .states = s->states, .njobs = jobs->njobs,
+				 .bits = jobs->jobs[jobs->njobs - 1].unit_base == UNIT_BASE_BITS };
 	double secs = (double)(now - s->last_line_ns) / 1e9;
 	char line[LINE_MAX_LEN];
 	size_t len;

@@ -47,6 +47,9 @@ struct worker {
 					 * state << BLOCK_STATE_SHIFT | trims), NULL when off */
 	unsigned nblocks;
 	const atomic_bool *stop;	/* set to end every job early */
+	const atomic_bool *halt;	/* set to end this job early (exitall) */
+	void (*error_line)(void *ctx, const char *msg);	/* error_dump: say it, or NULL */
+	void *error_ctx;
 	const char *aux_path;		/* the directory of verify state files, or NULL */
 	atomic_uint_fast64_t *seq_cursor;	/* seq_cursor=shared: bytes taken by the clones */
 	atomic_uint_fast64_t *ios_shared;	/* fsync_every_ios: I/Os of the job's clones */
@@ -83,6 +86,13 @@ struct worker {
 	char error_msg[512];
 	char verify_msg[512];		/* the first bad block, while the job goes on */
 };
+
+/* Whether the job was told to end early: a signal for every job, or exitall for it. */
+static inline bool worker_stopped(const struct worker *w)
+{
+	return atomic_load_explicit(w->stop, memory_order_relaxed) ||
+	       atomic_load_explicit(w->halt, memory_order_relaxed);
+}
 
 /*
  * With cmdprio, lay the statistics out per priority and send every I/O down the rare path

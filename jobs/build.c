@@ -490,6 +490,8 @@ int jobs_build(const struct job_input *in, struct job_list *out, struct diag *d)
 		ret = build_one(in, i, globals, nglobals, &out->arena, &tmpl, d);
 		if (!ret && in->readonly)
 			ret = job_check_readonly(&tmpl, d);
+		if (!ret)
+			ret = job_check_wait_for(out, &tmpl, d);
 		if (ret)
 			break;
 		place(out, &tmpl, new_source, &group_used);

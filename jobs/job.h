@@ -45,7 +45,15 @@ enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum think_count { THINK_COMPLETE, THINK_ISSUE };
 enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
 
+/* fio's error types, for ignore_error: a read's, a write's (or trim's, sync's), EILSEQ's */
+enum err_type { ERR_TYPE_READ, ERR_TYPE_WRITE, ERR_TYPE_VERIFY, ERR_TYPE_NR };
+/* exit_what: the jobs a job that ends takes with it (exitall, exitall_on_error) */
+enum exit_scope { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
+/* unit_base: bandwidth in bytes (0 picks them, as fio for every engine here) or bits */
+enum unit_base { UNIT_BASE_AUTO, UNIT_BASE_BYTES, UNIT_BASE_BITS };
+
 #define JOB_MAX_BSSPLIT	64
+#define JOB_MAX_IGNORE	16	/* errnos per type in ignore_error= */
 #define JOB_MAX_PCT	20
 #define JOB_MAX_LAT_OVER 4	/* limits of lat_over= */
 #define JOB_ENGINE_OPTS	128	/* bytes for the selected engine's options */
@@ -91,6 +99,12 @@ struct job_cpus {
 /* A ':'-separated list option; a repeated key appends (filename=, directory=). */
 struct str_list {
 	char **v;
+	unsigned n;
+};
+
+/* The errnos ignore_error= lists for one error type; n 0: continue_on_error's EIO, EILSEQ. */
+struct ignore_list {
+	int err[JOB_MAX_IGNORE];
 	unsigned n;
 };
 
@@ -339,6 +353,19 @@ struct job_desc {
 	const char *profile_opt;	/* fio's tiobench threads= or dir=: a note, no effect */
 
 	/* issue 15, group H: job control and reporting */
+	const char *wait_for;		/* start only once every job of this name has ended */
+	int wait_for_section;		/* its section's index; -1: none */
+	bool exitall;			/* set at all (any value, as fio): ends end others */
+	bool exitall_on_error;		/* this job failing ends others */
+	int exit_what;			/* enum exit_scope: which others */
+	bool stats;			/* 0: left out of every report */
+	bool disable_lat, disable_clat, disable_slat, disable_bw;
+	bool disk_util;			/* 0: its disks are not watched for the report */
+	struct ignore_list ignore_error[ERR_TYPE_NR];	/* per READ, WRITE, VERIFY */
+	bool error_dump;		/* say each I/O error as it happens */
+	uint64_t max_latency_ns[IO_NDIR];	/* 0: no limit */
+	unsigned sig_figs;		/* significant_figures */
+	int unit_base;			/* enum unit_base */
 
 	/* what was set, in order, for JSON "job options" */
 	struct job_setting *settings;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "jobs/opt_buffers.h"
+#include "jobs/opt_control.h"
 #include "jobs/opt_custom.h"
 #include "jobs/opt_thread.h"
 #include "jobs/opt_offsets.h"
@@ -292,6 +293,19 @@ static int log_cpus_parse(const struct opt_ctx *ctx, const char *val, void *dst,
 }
 
 /* issue 15, group H: job control and reporting: value tables */
+static const struct opt_enum exit_what_vals[] = {
+	{ "group", EXIT_GROUP, "the jobs of its group (exitall's own way)" },
+	{ "stonewall", EXIT_STONEWALL, "every job running now; the next phase still runs" },
+	{ "all", EXIT_ALL, "every job, and no later phase runs" },
+	{ NULL },
+};
+
+static const struct opt_enum unit_base_vals[] = {
+	{ "0", UNIT_BASE_AUTO, "as the engine measures: bytes for every engine here" },
+	{ "8", UNIT_BASE_BYTES, "bandwidth in bytes (B/s)" },
+	{ "1", UNIT_BASE_BITS, "bandwidth in bits (bit/s)" },
+	{ NULL },
+};
 
 /* Option names are the table; keep it sorted by topic, as the help prints it. */
 const struct opt_def job_options[] = {
@@ -466,10 +480,12 @@ const struct opt_def job_options[] = {
 	JOB_ENUM("unified_rw_reporting", unified_rw_reporting, "none", unified_vals,
 		 "report directions separately or summed"),
 	JOB_ENUM("continue_on_error", continue_on_error, "none", error_vals,
-		 "which errors to count and go on after"),
+		 "which types of error to count and go on after: EIO and EILSEQ, or the "
+		 "errors ignore_error lists for the type, as fio"),
 	JOB_ENUM("clocksource", clocksource, NULL, clock_vals, "clock the job's latencies use"),
 	JOB_BOOL("gtod_reduce", gtod_reduce, "0",
-		 "accepted for fio job files: iojob times every I/O at little cost anyway"),
+		 "disable_lat, disable_clat, disable_slat and disable_bw_measurement at once "
+		 "(iojob still times every I/O, at little cost)"),
 	/* data verification */
 	JOB_ENUM("verify", verify, "0", verify_vals,
 		 "write blocks with a header and checksum, read them back and check them"),
@@ -691,22 +707,48 @@ const struct opt_def job_options[] = {
 	JOB_REFUSED("trim_backlog", "0", "not built yet", "trim after every N writes"),
 	JOB_REFUSED("trim_backlog_batch", NULL, "not built yet", "blocks trimmed each trim_backlog"),
 
-	/* issue 15, group H: job control and reporting (placeholders until built) */
-	JOB_REFUSED("wait_for", NULL, "not built yet", "job this one waits for before starting"),
-	JOB_REFUSED("exitall", "0", "not built yet", "end every job when this one ends"),
-	JOB_REFUSED("exitall_on_error", "0", "not built yet", "end every job when this one fails"),
-	JOB_REFUSED("exit_what", "group", "not built yet", "which jobs exitall ends"),
-	JOB_REFUSED("stats", "1", "not built yet", "gather statistics for this job"),
-	JOB_REFUSED("disable_lat", "0", "not built yet", "do not measure total latency"),
-	JOB_REFUSED("disable_clat", "0", "not built yet", "do not measure completion latency"),
-	JOB_REFUSED("disable_slat", "0", "not built yet", "do not measure submission latency"),
-	JOB_REFUSED("disable_bw_measurement", "0", "not built yet", "do not measure bandwidth", .alias = "disable_bw"),
-	JOB_REFUSED("disk_util", "1", "not built yet", "report the disks' utilization"),
-	JOB_REFUSED("ignore_error", NULL, "not built yet", "errors (per direction) to count and go on after"),
-	JOB_REFUSED("error_dump", "0", "not built yet", "print each error as it happens"),
-	JOB_REFUSED("max_latency", NULL, "not built yet", "end the job when a latency reaches this"),
-	JOB_REFUSED("significant_figures", "4", "not built yet", "significant figures in the normal report"),
-	JOB_REFUSED("unit_base", "0", "not built yet", "bits or bytes in bandwidth (8 or 1; 0: bytes)"),
+	/* issue 15, group H: job control and reporting */
+	JOB_STR("wait_for", wait_for, NULL,
+		"start only once every job of this name (a section above, of a unique name) "
+		"has ended; the jobs after it start without waiting"),
+	JOB_FLAG("exitall", exitall, "0",
+		 "when any job ends, end the others exit_what names; as in fio, setting it at "
+		 "all (even exitall=0) turns it on for every job of the run"),
+	JOB_FLAG("exitall_on_error", exitall_on_error, "0",
+		 "when this job fails, end the others exit_what names"),
+	JOB_ENUM("exit_what", exit_what, "group", exit_what_vals,
+		 "which jobs exitall and exitall_on_error end"),
+	JOB_BOOL("stats", stats, "1",
+		 "report this job (0: left out of every report and group total, and "
+		 "max_latency is not checked, as in fio)"),
+	JOB_BOOL("disable_lat", disable_lat, "0",
+		 "leave total latency out of the report and logs (max_latency then goes "
+		 "unchecked, as in fio)"),
+	JOB_BOOL("disable_clat", disable_clat, "0",
+		 "leave completion latency, its percentiles and the latency buckets out of the "
+		 "report and logs"),
+	JOB_BOOL("disable_slat", disable_slat, "0",
+		 "leave submission latency out of the report and logs"),
+	JOB_BOOL("disable_bw_measurement", disable_bw, "0",
+		 "log no per-I/O bandwidth entries (write_bw_log with log_avg_msec=0); the "
+		 "bandwidth samples of the report stay, as in fio 3.33", .alias = "disable_bw"),
+	JOB_BOOL("disk_util", disk_util, "1",
+		 "report the disks under the job's files (0: they are not watched for it)"),
+	JOB_CUSTOM("ignore_error", ignore_error, NULL, opt_ignore_error_parse,
+		   "errors to count and go on after, per read, write and verify: a type with a "
+		   "list goes on after those alone (without, continue_on_error goes on after "
+		   "EIO and EILSEQ)",
+		   .syntax = "READ,WRITE,VERIFY, each ERR:ERR:... (EIO, ENOSPC, ... or numbers)"),
+	JOB_BOOL("error_dump", error_dump, "0",
+		 "say each I/O error on stderr as it happens, those continue_on_error goes "
+		 "on after too"),
+	JOB_CUSTOM("max_latency", max_latency_ns, NULL, opt_max_latency_parse,
+		   "fail the job (ETIMEDOUT) when an I/O's total latency is above this",
+		   .syntax = "time[,time[,time]] (read,write,trim; µs without a unit)"),
+	JOB_UINT("significant_figures", sig_figs, "4", 1, 10,
+		 "digits of the normal report's IOPS, bandwidth and sizes"),
+	JOB_ENUM("unit_base", unit_base, "0", unit_base_vals,
+		 "bandwidth of the normal report in bytes (8) or bits (1)"),
 
 	/* issue 15, group G: logs and job-file syntax (placeholders until built) */
 	JOB_BOOL("log_max_value", log_max_value, "0",

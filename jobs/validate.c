@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "jobs/job.h"
+#include "jobs/jobs.h"
 #include "jobs/options.h"
 #include "jobs/opt_thread.h"
 #include "base/diag.h"
@@ -118,9 +119,6 @@ static int check_timing(struct job_desc *j, struct diag *d)
 		diag_note(d, "job '%s': time_based needs runtime; the workload runs once", j->name);
 		j->time_based = false;
 	}
-	if (j->gtod_reduce)
-		diag_note(d, "job '%s': gtod_reduce=1 changes nothing: iojob still times every "
-			  "I/O, with one clock read per submit and per reap", j->name);
 	if (!j->thread && job_setting(j, "thread"))
 		diag_note(d, "job '%s': iojob runs every job as a thread; thread=0 has no effect",
 			  j->name);
@@ -711,6 +709,76 @@ static int check_offload(const struct job_desc *j, const struct engine_info *eng
 	return 0;
 }
 
+/*
+ * gtod_reduce=1 is fio's disable_lat, disable_clat, disable_slat and disable_bw_measurement
+ * at once (one of them the job file sets itself keeps its value). What fio leaves out
+ * leaves the report; iojob still times every I/O, which costs it little.
+ */
+static void gtod_reduce(struct job_desc *j, struct diag *d)
+{
+	j->disable_lat |= !job_setting(j, "disable_lat");
+	j->disable_clat |= !job_setting(j, "disable_clat");
+	j->disable_slat |= !job_setting(j, "disable_slat");
+	j->disable_bw |= !job_setting(j, "disable_bw_measurement");
+	diag_note(d, "job '%s': gtod_reduce=1 leaves the latencies out of the report, as fio "
+		  "does; iojob still times every I/O, with one clock read per submit and per "
+		  "reap", j->name);
+}
+
+/* The job control and reporting options that follow others, as fio settles them. */
+static int check_control(struct job_desc *j, struct diag *d)
+{
+	/* fio 3.33's exitall takes no value: exitall=0 turns it on as well (a quirk kept) */
+	if (job_setting(j, "exitall"))
+		j->exitall = true;
+	if (j->gtod_reduce)
+		gtod_reduce(j, d);
+	/* what is not measured has no percentiles either */
+	if (j->disable_lat)
+		j->lat_percentiles = false;
+	if (j->disable_clat)
+		j->clat_percentiles = false;
+	if (j->disable_slat)
+		j->slat_percentiles = false;
+	/* a type ignore_error lists goes on after those errors, whatever continue_on_error says */
+	for (int t = 0; t < ERR_TYPE_NR; t++)
+		if (j->ignore_error[t].n)
+			j->continue_on_error |= 1 << t;
+	if (j->wait_for && !strcmp(j->wait_for, j->name))
+		return fail(j, "wait_for", d, "option 'wait_for': a job cannot wait for itself");
+	return 0;
+}
+
+int job_check_wait_for(const struct job_list *before, struct job_desc *j, struct diag *d)
+{
+	char why[256];
+	int found = -1;
+
+	j->wait_for_section = -1;
+	if (!j->wait_for)
+		return 0;
+	for (unsigned i = 0; i < before->njobs; i++) {
+		const struct job_desc *o = &before->jobs[i];
+
+		if (strcmp(o->name, j->wait_for) || (int)o->section == found)
+			continue;
+		if (found >= 0) {
+			snprintf(why, sizeof(why), "option 'wait_for': more than one section is "
+				 "named '%s': the job to wait for needs a name of its own",
+				 j->wait_for);
+			return fail(j, "wait_for", d, why);
+		}
+		found = (int)o->section;
+	}
+	if (found < 0) {
+		snprintf(why, sizeof(why), "option 'wait_for': no job named '%s' above this one "
+			 "(the job to wait for comes first)", j->wait_for);
+		return fail(j, "wait_for", d, why);
+	}
+	j->wait_for_section = found;
+	return 0;
+}
+
 int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		 struct diag *d)
 {
@@ -744,6 +812,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_buffers(j, paths, d);
 	if (!ret)
 		ret = check_files(j, d);
+	if (!ret)
+		ret = check_control(j, d);
 	if (ret)
 		return ret;
 	if (j->verify != VERIFY_NONE && (eng->flags & ENGINE_NO_FILES))

@@ -7,6 +7,7 @@
 struct diag;
 struct engine_info;
 struct job_desc;
+struct job_list;
 
 /*
  * Fill the defaults that depend on other options (batch sizes, alignment, io_size),
@@ -21,5 +22,12 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool check_p
  * files (unlink). Returns 0 or -EINVAL with d naming the job and the option.
  */
 int job_check_readonly(const struct job_desc *j, struct diag *d);
+
+/*
+ * wait_for=NAME: the job to wait for is a section above (in before, the jobs built so
+ * far) and the only one of that name, as fio requires; sets j->wait_for_section. Returns
+ * 0 or -EINVAL with d naming the job and the option.
+ */
+int job_check_wait_for(const struct job_list *before, struct job_desc *j, struct diag *d);
 
 #endif

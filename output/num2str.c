@@ -24,7 +24,7 @@ char *num2str(uint64_t num, unsigned maxlen, int pow2, enum n2s_unit unit, char 
 {
 	static const char *const si[N2S_PREFIXES] = { "", "k", "M", "G", "T", "P", "E" };
 	static const char *const iec[N2S_PREFIXES] = { "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei" };
-	static const char *const units[] = { "", "/s", "B", "B/s" };
+	static const char *const units[] = { "", "/s", "B", "B/s", "bit/s" };
 	const char *const *prefix = pow2 ? iec : si;
 	unsigned step = pow2 ? 1024 : 1000;
 	unsigned p = 0, rem = 0;
@@ -33,6 +33,8 @@ char *num2str(uint64_t num, unsigned maxlen, int pow2, enum n2s_unit unit, char 
 
 	if (!len)
 		return buf;
+	if (unit == N2S_BITPERSEC)
+		num *= 8;
 	while (num2str_digits(num) > maxlen && p < N2S_PREFIXES - 1) {
 		rem = (unsigned)(num % step);
 		num /= step;
@@ -65,11 +67,17 @@ char *num2str(uint64_t num, unsigned maxlen, int pow2, enum n2s_unit unit, char 
 char *num2str_pair(uint64_t bytes, unsigned kb_base, enum n2s_unit unit, char *buf,
 		   size_t len)
 {
+	return num2str_pair_figs(bytes, kb_base, N2S_FIGURES, unit, buf, len);
+}
+
+char *num2str_pair_figs(uint64_t bytes, unsigned kb_base, unsigned figs, enum n2s_unit unit,
+			char *buf, size_t len)
+{
 	char iec[32], si[32];
 	int si_first = kb_base == 1000;
 
-	num2str(bytes, 4, 1, unit, iec, sizeof(iec));
-	num2str(bytes, 4, 0, unit, si, sizeof(si));
+	num2str(bytes, figs, 1, unit, iec, sizeof(iec));
+	num2str(bytes, figs, 0, unit, si, sizeof(si));
 	snprintf(buf, len, "%s (%s)", si_first ? si : iec, si_first ? iec : si);
 	return buf;
 }

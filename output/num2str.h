@@ -13,7 +13,11 @@ enum n2s_unit {
 	N2S_PERSEC,		/* "/s" */
 	N2S_BYTE,		/* "B" */
 	N2S_BYTEPERSEC,		/* "B/s" */
+	N2S_BITPERSEC,		/* "bit/s": num is bytes per second, printed times 8 */
 };
+
+/* The digits fio prints by default (significant_figures=4). */
+#define N2S_FIGURES	4
 
 /*
  * Format num with at most maxlen significant digits, scaling by 1000 (SI prefixes k, M,
@@ -34,5 +38,9 @@ unsigned num2str_digits(uint64_t v);
  */
 char *num2str_pair(uint64_t bytes, unsigned kb_base, enum n2s_unit unit, char *buf,
 		   size_t len);
+
+/* The same pair with figs digits (significant_figures) instead of 4. */
+char *num2str_pair_figs(uint64_t bytes, unsigned kb_base, unsigned figs, enum n2s_unit unit,
+			char *buf, size_t len);
 
 #endif

@@ -33,6 +33,8 @@ struct report_unit {
 	unsigned npct;
 	unsigned pct_decimals;		/* decimals as typed in it ("99.90": 2), 0: as needed */
 	unsigned kb_base;		/* 1024 or 1000: which of IEC/SI is printed first */
+	unsigned sig_figs;		/* significant_figures of the normal report; 0: fio's 4 */
+	bool unit_bits;			/* unit_base=1: the normal report's bw in bits */
 	enum report_unified unified;
 	unsigned depth;			/* iodepth, for the "latency" line */
 	bool continue_on_error;		/* print the "errors" line */
@@ -90,6 +92,11 @@ struct report {
 	const struct report_rank *ranks;
 	unsigned nranks;
 	int interrupted_by;			/* the signal that cut the run short, 0 if none */
+	/*
+	 * The run's groups are 0..ngroups-1: as fio, one whose jobs all have stats=0 still
+	 * gets its empty "Run status group" header. 0: the units' groups alone.
+	 */
+	int ngroups;
 };
 
 /*
@@ -115,12 +122,13 @@ void report_terse(FILE *f, const struct report *r, unsigned version);
 /*
  * The line printed for each job before the run, as fio does at parse time:
  * "NAME: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B,
- * ioengine=libaio, iodepth=32". bs_min and bs_max are per direction.
+ * ioengine=libaio, iodepth=32". bs_min and bs_max are per direction, printed with
+ * sig_figs digits (significant_figures, fio's 4 by default).
  */
 void report_job_header(FILE *f, const char *name, int groupid, const char *rw,
 		       const unsigned long long bs_min[STATS_NDIR],
 		       const unsigned long long bs_max[STATS_NDIR],
-		       const char *ioengine, unsigned iodepth);
+		       const char *ioengine, unsigned iodepth, unsigned sig_figs);
 
 /* What the normal report says about the run before it starts, after the jobs' lines. */
 struct report_header {

@@ -11,14 +11,14 @@
 void report_job_header(FILE *f, const char *name, int groupid, const char *rw,
 		       const unsigned long long bs_min[STATS_NDIR],
 		       const unsigned long long bs_max[STATS_NDIR],
-		       const char *ioengine, unsigned iodepth)
+		       const char *ioengine, unsigned iodepth, unsigned sig_figs)
 {
 	char lo[STATS_NDIR][32], hi[STATS_NDIR][32];
 	unsigned i;
 
 	for (i = 0; i < STATS_NDIR; i++) {
-		num2str(bs_min[i], 4, 1, N2S_BYTE, lo[i], sizeof(lo[i]));
-		num2str(bs_max[i], 4, 1, N2S_BYTE, hi[i], sizeof(hi[i]));
+		num2str(bs_min[i], sig_figs, 1, N2S_BYTE, lo[i], sizeof(lo[i]));
+		num2str(bs_max[i], sig_figs, 1, N2S_BYTE, hi[i], sizeof(hi[i]));
 	}
 	text_put_escaped(f, name);
 	fprintf(f, ": (g=%d): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, "

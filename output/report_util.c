@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "output/diskstats.h"
+#include "output/num2str.h"
 #include "base/units.h"
 
 const char *const depth_bucket_label[STATS_DEPTH_NR] = {
@@ -325,6 +326,7 @@ static void group_add(struct group_run *g, const struct unit_view *v)
 int report_ctx_init(struct report_ctx *c, const struct report *r)
 {
 	const struct report_unit *u;
+	struct group_run *g;
 	unsigned i;
 
 	memset(c, 0, sizeof(*c));
@@ -343,7 +345,11 @@ int report_ctx_init(struct report_ctx *c, const struct report *r)
 			stats_unify(c->views[i].mixed);
 		}
 		view_init(&c->views[i], u);
-		group_add(group_get(c, u), &c->views[i]);
+		g = group_get(c, u);
+		/* fio's group lines take these of the group's last unit, kb_base of its first */
+		g->sig_figs = u->sig_figs ? u->sig_figs : N2S_FIGURES;
+		g->unit_bits = u->unit_bits;
+		group_add(g, &c->views[i]);
 	}
 	return 0;
 

@@ -47,6 +47,8 @@ struct group_dir {
 struct group_run {
 	int groupid;
 	unsigned kb_base;		/* the first unit's */
+	unsigned sig_figs;		/* the last unit's, as fio's: significant_figures */
+	bool unit_bits;			/* the last unit's unit_base=1 */
 	struct group_dir dir[RU_SLOTS];
 };
 

@@ -40,7 +40,7 @@ static size_t eta_string(char *buf, size_t len, int64_t s)
 }
 
 /* "[r=196MiB/s,w=83.8MiB/s]" or "[r=50.1k,w=21.4k IOPS]", busy directions only. */
-static size_t rates(char *buf, size_t len, const uint64_t *v, bool bytes)
+static size_t rates(char *buf, size_t len, const uint64_t *v, bool bytes, bool bits)
 {
 	size_t used = 0;
 	char num[32];
@@ -49,7 +49,8 @@ static size_t rates(char *buf, size_t len, const uint64_t *v, bool bytes)
 		if (!v[d])
 			continue;
 		if (bytes)
-			num2str(v[d], 4, 1, N2S_BYTEPERSEC, num, sizeof(num));
+			num2str(v[d], 4, 1, bits ? N2S_BITPERSEC : N2S_BYTEPERSEC, num,
+				sizeof(num));
 		else
 			num2str(v[d], 4, 0, N2S_NONE, num, sizeof(num));
 		used += (size_t)snprintf(buf + used, len - used, "%s%c=%s", used ? "," : "[",
@@ -72,9 +73,9 @@ char *status_line(char *buf, size_t len, const struct status_view *v)
 		else if (n < len)
 			n += (size_t)snprintf(buf + n, len - n, "][-.-%%]");
 		if (n < len)
-			n += rates(buf + n, len - n, v->bw, true);
+			n += rates(buf + n, len - n, v->bw, true, v->bits);
 		if (n < len)
-			n += rates(buf + n, len - n, v->iops, false);
+			n += rates(buf + n, len - n, v->iops, false, false);
 		if (n < len)
 			n += (size_t)snprintf(buf + n, len - n, "[eta ");
 		if (n < len)

@@ -22,6 +22,7 @@ struct status_view {
 	int64_t eta_s;			/* seconds left, < 0 when unknown */
 	uint64_t bw[STATS_NDIR];	/* bytes per second over the last interval */
 	uint64_t iops[STATS_NDIR];
+	bool bits;			/* unit_base=1 (fio takes the last job's): bw in bits */
 };
 
 /* The status line, without the final '\r'. Returns buf. */

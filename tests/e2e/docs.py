@@ -25,6 +25,7 @@ CUSTOM_SAMPLES = {
     "sync_file_range": "write:8",
     "log_compression_cpus": "0",
     "rate_min": "1m", "ratemin": "1m", "rate_iops_min": "100",
+    "ignore_error": "EIO,ENOSPC:28", "max_latency": "10ms,20ms", "wait_for": "w",
 }
 # What to give a switch, by the metavar the man page shows it with.
 METAVAR_SAMPLES = {
@@ -37,6 +38,8 @@ METAVAR_SAMPLES = {
 # Options that the parser accepts only with another one.
 NEEDS = {"write_hist_log": ["--log_hist_msec=100"], "cgroup_weight": ["--cgroup=x"],
          "log_compression_cpus": ["--log_compression=1k"]}
+# Options that need another job before theirs (wait_for names one above it).
+BEFORE = {"wait_for": ["--name=w", "--size=1m"]}
 # Words of the form key= in the man page's prose that are not job options.
 NOT_OPTIONS = {"key", "value", "option", "job", "job2", "name", "util", "aggrios", "ios",
                "merge", "ticks", "in_queue", "r", "w", "f", "per", "min", "max", "avg",
@@ -177,7 +180,8 @@ def check_option_accepted(c, name, engine, d):
     c.check(value is not None, "option '%s': no sample value for its type" % name)
     if value is None:
         return
-    args = ["--name=x", "--size=1m", "--%s=%s" % (name, value)] + NEEDS.get(name, [])
+    args = BEFORE.get(name, []) + ["--name=x", "--size=1m", "--%s=%s" % (name, value)] + \
+        NEEDS.get(name, [])
     if engine:
         args.insert(2, "--ioengine=" + engine)
     ok, err = accepted(args, d)

@@ -11,7 +11,9 @@
  *          io_setup uring_init: making an engine's context or ring fails (as when
  *          /proc/sys/fs/aio-max-nr is used up or io_uring is disabled)
  *   FAULT  an errno name (EIO, ENOSPC, EAGAIN, ...) or number, or "short": half the bytes
- *          (whole 512-byte sectors when there are at least 1024; 512 are left alone)
+ *          (whole 512-byte sectors when there are at least 1024; 512 are left alone), or
+ *          "slowMS": the call waits MS milliseconds, then runs as it would have (a slow
+ *          I/O, for max_latency)
  *   NTH    the first matching call it hits, counting from 1 (default 1)
  *   COUNT  how many matching calls in a row it hits (default 1; 0: every one from NTH on)
  * IOJOB_FAULT_PATH=TEXT  only calls on files whose path contains TEXT count; without it,
@@ -33,6 +35,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -64,7 +67,8 @@ static const struct {
 
 struct fault {
 	enum fault_call call;
-	int err;		/* errno, or 0 for a short transfer */
+	int err;		/* errno, or 0 for a short transfer or a slow call */
+	unsigned long slow_ms;	/* a slow call: how long it waits */
 	char what[16];		/* FAULT as written */
 	unsigned long nth, count;
 	unsigned long calls, hits;
@@ -116,9 +120,17 @@ static void parse_spec(char *spec)
 	if (c == C_NCALLS)
 		die("unknown call", call);
 	f->call = (enum fault_call)c;
-	f->err = strcmp(what, "short") ? parse_errno(what) : 0;
+	if (!strncmp(what, "slow", 4)) {
+		char *end;
+
+		f->slow_ms = strtoul(what + 4, &end, 10);
+		if (!f->slow_ms || *end)
+			die("slow takes milliseconds above 0 (slow50)", what);
+	} else {
+		f->err = strcmp(what, "short") ? parse_errno(what) : 0;
+	}
 	if (f->err < 0)
-		die("unknown fault (an errno name or number, or short)", what);
+		die("unknown fault (an errno name or number, short or slowMS)", what);
 	snprintf(f->what, sizeof(f->what), "%s", what);
 	f->nth = nth ? strtoul(nth, NULL, 10) : 1;
 	f->count = count ? strtoul(count, NULL, 10) : 1;
@@ -192,8 +204,18 @@ static bool fd_counts(int fd)
 	return strstr(path, path_filter) != NULL;
 }
 
+/* A slow call's wait, outside the lock: other threads' calls go on meanwhile. */
+static void wait_ms(unsigned long ms)
+{
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
 int fault_hit(enum fault_call call, int fd)
 {
+	unsigned long slow_ms = 0;
 	int ret = 0;
 
 	if (!real_pread)
@@ -207,12 +229,18 @@ int fault_hit(enum fault_call call, int fd)
 		if (f->call != call)
 			continue;
 		f->calls++;
-		if (ret || f->calls < f->nth || (f->count && f->calls >= f->nth + f->count))
+		if (ret || slow_ms || f->calls < f->nth ||
+		    (f->count && f->calls >= f->nth + f->count))
 			continue;
 		f->hits++;
-		ret = f->err ? f->err : FAULT_SHORT;
+		if (f->slow_ms)
+			slow_ms = f->slow_ms;
+		else
+			ret = f->err ? f->err : FAULT_SHORT;
 	}
 	pthread_mutex_unlock(&lock);
+	if (slow_ms)
+		wait_ms(slow_ms);
 	return ret;
 }
 

@@ -977,7 +977,7 @@ START_TEST(job_header_prints_sizes_as_fio)
 	FILE *f = open_memstream(&buf, &len);
 
 	ck_assert_ptr_nonnull(f);
-	report_job_header(f, "aio-randrw", 0, "randrw", lo, hi, "libaio", 16);
+	report_job_header(f, "aio-randrw", 0, "randrw", lo, hi, "libaio", 16, 4);
 	ck_assert_int_eq(fclose(f), 0);
 	ck_assert_str_eq(buf, "aio-randrw: (g=0): rw=randrw, bs=(R) 4096B-4096B, (W) "
 			 "64.0KiB-64.0KiB, (T) 512B-1024KiB, ioengine=libaio, iodepth=16\n");
