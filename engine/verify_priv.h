@@ -1,0 +1,125 @@
+/*
+ * The verifier's own state, shared by verify.c (headers, checks, backlog and trims),
+ * verify_state.c (fio's state file) and verify_async.c (the checking threads). Private to
+ * those three: the rest of the engine sees engine/verify.h.
+ */
+#ifndef ENGINE_VERIFY_PRIV_H
+#define ENGINE_VERIFY_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/checksum.h"
+#include "engine/offsets.h"
+
+struct io_file;
+struct job_desc;
+struct verify_async;
+struct worker;
+
+#define VERIFY_MAGIC	0x564a4f49u	/* "IOJV" little-endian */
+#define GEN_ANY		UINT32_MAX	/* overlapping writes: either may have landed last */
+#define GEN_TRIMMED	(UINT32_MAX - 1)	/* trimmed since written: reads zeros */
+#define GEN_SKIP	(UINT32_MAX - 2)	/* a trim and a write raced: not judged */
+
+/*
+ * The start of each verified chunk; the checksum covers the chunk with csum zeroed. Only
+ * offsetof(csum) + the digest's size bytes are written: the rest of csum[] is data.
+ */
+struct vhdr {
+	uint32_t magic;
+	uint8_t type;			/* enum verify_type */
+	uint8_t pad[3];
+	uint32_t len;			/* of the chunk */
+	uint32_t gen;			/* the chunk's write generation in this run */
+	uint64_t offset;		/* of the chunk in its file */
+	uint8_t csum[CHECKSUM_MAX];
+};
+
+#define VHDR_FIXED	offsetof(struct vhdr, csum)
+
+/* A read's chunks go to the verify_async threads this many at most per hand-over. */
+#define VERIFY_ASYNC_CHUNKS	64
+
+/* A block to read back or trim, as it was written. */
+struct backlog_entry {
+	struct io_file *file;
+	uint64_t off;
+	uint32_t len;
+};
+
+/* A queue of blocks that keeps the newest cap of them. */
+struct block_ring {
+	struct backlog_entry *e;
+	uint64_t cap, head, tail;	/* head: oldest; tail: next free */
+};
+
+/* What a read of one chunk should find, decided when the read completes. */
+enum chunk_expect {
+	CK_SKIP,	/* a write raced the read: either content is right */
+	CK_DATA,	/* a header of generation gen (0 or GEN_ANY: any), and its data */
+	CK_ZERO,	/* trimmed: zeros */
+};
+
+struct verify {
+	enum checksum_type csum;
+	bool pattern_only;		/* verify=pattern: no header, every byte checked */
+	bool meta;			/* verify=meta: the header is checked, not the data */
+	bool null;			/* verify=null: read back, check nothing */
+	uint32_t interval;
+	uint32_t hlen;			/* bytes of header written per chunk (0: none) */
+	uint64_t voff;			/* verify_offset: where the header is swapped to */
+	uint32_t gen_pos[4];		/* where the header's gen bytes are once swapped */
+	uint32_t **gen;			/* per file, per chunk: last generation written */
+	uint16_t **busy;		/* per file, per chunk: writes in flight (iodepth > 1) */
+	uint32_t **issued;		/* per file, per chunk: the last write's generation */
+	uint32_t *read_snap;		/* per request slot: its file's next_gen at a read */
+	uint32_t *next_gen;		/* per file */
+	/* verify_backlog: completed writes wait here; every N of them some are read back */
+	struct block_ring backlog_q;
+	uint64_t backlog, batch, since_batch, drain_left;
+	/* trim_percentage: written blocks picked for a trim wait here */
+	struct block_ring trim_q;
+	uint64_t trim_backlog, trim_batch, since_trim, trim_left;
+	struct rng trim_rng;
+	bool trims_at_end;		/* trim_backlog=0: the writes ended, trim the rest */
+	/* fio's state file: each file's last iodepth completed writes */
+	uint64_t **last_off;
+	uint64_t *writes_done;		/* per file */
+	struct verify_async *async;	/* verify_async threads, or NULL */
+	bool pass;			/* reading everything back */
+	unsigned pass_file;
+	uint64_t pass_chunk;
+	uint64_t failures;
+	uint64_t first_seq;		/* of the bad chunk whose message is kept */
+};
+
+/*
+ * Check one chunk read back against what it should hold: 0 when it does, else 1 with what
+ * was wrong in what[]. Touches only c (verify_offset's swap is undone in place) and the
+ * job's settings, so that verify_async threads may call it.
+ */
+int verify_examine(const struct verify *v, const struct job_desc *j, uint64_t off,
+		   unsigned char *c, enum chunk_expect ex, uint32_t gen, char *what, size_t n);
+
+/*
+ * A bad chunk found by verify_examine(): count it, dump it, and keep its message if it is
+ * the first by seq (the order of the reads; 0 for the job's own checks, in that order).
+ */
+void verify_report_bad(struct worker *w, const struct io_file *f, uint64_t off,
+		       const unsigned char *got, const char *what, uint64_t seq);
+
+/*
+ * verify_async: start the threads (-errno, error_msg set), hand them a read's chunks
+ * (waits while all buffers are taken), wait for everything handed to be checked and
+ * stop them, and whether one found a bad chunk that verify_fatal must stop the job for.
+ */
+int verify_async_start(struct worker *w);
+void verify_async_submit(struct worker *w, const struct io_file *f, uint64_t first,
+			 const unsigned char *buf, uint32_t len, const uint8_t *expect,
+			 const uint32_t *gens);
+void verify_async_stop(struct worker *w);
+bool verify_async_fatal(struct worker *w);
+
+#endif
