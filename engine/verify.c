@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/io_plan.h"
 #include "engine/verify_priv.h"
 #include "engine/worker.h"
 
@@ -615,6 +616,21 @@ static bool next_pass_chunk(struct worker *w, struct io_req *r)
 	return false;
 }
 
+/* experimental_verify: the next of the writes as they were issued, read back whole. */
+static bool next_replayed(struct worker *w, struct io_req *r)
+{
+	struct verify *v = w->verify;
+	unsigned fi;
+	uint64_t off;
+	uint32_t len;
+
+	if (!v->replay_left || !plan_next_write(w, &fi, &off, &len))
+		return false;
+	v->replay_left--;
+	fill_req(w, r, IO_READ, &w->files[fi], off, len);
+	return true;
+}
+
 /* trim_backlog: every N writes, a batch of the picked blocks is trimmed. */
 static bool trim_due(struct worker *w)
 {
@@ -644,6 +660,8 @@ enum verify_plan_result verify_plan(struct worker *w, struct io_req *r)
 	}
 	if (trim_due(w))
 		return issue_trim(w, r) ? VP_READ : VP_NONE;
+	if (v->pass && v->replay)
+		return next_replayed(w, r) ? VP_READ : VP_END;
 	if (v->pass)
 		return next_pass_chunk(w, r) ? VP_READ : VP_END;
 	if (v->backlog_q.e && !v->drain_left && v->since_batch >= v->backlog) {
@@ -676,7 +694,15 @@ bool verify_pass_wanted(const struct worker *w)
 void verify_start_pass(struct worker *w)
 {
 	const struct job_desc *j = w->job;
+	struct verify *v = w->verify;
 
+	/* the writes issued are those to replay: a time_based job's too */
+	v->replay_left = w->st->issued[IO_WRITE];
+	v->replay = j->experimental_verify && j->do_verify;
+	if (v->replay && plan_restart(w) < 0) {
+		worker_fail(w, ENOMEM, "job '%s': no memory to replay the writes", j->name);
+		v->replay = false;
+	}
 	w->verify->trims_at_end = !j->trim_backlog;
 	w->verify->pass = j->do_verify;
 	w->verify->pass_file = 0;

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,10 +129,28 @@ static int alloc_slots(struct verify_async *a, const struct job_desc *j, uint32_
 	return 0;
 }
 
+/* verify_async_cpus as a thread attribute; false when none is set (any CPU). */
+static bool cpus_attr(const struct job_desc *j, pthread_attr_t *attr, cpu_set_t *set)
+{
+	bool any = false;
+
+	CPU_ZERO(set);
+	for (unsigned c = 0; c < 64 * JOB_CPU_WORDS && c < CPU_SETSIZE; c++) {
+		if (j->verify_async_cpus[c / 64] >> (c % 64) & 1) {
+			CPU_SET(c, set);
+			any = true;
+		}
+	}
+	return any && pthread_attr_setaffinity_np(attr, sizeof(*set), set) == 0;
+}
+
 int verify_async_start(struct worker *w)
 {
 	struct verify *v = w->verify;
 	struct verify_async *a = calloc(1, sizeof(*a));
+	pthread_attr_t attr;
+	cpu_set_t set;
+	bool pinned;
 	int ret = -ENOMEM;
 
 	if (!a)
@@ -143,14 +162,17 @@ int verify_async_start(struct worker *w)
 	pthread_cond_init(&a->space, NULL);
 	atomic_init(&a->fatal, false);
 	ret = alloc_slots(a, w->job, v->interval);
+	pthread_attr_init(&attr);
+	pinned = cpus_attr(w->job, &attr, &set);
 	for (unsigned i = 0; !ret && i < a->nthreads; i++) {
-		ret = -pthread_create(&a->threads[i], NULL, checker, a);
+		ret = -pthread_create(&a->threads[i], pinned ? &attr : NULL, checker, a);
 		if (ret) {
 			a->nthreads = i;	/* stop those started */
 			break;
 		}
 		pthread_setname_np(a->threads[i], "iojob-verify");
 	}
+	pthread_attr_destroy(&attr);
 	v->async = a;
 	if (!ret)
 		return 0;

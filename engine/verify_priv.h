@@ -89,6 +89,8 @@ struct verify {
 	uint64_t *writes_done;		/* per file */
 	struct verify_async *async;	/* verify_async threads, or NULL */
 	bool pass;			/* reading everything back */
+	bool replay;			/* experimental_verify: the writes again, in order */
+	uint64_t replay_left;		/* writes of the write phase not replayed yet */
 	unsigned pass_file;
 	uint64_t pass_chunk;
 	uint64_t failures;

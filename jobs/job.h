@@ -38,6 +38,7 @@ enum error_class { ERRC_NONE = 0, ERRC_READ = 1, ERRC_WRITE = 2, ERRC_IO = 3,
 #define JOB_MAX_PCT	20
 #define JOB_MAX_LAT_OVER 4	/* limits of lat_over= */
 #define JOB_ENGINE_OPTS	128	/* bytes for the selected engine's options */
+#define JOB_CPU_WORDS	16	/* CPU sets: 64 CPUs a word, 1024 in all */
 
 struct bs_split {
 	uint32_t bs;
@@ -232,6 +233,7 @@ struct job_desc {
 	/* issue 15, group F: verification and trim */
 	uint64_t verify_offset;		/* the header goes this far into its chunk; 0: at 0 */
 	unsigned verify_async;		/* threads that check the reads; 0: the job's own */
+	uint64_t verify_async_cpus[JOB_CPU_WORDS];	/* CPUs they run on; none set: any */
 	uint64_t verify_backlog_batch;	/* chunks read back each verify_backlog; 0: that */
 	bool experimental_verify;
 	unsigned trim_percentage;	/* of the written blocks, trimmed again */

@@ -168,6 +168,11 @@ static int check_verify(struct job_desc *j, struct diag *d)
 	ret = check_trims(j, d);
 	if (ret)
 		return ret;
+	/* the replay plans the job again: a plan that hangs on counts or clones cannot be */
+	if (j->experimental_verify && (j->rwmix_ratio || j->seq_cursor_shared))
+		return fail(j, "experimental_verify", d, "option 'experimental_verify': the "
+			    "writes cannot be planned again in their order when rwmix_mode=ratio or "
+			    "seq_cursor=shared decides it");
 	for (int dir = 0; dir < IO_NDIR; dir++) {
 		const struct dir_bs *b = &j->bs[dir];
 		bool bad = rw_does(j->rw, dir) && (b->min % j->verify_interval ||

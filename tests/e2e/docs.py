@@ -21,6 +21,7 @@ CUSTOM_SAMPLES = {
     "rwmixwrite": "30", "bsrange": "4k-8k", "bssplit": "4k/50:8k/50", "blockalign": "4k",
     "rate": "1m", "rate_iops": "100", "buffer_pattern": "0xaa", "verify_pattern": "0xaa",
     "cmdprio_class": "2,3", "cmdprio_bssplit": "4k/50/1/0:8k/25,4k/10",
+    "verify_async_cpus": "0",
 }
 # What to give a switch, by the metavar the man page shows it with.
 METAVAR_SAMPLES = {

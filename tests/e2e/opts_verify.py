@@ -7,7 +7,9 @@ verify_backlog_batch and trim_backlog_batch set the counts of reads and trims;
 trim_percentage trims that share (the zeroed blocks on disk are the trims counted);
 trim_verify_zero catches a trim that left data (the fault shim makes punch-hole a no-op);
 verify_async checks in threads of its own (strace: the dumps are written by other threads
-than the reads, N more threads are made) with the same results; the state file is fio's
+than the reads, N more threads are made, verify_async_cpus binds them) with the same
+results; experimental_verify reads
+the writes back in their order (log_offset logs); the state file is fio's
 (fio-verify-state reads it, fio writes the same bytes) and fio's is loaded."""
 import hashlib
 import json
@@ -289,7 +291,8 @@ def check_trims(c, d):
 
 def strace_job(d, args, name):
     out = os.path.join(d, name)
-    p = subprocess.run(["strace", "-f", "-qq", "-e", "trace=pread64,openat,clone,clone3",
+    p = subprocess.run(["strace", "-f", "-qq", "-e",
+                        "trace=pread64,openat,clone,clone3,sched_setaffinity",
                         "-o", out, BIN] + args +
                        ["--output-format=json"], cwd=d, capture_output=True, text=True,
                        timeout=120)
@@ -334,6 +337,47 @@ def check_async(c, d):
     c.check(len(r3) == 1 and d3 and not d3 & r3 and len(d3) <= 3,
             "verify_async=3: other threads than the reader check (and dump): %s %s" % (r3, d3))
     c.check(c3 - c0 == 3, "verify_async=3 makes 3 more threads: %d %d" % (c0, c3))
+    last = os.cpu_count() - 1
+    p, lines = strace_job(d, base + ["--rw=read", "--verify_only", "--verify_async=2",
+                                     "--verify_async_cpus=%d" % last], "trace_cpus")
+    pins = [x for x in lines if "sched_setaffinity(" in x]
+    tids = {re.search(r"sched_setaffinity\((\d+),", x).group(1) for x in pins}
+    c.check(len(pins) == 2 and len(tids) == 2 and
+            all(x.endswith(", [%d]) = 0" % last) for x in pins),
+            "verify_async_cpus=%d: both threads, and only they, are bound to it: %s" %
+            (last, pins))
+    code, _, err = run(base + ["--rw=read", "--verify_async=2", "--verify_async_cpus=0-9999"],
+                       cwd=d)
+    c.check(code == 2 and "option 'verify_async_cpus'" in err and "past the last" in err,
+            "a CPU that is not here is refused: %d %r" % (code, err))
+
+
+def offsets(path, ddir):
+    with open(path) as f:
+        rows = [[x.strip() for x in line.split(",")] for line in f if line.strip()]
+    return [int(r[4]) for r in rows if r[2] == ddir]
+
+
+def check_experimental(c, d):
+    """experimental_verify=1 reads the writes back in their order; otherwise the pass reads
+    the region in order. With overwrites (norandommap) each write is read back once."""
+    base = ["--name=x", "--filename=x.dat", "--size=64k", "--bs=4k", "--rw=randwrite",
+            "--verify=crc32c", "--log_offset=1"]
+    for e, extra in (("0", []), ("1", []), ("1", ["--norandommap=1", "--io_size=128k"])):
+        j, err = job(c, d, base + extra + ["--experimental_verify=" + e,
+                                           "--write_lat_log=l" + e])
+        log = os.path.join(d, "l%s_clat.1.log" % e)
+        w, r = offsets(log, "1"), offsets(log, "0")
+        c.check(j and j["error"] == 0 and w != sorted(w), "%s: random writes: %r" % (extra, err))
+        if e == "1":
+            c.check(r == w, "experimental_verify=1 %s: the reads replay the writes: %s %s" %
+                    (extra, r, w))
+        else:
+            c.check(r == sorted(w), "experimental_verify=0: the pass reads in order: %s" % r)
+    code, _, err = run(base + ["--experimental_verify=1", "--rw=randrw",
+                               "--rwmix_mode=ratio"], cwd=d)
+    c.check(code == 2 and "option 'experimental_verify'" in err,
+            "experimental_verify with rwmix_mode=ratio is refused: %d %r" % (code, err))
 
 
 def check_state(c, d):
@@ -381,7 +425,8 @@ def check_state(c, d):
 def main():
     c = Checks("opts_verify")
     for check in (check_methods, check_meta_null, check_pattern_with_fio, check_verify_offset,
-                  check_backlog_batch, check_trims, check_async, check_state):
+                  check_backlog_batch, check_trims, check_async, check_experimental,
+                  check_state):
         d = scratch_dir()
         try:
             check(c, d)
