@@ -1,7 +1,8 @@
 /*
- * Checksums for verify=: the SHA family and md5 from libcrypto, xxhash (XXH32) from
- * libxxhash, crc32 from zlib; crc32c (a table, or the CPU's crc32 instruction), crc64,
- * crc16 and crc7 here, as no Debian library offers them.
+ * Checksums for verify=, as fio's verify headers hold them: the SHA family and md5 from
+ * libcrypto, xxhash (XXH32) from libxxhash; crc32c (a table, or the CPU's crc32
+ * instruction), and fio's crc32, crc64, crc16 and crc7 here, as no Debian library offers
+ * those variants.
  */
 #include "engine/checksum.h"
 
@@ -10,7 +11,6 @@
 
 #include <openssl/evp.h>
 #include <xxhash.h>
-#include <zlib.h>
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
@@ -108,11 +108,13 @@ uint32_t crc32c_hw(uint32_t crc, const void *buf, size_t len)
 #endif
 
 /*
- * crc64, crc16 and crc7 as fio computes them, all from 0 and without a final xor: crc64 LSB
- * first with the constant 0x95ac9329ac4bc9b5 (Redis's Jones crc64), crc16 with 0x8005
- * (ARC), crc7 with 0x09 (MMC). Their tables are made once, on first use.
+ * crc64, crc32, crc16 and crc7 as fio computes them, all from 0 and without a final xor:
+ * crc64 LSB first with the constant 0x95ac9329ac4bc9b5 (Redis's Jones crc64), crc32 MSB
+ * first with 0x04c11db7 (POSIX cksum's, without the length), crc16 with 0x8005 (ARC),
+ * crc7 with 0x09 (MMC). Their tables are made once, on first use.
  */
 static uint64_t crc64_table[256];
+static uint32_t crc32_table[256];
 static uint16_t crc16_table[256];
 static uint8_t crc7_table[256];
 static pthread_once_t crc_tables_once = PTHREAD_ONCE_INIT;
@@ -121,15 +123,18 @@ static void make_crc_tables(void)
 {
 	for (unsigned i = 0; i < 256; i++) {
 		uint64_t c64 = i;
+		uint32_t c32 = (uint32_t)i << 24;
 		uint16_t c16 = (uint16_t)i;
 		uint8_t c7 = (uint8_t)i;	/* the byte, MSB first, in a 7-bit register */
 
 		for (int b = 0; b < 8; b++) {
 			c64 = c64 & 1 ? (c64 >> 1) ^ 0x95ac9329ac4bc9b5ull : c64 >> 1;
+			c32 = c32 & 0x80000000u ? (c32 << 1) ^ 0x04c11db7u : c32 << 1;
 			c16 = c16 & 1 ? (uint16_t)((c16 >> 1) ^ 0xa001) : (uint16_t)(c16 >> 1);
 			c7 = c7 & 0x80 ? (uint8_t)((c7 << 1) ^ (0x09 << 1)) : (uint8_t)(c7 << 1);
 		}
 		crc64_table[i] = c64;
+		crc32_table[i] = c32;
 		crc16_table[i] = c16;
 		crc7_table[i] = c7;
 	}
@@ -143,6 +148,17 @@ uint64_t crc64(const void *buf, size_t len)
 	pthread_once(&crc_tables_once, make_crc_tables);
 	while (len--)
 		crc = crc64_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return crc;
+}
+
+uint32_t crc32_fio(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	uint32_t crc = 0;
+
+	pthread_once(&crc_tables_once, make_crc_tables);
+	while (len--)
+		crc = (crc << 8) ^ crc32_table[((crc >> 24) ^ *p++) & 0xff];
 	return crc;
 }
 
@@ -196,19 +212,18 @@ uint32_t xxh32(const void *buf, size_t len, uint32_t seed)
 	return XXH32(buf, len, seed);
 }
 
+/* fio keeps crc32c without its final xor */
 static void sum_crc32c(const void *buf, size_t len, uint8_t *out)
 {
-	uint32_t v = crc32c_hw_available() ? crc32c_hw(0, buf, len) : crc32c_sw(0, buf, len);
+	uint32_t v = ~(crc32c_hw_available() ? crc32c_hw(0, buf, len) : crc32c_sw(0, buf, len));
 
 	memcpy(out, &v, sizeof(v));
 }
 
 static void sum_crc32(const void *buf, size_t len, uint8_t *out)
 {
-	uint32_t v = 0;
+	uint32_t v = crc32_fio(buf, len);
 
-	/* zlib takes at most UINT_MAX bytes a call; a chunk is far smaller */
-	v = (uint32_t)crc32(v, buf, (uInt)len);
 	memcpy(out, &v, sizeof(v));
 }
 
@@ -231,9 +246,10 @@ static void sum_crc7(const void *buf, size_t len, uint8_t *out)
 	out[0] = crc7(buf, len);
 }
 
+/* fio seeds XXH32 with 1 */
 static void sum_xxhash(const void *buf, size_t len, uint8_t *out)
 {
-	uint32_t v = xxh32(buf, len, 0);
+	uint32_t v = xxh32(buf, len, 1);
 
 	memcpy(out, &v, sizeof(v));
 }
@@ -243,9 +259,19 @@ static void sum_md5(const void *buf, size_t len, uint8_t *out)
 	evp_digest(EVP_md5(), buf, len, out);
 }
 
+/* fio keeps sha1 as five host-order (little-endian) words: each word's bytes reversed */
 static void sum_sha1(const void *buf, size_t len, uint8_t *out)
 {
 	evp_digest(EVP_sha1(), buf, len, out);
+	for (unsigned w = 0; w < 20; w += 4) {
+		uint8_t t = out[w];
+
+		out[w] = out[w + 3];
+		out[w + 3] = t;
+		t = out[w + 1];
+		out[w + 1] = out[w + 2];
+		out[w + 2] = t;
+	}
 }
 
 static void sum_sha256(const void *buf, size_t len, uint8_t *out)

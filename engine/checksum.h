@@ -1,7 +1,8 @@
 /*
- * Checksums for data verification, every kind fio's verify= has: crc32c (the CPU's crc32
- * instruction when it has SSE4.2, a table otherwise), crc32, crc64, crc16, crc7, md5, sha1,
- * sha256, sha512, sha3-224/256/384/512 and xxhash (XXH32, as fio's verify=xxhash).
+ * Checksums for data verification, every kind fio's verify= has, as fio's verify headers
+ * store them (checksum()): crc32c (the CPU's crc32 instruction when it has SSE4.2, a table
+ * otherwise; kept without its final xor), crc32, crc64, crc16, crc7, md5, sha1 (as five
+ * little-endian words), sha256, sha512, sha3-224/256/384/512 and xxhash (XXH32, seed 1).
  */
 #ifndef ENGINE_CHECKSUM_H
 #define ENGINE_CHECKSUM_H
@@ -38,8 +39,9 @@ void md5(const void *buf, size_t len, uint8_t out[16]);
 void sha256(const void *buf, size_t len, uint8_t out[32]);
 uint32_t xxh32(const void *buf, size_t len, uint32_t seed);
 
-/* fio's crc64 (Jones, as Redis), crc16 (ARC) and crc7 (MMC), from 0, no final xor. */
+/* fio's crc64 (Jones, as Redis), crc32, crc16 (ARC) and crc7 (MMC), from 0, no final xor. */
 uint64_t crc64(const void *buf, size_t len);
+uint32_t crc32_fio(const void *buf, size_t len);
 uint16_t crc16(const void *buf, size_t len);
 uint8_t crc7(const void *buf, size_t len);
 

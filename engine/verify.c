@@ -28,8 +28,20 @@ static const enum checksum_type csum_of[VERIFY_NTYPES] = {
 	[VERIFY_SHA512] = CSUM_SHA512, [VERIFY_SHA3_224] = CSUM_SHA3_224,
 	[VERIFY_SHA3_256] = CSUM_SHA3_256, [VERIFY_SHA3_384] = CSUM_SHA3_384,
 	[VERIFY_SHA3_512] = CSUM_SHA3_512,
-	/* meta checksums its header alone, with crc32c */
-	[VERIFY_META] = CSUM_CRC32C,
+	[VERIFY_META] = CSUM_CRC32C,	/* not used: meta checks the header alone */
+};
+
+/* fio's number for each method in the header, and the room its digest has after it. */
+static const struct {
+	uint16_t type;
+	uint8_t slot;
+} fio_layout[VERIFY_NTYPES] = {
+	[VERIFY_META] = { 1, 0 }, [VERIFY_MD5] = { 2, 16 }, [VERIFY_CRC64] = { 3, 8 },
+	[VERIFY_CRC32] = { 4, 4 }, [VERIFY_CRC32C] = { 5, 4 }, [VERIFY_CRC16] = { 7, 2 },
+	[VERIFY_CRC7] = { 8, 1 }, [VERIFY_SHA256] = { 9, 64 }, [VERIFY_SHA512] = { 10, 128 },
+	[VERIFY_SHA3_224] = { 11, 28 }, [VERIFY_SHA3_256] = { 12, 32 },
+	[VERIFY_SHA3_384] = { 13, 48 }, [VERIFY_SHA3_512] = { 14, 64 },
+	[VERIFY_XXHASH] = { 15, 4 }, [VERIFY_SHA1] = { 16, 20 },
 };
 
 static uint32_t swapped_pos(const struct verify *v, uint32_t i);
@@ -140,10 +152,12 @@ int verify_init(struct worker *w)
 	v->meta = j->verify == VERIFY_META;
 	v->null = j->verify == VERIFY_NULL;
 	v->interval = (uint32_t)j->verify_interval;
-	v->hlen = v->pattern_only || v->null ? 0 : VHDR_FIXED + checksum_size(v->csum);
+	v->slot = fio_layout[j->verify].slot;
+	v->fio_type = fio_layout[j->verify].type;
+	v->hlen = v->pattern_only || v->null ? 0 : (uint32_t)VHDR_FIXED + v->slot;
 	v->voff = j->verify_offset;
-	for (uint32_t b = 0; b < 4; b++)
-		v->gen_pos[b] = swapped_pos(v, (uint32_t)offsetof(struct vhdr, gen) + b);
+	for (uint32_t b = 0; b < 2; b++)
+		v->gen_pos[b] = swapped_pos(v, (uint32_t)offsetof(struct vhdr, numberio) + b);
 	if (init_tracking(w, v) < 0 || init_queues(w, v) < 0)
 		goto nomem;
 	v->pass = j->verify_only;
@@ -203,16 +217,27 @@ static void fill_pattern(const struct job_desc *j, unsigned char *buf, uint32_t 
 		buf[i] = j->verify_pattern[i % j->verify_pattern_len];
 }
 
-/* verify=meta sums the header alone, the others the whole chunk; csum counts as zeros. */
-static void chunk_checksum(const struct verify *v, unsigned char *chunk, uint8_t *out)
+/* The digest of what follows the header, in its room (sha256 and sha512: the first bytes). */
+static void data_digest(const struct verify *v, const unsigned char *chunk, uint8_t *out)
 {
-	uint8_t saved[CHECKSUM_MAX];
-	unsigned n = checksum_size(v->csum);
+	memset(out, 0, v->slot);
+	checksum(v->csum, chunk + v->hlen, v->interval - v->hlen, out);
+}
 
-	memcpy(saved, chunk + VHDR_FIXED, n);
-	memset(chunk + VHDR_FIXED, 0, n);
-	checksum(v->csum, chunk, v->meta ? v->hlen : v->interval, out);
-	memcpy(chunk + VHDR_FIXED, saved, n);
+/* fio's crc32c of the header up to its crc32 field: from ~0, no final xor. */
+static uint32_t header_crc(const struct vhdr *h)
+{
+	return ~(crc32c_hw_available() ? crc32c_hw(0, h, offsetof(struct vhdr, crc32)) :
+		 crc32c_sw(0, h, offsetof(struct vhdr, crc32)));
+}
+
+/*
+ * A write's generation is counted in 32 bits (to order writes and reads in flight) and
+ * stored as 1 to 65535 in fio's 16-bit numberio: 0 stays "never written".
+ */
+static uint16_t numberio_of(uint32_t gen)
+{
+	return (uint16_t)(gen % 0xffff + 1);
 }
 
 /*
@@ -275,23 +300,26 @@ static void put_header(struct worker *w, struct io_req *r, uint32_t at, unsigned
 	struct verify *v = w->verify;
 	struct vhdr h = {
 		.magic = VERIFY_MAGIC,
-		.type = (uint8_t)j->verify,
+		.type = v->fio_type,
 		.len = v->interval,
-		.gen = ++v->next_gen[fi],
 		.offset = r->off + at,
+		.thread = (uint16_t)(j->jobnum + 1),
 	};
 	unsigned char *c = r->buf + at;
+	uint32_t gen = ++v->next_gen[fi];
 
-	memcpy(c, &h, v->hlen);
-	chunk_checksum(v, c, h.csum);
-	memcpy(c + VHDR_FIXED, h.csum, checksum_size(v->csum));
+	h.numberio = numberio_of(gen);
+	h.crc32 = header_crc(&h);
+	memcpy(c, &h, sizeof(h));
+	if (v->slot)
+		data_digest(v, c, c + VHDR_FIXED);
 	if (v->voff)
 		swap_header(v, c, false);
 	if (v->busy[fi]) {
 		uint64_t k = (r->off + at - r->file->io_off) / v->interval;
 
 		write_issued(&v->busy[fi][k]);
-		v->issued[fi][k] = h.gen;
+		v->issued[fi][k] = gen;
 	}
 }
 
@@ -399,7 +427,7 @@ int verify_examine(const struct verify *v, const struct job_desc *j, uint64_t of
 		   unsigned char *c, enum chunk_expect ex, uint32_t gen, char *what, size_t n)
 {
 	const struct vhdr *h = (const struct vhdr *)c;
-	uint8_t sum[CHECKSUM_MAX];
+	uint8_t sum[VERIFY_SLOT_MAX];
 	char want[2 * CHECKSUM_MAX + 1], got[2 * CHECKSUM_MAX + 1];
 	unsigned size = checksum_size(v->csum);
 
@@ -412,8 +440,9 @@ int verify_examine(const struct verify *v, const struct job_desc *j, uint64_t of
 	if (v->voff)
 		swap_header(v, c, true);
 	if (h->magic != VERIFY_MAGIC || h->len != v->interval) {
-		snprintf(what, n, "no verify header (magic 0x%08x, expected 0x%08x): never "
-			 "written, or overwritten by something else", h->magic, VERIFY_MAGIC);
+		snprintf(what, n, "no verify header (magic 0x%04x, expected 0x%04x, length %u): "
+			 "never written, or overwritten by something else", h->magic,
+			 VERIFY_MAGIC, h->len);
 		return 1;
 	}
 	if (h->offset != off) {
@@ -421,20 +450,27 @@ int verify_examine(const struct verify *v, const struct job_desc *j, uint64_t of
 			 h->offset);
 		return 1;
 	}
-	chunk_checksum(v, c, sum);
-	if (memcmp(sum, h->csum, size)) {
-		hex(want, h->csum, size);
-		hex(got, sum, size);
-		snprintf(what, n, "checksum %s in the header, %s computed over the %s", want, got,
-			 v->meta ? "header" : "data");
+	if (h->crc32 != header_crc(h)) {
+		snprintf(what, n, "header crc 0x%08x, 0x%08x computed over the header", h->crc32,
+			 header_crc(h));
 		return 1;
 	}
-	if (gen && gen != GEN_ANY && h->gen != gen) {
+	if (v->slot) {
+		data_digest(v, c, sum);
+		if (memcmp(sum, c + VHDR_FIXED, v->slot)) {
+			hex(want, c + VHDR_FIXED, size);
+			hex(got, sum, size);
+			snprintf(what, n, "checksum %s in the header, %s computed over the data",
+				 want, got);
+			return 1;
+		}
+	}
+	if (gen && gen != GEN_ANY && h->numberio != gen) {
 		snprintf(what, n, "generation %u, expected %u: an older write (lost or reordered)",
-			 h->gen, gen);
+			 h->numberio, gen);
 		return 1;
 	}
-	return j->verify_pattern_len && !v->meta ? check_pattern(j, v, c, v->hlen, what, n) : 0;
+	return j->verify_pattern_len ? check_pattern(j, v, c, v->hlen, what, n) : 0;
 }
 
 /* What chunk k of file fi should hold now, for a read in slot that just completed. */
@@ -510,8 +546,7 @@ static void remember_write(struct worker *w, struct io_req *r)
 		uint32_t gen = 1;	/* no header (pattern, null): "written" */
 
 		if (v->hlen)
-			gen = (uint32_t)c[v->gen_pos[0]] | (uint32_t)c[v->gen_pos[1]] << 8 |
-			      (uint32_t)c[v->gen_pos[2]] << 16 | (uint32_t)c[v->gen_pos[3]] << 24;
+			gen = (uint32_t)c[v->gen_pos[0]] | (uint32_t)c[v->gen_pos[1]] << 8;
 		v->gen[fi][k] = v->busy[fi] ? write_completed(&v->busy[fi][k], gen) : gen;
 	}
 	if (v->last_off[fi])

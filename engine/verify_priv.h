@@ -18,26 +18,33 @@ struct job_desc;
 struct verify_async;
 struct worker;
 
-#define VERIFY_MAGIC	0x564a4f49u	/* "IOJV" little-endian */
+#define VERIFY_MAGIC	0xaccau		/* fio's */
 #define GEN_ANY		UINT32_MAX	/* overlapping writes: either may have landed last */
 #define GEN_TRIMMED	(UINT32_MAX - 1)	/* trimmed since written: reads zeros */
 #define GEN_SKIP	(UINT32_MAX - 2)	/* a trim and a write raced: not judged */
 
 /*
- * The start of each verified chunk; the checksum covers the chunk with csum zeroed. Only
- * offsetof(csum) + the digest's size bytes are written: the rest of csum[] is data.
+ * The start of each verified chunk, fio's verify header as its verify.h lays it out
+ * (little-endian), so that fio and iojob each check what the other wrote. The digest of
+ * the rest of the chunk follows it, in fio's room for the method (verify_slot()).
  */
 struct vhdr {
-	uint32_t magic;
-	uint8_t type;			/* enum verify_type */
-	uint8_t pad[3];
+	uint16_t magic;
+	uint16_t type;			/* fio's number for the method */
 	uint32_t len;			/* of the chunk */
-	uint32_t gen;			/* the chunk's write generation in this run */
+	uint64_t rand_seed;		/* fio's seed of the data; iojob's data has none: 0 */
 	uint64_t offset;		/* of the chunk in its file */
-	uint8_t csum[CHECKSUM_MAX];
+	uint32_t time_sec;		/* when fio wrote it; fio never reads it back, and */
+	uint32_t time_nsec;		/* iojob leaves 0: a run's data stays the same */
+	uint16_t thread;		/* the job's number, from 1 */
+	uint16_t numberio;		/* the chunk's write generation, 1 to 65535 */
+	uint32_t crc32;			/* fio's crc32c of the header before this field */
 };
 
-#define VHDR_FIXED	offsetof(struct vhdr, csum)
+_Static_assert(sizeof(struct vhdr) == 40, "fio's verify_header is 40 bytes");
+
+#define VHDR_FIXED	sizeof(struct vhdr)
+#define VERIFY_SLOT_MAX	128	/* fio's room for a sha512 digest */
 
 /* A read's chunks go to the verify_async threads this many at most per hand-over. */
 #define VERIFY_ASYNC_CHUNKS	64
@@ -70,7 +77,9 @@ struct verify {
 	uint32_t interval;
 	uint32_t hlen;			/* bytes of header written per chunk (0: none) */
 	uint64_t voff;			/* verify_offset: where the header is swapped to */
-	uint32_t gen_pos[4];		/* where the header's gen bytes are once swapped */
+	uint32_t gen_pos[2];		/* where numberio's bytes are once swapped */
+	unsigned slot;			/* bytes of the digest's room after the header */
+	uint16_t fio_type;
 	uint32_t **gen;			/* per file, per chunk: last generation written */
 	uint16_t **busy;		/* per file, per chunk: writes in flight (iodepth > 1) */
 	uint32_t **issued;		/* per file, per chunk: the last write's generation */

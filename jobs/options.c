@@ -92,7 +92,7 @@ static const struct opt_enum verify_vals[] = {
 	{ "none", VERIFY_NONE, "no verification" },
 	{ "md5", VERIFY_MD5, "md5 per chunk" },
 	{ "crc64", VERIFY_CRC64, "crc64 per chunk (fio's: Jones polynomial, from 0)" },
-	{ "crc32", VERIFY_CRC32, "crc32 per chunk (zlib's)" },
+	{ "crc32", VERIFY_CRC32, "crc32 per chunk (fio's: MSB first, from 0)" },
 	{ "crc32c-intel", VERIFY_CRC32C, "same as crc32c" },
 	{ "crc32c", VERIFY_CRC32C, "crc32c per chunk (the CPU instruction where present)" },
 	{ "crc16", VERIFY_CRC16, "crc16 per chunk (ARC)" },
@@ -105,7 +105,7 @@ static const struct opt_enum verify_vals[] = {
 	{ "sha3-384", VERIFY_SHA3_384, "sha3-384 per chunk" },
 	{ "sha3-512", VERIFY_SHA3_512, "sha3-512 per chunk" },
 	{ "xxhash", VERIFY_XXHASH, "xxhash (XXH32) per chunk" },
-	{ "meta", VERIFY_META, "the header alone (offset, generation), checksummed; not the data" },
+	{ "meta", VERIFY_META, "the header alone (offset, generation, its crc32c), not the data" },
 	{ "pattern", VERIFY_PATTERN, "every byte is verify_pattern (no header)" },
 	{ "null", VERIFY_NULL, "read back and check nothing (to measure the rest)" },
 	{ 0 },
@@ -313,7 +313,8 @@ const struct opt_def job_options[] = {
 		 "accepted for fio job files: iojob times every I/O at little cost anyway"),
 	/* data verification */
 	JOB_ENUM("verify", verify, "0", verify_vals,
-		 "write blocks with a header and checksum, read them back and check them"),
+		 "write blocks with fio's verify header and checksum, read them back and check "
+		 "them"),
 	JOB_CUSTOM("verify_pattern", verify_pattern, NULL, opt_verify_pattern_parse,
 		   "the data of verified blocks (0x hex, \"text\" or a byte)",
 		   .syntax = "0xHEX, \"text\" or a byte 0-255"),

@@ -107,20 +107,20 @@ static int check_timing(struct job_desc *j, struct diag *d)
 	return 0;
 }
 
-/* Bytes of each chunk's header: 24, then the digest (meta: a crc32c of the header). */
+/* Bytes of each chunk's header: fio's 40, then its room for the method's digest. */
 static unsigned verify_header_len(int verify)
 {
-	static const unsigned char digest[VERIFY_NTYPES] = {
-		[VERIFY_CRC32C] = 4, [VERIFY_MD5] = 16, [VERIFY_SHA256] = 32,
+	static const unsigned char slot[VERIFY_NTYPES] = {
+		[VERIFY_CRC32C] = 4, [VERIFY_MD5] = 16, [VERIFY_SHA256] = 64,
 		[VERIFY_XXHASH] = 4, [VERIFY_CRC32] = 4, [VERIFY_CRC64] = 8, [VERIFY_CRC16] = 2,
-		[VERIFY_CRC7] = 1, [VERIFY_SHA1] = 20, [VERIFY_SHA512] = 64,
+		[VERIFY_CRC7] = 1, [VERIFY_SHA1] = 20, [VERIFY_SHA512] = 128,
 		[VERIFY_SHA3_224] = 28, [VERIFY_SHA3_256] = 32, [VERIFY_SHA3_384] = 48,
-		[VERIFY_SHA3_512] = 64, [VERIFY_META] = 4,
+		[VERIFY_SHA3_512] = 64, [VERIFY_META] = 0,
 	};
 
 	if (verify == VERIFY_PATTERN || verify == VERIFY_NULL)
 		return 0;
-	return 24 + digest[verify];
+	return 40 + slot[verify];
 }
 
 /* trim_percentage trims some of what a verify job wrote, through an engine that trims. */

@@ -99,12 +99,19 @@ START_TEST(fio_crcs_match_their_check_values)
 	const char *s = "123456789";
 	uint8_t d[CHECKSUM_MAX];
 
-	/* the catalogue values of CRC-64/Jones (Redis), CRC-16/ARC, CRC-7/MMC, zlib's crc32 */
+	/*
+	 * The catalogue values of CRC-64/Jones (Redis), CRC-16/ARC, CRC-7/MMC; fio's crc32 is
+	 * CRC-32/MPEG-2's polynomial and order from 0 (0x89a1897f), its crc32c the standard
+	 * one's register without the final xor.
+	 */
 	ck_assert_uint_eq(crc64(s, 9), 0xe9c6d914c4b8d9caull);
 	ck_assert_uint_eq(crc16(s, 9), 0xbb3d);
 	ck_assert_uint_eq(crc7(s, 9), 0x75);
+	ck_assert_uint_eq(crc32_fio(s, 9), 0x89a1897f);
 	checksum(CSUM_CRC32, s, 9, d);
-	ck_assert_str_eq(hex(d, 4), "2639f4cb");	/* 0xcbf43926, little-endian */
+	ck_assert_str_eq(hex(d, 4), "7f89a189");
+	checksum(CSUM_CRC32C, s, 9, d);
+	ck_assert_str_eq(hex(d, 4), "7c6df91c");	/* ~0xe3069283, little-endian */
 	checksum(CSUM_CRC64, s, 9, d);
 	ck_assert_str_eq(hex(d, 8), "cad9b8c414d9c6e9");
 }
@@ -114,7 +121,8 @@ static const struct {
 	enum checksum_type type;
 	const char *abc;	/* the digest of "abc" */
 } sha_cases[] = {
-	{ CSUM_SHA1, "a9993e364706816aba3e25717850c26c9cd0d89d" },
+	/* fio's sha1: each of the five words little-endian */
+	{ CSUM_SHA1, "363e99a96a81064771253eba6cc250789dd8d09c" },
 	{ CSUM_SHA512, "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a27"
 		       "4fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f" },
 	{ CSUM_SHA3_224, "e642824c3f8cf24ad09234ee7d3c766fc9a3a5168d0c94ad73b46fdf" },
