@@ -1,7 +1,8 @@
 /*
- * Data verification: chunk headers and checksums, generations, read-back passes, the
- * verify_backlog reads and the trim_percentage trims. fio's state file is in
- * verify_state.c, the verify_async threads in verify_async.c.
+ * Data verification: what was written (generations), what is read back when (the pass,
+ * experimental_verify's replay, verify_backlog), and the failures. The chunk format is in
+ * verify_chunk.c, the trims in verify_trim.c, fio's state file in verify_state.c and the
+ * verify_async threads in verify_async.c.
  */
 #include "engine/verify.h"
 
@@ -17,35 +18,6 @@
 #include "engine/verify_priv.h"
 #include "engine/worker.h"
 
-#define BUSY_OVERLAP	0x8000u		/* busy: writes to the chunk overlapped in flight */
-#define BUSY_TRIM	0x4000u		/* busy: a trim of the chunk is in flight */
-#define BUSY_COUNT	0x3fffu		/* writes in flight to the chunk, saturating */
-
-static const enum checksum_type csum_of[VERIFY_NTYPES] = {
-	[VERIFY_CRC32C] = CSUM_CRC32C, [VERIFY_MD5] = CSUM_MD5, [VERIFY_SHA256] = CSUM_SHA256,
-	[VERIFY_XXHASH] = CSUM_XXHASH, [VERIFY_CRC32] = CSUM_CRC32, [VERIFY_CRC64] = CSUM_CRC64,
-	[VERIFY_CRC16] = CSUM_CRC16, [VERIFY_CRC7] = CSUM_CRC7, [VERIFY_SHA1] = CSUM_SHA1,
-	[VERIFY_SHA512] = CSUM_SHA512, [VERIFY_SHA3_224] = CSUM_SHA3_224,
-	[VERIFY_SHA3_256] = CSUM_SHA3_256, [VERIFY_SHA3_384] = CSUM_SHA3_384,
-	[VERIFY_SHA3_512] = CSUM_SHA3_512,
-	[VERIFY_META] = CSUM_CRC32C,	/* not used: meta checks the header alone */
-};
-
-/* fio's number for each method in the header, and the room its digest has after it. */
-static const struct {
-	uint16_t type;
-	uint8_t slot;
-} fio_layout[VERIFY_NTYPES] = {
-	[VERIFY_META] = { 1, 0 }, [VERIFY_MD5] = { 2, 16 }, [VERIFY_CRC64] = { 3, 8 },
-	[VERIFY_CRC32] = { 4, 4 }, [VERIFY_CRC32C] = { 5, 4 }, [VERIFY_CRC16] = { 7, 2 },
-	[VERIFY_CRC7] = { 8, 1 }, [VERIFY_SHA256] = { 9, 64 }, [VERIFY_SHA512] = { 10, 128 },
-	[VERIFY_SHA3_224] = { 11, 28 }, [VERIFY_SHA3_256] = { 12, 32 },
-	[VERIFY_SHA3_384] = { 13, 48 }, [VERIFY_SHA3_512] = { 14, 64 },
-	[VERIFY_XXHASH] = { 15, 4 }, [VERIFY_SHA1] = { 16, 20 },
-};
-
-static uint32_t swapped_pos(const struct verify *v, uint32_t i);
-
 static uint64_t nchunks(const struct verify *v, const struct io_file *f)
 {
 	return f->io_len / v->interval;
@@ -56,19 +28,6 @@ static int ring_init(struct block_ring *q, uint64_t cap)
 	q->cap = cap;
 	q->e = calloc(cap, sizeof(*q->e));
 	return q->e ? 0 : -ENOMEM;
-}
-
-/* Add a block; a full ring forgets its oldest (the read-back pass still covers it). */
-static void ring_push(struct block_ring *q, struct io_file *f, uint64_t off, uint32_t len)
-{
-	if (q->tail - q->head == q->cap)
-		q->head++;
-	q->e[q->tail++ % q->cap] = (struct backlog_entry){ f, off, len };
-}
-
-static uint64_t ring_len(const struct block_ring *q)
-{
-	return q->tail - q->head;
 }
 
 static int init_tracking(struct worker *w, struct verify *v)
@@ -147,17 +106,7 @@ int verify_init(struct worker *w)
 	if (!v)
 		goto nomem;
 	w->verify = v;
-	v->csum = csum_of[j->verify];
-	v->pattern_only = j->verify == VERIFY_PATTERN;
-	v->meta = j->verify == VERIFY_META;
-	v->null = j->verify == VERIFY_NULL;
-	v->interval = (uint32_t)j->verify_interval;
-	v->slot = fio_layout[j->verify].slot;
-	v->fio_type = fio_layout[j->verify].type;
-	v->hlen = v->pattern_only || v->null ? 0 : (uint32_t)VHDR_FIXED + v->slot;
-	v->voff = j->verify_offset;
-	for (uint32_t b = 0; b < 2; b++)
-		v->gen_pos[b] = swapped_pos(v, (uint32_t)offsetof(struct vhdr, numberio) + b);
+	verify_chunk_setup(v, j);
 	if (init_tracking(w, v) < 0 || init_queues(w, v) < 0)
 		goto nomem;
 	v->pass = j->verify_only;
@@ -205,56 +154,6 @@ void verify_free(struct worker *w)
 	w->verify = NULL;
 }
 
-static unsigned file_index(const struct worker *w, const struct io_file *f)
-{
-	return (unsigned)(f - w->files);
-}
-
-/* The pattern, starting afresh at buf (each chunk's start: a chunk checks on its own). */
-static void fill_pattern(const struct job_desc *j, unsigned char *buf, uint32_t len)
-{
-	for (uint32_t i = 0; i < len; i++)
-		buf[i] = j->verify_pattern[i % j->verify_pattern_len];
-}
-
-/* The digest of what follows the header, in its room (sha256 and sha512: the first bytes). */
-static void data_digest(const struct verify *v, const unsigned char *chunk, uint8_t *out)
-{
-	memset(out, 0, v->slot);
-	checksum(v->csum, chunk + v->hlen, v->interval - v->hlen, out);
-}
-
-/* fio's crc32c of the header up to its crc32 field: from ~0, no final xor. */
-static uint32_t header_crc(const struct vhdr *h)
-{
-	return ~(crc32c_hw_available() ? crc32c_hw(0, h, offsetof(struct vhdr, crc32)) :
-		 crc32c_sw(0, h, offsetof(struct vhdr, crc32)));
-}
-
-/*
- * A write's generation is counted in 32 bits (to order writes and reads in flight) and
- * stored as 1 to 65535 in fio's 16-bit numberio: 0 stays "never written".
- */
-static uint16_t numberio_of(uint32_t gen)
-{
-	return (uint16_t)(gen % 0xffff + 1);
-}
-
-/*
- * verify_offset: the header trades places with the bytes at voff, byte by byte in order,
- * and back in the opposite order, which undoes it even where the two ranges overlap.
- */
-static void swap_header(const struct verify *v, unsigned char *c, bool back)
-{
-	for (uint32_t k = 0; k < v->hlen; k++) {
-		uint32_t i = back ? v->hlen - 1 - k : k;
-		unsigned char t = c[i];
-
-		c[i] = c[v->voff + i];
-		c[v->voff + i] = t;
-	}
-}
-
 /*
  * Two writes to one chunk in flight together may reach the medium in either order,
  * whatever order they complete in: until the chunk is written again on its own, any
@@ -282,39 +181,12 @@ static uint32_t write_completed(uint16_t *busy, uint32_t gen)
 	return gen;
 }
 
-/* Where byte i of the header lies once swap_header() moved it (verify_offset). */
-static uint32_t swapped_pos(const struct verify *v, uint32_t i)
-{
-	for (uint32_t k = 0; v->voff && k < v->hlen; k++) {
-		if (i == k)
-			i = (uint32_t)v->voff + k;
-		else if (i == v->voff + k)
-			i = k;
-	}
-	return i;
-}
-
 static void put_header(struct worker *w, struct io_req *r, uint32_t at, unsigned fi)
 {
-	const struct job_desc *j = w->job;
 	struct verify *v = w->verify;
-	struct vhdr h = {
-		.magic = VERIFY_MAGIC,
-		.type = v->fio_type,
-		.len = v->interval,
-		.offset = r->off + at,
-		.thread = (uint16_t)(j->jobnum + 1),
-	};
-	unsigned char *c = r->buf + at;
 	uint32_t gen = ++v->next_gen[fi];
 
-	h.numberio = numberio_of(gen);
-	h.crc32 = header_crc(&h);
-	memcpy(c, &h, sizeof(h));
-	if (v->slot)
-		data_digest(v, c, c + VHDR_FIXED);
-	if (v->voff)
-		swap_header(v, c, false);
+	verify_chunk_seal(v, w->job, r->buf + at, r->off + at, gen);
 	if (v->busy[fi]) {
 		uint64_t k = (r->off + at - r->file->io_off) / v->interval;
 
@@ -327,12 +199,12 @@ void verify_prepare_write(struct worker *w, struct io_req *r)
 {
 	const struct job_desc *j = w->job;
 	struct verify *v = w->verify;
-	unsigned fi = file_index(w, r->file);
+	unsigned fi = verify_file_index(w, r->file);
 
 	/* A read may have left other data in this slot's buffer: the pattern comes first. */
 	for (uint32_t at = 0; j->verify_pattern_len && at + v->interval <= r->len;
 	     at += v->interval)
-		fill_pattern(j, r->buf + at, v->interval);
+		verify_fill_pattern(j, r->buf + at, v->interval);
 	if (!v->hlen)
 		return;
 	for (uint32_t at = 0; at + v->interval <= r->len; at += v->interval)
@@ -360,7 +232,7 @@ static void dump_chunk(const struct worker *w, const struct io_file *f, uint64_t
 		unsigned char *want = malloc(len);
 
 		if (want) {
-			fill_pattern(w->job, want, len);
+			verify_fill_pattern(w->job, want, len);
 			if (write(fd, want, len) != (ssize_t)len)
 				(void)0;
 			free(want);
@@ -392,87 +264,6 @@ void verify_report_bad(struct worker *w, const struct io_file *f, uint64_t off,
 		worker_fail(w, EILSEQ, "%s", w->verify_msg);
 }
 
-static void hex(char *out, const uint8_t *d, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", d[i]);
-}
-
-static int check_pattern(const struct job_desc *j, const struct verify *v,
-			 const unsigned char *c, uint32_t skip, char *what, size_t n)
-{
-	for (uint32_t i = skip; i < v->interval; i++) {
-		unsigned char want = j->verify_pattern[i % j->verify_pattern_len];
-
-		if (c[i] != want) {
-			snprintf(what, n, "byte %u is 0x%02x, the pattern has 0x%02x", i, c[i], want);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static int check_zero(const struct verify *v, const unsigned char *c, char *what, size_t n)
-{
-	for (uint32_t i = 0; i < v->interval; i++) {
-		if (c[i]) {
-			snprintf(what, n, "trimmed, but byte %u reads 0x%02x, not zero", i, c[i]);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-int verify_examine(const struct verify *v, const struct job_desc *j, uint64_t off,
-		   unsigned char *c, enum chunk_expect ex, uint32_t gen, char *what, size_t n)
-{
-	const struct vhdr *h = (const struct vhdr *)c;
-	uint8_t sum[VERIFY_SLOT_MAX];
-	char want[2 * CHECKSUM_MAX + 1], got[2 * CHECKSUM_MAX + 1];
-	unsigned size = checksum_size(v->csum);
-
-	if (ex == CK_SKIP || v->null)
-		return 0;
-	if (ex == CK_ZERO)
-		return check_zero(v, c, what, n);
-	if (v->pattern_only)
-		return check_pattern(j, v, c, 0, what, n);
-	if (v->voff)
-		swap_header(v, c, true);
-	if (h->magic != VERIFY_MAGIC || h->len != v->interval) {
-		snprintf(what, n, "no verify header (magic 0x%04x, expected 0x%04x, length %u): "
-			 "never written, or overwritten by something else", h->magic,
-			 VERIFY_MAGIC, h->len);
-		return 1;
-	}
-	if (h->offset != off) {
-		snprintf(what, n, "the header says offset %" PRIu64 ": a misdirected write",
-			 h->offset);
-		return 1;
-	}
-	if (h->crc32 != header_crc(h)) {
-		snprintf(what, n, "header crc 0x%08x, 0x%08x computed over the header", h->crc32,
-			 header_crc(h));
-		return 1;
-	}
-	if (v->slot) {
-		data_digest(v, c, sum);
-		if (memcmp(sum, c + VHDR_FIXED, v->slot)) {
-			hex(want, c + VHDR_FIXED, size);
-			hex(got, sum, size);
-			snprintf(what, n, "checksum %s in the header, %s computed over the data",
-				 want, got);
-			return 1;
-		}
-	}
-	if (gen && gen != GEN_ANY && h->numberio != gen) {
-		snprintf(what, n, "generation %u, expected %u: an older write (lost or reordered)",
-			 h->numberio, gen);
-		return 1;
-	}
-	return j->verify_pattern_len ? check_pattern(j, v, c, v->hlen, what, n) : 0;
-}
-
 /* What chunk k of file fi should hold now, for a read in slot that just completed. */
 static enum chunk_expect expect_of(const struct verify *v, unsigned fi, uint64_t k,
 				   unsigned slot, uint32_t *gen)
@@ -492,7 +283,7 @@ static void check_read(struct worker *w, struct io_req *r, uint64_t first)
 {
 	const struct job_desc *j = w->job;
 	struct verify *v = w->verify;
-	unsigned fi = file_index(w, r->file);
+	unsigned fi = verify_file_index(w, r->file);
 	uint8_t ex[VERIFY_ASYNC_CHUNKS];
 	uint32_t gens[VERIFY_ASYNC_CHUNKS];
 	char what[384];
@@ -523,20 +314,10 @@ static void check_read(struct worker *w, struct io_req *r, uint64_t first)
 	}
 }
 
-/* trim_percentage: each written block is picked for a trim with that chance, as in fio. */
-static void maybe_pick_for_trim(struct worker *w, struct io_req *r, uint64_t first)
-{
-	struct verify *v = w->verify;
-
-	if (!v->trim_q.e || rng_below(&v->trim_rng, 100) >= w->job->trim_percentage)
-		return;
-	ring_push(&v->trim_q, r->file, first, r->full_len);
-}
-
 static void remember_write(struct worker *w, struct io_req *r)
 {
 	struct verify *v = w->verify;
-	unsigned fi = file_index(w, r->file);
+	unsigned fi = verify_file_index(w, r->file);
 	uint64_t first = r->off - (r->full_len - r->len);
 
 	/* The block holds what completed last: record each chunk's generation from it. */
@@ -555,33 +336,8 @@ static void remember_write(struct worker *w, struct io_req *r)
 		ring_push(&v->backlog_q, r->file, first, r->full_len);
 		v->since_batch++;
 	}
-	maybe_pick_for_trim(w, r, first);
+	verify_trim_pick(w, r, first);
 	v->since_trim++;
-}
-
-/* A trim of a picked block completed: its chunks now read zeros (or are not checked). */
-static void remember_trim(struct worker *w, struct io_req *r)
-{
-	struct verify *v = w->verify;
-	unsigned fi = file_index(w, r->file);
-	uint64_t first = r->off - (r->full_len - r->len);
-
-	for (uint32_t at = 0; at + v->interval <= r->full_len; at += v->interval) {
-		uint64_t k = (first + at - r->file->io_off) / v->interval;
-		uint32_t gen = w->job->trim_verify_zero ? GEN_TRIMMED : 0;
-
-		if (v->busy[fi]) {
-			/* a write went out while the trim was in flight: either may be there */
-			if ((v->busy[fi][k] & BUSY_COUNT) || v->issued[fi][k] > v->read_snap[r->slot])
-				gen = GEN_SKIP;
-			v->busy[fi][k] &= (uint16_t)~BUSY_TRIM;
-			if (gen == GEN_SKIP)
-				v->busy[fi][k] |= BUSY_OVERLAP;
-			if (!(v->busy[fi][k] & BUSY_COUNT))
-				v->busy[fi][k] = 0;
-		}
-		v->gen[fi][k] = gen;
-	}
 }
 
 void verify_done(struct worker *w, struct io_req *r)
@@ -593,16 +349,16 @@ void verify_done(struct worker *w, struct io_req *r)
 		worker_fail(w, EILSEQ, "%s", w->verify_msg);
 	if (r->dir == IO_WRITE)
 		return remember_write(w, r);
-	if (r->dir == IO_TRIM && v->gen[file_index(w, r->file)])
-		return remember_trim(w, r);
+	if (r->dir == IO_TRIM && v->gen[verify_file_index(w, r->file)])
+		return verify_trim_done(w, r);
 	if (r->dir == IO_READ)
 		check_read(w, r, first);
 }
 
-static void fill_req(struct worker *w, struct io_req *r, int dir, struct io_file *f,
+void verify_fill_req(struct worker *w, struct io_req *r, int dir, struct io_file *f,
 		     uint64_t off, uint32_t len)
 {
-	w->verify->read_snap[r->slot] = w->verify->next_gen[file_index(w, f)];
+	w->verify->read_snap[r->slot] = w->verify->next_gen[verify_file_index(w, f)];
 	r->file = f;
 	r->dir = dir;
 	r->off = off;
@@ -610,24 +366,6 @@ static void fill_req(struct worker *w, struct io_req *r, int dir, struct io_file
 	r->buf = r->buf_base;
 	r->resubmit = false;
 	w->st->issued[dir]++;
-}
-
-/* A picked block goes out as a trim, unless a write to it is in flight (then it stays). */
-static bool issue_trim(struct worker *w, struct io_req *r)
-{
-	struct verify *v = w->verify;
-	struct backlog_entry e = v->trim_q.e[v->trim_q.head++ % v->trim_q.cap];
-	unsigned fi = file_index(w, e.file);
-
-	fill_req(w, r, IO_TRIM, e.file, e.off, e.len);
-	for (uint32_t at = 0; v->busy[fi] && at + v->interval <= e.len; at += v->interval) {
-		uint16_t *b = &v->busy[fi][(e.off + at - e.file->io_off) / v->interval];
-
-		if (*b & BUSY_COUNT)
-			*b |= BUSY_OVERLAP;
-		*b |= BUSY_TRIM;
-	}
-	return true;
 }
 
 /* The next chunk of the pass: every chunk written in this run, or all with verify_only. */
@@ -644,7 +382,7 @@ static bool next_pass_chunk(struct worker *w, struct io_req *r)
 
 			if (gen && !gen[c])
 				continue;
-			fill_req(w, r, IO_READ, f, f->io_off + c * v->interval, v->interval);
+			verify_fill_req(w, r, IO_READ, f, f->io_off + c * v->interval, v->interval);
 			return true;
 		}
 	}
@@ -662,26 +400,7 @@ static bool next_replayed(struct worker *w, struct io_req *r)
 	if (!v->replay_left || !plan_next_write(w, &fi, &off, &len))
 		return false;
 	v->replay_left--;
-	fill_req(w, r, IO_READ, &w->files[fi], off, len);
-	return true;
-}
-
-/* trim_backlog: every N writes, a batch of the picked blocks is trimmed. */
-static bool trim_due(struct worker *w)
-{
-	struct verify *v = w->verify;
-
-	if (!v->trim_q.e || !ring_len(&v->trim_q))
-		return false;
-	if (v->trims_at_end)
-		return true;
-	if (!v->trim_left && v->trim_backlog && v->since_trim >= v->trim_backlog) {
-		v->since_trim = 0;
-		v->trim_left = v->trim_batch;
-	}
-	if (!v->trim_left)
-		return false;
-	v->trim_left--;
+	verify_fill_req(w, r, IO_READ, &w->files[fi], off, len);
 	return true;
 }
 
@@ -693,8 +412,10 @@ enum verify_plan_result verify_plan(struct worker *w, struct io_req *r)
 		worker_fail(w, EILSEQ, "%s", w->verify_msg);
 		return VP_END;
 	}
-	if (trim_due(w))
-		return issue_trim(w, r) ? VP_READ : VP_NONE;
+	if (verify_trim_due(w)) {
+		verify_trim_issue(w, r);
+		return VP_READ;
+	}
 	if (v->pass && v->replay)
 		return next_replayed(w, r) ? VP_READ : VP_END;
 	if (v->pass)
@@ -708,7 +429,7 @@ enum verify_plan_result verify_plan(struct worker *w, struct io_req *r)
 		struct backlog_entry *e = &v->backlog_q.e[v->backlog_q.head++ % v->backlog_q.cap];
 
 		v->drain_left--;
-		fill_req(w, r, IO_READ, e->file, e->off, e->len);
+		verify_fill_req(w, r, IO_READ, e->file, e->off, e->len);
 		return VP_READ;
 	}
 	v->drain_left = 0;

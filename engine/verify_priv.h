@@ -11,9 +11,12 @@
 #include <stdint.h>
 
 #include "engine/checksum.h"
+#include "engine/ioengine.h"
 #include "engine/offsets.h"
+#include "engine/worker.h"
 
 struct io_file;
+struct io_req;
 struct job_desc;
 struct verify_async;
 struct worker;
@@ -22,6 +25,10 @@ struct worker;
 #define GEN_ANY		UINT32_MAX	/* overlapping writes: either may have landed last */
 #define GEN_TRIMMED	(UINT32_MAX - 1)	/* trimmed since written: reads zeros */
 #define GEN_SKIP	(UINT32_MAX - 2)	/* a trim and a write raced: not judged */
+
+#define BUSY_OVERLAP	0x8000u		/* busy: writes to the chunk overlapped in flight */
+#define BUSY_TRIM	0x4000u		/* busy: a trim of the chunk is in flight */
+#define BUSY_COUNT	0x3fffu		/* writes in flight to the chunk, saturating */
 
 /*
  * The start of each verified chunk, fio's verify header as its verify.h lays it out
@@ -61,6 +68,20 @@ struct block_ring {
 	struct backlog_entry *e;
 	uint64_t cap, head, tail;	/* head: oldest; tail: next free */
 };
+
+/* Add a block; a full ring forgets its oldest (the read-back pass still covers it). */
+static inline void ring_push(struct block_ring *q, struct io_file *f, uint64_t off,
+			     uint32_t len)
+{
+	if (q->tail - q->head == q->cap)
+		q->head++;
+	q->e[q->tail++ % q->cap] = (struct backlog_entry){ f, off, len };
+}
+
+static inline uint64_t ring_len(const struct block_ring *q)
+{
+	return q->tail - q->head;
+}
 
 /* What a read of one chunk should find, decided when the read completes. */
 enum chunk_expect {
@@ -106,6 +127,22 @@ struct verify {
 	uint64_t first_seq;		/* of the bad chunk whose message is kept */
 };
 
+/* The method's format in v (checksum, header room, verify_offset), from the job. */
+void verify_chunk_setup(struct verify *v, const struct job_desc *j);
+
+/* Len bytes of verify_pattern at buf, starting afresh (each chunk checks on its own). */
+void verify_fill_pattern(const struct job_desc *j, unsigned char *buf, uint32_t len);
+
+/*
+ * A write's generation is counted in 32 bits (to order writes and reads in flight) and
+ * stored as 1 to 65535 in fio's 16-bit numberio: 0 stays "never written".
+ */
+uint16_t verify_numberio(uint32_t gen);
+
+/* Write the header of generation gen for the chunk at off into c, with its digest. */
+void verify_chunk_seal(const struct verify *v, const struct job_desc *j, unsigned char *c,
+		       uint64_t off, uint32_t gen);
+
 /*
  * Check one chunk read back against what it should hold: 0 when it does, else 1 with what
  * was wrong in what[]. Touches only c (verify_offset's swap is undone in place) and the
@@ -121,6 +158,19 @@ int verify_examine(const struct verify *v, const struct job_desc *j, uint64_t of
 void verify_report_bad(struct worker *w, const struct io_file *f, uint64_t off,
 		       const unsigned char *got, const char *what, uint64_t seq);
 
+/* A verify read or trim in r, counted as issued. */
+void verify_fill_req(struct worker *w, struct io_req *r, int dir, struct io_file *f,
+		     uint64_t off, uint32_t len);
+
+/*
+ * trim_percentage: pick a completed write for a trim (or not), whether a trim is due now,
+ * put the oldest picked block in r, and note a completed trim.
+ */
+void verify_trim_pick(struct worker *w, struct io_req *r, uint64_t first);
+bool verify_trim_due(struct worker *w);
+void verify_trim_issue(struct worker *w, struct io_req *r);
+void verify_trim_done(struct worker *w, struct io_req *r);
+
 /*
  * verify_async: start the threads (-errno, error_msg set), hand them a read's chunks
  * (waits while all buffers are taken), wait for everything handed to be checked and
@@ -132,5 +182,10 @@ void verify_async_submit(struct worker *w, const struct io_file *f, uint64_t fir
 			 const uint32_t *gens);
 void verify_async_stop(struct worker *w);
 bool verify_async_fatal(struct worker *w);
+
+static inline unsigned verify_file_index(const struct worker *w, const struct io_file *f)
+{
+	return (unsigned)(f - w->files);
+}
 
 #endif
