@@ -3,9 +3,10 @@
  * fio's verify header (magic, length, offset, generation as numberio, its own crc32c) and
  * the checksum of the rest of the chunk (verify=meta: none; verify_offset moves the header
  * into the chunk), so that fio and iojob each check what the other wrote; reads check
- * them. Every chunk's last written generation is kept, so a block that still holds an older write (lost, misdirected, overwritten out of order)
- * fails instead of passing as "some valid block": overwritten blocks never give false
- * positives, and stale ones are never missed.
+ * them. Every chunk's last written generation is kept, so a block that still holds an
+ * older write (lost, misdirected, overwritten out of order) fails instead of passing as
+ * "some valid block": overwritten blocks never give false positives, and stale ones are
+ * never missed.
  */
 #ifndef ENGINE_VERIFY_H
 #define ENGINE_VERIFY_H

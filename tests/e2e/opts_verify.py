@@ -210,6 +210,16 @@ def check_methods_with_fio(c, d):
         c.check(code != 0 and "offset %d" % (11 * BS) in out,
                 "%s: fio finds the byte changed in iojob's file: %s" % (m, out[-300:]))
         os.unlink(path)
+    # verify_offset and verify_interval: the header moved into each 4k chunk of 16k blocks
+    moved = ["--bs=16k", "--verify=md5", "--verify_offset=512", "--verify_interval=4k"]
+    fio_job(d, base + moved + ["--rw=randwrite", "--do_verify=0"])
+    j, err = job(c, d, base + moved + ["--rw=read", "--verify_only"])
+    c.check(j and j["error"] == 0 and j["read"]["total_ios"] == 16,
+            "verify_offset=512: iojob verifies fio's file: %r" % err)
+    os.unlink(path)
+    job(c, d, base + moved + ["--rw=randwrite", "--do_verify=0"])
+    code, out = fio_job(d, base + moved + ["--rw=write", "--verify_only"])
+    c.check(code == 0, "verify_offset=512: fio verifies iojob's file: %s" % out[-300:])
 
 
 def check_meta_null(c, d):
