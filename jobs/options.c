@@ -322,8 +322,9 @@ const struct opt_def job_options[] = {
 		 "bytes covered by each header and checksum (0: the block size)"),
 	JOB_BOOL("do_verify", do_verify, "1", "read back and check after the writes"),
 	JOB_BOOL("verify_fatal", verify_fatal, "0", "stop the job at the first bad block"),
-	JOB_U64("verify_backlog", verify_backlog, "0",
-		"check written blocks after every N writes (0: after the write phase)"),
+	JOB_SIZE("verify_backlog", verify_backlog, "0", 0, 0,
+		 "check written blocks after every N writes (0: after the write phase); a "
+		 "count that takes 1k as fio does"),
 	JOB_FLAG("verify_only", verify_only, "0",
 		 "do not write: only read back and check what an earlier run wrote"),
 	JOB_BOOL("verify_dump", verify_dump, "0",
@@ -446,8 +447,9 @@ const struct opt_def job_options[] = {
 		 "percent of the written blocks to trim (discard) again, with verify="),
 	JOB_BOOL("trim_verify_zero", trim_verify_zero, "1",
 		 "trimmed blocks must read back as zeros (0: they are not checked)"),
-	JOB_U64("trim_backlog", trim_backlog, "0",
-		"trim after every N blocks written (0: when the writes end)"),
+	JOB_SIZE("trim_backlog", trim_backlog, "0", 0, 0,
+		 "trim after every N blocks written (0: when the writes end); a count that "
+		 "takes 1k as fio does"),
 	JOB_U64("trim_backlog_batch", trim_backlog_batch, "0",
 		"blocks trimmed each time trim_backlog is reached (0: trim_backlog)"),
 

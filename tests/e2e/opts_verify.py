@@ -414,7 +414,7 @@ def check_async(c, d):
     pins = [x for x in lines if "sched_setaffinity(" in x]
     tids = {re.search(r"sched_setaffinity\((\d+),", x).group(1) for x in pins}
     c.check(len(pins) == 2 and len(tids) == 2 and
-            all(x.endswith(", [%d]) = 0" % last) for x in pins),
+            all(re.search(r", \[%d\]\)\s+= 0$" % last, x) for x in pins),
             "verify_async_cpus=%d: both threads, and only they, are bound to it: %s" %
             (last, pins))
     code, _, err = run(base + ["--rw=read", "--verify_async=2", "--verify_async_cpus=0-9999"],
