@@ -572,7 +572,8 @@ bool plan_next_write(struct worker *w, unsigned *fi, uint64_t *off, uint32_t *le
 			p->bytes_left -= *len;
 		if (p->ios_left != UINT64_MAX)
 			p->ios_left--;
-		if (d == IO_WRITE) {
+		/* a job that only reads (verify_only): its reads stand for the writes */
+		if (d == IO_WRITE || !rw_does(w->job->rw, IO_WRITE)) {
 			*off += w->files[*fi].io_off;
 			return true;
 		}

@@ -146,6 +146,7 @@ void verify_free(struct worker *w)
 	free_per_file((void **)v->issued, w->nfiles);
 	free_per_file((void **)v->last_off, w->nfiles);
 	free(v->writes_done);
+	free(v->state);
 	free(v->read_snap);
 	free(v->next_gen);
 	free(v->backlog_q.e);
@@ -389,7 +390,10 @@ static bool next_pass_chunk(struct worker *w, struct io_req *r)
 	return false;
 }
 
-/* experimental_verify: the next of the writes as they were issued, read back whole. */
+/*
+ * experimental_verify, or verify_state_load: the next of the writes as they were issued,
+ * read back whole; with a state, only as far as the writes surely reached.
+ */
 static bool next_replayed(struct worker *w, struct io_req *r)
 {
 	struct verify *v = w->verify;
@@ -399,7 +403,10 @@ static bool next_replayed(struct worker *w, struct io_req *r)
 
 	if (!v->replay_left || !plan_next_write(w, &fi, &off, &len))
 		return false;
+	if (v->state && !verify_state_reached(v, v->replayed, fi, off))
+		return false;
 	v->replay_left--;
+	v->replayed++;
 	verify_fill_req(w, r, IO_READ, &w->files[fi], off, len);
 	return true;
 }

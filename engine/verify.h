@@ -50,10 +50,11 @@ void verify_start_pass(struct worker *w);
 int verify_save_state(struct worker *w, unsigned index);
 
 /*
- * verify_only with verify_state_load=1: read that file (iojob's or fio's; the job's name
- * and index must match) so that the pass checks only the blocks the writes reached, as fio
- * replays them: for one file written sequentially in one block size. Returns 0, or -errno
- * with the job failed.
+ * verify_only with verify_state_load=1: read that file (iojob's or fio's; the job's name,
+ * index and number of files must match) so that the pass replays the job's writes as
+ * reads, in their order, as far as fio's rule says they surely reached the files (fio's
+ * own random order excepted: iojob's is its own generator's). Returns 0, or -errno with
+ * the job failed.
  */
 int verify_load_state(struct worker *w, unsigned index);
 

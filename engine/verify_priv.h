@@ -17,6 +17,7 @@
 
 struct io_file;
 struct io_req;
+struct state_list;
 struct job_desc;
 struct verify_async;
 struct worker;
@@ -119,8 +120,10 @@ struct verify {
 	uint64_t *writes_done;		/* per file */
 	struct verify_async *async;	/* verify_async threads, or NULL */
 	bool pass;			/* reading everything back */
-	bool replay;			/* experimental_verify: the writes again, in order */
-	uint64_t replay_left;		/* writes of the write phase not replayed yet */
+	bool replay;			/* the writes again, in order (experimental_verify, */
+	uint64_t replay_left;		/* verify_state_load): how many are left, */
+	uint64_t replayed;		/* how many went */
+	struct state_list *state;	/* verify_state_load's, or NULL */
 	unsigned pass_file;
 	uint64_t pass_chunk;
 	uint64_t failures;
@@ -157,6 +160,13 @@ int verify_examine(const struct verify *v, const struct job_desc *j, uint64_t of
  */
 void verify_report_bad(struct worker *w, const struct io_file *f, uint64_t off,
 		       const unsigned char *got, const char *what, uint64_t seq);
+
+/*
+ * verify_state_load: whether the k-th write replayed (at off in file fi) is one the state
+ * says surely reached the file: fio's rule, the first numberio - iodepth surely, then
+ * those listed as completed; the replay stops at the first that is not.
+ */
+bool verify_state_reached(const struct verify *v, uint64_t k, unsigned fi, uint64_t off);
 
 /* A verify read or trim in r, counted as issued. */
 void verify_fill_req(struct worker *w, struct io_req *r, int dir, struct io_file *f,

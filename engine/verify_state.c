@@ -2,7 +2,8 @@
  * verify_state_save and verify_state_load: fio's binary state file (version 3), which
  * fio's own fio-verify-state reads and fio's verify_state_load takes. It holds, per job,
  * how many writes were issued and the offsets of each file's last iodepth completed ones;
- * a verify_only run with it checks the blocks those writes surely reached, in order.
+ * a verify_only run with it replays the job's writes as reads, as fio does, as far as they
+ * surely reached.
  */
 #include "engine/verify.h"
 
@@ -187,40 +188,27 @@ static bool completed(const struct state_list *s, unsigned fi, uint64_t off)
 	return false;
 }
 
-/*
- * Which blocks the writes reached, as fio decides it when it replays them: the first
- * numberio - depth surely (and the first depth, with more writes than that), then, in the
- * last depth, only those listed as completed, up to the first that is not.
- */
-static void mark_written(struct worker *w, const struct state_list *s, uint64_t bs)
+bool verify_state_reached(const struct verify *v, uint64_t k, unsigned fi, uint64_t off)
 {
-	struct verify *v = w->verify;
-	const struct io_file *f = &w->files[0];
-	uint64_t n = s->numberio, d = s->depth, per = bs / v->interval;
+	const struct state_list *s = v->state;
+	uint64_t n = s->numberio, d = s->depth;
 
-	for (uint64_t k = 0; k < n && (k + 1) * bs <= f->io_len; k++) {
-		uint64_t off = f->io_off + k * bs;
-
-		if (!(n > d && (k < d || n - k > d)) && !completed(s, 0, off))
-			return;
-		for (uint64_t c = 0; c < per; c++)
-			v->gen[0][k * per + c] = GEN_ANY;
-	}
+	return (n > d && (k < d || n - k > d)) || completed(s, fi, off);
 }
 
-/* Why iojob cannot take this state for this job, or NULL. */
+/* Why iojob cannot replay this state for this job, or NULL. */
 static const char *unsupported(const struct worker *w, const struct state_list *s)
 {
-	const struct job_desc *j = w->job;
-	int d = rw_does(j->rw, IO_WRITE) ? IO_WRITE : IO_READ;
+	bool fios_random = false;
 
-	if (s->nofiles != 1 || w->nfiles != 1)
-		return "iojob replays the state of a job over one file only";
-	if (rw_is_random(j->rw))
-		return "iojob replays the state of sequential writes only: a random order is "
-		       "fio's random generator's";
-	if (j->bs[d].min != j->bs[d].max || j->bs[d].nsplit)
-		return "iojob replays the state of writes of one block size only";
+	for (unsigned i = 0; i < 6; i++)
+		fios_random |= s->rand_state[i] != 0;
+	if (s->nofiles != w->nfiles)
+		return "it is the state of a job over another number of files";
+	/* iojob's own random order is its generator's: fio's is fio's, which it cannot run */
+	if (rw_is_random(w->job->rw) && fios_random)
+		return "it is the state of fio's random writes, whose order is fio's random "
+		       "generator's: iojob replays its own";
 	return NULL;
 }
 
@@ -231,7 +219,7 @@ int verify_load_state(struct worker *w, unsigned index)
 	struct state_list *s = NULL;
 	char path[PATH_MAX];
 	const char *why = "no memory";
-	int fd, ret = -EINVAL;
+	int fd;
 
 	if (!v || !j->verify_state_load)
 		return 0;
@@ -241,24 +229,21 @@ int verify_load_state(struct worker *w, unsigned index)
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		ret = -errno;
-		worker_fail(w, -ret, "verify_state_load: '%s': %s", path, strerror(-ret));
-		return ret;
+		int err = errno;
+
+		worker_fail(w, err, "verify_state_load: '%s': %s", path, strerror(err));
+		return -err;
 	}
 	s = read_state(fd, w, index, &why);
 	close(fd);
 	if (s && !(why = unsupported(w, s))) {
-		int d = rw_does(j->rw, IO_WRITE) ? IO_WRITE : IO_READ;
-
-		why = "no memory";
-		v->gen[0] = calloc(w->files[0].io_len / v->interval + 1, sizeof(*v->gen[0]));
-		if (v->gen[0]) {
-			mark_written(w, s, j->bs[d].min);
-			ret = 0;
-		}
+		/* the job's plan, untouched yet, replays the writes from their start */
+		v->state = s;
+		v->replay = true;
+		v->replay_left = s->numberio;
+		return 0;
 	}
 	free(s);
-	if (ret < 0)
-		worker_fail(w, -ret, "verify_state_load: '%s': %s", path, why);
-	return ret;
+	worker_fail(w, EINVAL, "verify_state_load: '%s': %s", path, why);
+	return -EINVAL;
 }

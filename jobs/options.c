@@ -333,8 +333,8 @@ const struct opt_def job_options[] = {
 		 "local-NAME-N-verify.state in the cwd, in fio's format: the writes issued and "
 		 "the last iodepth completed"),
 	JOB_BOOL("verify_state_load", verify_state_load, "0",
-		 "verify_only checks only the blocks that local-NAME-N-verify.state (iojob's or "
-		 "fio's) says the writes reached: one file, sequential writes of one size"),
+		 "verify_only replays the job's writes as reads, in their order, as far as "
+		 "local-NAME-N-verify.state (iojob's or fio's) says they surely reached"),
 
 	/* log files; alone, as in fio, the prefix is the job's name */
 	JOB_STR("write_lat_log", lat_log, NULL,

@@ -491,6 +491,34 @@ def check_state(c, d):
     j, err = job(c, d, args + ["--verify_state_load=1"])
     c.check(j and j["error"] == 0 and j["read"]["total_ios"] == 10,
             "with fio's state, the 10 written blocks are read and pass: %r" % err)
+    # the window: 10 writes at depth 1, the last counts only if listed as completed
+    state = os.path.join(d, "local-s-0-verify.state")
+    job(c, d, base + ["--filename=i.dat", "--rw=write", "--do_verify=0"])
+    with open(state, "rb") as f:
+        data = bytearray(f.read())
+    comps = struct.unpack_from("<Q", data, 24)[0]
+    c.check(comps == 1, "depth 1: the last completion is listed: %d" % comps)
+    # forget the newest completion (offset 36864): the replay stops before it
+    at = [24 + 152 + 16 * i for i in range(comps)
+          if struct.unpack_from("<Q", data, 24 + 152 + 16 * i + 8)[0] == 9 * BS]
+    if at:
+        struct.pack_into("<QQ", data, at[0], 0, 123456789)
+        struct.pack_into("<Q", data, 16, crc_reflected(bytes(data[24:]), 0x82f63b78, 32,
+                                                       0xffffffff))
+        with open(state, "wb") as f:
+            f.write(data)
+    j, err = job(c, d, args + ["--verify_state_load=1"])
+    c.check(at and j and j["error"] == 0 and j["read"]["total_ios"] == 9,
+            "a write not listed as completed ends the replay: %r" % err)
+    # fio's random order is fio's generator's: its state is refused for a random job
+    os.unlink(state)
+    fio_job(fdir, base + ["--filename=r.dat", "--rw=randwrite", "--do_verify=0",
+                          "--verify_state_save=1"])
+    shutil.copy(os.path.join(fdir, "local-s-0-verify.state"), d)
+    j, err = job(c, d, base + ["--filename=i.dat", "--rw=randwrite", "--verify_only",
+                               "--verify_state_load=1"], 1)
+    c.check("verify_state_load" in err and "fio's random writes" in err,
+            "fio's random state is refused, saying why: %r" % err)
 
 
 def main():
