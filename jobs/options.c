@@ -93,7 +93,7 @@ static const struct opt_enum verify_vals[] = {
 	{ "md5", VERIFY_MD5, "md5 per chunk" },
 	{ "crc64", VERIFY_CRC64, "crc64 per chunk (fio's: Jones polynomial, from 0)" },
 	{ "crc32", VERIFY_CRC32, "crc32 per chunk (fio's: MSB first, from 0)" },
-	{ "crc32c-intel", VERIFY_CRC32C, "same as crc32c" },
+	{ "crc32c-intel", VERIFY_CRC32C, "crc32c per chunk (the CPU instruction where present)" },
 	{ "crc32c", VERIFY_CRC32C, "crc32c per chunk (the CPU instruction where present)" },
 	{ "crc16", VERIFY_CRC16, "crc16 per chunk (ARC)" },
 	{ "crc7", VERIFY_CRC7, "crc7 per chunk (MMC)" },
