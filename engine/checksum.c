@@ -1,9 +1,12 @@
 /*
- * Checksums for verify=: crc32c here (a table, or the CPU's crc32 instruction), md5 and
- * sha256 from libcrypto, xxhash (XXH32) from libxxhash.
+ * Checksums for verify=, as fio's verify headers hold them: the SHA family and md5 from
+ * libcrypto, xxhash (XXH32) from libxxhash; crc32c (a table, or the CPU's crc32
+ * instruction), and fio's crc32, crc64, crc16 and crc7 here, as no Debian library offers
+ * those variants.
  */
 #include "engine/checksum.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include <openssl/evp.h>
@@ -105,8 +108,85 @@ uint32_t crc32c_hw(uint32_t crc, const void *buf, size_t len)
 #endif
 
 /*
- * md5 and sha256 come from OpenSSL's libcrypto, xxhash from libxxhash: libraries made
- * for the field, as fio's verify results must match what other tools compute.
+ * crc64, crc32, crc16 and crc7 as fio computes them, all from 0 and without a final xor:
+ * crc64 LSB first with the constant 0x95ac9329ac4bc9b5 (Redis's Jones crc64), crc32 MSB
+ * first with 0x04c11db7 (POSIX cksum's, without the length), crc16 with 0x8005 (ARC),
+ * crc7 with 0x09 (MMC). Their tables are made once, on first use.
+ */
+static uint64_t crc64_table[256];
+static uint32_t crc32_table[256];
+static uint16_t crc16_table[256];
+static uint8_t crc7_table[256];
+static pthread_once_t crc_tables_once = PTHREAD_ONCE_INIT;
+
+static void make_crc_tables(void)
+{
+	for (unsigned i = 0; i < 256; i++) {
+		uint64_t c64 = i;
+		uint32_t c32 = (uint32_t)i << 24;
+		uint16_t c16 = (uint16_t)i;
+		uint8_t c7 = (uint8_t)i;	/* the byte, MSB first, in a 7-bit register */
+
+		for (int b = 0; b < 8; b++) {
+			c64 = c64 & 1 ? (c64 >> 1) ^ 0x95ac9329ac4bc9b5ull : c64 >> 1;
+			c32 = c32 & 0x80000000u ? (c32 << 1) ^ 0x04c11db7u : c32 << 1;
+			c16 = c16 & 1 ? (uint16_t)((c16 >> 1) ^ 0xa001) : (uint16_t)(c16 >> 1);
+			c7 = c7 & 0x80 ? (uint8_t)((c7 << 1) ^ (0x09 << 1)) : (uint8_t)(c7 << 1);
+		}
+		crc64_table[i] = c64;
+		crc32_table[i] = c32;
+		crc16_table[i] = c16;
+		crc7_table[i] = c7;
+	}
+}
+
+uint64_t crc64(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	uint64_t crc = 0;
+
+	pthread_once(&crc_tables_once, make_crc_tables);
+	while (len--)
+		crc = crc64_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return crc;
+}
+
+uint32_t crc32_fio(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	uint32_t crc = 0;
+
+	pthread_once(&crc_tables_once, make_crc_tables);
+	while (len--)
+		crc = (crc << 8) ^ crc32_table[((crc >> 24) ^ *p++) & 0xff];
+	return crc;
+}
+
+uint16_t crc16(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	uint16_t crc = 0;
+
+	pthread_once(&crc_tables_once, make_crc_tables);
+	while (len--)
+		crc = (uint16_t)((crc >> 8) ^ crc16_table[(crc ^ *p++) & 0xff]);
+	return crc;
+}
+
+uint8_t crc7(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	uint8_t crc = 0;	/* kept shifted left by one, as the table makes it */
+
+	pthread_once(&crc_tables_once, make_crc_tables);
+	while (len--)
+		crc = crc7_table[crc ^ *p++];
+	return crc >> 1;
+}
+
+/*
+ * The digests come from OpenSSL's libcrypto, xxhash from libxxhash: libraries made for
+ * the field, as verify results must match what other tools compute.
  */
 static void evp_digest(const EVP_MD *md, const void *buf, size_t len, uint8_t *out)
 {
@@ -132,35 +212,122 @@ uint32_t xxh32(const void *buf, size_t len, uint32_t seed)
 	return XXH32(buf, len, seed);
 }
 
+/* fio keeps crc32c without its final xor */
+static void sum_crc32c(const void *buf, size_t len, uint8_t *out)
+{
+	uint32_t v = ~(crc32c_hw_available() ? crc32c_hw(0, buf, len) : crc32c_sw(0, buf, len));
+
+	memcpy(out, &v, sizeof(v));
+}
+
+static void sum_crc32(const void *buf, size_t len, uint8_t *out)
+{
+	uint32_t v = crc32_fio(buf, len);
+
+	memcpy(out, &v, sizeof(v));
+}
+
+static void sum_crc64(const void *buf, size_t len, uint8_t *out)
+{
+	uint64_t v = crc64(buf, len);
+
+	memcpy(out, &v, sizeof(v));
+}
+
+static void sum_crc16(const void *buf, size_t len, uint8_t *out)
+{
+	uint16_t v = crc16(buf, len);
+
+	memcpy(out, &v, sizeof(v));
+}
+
+static void sum_crc7(const void *buf, size_t len, uint8_t *out)
+{
+	out[0] = crc7(buf, len);
+}
+
+/* fio seeds XXH32 with 1 */
+static void sum_xxhash(const void *buf, size_t len, uint8_t *out)
+{
+	uint32_t v = xxh32(buf, len, 1);
+
+	memcpy(out, &v, sizeof(v));
+}
+
+static void sum_md5(const void *buf, size_t len, uint8_t *out)
+{
+	evp_digest(EVP_md5(), buf, len, out);
+}
+
+/* fio keeps sha1 as five host-order (little-endian) words: each word's bytes reversed */
+static void sum_sha1(const void *buf, size_t len, uint8_t *out)
+{
+	evp_digest(EVP_sha1(), buf, len, out);
+	for (unsigned w = 0; w < 20; w += 4) {
+		uint8_t t = out[w];
+
+		out[w] = out[w + 3];
+		out[w + 3] = t;
+		t = out[w + 1];
+		out[w + 1] = out[w + 2];
+		out[w + 2] = t;
+	}
+}
+
+static void sum_sha256(const void *buf, size_t len, uint8_t *out)
+{
+	evp_digest(EVP_sha256(), buf, len, out);
+}
+
+static void sum_sha512(const void *buf, size_t len, uint8_t *out)
+{
+	evp_digest(EVP_sha512(), buf, len, out);
+}
+
+static void sum_sha3_224(const void *buf, size_t len, uint8_t *out)
+{
+	evp_digest(EVP_sha3_224(), buf, len, out);
+}
+
+static void sum_sha3_256(const void *buf, size_t len, uint8_t *out)
+{
+	evp_digest(EVP_sha3_256(), buf, len, out);
+}
+
+static void sum_sha3_384(const void *buf, size_t len, uint8_t *out)
+{
+	evp_digest(EVP_sha3_384(), buf, len, out);
+}
+
+static void sum_sha3_512(const void *buf, size_t len, uint8_t *out)
+{
+	evp_digest(EVP_sha3_512(), buf, len, out);
+}
+
+/* Every kind: its name (as verify= and --crctest spell it), digest size and function. */
+const struct checksum_kind checksum_kinds[CSUM_NKINDS] = {
+	[CSUM_CRC32C] = { "crc32c", 4, sum_crc32c },
+	[CSUM_CRC32] = { "crc32", 4, sum_crc32 },
+	[CSUM_CRC64] = { "crc64", 8, sum_crc64 },
+	[CSUM_CRC16] = { "crc16", 2, sum_crc16 },
+	[CSUM_CRC7] = { "crc7", 1, sum_crc7 },
+	[CSUM_XXHASH] = { "xxhash", 4, sum_xxhash },
+	[CSUM_MD5] = { "md5", 16, sum_md5 },
+	[CSUM_SHA1] = { "sha1", 20, sum_sha1 },
+	[CSUM_SHA256] = { "sha256", 32, sum_sha256 },
+	[CSUM_SHA512] = { "sha512", 64, sum_sha512 },
+	[CSUM_SHA3_224] = { "sha3-224", 28, sum_sha3_224 },
+	[CSUM_SHA3_256] = { "sha3-256", 32, sum_sha3_256 },
+	[CSUM_SHA3_384] = { "sha3-384", 48, sum_sha3_384 },
+	[CSUM_SHA3_512] = { "sha3-512", 64, sum_sha3_512 },
+};
+
 unsigned checksum_size(enum checksum_type t)
 {
-	switch (t) {
-	case CSUM_MD5:
-		return 16;
-	case CSUM_SHA256:
-		return 32;
-	default:
-		return 4;
-	}
+	return checksum_kinds[t].size;
 }
 
 void checksum(enum checksum_type t, const void *buf, size_t len, uint8_t *out)
 {
-	uint32_t v;
-
-	switch (t) {
-	case CSUM_MD5:
-		md5(buf, len, out);
-		return;
-	case CSUM_SHA256:
-		sha256(buf, len, out);
-		return;
-	case CSUM_XXHASH:
-		v = xxh32(buf, len, 0);
-		break;
-	default:
-		v = crc32c_hw_available() ? crc32c_hw(0, buf, len) : crc32c_sw(0, buf, len);
-		break;
-	}
-	memcpy(out, &v, 4);
+	checksum_kinds[t].sum(buf, len, out);
 }

@@ -743,6 +743,33 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 	return true;
 }
 
+int plan_restart(struct worker *w)
+{
+	plan_free(w);
+	return plan_init(w);
+}
+
+bool plan_next_write(struct worker *w, unsigned *fi, uint64_t *off, uint32_t *len)
+{
+	struct io_plan *p = &w->plan;
+
+	for (;;) {
+		int d = plan_dir(w);
+
+		if (!p->ios_left || !plan_where(w, d, fi, off, len))
+			return false;
+		if (p->bytes_left != UINT64_MAX && !(d == IO_TRIM && p->trim_done))
+			p->bytes_left -= *len;
+		if (p->ios_left != UINT64_MAX)
+			p->ios_left--;
+		/* a job that only reads (verify_only): its reads stand for the writes */
+		if (d == IO_WRITE || !rw_does(w->job->rw, IO_WRITE)) {
+			*off += w->files[*fi].io_off;
+			return true;
+		}
+	}
+}
+
 void plan_sync(struct worker *w, struct io_req *r)
 {
 	struct io_plan *p = &w->plan;

@@ -129,6 +129,15 @@ bool plan_io_general(struct worker *w, struct io_req *r);
 /* Vary a write's data as scramble_buffers and refill_buffers ask. */
 void plan_prepare_write(struct worker *w, struct io_req *r);
 
+/*
+ * experimental_verify: plan the job again from its start with the same seeds, then give
+ * its writes one by one (file index, offset in the file, length), skipping what else it
+ * planned (a job that only reads: its reads), so that they can be read back in the order
+ * they were issued. Restart returns 0 or -ENOMEM; next returns false when the plan ends.
+ */
+int plan_restart(struct worker *w);
+bool plan_next_write(struct worker *w, unsigned *fi, uint64_t *off, uint32_t *len);
+
 /* Fill r with the sync that fsync=/fdatasync=/end_fsync asked for. */
 void plan_sync(struct worker *w, struct io_req *r);
 

@@ -1,10 +1,12 @@
 /*
- * Data verification (verify=): each verify_interval bytes of a written block start with a
- * header (magic, length, offset, generation) and end the header with a checksum of the
- * whole chunk; reads check them. Every chunk's last written generation is kept, so a
- * block that still holds an older write (lost, misdirected, overwritten out of order)
- * fails instead of passing as "some valid block": overwritten blocks never give false
- * positives, and stale ones are never missed.
+ * Data verification (verify=): each verify_interval bytes of a written block start with
+ * fio's verify header (magic, length, offset, generation as numberio, its own crc32c) and
+ * the checksum of the rest of the chunk (verify=meta: none; verify_offset moves the header
+ * into the chunk), so that fio and iojob each check what the other wrote; reads check
+ * them. Every chunk's last written generation is kept, so a block that still holds an
+ * older write (lost, misdirected, overwritten out of order) fails instead of passing as
+ * "some valid block": overwritten blocks never give false positives, and stale ones are
+ * never missed.
  */
 #ifndef ENGINE_VERIFY_H
 #define ENGINE_VERIFY_H
@@ -41,17 +43,18 @@ void verify_start_pass(struct worker *w);
 /*
  * A writing verify job with verify_state_save=1 ended: as fio, leave
  * local-NAME-INDEX-verify.state in the working directory (INDEX: the job's number in the
- * run, from 0). Its content is iojob's own text (fio's is a binary dump fio alone reads):
- * the checksum, the chunk size and, per file, its region and which chunks were written.
- * Returns 0, or -errno with the job failed (worker_fail) when it cannot be written.
+ * run, from 0), in fio's binary format (version 3, which fio-verify-state reads): the
+ * writes issued, and each file's last iodepth completed ones. Returns 0, or -errno with
+ * the job failed (worker_fail) when it cannot be written.
  */
 int verify_save_state(struct worker *w, unsigned index);
 
 /*
- * verify_only with verify_state_load=1: read the state file verify_save_state() left for
- * this job (same name, index, files, regions, checksum and chunk size, else the job fails)
- * so that the pass checks only the chunks that run wrote. Returns 0, or -errno with the
- * job failed.
+ * verify_only with verify_state_load=1: read that file (iojob's or fio's; the job's name,
+ * index and number of files must match) so that the pass replays the job's writes as
+ * reads, in their order, as far as fio's rule says they surely reached the files (fio's
+ * own random order excepted: iojob's is its own generator's). Returns 0, or -errno with
+ * the job failed.
  */
 int verify_load_state(struct worker *w, unsigned index);
 

@@ -39,6 +39,9 @@ static void put_option(FILE *f, const struct opt_def *o)
 	opt_describe(o, desc, sizeof(desc));
 	if (o->type == OPT_ENUM && !strncmp(type, "one of ", 7))
 		type += 7;
+	/* a list longer than a line cannot be broken by troff: the values follow anyway */
+	if (o->type == OPT_ENUM && strlen(type) > 60)
+		type = "one of the values below";
 	fputc('*', f);
 	help_man_text(f, o->name);
 	fprintf(f, "*=_");

@@ -25,7 +25,9 @@ enum rand_dist { DIST_RANDOM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL, DIST_ZONED, D
 enum file_service { FSRV_ROUNDROBIN, FSRV_SEQUENTIAL, FSRV_RANDOM };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
 enum verify_type { VERIFY_NONE, VERIFY_CRC32C, VERIFY_MD5, VERIFY_SHA256, VERIFY_XXHASH,
-		   VERIFY_PATTERN };
+		   VERIFY_PATTERN, VERIFY_CRC32, VERIFY_CRC64, VERIFY_CRC16, VERIFY_CRC7,
+		   VERIFY_SHA1, VERIFY_SHA512, VERIFY_SHA3_224, VERIFY_SHA3_256, VERIFY_SHA3_384,
+		   VERIFY_SHA3_512, VERIFY_META, VERIFY_NULL, VERIFY_NTYPES };
 enum fsync_scope { FSYNC_SCOPE_FILE, FSYNC_SCOPE_ALL };
 enum create_mode { CREATE_REUSE, CREATE_RECREATE };
 enum clock_choice { CLOCKSRC_DEFAULT, CLOCKSRC_CPU, CLOCKSRC_GETTIME };
@@ -339,6 +341,15 @@ struct job_desc {
 	int io_submit_mode;		/* enum submit_mode */
 
 	/* issue 15, group F: verification and trim */
+	uint64_t verify_offset;		/* the header goes this far into its chunk; 0: at 0 */
+	unsigned verify_async;		/* threads that check the reads; 0: the job's own */
+	uint64_t verify_async_cpus[JOB_CPU_WORDS];	/* CPUs they run on; none set: any */
+	uint64_t verify_backlog_batch;	/* chunks read back each verify_backlog; 0: that */
+	bool experimental_verify;
+	unsigned trim_percentage;	/* of the written blocks, trimmed again */
+	bool trim_verify_zero;		/* trimmed blocks must read back as zeros */
+	uint64_t trim_backlog;		/* trim after every N writes; 0: when they end */
+	uint64_t trim_backlog_batch;	/* blocks trimmed each trim_backlog; 0: that */
 
 	/* issue 15, group G: logs and job-file syntax */
 	bool log_max_value;		/* log_avg_msec windows log their largest latency */

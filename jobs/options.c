@@ -95,13 +95,25 @@ static const struct opt_enum clock_vals[] = {
 static const struct opt_enum verify_vals[] = {
 	{ "0", VERIFY_NONE, "no verification" },
 	{ "none", VERIFY_NONE, "no verification" },
-	{ "crc32c", VERIFY_CRC32C, "crc32c per block (the CPU instruction where present)" },
-	{ "crc32c-intel", VERIFY_CRC32C, "same as crc32c" },
-	{ "md5", VERIFY_MD5, "md5 per block" },
-	{ "sha256", VERIFY_SHA256, "sha256 per block" },
-	{ "xxhash", VERIFY_XXHASH, "xxhash (XXH32) per block" },
+	{ "md5", VERIFY_MD5, "md5 per chunk" },
+	{ "crc64", VERIFY_CRC64, "crc64 per chunk (fio's: Jones polynomial, from 0)" },
+	{ "crc32", VERIFY_CRC32, "crc32 per chunk (fio's: MSB first, from 0)" },
+	{ "crc32c-intel", VERIFY_CRC32C, "crc32c per chunk (the CPU instruction where present)" },
+	{ "crc32c", VERIFY_CRC32C, "crc32c per chunk (the CPU instruction where present)" },
+	{ "crc16", VERIFY_CRC16, "crc16 per chunk (ARC)" },
+	{ "crc7", VERIFY_CRC7, "crc7 per chunk (MMC)" },
+	{ "sha1", VERIFY_SHA1, "sha1 per chunk" },
+	{ "sha256", VERIFY_SHA256, "sha256 per chunk" },
+	{ "sha512", VERIFY_SHA512, "sha512 per chunk" },
+	{ "sha3-224", VERIFY_SHA3_224, "sha3-224 per chunk" },
+	{ "sha3-256", VERIFY_SHA3_256, "sha3-256 per chunk" },
+	{ "sha3-384", VERIFY_SHA3_384, "sha3-384 per chunk" },
+	{ "sha3-512", VERIFY_SHA3_512, "sha3-512 per chunk" },
+	{ "xxhash", VERIFY_XXHASH, "xxhash (XXH32) per chunk" },
+	{ "meta", VERIFY_META, "the header alone (offset, generation, its crc32c), not the data" },
 	{ "pattern", VERIFY_PATTERN, "every byte is verify_pattern (no header)" },
-	{ NULL },
+	{ "null", VERIFY_NULL, "read back and check nothing (to measure the rest)" },
+	{ 0 },
 };
 
 static const struct opt_enum error_vals[] = {
@@ -488,7 +500,8 @@ const struct opt_def job_options[] = {
 		 "(iojob still times every I/O, at little cost)"),
 	/* data verification */
 	JOB_ENUM("verify", verify, "0", verify_vals,
-		 "write blocks with a header and checksum, read them back and check them"),
+		 "write blocks with fio's verify header and checksum, read them back and check "
+		 "them"),
 	JOB_CUSTOM("verify_pattern", verify_pattern, NULL, opt_verify_pattern_parse,
 		   "the data of verified blocks (0x hex, \"text\" or a byte)",
 		   .syntax = "0xHEX, \"text\" or a byte 0-255"),
@@ -496,16 +509,19 @@ const struct opt_def job_options[] = {
 		 "bytes covered by each header and checksum (0: the block size)"),
 	JOB_BOOL("do_verify", do_verify, "1", "read back and check after the writes"),
 	JOB_BOOL("verify_fatal", verify_fatal, "0", "stop the job at the first bad block"),
-	JOB_U64("verify_backlog", verify_backlog, "0",
-		"check written blocks after every N writes (0: after the write phase)"),
+	JOB_SIZE("verify_backlog", verify_backlog, "0", 0, 0,
+		 "check written blocks after every N writes (0: after the write phase); a "
+		 "count that takes 1k as fio does"),
 	JOB_FLAG("verify_only", verify_only, "0",
 		 "do not write: only read back and check what an earlier run wrote"),
 	JOB_BOOL("verify_dump", verify_dump, "0",
 		 "save a bad block as FILE.OFFSET.received (and .expected for patterns)"),
 	JOB_BOOL("verify_state_save", verify_state_save, "1", "a writing verify job leaves "
-		 "local-NAME-N-verify.state in the cwd: what it wrote (iojob's text, not fio's)"),
+		 "local-NAME-N-verify.state in the cwd, in fio's format: the writes issued and "
+		 "the last iodepth completed"),
 	JOB_BOOL("verify_state_load", verify_state_load, "0",
-		 "verify_only checks only the chunks that local-NAME-N-verify.state lists"),
+		 "verify_only replays the job's writes as reads, in their order, as far as "
+		 "local-NAME-N-verify.state (iojob's or fio's) says they surely reached"),
 
 	/* log files; alone, as in fio, the prefix is the job's name */
 	JOB_STR("write_lat_log", lat_log, NULL,
@@ -698,14 +714,27 @@ const struct opt_def job_options[] = {
 		 "how I/Os are submitted and completed"),
 
 	/* issue 15, group F: verification and trim (placeholders until built) */
-	JOB_REFUSED("verify_offset", "0", "not built yet", "where in the block the verify header goes"),
-	JOB_REFUSED("verify_async", "0", "not built yet", "threads that verify asynchronously"),
-	JOB_REFUSED("verify_backlog_batch", NULL, "not built yet", "blocks checked each verify_backlog"),
-	JOB_REFUSED("experimental_verify", "0", "not built yet", "verify by replaying the offsets, not from a log"),
-	JOB_REFUSED("trim_percentage", "0", "not built yet", "percent of written blocks to trim"),
-	JOB_REFUSED("trim_verify_zero", "1", "not built yet", "check that trimmed blocks read back as zeros"),
-	JOB_REFUSED("trim_backlog", "0", "not built yet", "trim after every N writes"),
-	JOB_REFUSED("trim_backlog_batch", NULL, "not built yet", "blocks trimmed each trim_backlog"),
+	JOB_SIZE("verify_offset", verify_offset, "0", 0, 0,
+		 "swap each chunk's header with the bytes this far into it before writing, "
+		 "and back before checking (0: the header stays at the start)"),
+	JOB_UINT("verify_async", verify_async, "0", 0, 256,
+		 "threads that check the verify reads, beside the job's own (0: it checks them)"),
+	JOB_CUSTOM("verify_async_cpus", verify_async_cpus, NULL, opt_verify_async_cpus_parse,
+		   "CPUs the verify_async threads run on (default: any)",
+		   .syntax = "list of CPUs such as 0-3,8"),
+	JOB_U64("verify_backlog_batch", verify_backlog_batch, "0",
+		"blocks read back each time verify_backlog is reached (0: verify_backlog)"),
+	JOB_BOOL("experimental_verify", experimental_verify, "0",
+		 "verify by replaying the job's writes as reads, in their order"),
+	JOB_UINT("trim_percentage", trim_percentage, "0", 0, 100,
+		 "percent of the written blocks to trim (discard) again, with verify="),
+	JOB_BOOL("trim_verify_zero", trim_verify_zero, "1",
+		 "trimmed blocks must read back as zeros (0: they are not checked)"),
+	JOB_SIZE("trim_backlog", trim_backlog, "0", 0, 0,
+		 "trim after every N blocks written (0: when the writes end); a count that "
+		 "takes 1k as fio does"),
+	JOB_U64("trim_backlog_batch", trim_backlog_batch, "0",
+		"blocks trimmed each time trim_backlog is reached (0: trim_backlog)"),
 
 	/* issue 15, group H: job control and reporting */
 	JOB_STR("wait_for", wait_for, NULL,

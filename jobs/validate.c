@@ -132,26 +132,72 @@ static int check_timing(struct job_desc *j, struct diag *d)
 	return check_rate_min(j, d);
 }
 
+/* Bytes of each chunk's header: fio's 40, then its room for the method's digest. */
+static unsigned verify_header_len(int verify)
+{
+	static const unsigned char slot[VERIFY_NTYPES] = {
+		[VERIFY_CRC32C] = 4, [VERIFY_MD5] = 16, [VERIFY_SHA256] = 64,
+		[VERIFY_XXHASH] = 4, [VERIFY_CRC32] = 4, [VERIFY_CRC64] = 8, [VERIFY_CRC16] = 2,
+		[VERIFY_CRC7] = 1, [VERIFY_SHA1] = 20, [VERIFY_SHA512] = 128,
+		[VERIFY_SHA3_224] = 28, [VERIFY_SHA3_256] = 32, [VERIFY_SHA3_384] = 48,
+		[VERIFY_SHA3_512] = 64, [VERIFY_META] = 0,
+	};
+
+	if (verify == VERIFY_PATTERN || verify == VERIFY_NULL)
+		return 0;
+	return 40 + slot[verify];
+}
+
+/* trim_percentage trims some of what a verify job wrote, through an engine that trims. */
+static int check_trims(const struct job_desc *j, struct diag *d)
+{
+	if (!j->trim_percentage)
+		return 0;
+	if (j->verify == VERIFY_NONE || !rw_does(j->rw, IO_WRITE) || j->verify_only)
+		return fail(j, "trim_percentage", d, "option 'trim_percentage' needs verify= and "
+			    "a job that writes: it trims some of the blocks written");
+	return 0;
+}
+
 /* Each verified chunk carries a header: it needs room, and whole chunks per block. */
 static int check_verify(struct job_desc *j, struct diag *d)
 {
 	char why[160];
+	unsigned hlen = verify_header_len(j->verify);
+	int ret;
 
 	if (j->verify_state_load && !j->verify_only)
 		return fail(j, "verify_state_load", d, "option 'verify_state_load' needs "
 			    "verify_only=1: it checks what an earlier run wrote");
 	if (j->verify == VERIFY_NONE)
 		return j->verify_only ? fail(j, "verify_only", d, "option 'verify_only' needs "
-					     "verify= to say what to check") : 0;
+					     "verify= to say what to check") : check_trims(j, d);
 	if (rw_does(j->rw, IO_TRIM))
 		return fail(j, "verify", d, "option 'verify': trimmed blocks hold nothing to check");
 	if (j->verify == VERIFY_PATTERN && !j->verify_pattern_len)
 		return fail(j, "verify", d, "option 'verify': verify=pattern needs verify_pattern");
 	if (!j->verify_interval)
 		j->verify_interval = job_bs_min(j);
-	if (j->verify != VERIFY_PATTERN && j->verify_interval < 64)
-		return fail(j, "verify_interval", d, "option 'verify_interval': a chunk must hold "
-			    "its 64-byte header");
+	if (hlen && j->verify_interval < (hlen > 64 ? hlen : 64)) {
+		snprintf(why, sizeof(why), "option 'verify_interval': a chunk must hold its "
+			 "%u-byte header", hlen > 64 ? hlen : 64);
+		return fail(j, "verify_interval", d, why);
+	}
+	if (hlen && j->verify_offset && j->verify_offset + hlen > j->verify_interval) {
+		snprintf(why, sizeof(why), "option 'verify_offset': the %u-byte header at %llu "
+			 "runs past its %llu-byte chunk (verify_interval)", hlen,
+			 (unsigned long long)j->verify_offset,
+			 (unsigned long long)j->verify_interval);
+		return fail(j, "verify_offset", d, why);
+	}
+	ret = check_trims(j, d);
+	if (ret)
+		return ret;
+	/* the replay plans the job again: a plan that hangs on counts or clones cannot be */
+	if (j->experimental_verify && (j->rwmix_ratio || j->seq_cursor_shared))
+		return fail(j, "experimental_verify", d, "option 'experimental_verify': the "
+			    "writes cannot be planned again in their order when rwmix_mode=ratio or "
+			    "seq_cursor=shared decides it");
 	for (int dir = 0; dir < IO_NDIR; dir++) {
 		const struct dir_bs *b = &j->bs[dir];
 		bool bad = rw_does(j->rw, dir) && (b->min % j->verify_interval ||
@@ -816,10 +862,14 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		ret = check_control(j, d);
 	if (ret)
 		return ret;
-	if (j->verify != VERIFY_NONE && (eng->flags & ENGINE_NO_FILES))
+	if (j->verify != VERIFY_NONE && j->verify != VERIFY_NULL &&
+	    (eng->flags & ENGINE_NO_FILES))
 		return fail(j, "verify", d, "option 'verify': this ioengine stores no data, so "
 			    "there is nothing to verify (use psync, sync, posixaio, libaio or "
 			    "io_uring)");
+	if (j->trim_percentage && !(eng->flags & ENGINE_TRIM))
+		return fail(j, "trim_percentage", d, "option 'trim_percentage': this ioengine "
+			    "cannot trim (use psync, sync or posixaio)");
 	if ((rw_does(j->rw, IO_TRIM)) && !(eng->flags & ENGINE_TRIM))
 		return fail(j, "ioengine", d, "option 'rw': this ioengine cannot trim "
 			    "(use psync, sync, posixaio or null)");

@@ -158,9 +158,10 @@ def check_async_overlap(c, d):
         bad = 0
         for off in range(0, size, bs):
             hdr = b"".join(mem[k][mo:mo + ln] for k, mo, ln in parts(off, 24, chunk, n))
-            magic, length = int.from_bytes(hdr[0:4], "little"), hdr[8:12]
+            # fio's verify header: magic (2 bytes), type, length, seed, offset
+            magic, length = int.from_bytes(hdr[0:2], "little"), hdr[4:8]
             offset = int.from_bytes(hdr[16:24], "little")
-            bad += magic != 0x564a4f49 or int.from_bytes(length, "little") != bs or \
+            bad += magic != 0xacca or int.from_bytes(length, "little") != bs or \
                 offset != off
         c.check(bad == 0, "%s randwrite: %d blocks' headers are not where the mapping says"
                 % (eng, bad))

@@ -109,7 +109,7 @@ def check_bad_options(c, d):
             (["--verify=crc32c", "--bs=8k", "--verify_interval=3k"], "does not divide"),
             (["--verify_only=1"], "needs verify="),
             (["--verify=crc32c", "--rw=trim"], "trimmed blocks"),
-            (["--verify=crc64"], "'crc64' is not one of")):
+            (["--verify=crc99"], "'crc99' is not one of")):
         code, _, err = run(["--name=b", "--filename=b.dat", "--size=1m"] + args, cwd=d)
         c.check(code == 2 and text in err, "%s: exit %d %r" % (args, code, err))
     c.check(not os.path.exists(os.path.join(d, "b.dat")), "a bad verify job creates nothing")

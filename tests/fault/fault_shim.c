@@ -11,9 +11,10 @@
  *          io_setup uring_init: making an engine's context or ring fails (as when
  *          /proc/sys/fs/aio-max-nr is used up or io_uring is disabled)
  *   FAULT  an errno name (EIO, ENOSPC, EAGAIN, ...) or number, or "short": half the bytes
- *          (whole 512-byte sectors when there are at least 1024; 512 are left alone), or
- *          "slowMS": the call waits MS milliseconds, then runs as it would have (a slow
- *          I/O, for max_latency)
+ *          (whole 512-byte sectors when there are at least 1024; 512 are left alone);
+ *          a "short" fallocate succeeds having done nothing, as a device that ignores
+ *          a discard; or "slowMS": the call waits MS milliseconds, then runs as it would
+ *          have (a slow I/O, for max_latency)
  *   NTH    the first matching call it hits, counting from 1 (default 1)
  *   COUNT  how many matching calls in a row it hits (default 1; 0: every one from NTH on)
  * IOJOB_FAULT_PATH=TEXT  only calls on files whose path contains TEXT count; without it,
@@ -374,7 +375,7 @@ ssize_t pwritev64v2(int fd, const struct iovec *iov, int cnt, off_t off, int fla
 	return do_rwv2(C_PWRITEV2, fd, iov, cnt, off, flags);
 }
 
-/* A short allocation means nothing: only errors. */
+/* "short": success without acting (a hole not punched, a discard a device ignored). */
 static int do_fallocate(int fd, int mode, off_t off, off_t len)
 {
 	int f = fault_hit(C_FALLOCATE, fd);
@@ -383,6 +384,8 @@ static int do_fallocate(int fd, int mode, off_t off, off_t len)
 		errno = f;
 		return -1;
 	}
+	if (f == FAULT_SHORT)
+		return 0;
 	return real_fallocate(fd, mode, off, len);
 }
 

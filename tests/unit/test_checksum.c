@@ -94,6 +94,73 @@ START_TEST(xxh32_matches_the_reference)
 }
 END_TEST
 
+START_TEST(fio_crcs_match_their_check_values)
+{
+	const char *s = "123456789";
+	uint8_t d[CHECKSUM_MAX];
+
+	/*
+	 * The catalogue values of CRC-64/Jones (Redis), CRC-16/ARC, CRC-7/MMC; fio's crc32 is
+	 * CRC-32/MPEG-2's polynomial and order from 0 (0x89a1897f), its crc32c the standard
+	 * one's register without the final xor.
+	 */
+	ck_assert_uint_eq(crc64(s, 9), 0xe9c6d914c4b8d9caull);
+	ck_assert_uint_eq(crc16(s, 9), 0xbb3d);
+	ck_assert_uint_eq(crc7(s, 9), 0x75);
+	ck_assert_uint_eq(crc32_fio(s, 9), 0x89a1897f);
+	checksum(CSUM_CRC32, s, 9, d);
+	ck_assert_str_eq(hex(d, 4), "7f89a189");
+	checksum(CSUM_CRC32C, s, 9, d);
+	ck_assert_str_eq(hex(d, 4), "7c6df91c");	/* ~0xe3069283, little-endian */
+	checksum(CSUM_CRC64, s, 9, d);
+	ck_assert_str_eq(hex(d, 8), "cad9b8c414d9c6e9");
+}
+END_TEST
+
+static const struct {
+	enum checksum_type type;
+	const char *abc;	/* the digest of "abc" */
+} sha_cases[] = {
+	/* fio's sha1: each of the five words little-endian */
+	{ CSUM_SHA1, "363e99a96a81064771253eba6cc250789dd8d09c" },
+	{ CSUM_SHA512, "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a27"
+		       "4fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f" },
+	{ CSUM_SHA3_224, "e642824c3f8cf24ad09234ee7d3c766fc9a3a5168d0c94ad73b46fdf" },
+	{ CSUM_SHA3_256, "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532" },
+	{ CSUM_SHA3_384, "ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b298d88c"
+			 "ea927ac7f539f1edf228376d25" },
+	{ CSUM_SHA3_512, "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116"
+			 "e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0" },
+};
+
+START_TEST(sha_family_matches_published_vectors)
+{
+	uint8_t d[CHECKSUM_MAX];
+	enum checksum_type t = sha_cases[_i].type;
+
+	checksum(t, "abc", 3, d);
+	ck_assert_uint_eq(2 * checksum_size(t), strlen(sha_cases[_i].abc));
+	ck_assert_str_eq(hex(d, checksum_size(t)), sha_cases[_i].abc);
+}
+END_TEST
+
+/* The table verify= and --crctest read: every kind named, sized, and computable. */
+START_TEST(every_kind_is_in_the_table)
+{
+	uint8_t a[CHECKSUM_MAX], b[CHECKSUM_MAX];
+
+	for (int t = 0; t < CSUM_NKINDS; t++) {
+		ck_assert_ptr_nonnull(checksum_kinds[t].name);
+		ck_assert_ptr_nonnull(checksum_kinds[t].sum);
+		ck_assert_uint_ge(checksum_kinds[t].size, 1);
+		ck_assert_uint_le(checksum_kinds[t].size, CHECKSUM_MAX);
+		checksum((enum checksum_type)t, "abc", 3, a);
+		checksum((enum checksum_type)t, "abd", 3, b);
+		ck_assert_mem_ne(a, b, checksum_kinds[t].size);
+	}
+}
+END_TEST
+
 static Suite *checksum_suite(void)
 {
 	Suite *s = suite_create("checksum");
@@ -104,6 +171,9 @@ static Suite *checksum_suite(void)
 	tcase_add_test(tc, digests_are_right_at_every_padding_edge);
 	tcase_add_test(tc, crc32c_table_and_instruction_agree_with_the_vector);
 	tcase_add_test(tc, xxh32_matches_the_reference);
+	tcase_add_test(tc, fio_crcs_match_their_check_values);
+	tcase_add_loop_test(tc, sha_family_matches_published_vectors, 0, TABLE_LEN(sha_cases));
+	tcase_add_test(tc, every_kind_is_in_the_table);
 	suite_add_tcase(s, tc);
 	return s;
 }
