@@ -92,9 +92,9 @@ struct dist_zone {
 };
 
 /* A set of CPUs as a cpus_allowed-style list ("0-3,8") gives it; none set: any CPU. */
-#define JOB_CPUS_MAX	1024
+#define JOB_CPUS_MAX	(JOB_CPU_WORDS * 64)
 struct job_cpus {
-	uint64_t mask[JOB_CPUS_MAX / 64];
+	uint64_t mask[JOB_CPU_WORDS];
 	bool set;
 };
 

@@ -598,45 +598,6 @@ int opt_verify_pattern_parse(const struct opt_ctx *ctx, const char *val, void *d
 				   whylen);
 }
 
-/* verify_async_cpus: CPUs as fio writes them, "0-3,8", each below the CPUs configured. */
-int opt_verify_async_cpus_parse(const struct opt_ctx *ctx, const char *val, void *dst,
-				char *why, size_t whylen)
-{
-	struct job_desc *j = dst;
-	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
-	const char *p = val;
-
-	(void)ctx;
-	memset(j->verify_async_cpus, 0, sizeof(j->verify_async_cpus));
-	while (*p) {
-		char *end;
-		unsigned long lo = strtoul(p, &end, 10), hi = lo;
-
-		if (end == p || !isdigit((unsigned char)*p))
-			goto bad;
-		if (*end == '-') {
-			p = end + 1;
-			hi = strtoul(p, &end, 10);
-			if (end == p || !isdigit((unsigned char)*p) || hi < lo)
-				goto bad;
-		}
-		if (hi >= (unsigned long)ncpus || hi >= 64 * JOB_CPU_WORDS) {
-			snprintf(why, whylen, "CPU %lu is past the last one here (%ld)", hi,
-				 ncpus - 1);
-			return -EINVAL;
-		}
-		for (unsigned long c = lo; c <= hi; c++)
-			j->verify_async_cpus[c / 64] |= 1ull << (c % 64);
-		p = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			goto bad;
-	}
-	return 0;
-bad:
-	snprintf(why, whylen, "'%s' is not a list of CPUs such as 0-3,8", val);
-	return -EINVAL;
-}
-
 int opt_kb_base_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 			 size_t whylen)
 {

@@ -44,7 +44,5 @@ int opt_kb_base_parse(const struct opt_ctx *ctx, const char *val,
 		   void *dst, char *why, size_t whylen);
 int opt_verify_pattern_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 			     size_t whylen);
-int opt_verify_async_cpus_parse(const struct opt_ctx *ctx, const char *val, void *dst,
-				char *why, size_t whylen);
 
 #endif

@@ -73,9 +73,15 @@ static int walk_list(const char *val, int (*add)(void *ctx, long lo, long hi, ch
 	return 0;
 }
 
+/* Where a CPU list goes: a mask of JOB_CPU_WORDS words, and the count of CPUs in it. */
+struct cpu_set_out {
+	uint64_t *mask;
+	unsigned n;
+};
+
 static int add_cpus(void *ctx, long lo, long hi, char *why, size_t whylen)
 {
-	struct job_desc *j = ctx;
+	struct cpu_set_out *out = ctx;
 	long max = machine_cpus();
 
 	if (hi >= max) {
@@ -85,11 +91,41 @@ static int add_cpus(void *ctx, long lo, long hi, char *why, size_t whylen)
 	for (long c = lo; c <= hi; c++) {
 		uint64_t bit = 1ULL << (c % 64);
 
-		if (!(j->cpus_allowed[c / 64] & bit))
-			j->ncpus_allowed++;
-		j->cpus_allowed[c / 64] |= bit;
+		if (!(out->mask[c / 64] & bit))
+			out->n++;
+		out->mask[c / 64] |= bit;
 	}
 	return 0;
+}
+
+int opt_cpu_list(const char *val, uint64_t mask[JOB_CPU_WORDS], unsigned *count, char *why,
+		 size_t whylen)
+{
+	struct cpu_set_out out = { mask, 0 };
+	int ret;
+
+	memset(mask, 0, sizeof(uint64_t) * JOB_CPU_WORDS);
+	ret = walk_list(val, add_cpus, &out, why, whylen);
+	if (count)
+		*count = out.n;
+	return ret;
+}
+
+int opt_verify_async_cpus_parse(const struct opt_ctx *ctx, const char *val, void *dst,
+				char *why, size_t whylen)
+{
+	(void)ctx;
+	return opt_cpu_list(val, ((struct job_desc *)dst)->verify_async_cpus, NULL, why, whylen);
+}
+
+int opt_log_cpus_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+		       size_t whylen)
+{
+	struct job_cpus *c = &((struct job_desc *)dst)->log_compression_cpus;
+
+	(void)ctx;
+	c->set = true;
+	return opt_cpu_list(val, c->mask, NULL, why, whylen);
 }
 
 int opt_cpus_allowed_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
@@ -99,9 +135,7 @@ int opt_cpus_allowed_parse(const struct opt_ctx *ctx, const char *val, void *dst
 
 	(void)ctx;
 	/* the last of cpus_allowed= and cpumask= wins, as in fio */
-	memset(j->cpus_allowed, 0, sizeof(j->cpus_allowed));
-	j->ncpus_allowed = 0;
-	return walk_list(val, add_cpus, j, why, whylen);
+	return opt_cpu_list(val, j->cpus_allowed, &j->ncpus_allowed, why, whylen);
 }
 
 int opt_cpumask_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
@@ -122,17 +156,19 @@ int opt_cpumask_parse(const struct opt_ctx *ctx, const char *val, void *dst, cha
 		snprintf(why, whylen, "the mask names no CPU");
 		return -EINVAL;
 	}
+	struct cpu_set_out out = { j->cpus_allowed, 0 };
+
 	memset(j->cpus_allowed, 0, sizeof(j->cpus_allowed));
-	j->ncpus_allowed = 0;
 	for (long c = 0; c < 64; c++) {
 		int ret;
 
 		if (!(mask >> c & 1))
 			continue;
-		ret = add_cpus(j, c, c, why, whylen);
+		ret = add_cpus(&out, c, c, why, whylen);
 		if (ret)
 			return ret;
 	}
+	j->ncpus_allowed = out.n;
 	return 0;
 }
 

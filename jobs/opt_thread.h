@@ -20,6 +20,19 @@ enum numa_mem_mode { NUMA_MEM_DEFAULT, NUMA_MEM_PREFER, NUMA_MEM_BIND, NUMA_MEM_
 /* The job's CPUs as cpus_allowed_policy gives them: split keeps the (index mod n)-th. */
 void job_cpus_for(const struct job_desc *j, uint64_t out[JOB_CPU_WORDS]);
 
+/*
+ * A CPU list, "0-3,8", each CPU below the machine's count, into mask (count: how many it
+ * names, or NULL). cpus_allowed=, verify_async_cpus= and log_compression_cpus= read it.
+ */
+int opt_cpu_list(const char *val, uint64_t mask[JOB_CPU_WORDS], unsigned *count, char *why,
+		 size_t whylen);
+
+/* verify_async_cpus= and log_compression_cpus=: the CPUs of those threads. */
+int opt_verify_async_cpus_parse(const struct opt_ctx *ctx, const char *val, void *dst,
+				char *why, size_t whylen);
+int opt_log_cpus_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+		       size_t whylen);
+
 /* The CPU list of cpus_allowed=: "0-3,8", numbers below the machine's CPU count. */
 int opt_cpus_allowed_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 			   size_t whylen);

@@ -258,52 +258,6 @@ static const struct opt_enum submit_mode_vals[] = {
 
 /* issue 15, group G: logs and job-file syntax: value tables */
 
-/* One "N" or "N-M" of a CPU list into c; 0 or -EINVAL. */
-static int cpus_item(const char *item, size_t len, struct job_cpus *c)
-{
-	char buf[32], *end;
-	unsigned long lo, hi;
-
-	if (!len || len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, item, len);
-	buf[len] = 0;
-	lo = hi = strtoul(buf, &end, 10);
-	if (end == buf)
-		return -EINVAL;
-	if (*end == '-') {
-		const char *p = end + 1;
-
-		hi = strtoul(p, &end, 10);
-		if (end == p)
-			return -EINVAL;
-	}
-	if (*end || lo > hi || hi >= JOB_CPUS_MAX)
-		return -EINVAL;
-	for (unsigned long i = lo; i <= hi; i++)
-		c->mask[i / 64] |= 1ull << (i % 64);
-	return 0;
-}
-
-/* log_compression_cpus: a CPU list as cpus_allowed takes it, "0-3,8". */
-static int log_cpus_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
-		      size_t whylen)
-{
-	struct job_cpus *c = &((struct job_desc *)dst)->log_compression_cpus;
-
-	(void)ctx;
-	memset(c, 0, sizeof(*c));
-	for (const char *p = val; *p; p += strcspn(p, ","), p += *p == ',') {
-		if (cpus_item(p, strcspn(p, ","), c) < 0) {
-			snprintf(why, whylen, "a CPU list such as 0-3,8 (CPUs below %d)",
-				 JOB_CPUS_MAX);
-			return -EINVAL;
-		}
-	}
-	c->set = true;
-	return 0;
-}
-
 /* issue 15, group H: job control and reporting: value tables */
 static const struct opt_enum exit_what_vals[] = {
 	{ "group", EXIT_GROUP, "the jobs of its group (exitall's own way)" },
@@ -790,7 +744,7 @@ const struct opt_def job_options[] = {
 	JOB_SIZE("log_compression", log_compression, NULL, 1024, 512 << 20,
 		 "compress the logs while the job runs, on a thread of their own, in chunks "
 		 "of at most this many bytes of fio's 32-byte (40 with log_offset) samples"),
-	JOB_CUSTOM("log_compression_cpus", log_compression_cpus, NULL, log_cpus_parse,
+	JOB_CUSTOM("log_compression_cpus", log_compression_cpus, NULL, opt_log_cpus_parse,
 		   "CPUs the log compression thread runs on", .syntax = "CPU list (0-3,8)"),
 	JOB_BOOL("log_store_compressed", log_store_compressed, "0",
 		 "write the logs as fio's PREFIX_TYPE.N.log.fz (--inflate-log prints them)"),
