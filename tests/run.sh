@@ -8,6 +8,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 tests/deps.sh test || exit 1
+# fio's own example job files, for e2e/fio_examples.py (fetched once, kept in ~/.cache)
+IOJOB_FIO_EXAMPLES=$(tests/fio_source.py) && export IOJOB_FIO_EXAMPLES
 
 # Sanitizer findings must fail the test that triggered them, not scroll by.
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

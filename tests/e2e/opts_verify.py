@@ -419,7 +419,8 @@ def check_async(c, d):
             (last, pins))
     code, _, err = run(base + ["--rw=read", "--verify_async=2", "--verify_async_cpus=0-9999"],
                        cwd=d)
-    c.check(code == 2 and "option 'verify_async_cpus'" in err and "past this machine's last" in err,
+    c.check(code == 2 and "option 'verify_async_cpus'" in err and
+            "past this machine's last" in err,
             "a CPU that is not here is refused: %d %r" % (code, err))
 
 
