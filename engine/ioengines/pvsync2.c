@@ -109,9 +109,8 @@ static const struct opt_def pvsync2_options[] = {
 		    0, 100, "with hipri: the percentage of I/Os that poll, drawn at random"),
 	ENGINE_UINT("pvsync2", struct pvsync2_opts, "uncached", uncached, "0", 0, UINT32_MAX,
 		    "non-zero: buffered I/O drops its pages once done (RWF_DONTCACHE)"),
-	{ .name = "nowait", .type = OPT_BOOL, .off = offsetof(struct pvsync2_opts, nowait),
-	  .def = "0", .engine = "pvsync2",
-	  .help = "RWF_NOWAIT: fail with EAGAIN rather than block (a read not cached)" },
+	ENGINE_BOOL_ARG("pvsync2", struct pvsync2_opts, "nowait", nowait, "0",
+			"RWF_NOWAIT: fail with EAGAIN rather than block (a read not cached)"),
 	{ NULL },
 };
 
