@@ -6,7 +6,10 @@ counts the errors (the normal report's errors line, total_err and first_error in
 short transfers are completed, with every byte where it belongs; EAGAIN from a submit is
 retried; ENOSPC while laying out a file, injected or real (a small tmpfs, as root), fails
 before the timed phase and says how many bytes were needed; an engine the kernel refuses
-(io_setup or the io_uring ring failing) says so in one line with the fix.
+(io_setup or the io_uring ring failing) says so in one line with the fix. The local
+engines too: vsync (readv/writev, and its vectors cut short), pvsync, pvsync2, splice (the
+splice on the file's side), and mmap, whose file mapped in windows when it cannot be
+mapped whole, and whose failed mapping or msync stops the job.
 
 Not retried yet: a completion (not a submit) that returns EAGAIN fails the job like any
 other error; the cases below check that it does so cleanly."""
@@ -276,6 +279,7 @@ def check_mmap(c, d, data):
                                       "mmap:ENOMEM:1", d)
     c.check(code == 0 and hits.get("mmap:ENOMEM") == 1,
             "mmap ENOMEM once: exit %d, hits %s: %s" % (code, hits, errs))
+    check_mmap_windows(c, d)
     code, out, errs, hits = fault_run(base + ["--rw=read"], "mmap:EIO:1", d)
     c.check(code == 1 and re.search(r"^iojob: job 'f': read '%s' at offset 0, length 4096: "
                                     r"Input/output error$" % re.escape(data), errs, re.M),
@@ -289,6 +293,31 @@ def check_mmap(c, d, data):
             re.search(r"^iojob: job 'f': fsync '%s' at offset \d+, length \d+: Input/output "
                       r"error$" % re.escape(data), errs, re.M),
             "msync EIO: exit %d, hits %s, message %r" % (code, hits, errs))
+
+
+def check_mmap_windows(c, d):
+    """1024 files share 1 GiB of windows, 1 MiB each: when a 4 MiB file cannot be mapped
+    whole, 64 random writes of it map a window each time one falls outside, and verify
+    reads every block back through windows too."""
+    sub = os.path.join(d, "windows")
+    os.mkdir(sub)
+    log = os.path.join(d, "fault.log")
+    env = dict(os.environ, LD_PRELOAD=SHIM, IOJOB_FAULT="mmap:ENOMEM:1:1", IOJOB_FAULT_LOG=log,
+               IOJOB_FAULT_PATH=sub)
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
+    p = subprocess.run([BIN, "--eta=never", "--name=w", "--directory=" + sub, "--nrfiles=1024",
+                        "--filesize=4m", "--fallocate=none", "--rw=randwrite", "--bs=4k",
+                        "--ioengine=mmap", "--file_service_type=sequential",
+                        "--number_ios=64", "--verify=crc32c", "--output-format=json"],
+                       cwd=d, env=env, capture_output=True, text=True, timeout=120)
+    with open(log) as f:
+        calls = int(re.search(r"calls=(\d+) hits=1", f.read()).group(1))
+    j = json.loads(p.stdout)["jobs"][0] if p.returncode == 0 else None
+    c.check(j is not None and j["write"]["total_ios"] == 64 and j["read"]["total_ios"] == 64,
+            "mmap windows: exit %d: %s" % (p.returncode, p.stderr.strip()))
+    # 4 windows cover the file: more than 4 mappings means windows were replaced
+    c.check(calls > 5, "mmap windows: %d mappings for 64 writes and 64 reads" % calls)
+    remove(sub)
 
 
 def check_layout_enospc(c, d):
