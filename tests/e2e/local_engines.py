@@ -290,6 +290,37 @@ def check_mmap_offset(c, d, calls):
                 "mmap offset=64k: the pattern is not exactly at [64k, 192k)")
 
 
+def check_sysbench_mmap(c, d):
+    """sysbench's --file-io-mode=mmap is ioengine=mmap with its mode names: rndwr's
+    fsync-freq (fsync_every_ios) msyncs every file's mapping, as sysbench msyncs each file;
+    seqwr's emptied files are sized for the mapping and then hold every block written."""
+    sub = os.path.join(d, "sysbench")
+    os.mkdir(sub)
+    base = ["--name=t", "--directory=" + sub, "--nrfiles=4", "--size=1m", "--bs=4k",
+            "--ioengine=mmap"]
+    doc, lines = run_ok(c, d, "sysbench rndwr mmap", base + ["--rw=rndwr",
+                                                              "--fsync_every_ios=16"],
+                        ["mmap", "msync"])
+    if doc:
+        starts = [int(ln.rsplit("= ", 1)[1], 16) for ln in mapped(lines, 256 * KiB)]
+        counts = [sum(1 for ln in calls_of(lines, "msync")
+                      if int(re.search(r"msync\((0x[0-9a-f]+)", ln).group(1), 16) == a)
+                  for a in starts]
+        c.check(ios(doc, "write") == 256 and counts == [16] * 4,
+                "sysbench rndwr mmap: %d writes, msyncs per mapping %r, want 16 each" %
+                (ios(doc, "write"), counts))
+    doc, _ = run_ok(c, d, "sysbench seqwr mmap", base + ["--rw=seqwr",
+                                                         "--buffer_pattern=0x5a"], ["mmap"])
+    if doc:
+        names = sorted(os.listdir(sub))
+        ok = len(names) == 4 and all(open(os.path.join(sub, n), "rb").read() ==
+                                     b"\x5a" * 256 * KiB for n in names)
+        c.check(ios(doc, "write") == 256 and ok,
+                "sysbench seqwr mmap: %d writes, files %r hold the pattern: %s" %
+                (ios(doc, "write"), names, ok))
+    remove(sub)
+
+
 def check_splice(c, d):
     """splice: per 64 KiB of each I/O, one splice and one vmsplice; as many splices as fio
     (whose first read tries vmsplice into a fresh mapping once); data verified."""
@@ -323,7 +354,8 @@ def main():
         for name, check in (("vsync", check_vsync), ("pvsync", check_pvsync),
                             ("pvsync2", check_pvsync2),
                             ("pvsync2", check_pvsync2_uncached_refused),
-                            ("mmap", check_mmap), ("splice", check_splice)):
+                            ("mmap", check_mmap), ("mmap", check_sysbench_mmap),
+                            ("splice", check_splice)):
             if engine_available(name):
                 check(c, d)
             else:
