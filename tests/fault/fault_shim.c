@@ -327,47 +327,9 @@ static int shorter_iov(const struct iovec *iov, int cnt, struct iovec *out)
 	return n;
 }
 
-static ssize_t do_rwv2(enum fault_call call, int fd, const struct iovec *iov, int cnt, off_t off,
-		       int flags)
-{
-	ssize_t (*real)(int, const struct iovec *, int, off_t, int) =
-		call == C_PREADV2 ? real_preadv2 : real_pwritev2;
-	struct iovec part[MAX_IOV];
-	int f = fault_hit(call, fd);
-
-	if (f > 0) {
-		errno = f;
-		return -1;
-	}
-	if (f == FAULT_SHORT && cnt > 0) {
-		cnt = shorter_iov(iov, cnt, part);
-		iov = part;
-	}
-	return real(fd, iov, cnt, off, flags);
-}
-
-ssize_t preadv2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
-{
-	return do_rwv2(C_PREADV2, fd, iov, cnt, off, flags);
-}
-
-ssize_t preadv64v2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
-{
-	return do_rwv2(C_PREADV2, fd, iov, cnt, off, flags);
-}
-
-ssize_t pwritev2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
-{
-	return do_rwv2(C_PWRITEV2, fd, iov, cnt, off, flags);
-}
-
-ssize_t pwritev64v2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
-{
-	return do_rwv2(C_PWRITEV2, fd, iov, cnt, off, flags);
-}
-
-/* readv, writev, preadv, pwritev: as preadv2; a short one moves half the vector's bytes. */
-static ssize_t do_vec(enum fault_call call, int fd, const struct iovec *iov, int cnt, off_t off)
+/* The vectored calls: a short one moves the first half of the vector's bytes. */
+static ssize_t do_vec(enum fault_call call, int fd, const struct iovec *iov, int cnt, off_t off,
+		      int flags)
 {
 	struct iovec part[MAX_IOV];
 	int f = fault_hit(call, fd);
@@ -387,39 +349,63 @@ static ssize_t do_vec(enum fault_call call, int fd, const struct iovec *iov, int
 		return real_writev(fd, iov, cnt);
 	case C_PREADV:
 		return real_preadv(fd, iov, cnt, off);
-	default:
+	case C_PWRITEV:
 		return real_pwritev(fd, iov, cnt, off);
+	case C_PREADV2:
+		return real_preadv2(fd, iov, cnt, off, flags);
+	default:
+		return real_pwritev2(fd, iov, cnt, off, flags);
 	}
+}
+
+ssize_t preadv2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
+{
+	return do_vec(C_PREADV2, fd, iov, cnt, off, flags);
+}
+
+ssize_t preadv64v2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
+{
+	return do_vec(C_PREADV2, fd, iov, cnt, off, flags);
+}
+
+ssize_t pwritev2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
+{
+	return do_vec(C_PWRITEV2, fd, iov, cnt, off, flags);
+}
+
+ssize_t pwritev64v2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
+{
+	return do_vec(C_PWRITEV2, fd, iov, cnt, off, flags);
 }
 
 ssize_t readv(int fd, const struct iovec *iov, int cnt)
 {
-	return do_vec(C_READV, fd, iov, cnt, 0);
+	return do_vec(C_READV, fd, iov, cnt, 0, 0);
 }
 
 ssize_t writev(int fd, const struct iovec *iov, int cnt)
 {
-	return do_vec(C_WRITEV, fd, iov, cnt, 0);
+	return do_vec(C_WRITEV, fd, iov, cnt, 0, 0);
 }
 
 ssize_t preadv(int fd, const struct iovec *iov, int cnt, off_t off)
 {
-	return do_vec(C_PREADV, fd, iov, cnt, off);
+	return do_vec(C_PREADV, fd, iov, cnt, off, 0);
 }
 
 ssize_t preadv64(int fd, const struct iovec *iov, int cnt, off_t off)
 {
-	return do_vec(C_PREADV, fd, iov, cnt, off);
+	return do_vec(C_PREADV, fd, iov, cnt, off, 0);
 }
 
 ssize_t pwritev(int fd, const struct iovec *iov, int cnt, off_t off)
 {
-	return do_vec(C_PWRITEV, fd, iov, cnt, off);
+	return do_vec(C_PWRITEV, fd, iov, cnt, off, 0);
 }
 
 ssize_t pwritev64(int fd, const struct iovec *iov, int cnt, off_t off)
 {
-	return do_vec(C_PWRITEV, fd, iov, cnt, off);
+	return do_vec(C_PWRITEV, fd, iov, cnt, off, 0);
 }
 
 /* The file's side is the one with an offset: the other is the pipe. */
