@@ -156,6 +156,7 @@ def check_pvsync2(c, d):
     for opts, flag, want in ((["--hipri"], "RWF_HIPRI", 1.0),
                              (["--hipri", "--hipri_percentage=0"], "RWF_HIPRI", 0.0),
                              (["--uncached=1"], "0x80", 1.0),
+                             (["--uncached=1", "--rw=write", "--verify=crc32c"], "0x80", 1.0),
                              (["--uncached=1", "--direct=1"], "0x80", 0.0)):
         name = "pvsync2 " + " ".join(opts)
         doc, lines = run_ok(c, d, name, base + opts, calls)

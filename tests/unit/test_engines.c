@@ -392,6 +392,8 @@ static const struct option_case option_cases[] = {
 	{ 3, "registerfiles=1" },
 	{ 3, "sqthread_poll=1" },
 	{ 3, "sqthread_poll=1\nfixedbufs=1\nregisterfiles=1" },
+	{ 7, "hipri=1" },
+	{ 7, "hipri=1\nhipri_percentage=50" },
 };
 
 START_TEST(engine_options_keep_the_data)
