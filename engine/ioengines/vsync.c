@@ -81,7 +81,6 @@ static bool follows(const struct vsync_state *st, const struct io_req *r)
 static enum ioq_status vsync_queue(struct ioengine *e, struct io_req *r)
 {
 	struct vsync_state *st = e->priv;
-
 	bool rw = r->dir == IO_READ || r->dir == IO_WRITE;
 
 	if (!st && rw) {
@@ -104,6 +103,11 @@ static enum ioq_status vsync_queue(struct ioengine *e, struct io_req *r)
 	return IOQ_QUEUED;
 }
 
+/*
+ * Finished requests queue up behind those the last getevents() handed out, which stay
+ * until the next one: the loop may reuse their slots in between, but never more than
+ * nreqs are unreaped, so the ring of nreqs entries never wraps onto one of those.
+ */
 static void finish(struct vsync_state *st, unsigned nreqs, struct io_req *r)
 {
 	st->done[(st->done_head + st->ndone++) % nreqs] = r;
