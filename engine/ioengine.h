@@ -146,4 +146,10 @@ struct engine_info ioengine_describe(const struct ioengine_ops *o);
  */
 void ioengine_do_sync_io(struct io_req *r, bool positional);
 
+/*
+ * The same through a one-element vector: preadv/pwritev when rwf < 0, else
+ * preadv2/pwritev2 with rwf's RWF_* flags. Trims and syncs go to ioengine_do_sync_io().
+ */
+void ioengine_do_vec_io(struct io_req *r, int rwf);
+
 #endif

@@ -11,6 +11,11 @@
 
 extern const struct ioengine_ops psync_engine;
 extern const struct ioengine_ops sync_engine;
+extern const struct ioengine_ops vsync_engine;
+extern const struct ioengine_ops pvsync_engine;
+extern const struct ioengine_ops pvsync2_engine;
+extern const struct ioengine_ops mmap_engine;
+extern const struct ioengine_ops splice_engine;
 extern const struct ioengine_ops null_engine;
 extern const struct ioengine_ops posixaio_engine;
 #if HAVE_LIBAIO
@@ -23,6 +28,11 @@ extern const struct ioengine_ops uring_engine;
 static const struct ioengine_ops *const engines[] = {
 	&psync_engine,
 	&sync_engine,
+	&vsync_engine,
+	&pvsync_engine,
+	&pvsync2_engine,
+	&mmap_engine,
+	&splice_engine,
 	&posixaio_engine,
 #if HAVE_LIBAIO
 	&libaio_engine,

@@ -133,6 +133,9 @@ struct opt_def {
 #define ENGINE_BOOL(eng, st, n, f, d, h) \
 	{ .name = n, .type = OPT_BOOL, .off = offsetof(st, f), .def = d, .help = h, .engine = eng, \
 	  .set_only = true }
+/* An engine boolean that is a plain boolean in fio (FIO_OPT_BOOL: nowait): "nowait 1" works. */
+#define ENGINE_BOOL_ARG(eng, st, n, f, d, h) \
+	{ .name = n, .type = OPT_BOOL, .off = offsetof(st, f), .def = d, .help = h, .engine = eng }
 #define ENGINE_UINT(eng, st, n, f, d, lo, hi, h) \
 	{ .name = n, .type = OPT_UINT, .off = offsetof(st, f), .def = d, .min = lo, .max = hi, \
 	  .help = h, .engine = eng }

@@ -29,6 +29,12 @@ static bool mode_is(const char *rw, const char *mode)
  * and its fsync-freq syncs every file. Each is an ordinary option: a job that sets one
  * keeps its own value, and one that verifies keeps fio's defaults (neither a shared cursor
  * nor emptied files can be verified).
+ *
+ * sysbench's --file-io-mode is the engine, which these defaults leave alone: sync is
+ * ioengine=psync (pread/pwrite), async is libaio (iodepth for --file-async-backlog), and
+ * mmap is ioengine=mmap: each file mapped whole, memcpy in and out, and each file's sync an
+ * msync of its mapping, fsync-freq's of every file too. seqwr's emptied files are sized
+ * for the mapping by the engine (sysbench's own mmap mode cannot write them).
  */
 void sysbench_mode_defaults(struct job_desc *j)
 {

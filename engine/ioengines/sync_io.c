@@ -1,4 +1,7 @@
-/* One synchronous I/O, shared by the psync and sync engines (and syncs of the others). */
+/*
+ * One synchronous I/O, shared by the sync engines: psync and sync, the vectored pvsync and
+ * pvsync2, and the trims and syncs of vsync, mmap and splice.
+ */
 #include "engine/ioengine.h"
 
 #include <errno.h>
@@ -6,6 +9,7 @@
 #include <linux/falloc.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 /* A trim punches a hole in a file and discards the range of a block device. */
@@ -56,5 +60,24 @@ void ioengine_do_sync_io(struct io_req *r, bool positional)
 		n = fdatasync(fd);
 		break;
 	}
+	r->res = n < 0 ? -errno : n;
+}
+
+void ioengine_do_vec_io(struct io_req *r, int rwf)
+{
+	struct iovec iov = { .iov_base = r->buf, .iov_len = r->len };
+	int fd = r->file->fd;
+	ssize_t n;
+
+	if (r->dir != IO_READ && r->dir != IO_WRITE) {
+		ioengine_do_sync_io(r, true);
+		return;
+	}
+	if (rwf < 0)
+		n = r->dir == IO_READ ? preadv(fd, &iov, 1, (off_t)r->off) :
+					pwritev(fd, &iov, 1, (off_t)r->off);
+	else
+		n = r->dir == IO_READ ? preadv2(fd, &iov, 1, (off_t)r->off, rwf) :
+					pwritev2(fd, &iov, 1, (off_t)r->off, rwf);
 	r->res = n < 0 ? -errno : n;
 }

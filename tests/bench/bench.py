@@ -8,11 +8,12 @@ time over its I/Os), IOPS per CPU, peak RSS, and the ratios iojob/fio.
 
     tests/bench/bench.py [-n PAIRS] [-t SECONDS] [--iojob BIN] [--disk-dir DIR] [JOB ...]
 
-Jobs: null1 null32 null1-gtod shm-psync shm-uring disk-libaio disk-uring jobs64 jobs512
-(default: all). null1-gtod gives the job file gtod_reduce=1: fio then stops timing I/Os,
-iojob does not. jobs64/jobs512 run psync threads on one shared set of 64 files and also
-report the start-up time (wall time minus runtime). Data files are laid out before the
-first pair and removed at the end.
+Jobs: null1 null32 null1-gtod shm-psync shm-uring shm-vsync shm-pvsync shm-pvsync2 shm-mmap
+shm-splice disk-libaio disk-uring jobs64 jobs512 (default: all). null1-gtod gives the job
+file gtod_reduce=1: fio then stops timing I/Os, iojob does not. The shm-* jobs after
+shm-uring are the local engines on the same page-cached file. jobs64/jobs512 run psync
+threads on one shared set of 64 files and also report the start-up time (wall time minus
+runtime). Data files are laid out before the first pair and removed at the end.
 """
 import argparse
 import os
@@ -34,6 +35,12 @@ JOBS = {
     "null1-gtod": "ioengine=null\nsize=1g\niodepth=1\ngtod_reduce=1\n",
     "shm-psync": "ioengine=psync\niodepth=1\nsize=1g\nfilename={shm}/bench.data\n",
     "shm-uring": "ioengine=io_uring\niodepth=32\nsize=1g\nfilename={shm}/bench.data\n",
+    # issue 16: the local engines on the same page-cached file as shm-psync
+    "shm-vsync": "ioengine=vsync\niodepth=1\nsize=1g\nfilename={shm}/bench.data\n",
+    "shm-pvsync": "ioengine=pvsync\niodepth=1\nsize=1g\nfilename={shm}/bench.data\n",
+    "shm-pvsync2": "ioengine=pvsync2\niodepth=1\nsize=1g\nfilename={shm}/bench.data\n",
+    "shm-mmap": "ioengine=mmap\niodepth=1\nsize=1g\nfilename={shm}/bench.data\n",
+    "shm-splice": "ioengine=splice\niodepth=1\nsize=1g\nfilename={shm}/bench.data\n",
     "disk-libaio": "ioengine=libaio\niodepth=32\ndirect=1\nsize=1g\n"
                    "filename={disk}/bench.data\n",
     "disk-uring": "ioengine=io_uring\niodepth=32\ndirect=1\nsize=1g\n"

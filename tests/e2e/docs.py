@@ -90,12 +90,12 @@ def source_options():
     for path in glob.glob(os.path.join(SRC, "jobs", "opt_*.h")):
         with open(path) as f:
             for m in re.finditer(r'#define ([A-Z_]+)\(ENG, TYPE\)((?:.*\\\n)*.*)', f.read()):
-                shared[m.group(1)] = re.findall(r'ENGINE_[A-Z]+\(ENG,\s*TYPE,\s*"([^"]+)"',
+                shared[m.group(1)] = re.findall(r'ENGINE_[A-Z_]+\(ENG,\s*TYPE,\s*"([^"]+)"',
                                                 m.group(2))
     for path in glob.glob(os.path.join(SRC, "engine", "**", "*.c"), recursive=True):
         with open(path) as f:
             text = f.read()
-        for m in re.finditer(r'ENGINE_[A-Z]+\("([^"]+)",\s*[^,]+,\s*"([^"]+)"', text):
+        for m in re.finditer(r'ENGINE_[A-Z_]+\("([^"]+)",\s*[^,]+,\s*"([^"]+)"', text):
             owners.setdefault(m.group(2), set()).add(m.group(1))
         for macro, opts in shared.items():
             for m in re.finditer(r'\b%s\("([^"]+)",' % macro, text):

@@ -6,10 +6,14 @@ counts the errors (the normal report's errors line, total_err and first_error in
 short transfers are completed, with every byte where it belongs; EAGAIN from a submit is
 retried; ENOSPC while laying out a file, injected or real (a small tmpfs, as root), fails
 before the timed phase and says how many bytes were needed; an engine the kernel refuses
-(io_setup or the io_uring ring failing) says so in one line with the fix.
+(io_setup or the io_uring ring failing) says so in one line with the fix. The local
+engines too: vsync (readv/writev, and its vectors cut short), pvsync, pvsync2, splice (the
+splice on the file's side), and mmap, whose file mapped in windows when it cannot be
+mapped whole, and whose failed mapping or msync stops the job.
 
 Not retried yet: a completion (not a submit) that returns EAGAIN fails the job like any
 other error; the cases below check that it does so cleanly."""
+import json
 import os
 import re
 import subprocess
@@ -32,6 +36,11 @@ ENGINES = {
                "args": ["--iodepth=4", "--direct=1"]},
     "io_uring": {"read": "uring_read", "write": "uring_write", "submit": "uring_submit",
                  "args": ["--iodepth=4", "--direct=1"]},
+    # issue 16: splice moves a read's data file -> pipe, a write's pipe -> file
+    "vsync": {"read": "readv", "write": "writev", "args": []},
+    "pvsync": {"read": "preadv", "write": "pwritev", "args": []},
+    "pvsync2": {"read": "preadv2", "write": "pwritev2", "args": []},
+    "splice": {"read": "splice", "write": "splice", "args": []},
 }
 
 ERRORS_LINE = re.compile(r"^\s+errors\s+: total=(\d+), first_error=(\d+)/<([^>]*)>$", re.M)
@@ -108,7 +117,7 @@ def check_error_stops_job(c, e, d, data):
         off, length = int(m.group(2)), int(m.group(3))
         c.check(off % BS == 0 and off < SIZE and length == BS,
                 "%s: offset %d, length %d" % (name, off, length))
-        if e in ("psync", "sync"):
+        if e in ("psync", "sync", "vsync", "pvsync", "pvsync2", "splice"):
             c.check(off == 2 * BS, "%s: offset %d, want the 3rd block" % (name, off))
         c.check("err=%2d (job 'f': %s '" % (5 if err == "EIO" else 28, rw) in out,
                 "%s: the report's err= does not name it:\n%s" % (name, out))
@@ -230,6 +239,87 @@ def check_engine_init(c, e, d, data):
                 "%s: no crash: %s" % (name, errs))
 
 
+def check_vsync_vectors(c, d):
+    """vsync, 4 deep in batches of 4: each vector moves half of what it holds; what the
+    call never reached goes out again, and every byte lands where it belongs."""
+    if not engine_available("vsync"):
+        c.skip("vsync: not in this build")
+        return
+    path = os.path.join(d, "vectors")
+    for rw, call in (("write", "writev"), ("read", "readv")):
+        name = "vsync short %s vectors" % rw
+        code, out, errs, hits = fault_run(
+            job("vsync", rw, path, "--iodepth=4", "--iodepth_batch=4",
+                "--buffer_pattern=0xdeadbeef", "--output-format=json"),
+            "%s:short:1:0" % call, d)
+        c.check(code == 0, "%s: exit %d: %s" % (name, code, errs))
+        doc = json.loads(out) if code == 0 else {"jobs": [{rw: {"total_ios": -1}}]}
+        c.check(doc["jobs"][0][rw]["total_ios"] == NIOS, "%s: %r I/Os, want %d" %
+                (name, doc["jobs"][0][rw]["total_ios"], NIOS))
+        # a vector of 4 blocks halved reaches 2: the other 2 take at least one call more
+        c.check(hits.get("%s:short" % call, 0) >= 2 * NIOS // 4, "%s: hits %s, want %d or "
+                "more" % (name, hits, 2 * NIOS // 4))
+        sub = doc["jobs"][0].get("iodepth_submit", {}).get("4", 0)
+        c.check(sub > 0, "%s: no submit of 4 I/Os at once: %r" % (name, sub))
+    with open(path, "rb") as f:
+        c.check(f.read() == PATTERN * (SIZE // len(PATTERN)),
+                "vsync short vectors: the file does not hold the pattern")
+
+
+def check_mmap(c, d, data):
+    """mmap: a file that cannot be mapped whole is mapped in windows; a mapping or msync
+    that fails stops the job with the I/O, file and errno."""
+    if not engine_available("mmap"):
+        c.skip("mmap: not in this build")
+        return
+    base = ["--name=f", "--filename=" + data, "--bs=%d" % BS, "--size=%d" % SIZE,
+            "--ioengine=mmap"]
+    code, out, errs, hits = fault_run(base + ["--rw=read", "--verify=pattern",
+                                              "--verify_pattern=0xdeadbeef"],
+                                      "mmap:ENOMEM:1", d)
+    c.check(code == 0 and hits.get("mmap:ENOMEM") == 1,
+            "mmap ENOMEM once: exit %d, hits %s: %s" % (code, hits, errs))
+    check_mmap_windows(c, d)
+    code, out, errs, hits = fault_run(base + ["--rw=read"], "mmap:EIO:1", d)
+    c.check(code == 1 and re.search(r"^iojob: job 'f': read '%s' at offset 0, length 4096: "
+                                    r"Input/output error$" % re.escape(data), errs, re.M),
+            "mmap EIO: exit %d, message %r" % (code, errs))
+    code, out, errs, hits = fault_run(base + ["--rw=read"], "mmap:ENOMEM:1:0", d)
+    c.check(code == 1 and re.search(r"read '.*' at offset 0, length 4096: Cannot allocate "
+                                    r"memory$", errs, re.M),
+            "mmap ENOMEM always: exit %d, message %r" % (code, errs))
+    code, out, errs, hits = fault_run(base + ["--rw=write", "--fsync=4"], "msync:EIO:2", d)
+    c.check(code == 1 and hits.get("msync:EIO") == 1 and
+            re.search(r"^iojob: job 'f': fsync '%s' at offset \d+, length \d+: Input/output "
+                      r"error$" % re.escape(data), errs, re.M),
+            "msync EIO: exit %d, hits %s, message %r" % (code, hits, errs))
+
+
+def check_mmap_windows(c, d):
+    """1024 files share 1 GiB of windows, 1 MiB each: when a 4 MiB file cannot be mapped
+    whole, 64 random writes of it map a window each time one falls outside, and verify
+    reads every block back through windows too."""
+    sub = os.path.join(d, "windows")
+    os.mkdir(sub)
+    log = os.path.join(d, "fault.log")
+    env = dict(os.environ, LD_PRELOAD=SHIM, IOJOB_FAULT="mmap:ENOMEM:1:1", IOJOB_FAULT_LOG=log,
+               IOJOB_FAULT_PATH=sub)
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
+    p = subprocess.run([BIN, "--eta=never", "--name=w", "--directory=" + sub, "--nrfiles=1024",
+                        "--filesize=4m", "--fallocate=none", "--rw=randwrite", "--bs=4k",
+                        "--ioengine=mmap", "--file_service_type=sequential",
+                        "--number_ios=64", "--verify=crc32c", "--output-format=json"],
+                       cwd=d, env=env, capture_output=True, text=True, timeout=120)
+    with open(log) as f:
+        calls = int(re.search(r"calls=(\d+) hits=1", f.read()).group(1))
+    j = json.loads(p.stdout)["jobs"][0] if p.returncode == 0 else None
+    c.check(j is not None and j["write"]["total_ios"] == 64 and j["read"]["total_ios"] == 64,
+            "mmap windows: exit %d: %s" % (p.returncode, p.stderr.strip()))
+    # 4 windows cover the file: more than 4 mappings means windows were replaced
+    c.check(calls > 5, "mmap windows: %d mappings for 64 writes and 64 reads" % calls)
+    remove(sub)
+
+
 def check_layout_enospc(c, d):
     """Laying out a file for a read job, the 2nd write fails: before the timed phase, with
     the bytes needed; a write job's fallocate fails the same way."""
@@ -298,6 +388,9 @@ def main():
             check_eagain(c, e, d, data)
             check_submit_faults(c, e, d, data)
             check_engine_init(c, e, d, data)
+        make_data(data)
+        check_mmap(c, d, data)
+        check_vsync_vectors(c, d)
         check_layout_enospc(c, d)
     finally:
         remove(d)

@@ -3,7 +3,9 @@
  * completions that libaio and io_uring hand back, fail with an errno or move fewer bytes.
  *
  * IOJOB_FAULT=SPEC[,SPEC...] with SPEC = CALL:FAULT[:NTH[:COUNT]]
- *   CALL   pread pwrite read write preadv2 pwritev2 fallocate: those calls;
+ *   CALL   pread pwrite read write preadv2 pwritev2 fallocate readv writev preadv pwritev
+ *          splice: those calls (splice on the file's side of the pipe); mmap msync: mapping
+ *          a file, and syncing a mapping (errors only);
  *          io_submit io_getevents uring_submit: the call itself fails (nothing submitted
  *          or reaped), or with "short" submits half of what it was given;
  *          aio_read aio_write uring_read uring_write: the completions of reads or writes
@@ -34,7 +36,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,6 +58,7 @@ static const char *const call_names[C_NCALLS] = {
 	"pread", "pwrite", "read", "write", "preadv2", "pwritev2", "fallocate",
 	"io_submit", "io_getevents", "uring_submit",
 	"aio_read", "aio_write", "uring_read", "uring_write", "io_setup", "uring_init",
+	"readv", "writev", "preadv", "pwritev", "splice", "mmap", "msync",
 };
 
 static const struct {
@@ -88,6 +93,12 @@ static ssize_t (*real_write)(int, const void *, size_t);
 static ssize_t (*real_preadv2)(int, const struct iovec *, int, off_t, int);
 static ssize_t (*real_pwritev2)(int, const struct iovec *, int, off_t, int);
 static int (*real_fallocate)(int, int, off_t, off_t);
+static ssize_t (*real_readv)(int, const struct iovec *, int);
+static ssize_t (*real_writev)(int, const struct iovec *, int);
+static ssize_t (*real_preadv)(int, const struct iovec *, int, off_t);
+static ssize_t (*real_pwritev)(int, const struct iovec *, int, off_t);
+static ssize_t (*real_splice)(int, loff_t *, int, loff_t *, size_t, unsigned);
+static int (*real_msync)(void *, size_t, int);
 
 static void die(const char *what, const char *spec)
 {
@@ -153,6 +164,15 @@ static void resolve(void)
 	real_pwritev2 = (ssize_t (*)(int, const struct iovec *, int, off_t, int))
 			dlsym(RTLD_NEXT, "pwritev2");
 	real_fallocate = (int (*)(int, int, off_t, off_t))dlsym(RTLD_NEXT, "fallocate");
+	real_readv = (ssize_t (*)(int, const struct iovec *, int))dlsym(RTLD_NEXT, "readv");
+	real_writev = (ssize_t (*)(int, const struct iovec *, int))dlsym(RTLD_NEXT, "writev");
+	real_preadv = (ssize_t (*)(int, const struct iovec *, int, off_t))
+		      dlsym(RTLD_NEXT, "preadv");
+	real_pwritev = (ssize_t (*)(int, const struct iovec *, int, off_t))
+		       dlsym(RTLD_NEXT, "pwritev");
+	real_splice = (ssize_t (*)(int, loff_t *, int, loff_t *, size_t, unsigned))
+		      dlsym(RTLD_NEXT, "splice");
+	real_msync = (int (*)(void *, size_t, int))dlsym(RTLD_NEXT, "msync");
 }
 
 __attribute__((constructor)) static void fault_init(void)
@@ -336,11 +356,10 @@ static int shorter_iov(const struct iovec *iov, int cnt, struct iovec *out)
 	return n;
 }
 
-static ssize_t do_rwv2(enum fault_call call, int fd, const struct iovec *iov, int cnt, off_t off,
-		       int flags)
+/* The vectored calls: a short one moves the first half of the vector's bytes. */
+static ssize_t do_vec(enum fault_call call, int fd, const struct iovec *iov, int cnt, off_t off,
+		      int flags)
 {
-	ssize_t (*real)(int, const struct iovec *, int, off_t, int) =
-		call == C_PREADV2 ? real_preadv2 : real_pwritev2;
 	struct iovec part[MAX_IOV];
 	int f = fault_hit(call, fd);
 
@@ -352,27 +371,123 @@ static ssize_t do_rwv2(enum fault_call call, int fd, const struct iovec *iov, in
 		cnt = shorter_iov(iov, cnt, part);
 		iov = part;
 	}
-	return real(fd, iov, cnt, off, flags);
+	switch (call) {
+	case C_READV:
+		return real_readv(fd, iov, cnt);
+	case C_WRITEV:
+		return real_writev(fd, iov, cnt);
+	case C_PREADV:
+		return real_preadv(fd, iov, cnt, off);
+	case C_PWRITEV:
+		return real_pwritev(fd, iov, cnt, off);
+	case C_PREADV2:
+		return real_preadv2(fd, iov, cnt, off, flags);
+	default:
+		return real_pwritev2(fd, iov, cnt, off, flags);
+	}
 }
 
 ssize_t preadv2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
 {
-	return do_rwv2(C_PREADV2, fd, iov, cnt, off, flags);
+	return do_vec(C_PREADV2, fd, iov, cnt, off, flags);
 }
 
 ssize_t preadv64v2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
 {
-	return do_rwv2(C_PREADV2, fd, iov, cnt, off, flags);
+	return do_vec(C_PREADV2, fd, iov, cnt, off, flags);
 }
 
 ssize_t pwritev2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
 {
-	return do_rwv2(C_PWRITEV2, fd, iov, cnt, off, flags);
+	return do_vec(C_PWRITEV2, fd, iov, cnt, off, flags);
 }
 
 ssize_t pwritev64v2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
 {
-	return do_rwv2(C_PWRITEV2, fd, iov, cnt, off, flags);
+	return do_vec(C_PWRITEV2, fd, iov, cnt, off, flags);
+}
+
+ssize_t readv(int fd, const struct iovec *iov, int cnt)
+{
+	return do_vec(C_READV, fd, iov, cnt, 0, 0);
+}
+
+ssize_t writev(int fd, const struct iovec *iov, int cnt)
+{
+	return do_vec(C_WRITEV, fd, iov, cnt, 0, 0);
+}
+
+ssize_t preadv(int fd, const struct iovec *iov, int cnt, off_t off)
+{
+	return do_vec(C_PREADV, fd, iov, cnt, off, 0);
+}
+
+ssize_t preadv64(int fd, const struct iovec *iov, int cnt, off_t off)
+{
+	return do_vec(C_PREADV, fd, iov, cnt, off, 0);
+}
+
+ssize_t pwritev(int fd, const struct iovec *iov, int cnt, off_t off)
+{
+	return do_vec(C_PWRITEV, fd, iov, cnt, off, 0);
+}
+
+ssize_t pwritev64(int fd, const struct iovec *iov, int cnt, off_t off)
+{
+	return do_vec(C_PWRITEV, fd, iov, cnt, off, 0);
+}
+
+/* The file's side is the one with an offset: the other is the pipe. */
+ssize_t splice(int fd_in, loff_t *off_in, int fd_out, loff_t *off_out, size_t n,
+	       unsigned flags)
+{
+	int f;
+
+	if (!real_splice)
+		resolve();
+	f = fault_hit(C_SPLICE, off_out ? fd_out : fd_in);
+	if (f > 0) {
+		errno = f;
+		return -1;
+	}
+	return real_splice(fd_in, off_in, fd_out, off_out, f == FAULT_SHORT ? fault_shorter(n) : n,
+			   flags);
+}
+
+/*
+ * Only mappings of files count; the real call is the system call itself, so that this
+ * wrapper never needs the loader (which maps memory) to find it.
+ */
+static void *do_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	int f = fd >= 0 ? fault_hit(C_MMAP, fd) : 0;
+
+	if (f > 0) {
+		errno = f;
+		return MAP_FAILED;
+	}
+	return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return do_mmap(addr, len, prot, flags, fd, off);
+}
+
+void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return do_mmap(addr, len, prot, flags, fd, off);
+}
+
+int msync(void *addr, size_t len, int flags)
+{
+	int f = fault_hit(C_MSYNC, FAULT_ANY_FD);
+
+	if (f > 0) {
+		errno = f;
+		return -1;
+	}
+	return real_msync(addr, len, flags);
 }
 
 /* "short": success without acting (a hole not punched, a discard a device ignored). */
