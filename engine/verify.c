@@ -275,7 +275,8 @@ static enum chunk_expect expect_of(const struct verify *v, unsigned fi, uint64_t
 	/* A write to it in flight, or issued while the read was: the read may see either. */
 	if (busy && (*busy || v->issued[fi][k] > v->read_snap[slot]))
 		return CK_SKIP;
-	if (*gen == GEN_SKIP)
+	/* not written in this run: a mixed job's read of it checks nothing (fio's neither) */
+	if (*gen == GEN_SKIP || (v->gen[fi] && !*gen))
 		return CK_SKIP;
 	return *gen == GEN_TRIMMED ? CK_ZERO : CK_DATA;
 }

@@ -28,6 +28,7 @@ struct key_ref {
 	int line;
 	bool global;		/* not from the job's own section */
 	bool bare;		/* written without '=' (val is "1") */
+	bool replaces;		/* --set: a list option takes this value instead of adding it */
 };
 
 struct key_list {
@@ -226,6 +227,8 @@ static int apply_key(const struct job_input *in, const struct engine_info *eng,
 		return unknown_option(in, eng, j, k, d);
 	if (k->bare && !o->bare_ok && o->type != OPT_BOOL && o->type != OPT_BOOL_INV)
 		return needs_value(o, k, d);
+	if (k->replaces && o->type == OPT_STR_LIST)	/* --set filename=x: x alone */
+		*(struct str_list *)((char *)base + o->off) = (struct str_list){ 0 };
 	val = rank_vars(in, o, k->val, ctx->arena);
 	ret = val ? opt_apply(o, ctx, base, val, why, sizeof(why)) : -ENOMEM;
 	if (ret == -ENOMEM)
@@ -284,9 +287,12 @@ static int collect_keys(const struct job_input *in, size_t sec, const size_t *gl
 		ret = keys_push_section(keys, &jf->secs[globals[g]], true);
 	if (!ret)
 		ret = keys_push_section(keys, &jf->secs[sec], false);
-	for (unsigned s = 0; !ret && s < in->nsets; s++)
+	for (unsigned s = 0; !ret && s < in->nsets; s++) {
 		ret = keys_push(keys, in->sets[s].key, in->sets[s].value,
 				in->sets[s].origin ? in->sets[s].origin : "--set", 0, true);
+		if (!ret)
+			keys->v[keys->n - 1].replaces = true;
+	}
 	return ret;
 }
 

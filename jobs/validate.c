@@ -357,8 +357,9 @@ static int check_zones(struct job_desc *j, struct diag *d)
 	unsigned nfiles = j->filenames.n ? j->filenames.n : j->nrfiles;
 
 	if (j->zonemode == ZONE_ZBD)
-		return fail(j, "zonemode", d, "option 'zonemode': zbd is not in iojob: it has no "
-			    "zoned block device support");
+		return fail(j, "zonemode", d, "option 'zonemode': not in iojob: zoned block "
+			    "devices (zonemode=zbd) are not supported: this machine has none to test "
+			    "on");
 	if (j->zonemode == ZONE_NONE && (j->zone_size || j->zone_range || j->zone_skip ||
 					 j->zone_skip_zones))
 		return fail(j, job_setting(j, "zonesize") ? "zonesize" : job_setting(j, "zonerange")
@@ -869,10 +870,10 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 			    "io_uring)");
 	if (j->trim_percentage && !(eng->flags & ENGINE_TRIM))
 		return fail(j, "trim_percentage", d, "option 'trim_percentage': this ioengine "
-			    "cannot trim (use psync, sync or posixaio)");
+			    "cannot trim (the engines that can: psync, sync, libaio, io_uring, ...)");
 	if ((rw_does(j->rw, IO_TRIM)) && !(eng->flags & ENGINE_TRIM))
 		return fail(j, "ioengine", d, "option 'rw': this ioengine cannot trim "
-			    "(use psync, sync, posixaio or null)");
+			    "(the engines that can: psync, sync, libaio, io_uring, ...)");
 	if (j->filesize.lo > j->filesize.hi)
 		return fail(j, "filesize", d, "option 'filesize': the minimum is above the maximum");
 	return check_offload(j, eng, d);

@@ -102,8 +102,8 @@ static enum ioq_status aio_queue(struct ioengine *e, struct io_req *r)
 	struct iocb *cb = &st->iocbs[r->slot];
 	int fd = r->file->fd;
 
-	/* aio has no sync_file_range: done here, as fio's libaio does its syncs */
-	if (r->dir == IO_SYNC_RANGE) {
+	/* aio has no sync_file_range and no trim: done here, as fio's libaio does them */
+	if (r->dir == IO_SYNC_RANGE || r->dir == IO_TRIM) {
 		ioengine_do_sync_io(r, true);
 		return IOQ_DONE;
 	}
@@ -213,7 +213,7 @@ static const struct opt_def aio_options[] = {
 
 const struct ioengine_ops libaio_engine = {
 	.name		= "libaio",
-	.flags		= IOENG_POSITIONAL | IOENG_DEPTH_NEEDS_DIRECT,
+	.flags		= IOENG_POSITIONAL | IOENG_DEPTH_NEEDS_DIRECT | IOENG_TRIM,
 	.help		= "Linux native asynchronous I/O (io_submit/io_getevents)",
 	.options	= aio_options,
 	.options_size	= sizeof(struct aio_opts),

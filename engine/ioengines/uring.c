@@ -187,9 +187,15 @@ static void prep_rw(struct ioengine *e, struct io_uring_sqe *sqe, struct io_req 
 static enum ioq_status uring_queue(struct ioengine *e, struct io_req *r)
 {
 	struct uring_state *st = e->priv;
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&st->ring);
+	struct io_uring_sqe *sqe;
 	int fd = st->files_registered ? r->file->reg_index : r->file->fd;
 
+	/* a trim is done here, in the job's thread, as fio's io_uring engine does it */
+	if (r->dir == IO_TRIM) {
+		ioengine_do_sync_io(r, true);
+		return IOQ_DONE;
+	}
+	sqe = io_uring_get_sqe(&st->ring);
 	if (!sqe)
 		return IOQ_BUSY;
 	if (r->dir == IO_READ || r->dir == IO_WRITE)
@@ -295,7 +301,7 @@ static const struct opt_def uring_options[] = {
 
 const struct ioengine_ops uring_engine = {
 	.name		= "io_uring",
-	.flags		= IOENG_POSITIONAL,
+	.flags		= IOENG_POSITIONAL | IOENG_TRIM,
 	.help		= "io_uring via liburing (registered ring; fixedbufs, registerfiles)",
 	.options	= uring_options,
 	.options_size	= sizeof(struct uring_opts),

@@ -339,9 +339,6 @@ static const struct bad_case bad_cases[] = {
 	  "job 'job': options 'rate' and 'rate_iops' both limit one direction: keep one" },
 	{ "[job]\nbwavgtime=0\n", 2,
 	  "job 'job': options 'bwavgtime' and 'iopsavgtime' need a window above 0" },
-	{ "[job]\nioengine=libaio\nrw=trim\n", 2,
-	  "job 'job': option 'rw': this ioengine cannot trim (use psync, sync, posixaio or "
-	  "null)" },
 	{ "[job]\niodpth=4\n", 2, "unknown option 'iodpth' (did you mean 'iodepth'?)" },
 	{ "[job]\nfixedbufs=1\n", 2,
 	  "option 'fixedbufs' belongs to ioengine 'io_uring', but job 'job' uses 'psync'" },
