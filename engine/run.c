@@ -248,7 +248,8 @@ static int resolve_files(struct run *r, unsigned i, struct diag *d)
 {
 	const struct job_desc *j = &r->jobs->jobs[i];
 	struct run_files *rf = &r->files[i];
-	bool virtual_files = ioengine_find(j->ioengine)->flags & IOENG_NOFILES;
+	bool virtual_files = ioengine_find(j->ioengine)->flags & (IOENG_NOFILES |
+								  IOENG_MAKES_FILES);
 	struct earlier e = { r, j->phase, i };
 	int ret;
 
@@ -296,7 +297,7 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 		bool virtual_files;
 
 		rf->ops = ioengine_find(j->ioengine);
-		virtual_files = rf->ops->flags & IOENG_NOFILES;
+		virtual_files = rf->ops->flags & (IOENG_NOFILES | IOENG_MAKES_FILES);
 		ret = resolve_files(r, i, d);
 		if (!ret)
 			ret = prepare_stripe(r, i, virtual_files, d);
@@ -398,7 +399,7 @@ static int layout_phase(struct run *r, unsigned phase, struct diag *d)
 		struct run_files *rf = &r->files[i];
 		int ret;
 
-		if (j->phase != phase || (rf->ops->flags & IOENG_NOFILES))
+		if (j->phase != phase || (rf->ops->flags & (IOENG_NOFILES | IOENG_MAKES_FILES)))
 			continue;
 		ret = files_layout(j, rf->f, rf->n, &r->stop, print_note, r, d);
 		if (ret < 0)

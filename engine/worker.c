@@ -158,7 +158,7 @@ int worker_setup(struct worker *w)
 	ret = verify_init(w);
 	if (ret < 0)
 		return ret;
-	if (!(w->ops->flags & IOENG_NOFILES)) {
+	if (!(w->ops->flags & (IOENG_NOFILES | IOENG_NAMES))) {
 		ret = files_open(j, w->dev_files, w->ndev_files, w->error_msg,
 				 sizeof(w->error_msg));
 		if (ret < 0)
