@@ -198,6 +198,22 @@ def check_against_fio(c, d):
                                  j["read"]["io_bytes"], j["write"]["io_bytes"], names(where)))
         c.check(counts[0] == counts[1] and counts[0], "%s %s: iojob %r, fio %r" %
                 (engine, " ".join(extra), counts[0], counts[1]))
+    # falloc and ftruncate on one file: the counts, and what the file is left as
+    for engine, rw in [("falloc", "write"), ("falloc", "randtrim"), ("falloc", "read"),
+                       ("ftruncate", "write")]:
+        seen = []
+        for tool in (run_json, fio_json):
+            f = os.path.join(d, "side.dat")
+            if os.path.exists(f):
+                os.unlink(f)
+            got = tool(["--name=s", "--ioengine=" + engine, "--filename=" + f, "--rw=" + rw,
+                        "--size=64k", "--bs=16k"], d)
+            j = got[1] if tool is run_json else got
+            seen.append(j and ([j[k]["total_ios"] for k in ("read", "write", "trim")],
+                               [j[k]["io_bytes"] for k in ("read", "write", "trim")],
+                               os.path.getsize(f), blocks(f) >= 65536))
+        c.check(seen[0] == seen[1] and seen[0], "%s rw=%s: iojob %r, fio %r" %
+                (engine, rw, seen[0], seen[1]))
 
 
 def blocks(path):
