@@ -489,7 +489,7 @@ int jobs_build(const struct job_input *in, struct job_list *out, struct diag *d)
 			continue;
 		ret = build_one(in, i, globals, nglobals, &out->arena, &tmpl, d);
 		if (!ret && in->readonly)
-			ret = job_check_readonly(&tmpl, d);
+			ret = job_check_readonly(&tmpl, jobs_engine(in, tmpl.ioengine), d);
 		if (ret)
 			break;
 		place(out, &tmpl, new_source, &group_used);

@@ -161,7 +161,8 @@ extern const struct opt_def job_options[];
 #define ENGINE_NO_DATA		(1u << 5)	/* moves no data (falloc, filecreate): no verify */
 #define ENGINE_WRITE_ONLY	(1u << 6)	/* only writes make sense (ftruncate) */
 #define ENGINE_TIMED		(1u << 7)	/* nothing to count (cpuio, exec): runs for runtime= */
-#define ENGINE_FLAGS		((1u << 8) - 1)	/* every flag above */
+#define ENGINE_MODIFIES		(1u << 8)	/* changes files whatever rw= says (filecreate) */
+#define ENGINE_FLAGS		((1u << 9) - 1)	/* every flag above */
 
 /* An ioengine as the job layer knows it: its name, whether it was built, its options. */
 struct engine_info {

@@ -553,8 +553,11 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 	return 0;
 }
 
-int job_check_readonly(const struct job_desc *j, struct diag *d)
+int job_check_readonly(const struct job_desc *j, const struct engine_info *eng, struct diag *d)
 {
+	if (eng && (eng->flags & ENGINE_MODIFIES))
+		return fail(j, "ioengine", d, "option 'ioengine': this ioengine creates, changes "
+			    "or deletes files whatever rw= says, and --readonly forbids that");
 	if (rw_does(j->rw, IO_WRITE) && !j->verify_only)
 		return fail(j, "rw", d, "option 'rw': the job writes, and --readonly forbids "
 			    "writes and trims");

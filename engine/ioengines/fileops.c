@@ -123,10 +123,11 @@ static int make_dirs(struct ioengine *e)
 }
 
 #define META_FLAGS	(IOENG_SYNC | IOENG_NO_DATA | IOENG_NAMES)
+#define META_CHANGES	(META_FLAGS | IOENG_MODIFIES)
 
 const struct ioengine_ops filecreate_engine = {
 	.name	= "filecreate",
-	.flags	= META_FLAGS | IOENG_MAKES_FILES,
+	.flags	= META_CHANGES | IOENG_MAKES_FILES,
 	.help	= "times the creation of each file (open with O_CREAT), moving no data",
 	.queue	= filecreate_queue,
 };
@@ -142,21 +143,21 @@ const struct ioengine_ops filestat_engine = {
 
 const struct ioengine_ops filedelete_engine = {
 	.name	= "filedelete",
-	.flags	= META_FLAGS,
+	.flags	= META_CHANGES,
 	.help	= "times the removal (unlink) of each file, laid out first as for reading",
 	.queue	= filedelete_queue,
 };
 
 const struct ioengine_ops dircreate_engine = {
 	.name	= "dircreate",
-	.flags	= META_FLAGS | IOENG_MAKES_FILES,
+	.flags	= META_CHANGES | IOENG_MAKES_FILES,
 	.help	= "times the creation of a directory (mkdir) under each file's name",
 	.queue	= dircreate_queue,
 };
 
 const struct ioengine_ops dirstat_engine = {
 	.name	= "dirstat",
-	.flags	= META_FLAGS | IOENG_MAKES_FILES,
+	.flags	= META_CHANGES | IOENG_MAKES_FILES,
 	.help	= "times a stat of each directory, made first where missing",
 	.init	= make_dirs,
 	.queue	= dirstat_queue,
@@ -164,7 +165,7 @@ const struct ioengine_ops dirstat_engine = {
 
 const struct ioengine_ops dirdelete_engine = {
 	.name	= "dirdelete",
-	.flags	= META_FLAGS | IOENG_MAKES_FILES,
+	.flags	= META_CHANGES | IOENG_MAKES_FILES,
 	.help	= "times the removal (rmdir) of each directory, made first where missing",
 	.init	= make_dirs,
 	.queue	= dirdelete_queue,

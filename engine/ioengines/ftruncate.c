@@ -24,7 +24,8 @@ static enum ioq_status ftruncate_queue(struct ioengine *e, struct io_req *r)
 
 const struct ioengine_ops ftruncate_engine = {
 	.name	= "ftruncate",
-	.flags	= IOENG_SYNC | IOENG_NO_DATA | IOENG_WRITE_ONLY | IOENG_POSITIONAL,
+	.flags	= IOENG_SYNC | IOENG_NO_DATA | IOENG_WRITE_ONLY | IOENG_POSITIONAL |
+		  IOENG_MODIFIES,
 	.help	= "each write truncates the file to the write's offset",
 	.queue	= ftruncate_queue,
 };

@@ -262,6 +262,36 @@ def check_ftruncate(c, d):
             "(12288), as fio: %d" % os.path.getsize(f))
 
 
+def check_unlink_and_readonly(c, d):
+    """unlink=1 removes what a names engine made or looked up, opened or not; --readonly
+    refuses an engine that changes files whatever rw= says, and lets filestat run."""
+    for engine, kind in [("filestat", "f"), ("dircreate", None), ("filecreate", None)]:
+        where = fresh(d, "ul")
+        if kind:
+            for i in range(3):
+                with open(os.path.join(where, "m.0.%d" % i), "wb") as f:
+                    f.write(b"u" * 4096)
+        code, j, err = run_json(meta(engine, where, ["--nrfiles=3", "--filesize=4k",
+                                                     "--unlink=1"]), d)
+        c.check(code == 0 and j and j["read"]["total_ios"] == 3 and names(where) == [],
+                "%s unlink=1 leaves nothing: %s %s" % (engine, names(where), err))
+    where = fresh(d, "ro")
+    for engine in ("filecreate", "filedelete", "dircreate", "dirstat", "dirdelete", "falloc",
+                   "ftruncate"):
+        rw = ["--rw=write"] if engine == "ftruncate" else []   # it only writes
+        code, _, err = run(["--readonly"] + meta(engine, where, ["--nrfiles=2",
+                                                                 "--filesize=4k"] + rw), cwd=d)
+        c.check(code == 2 and "--readonly forbids" in err and names(where) == [],
+                "--readonly refuses %s before it changes anything (exit %d): %s" %
+                (engine, code, err))
+    with open(os.path.join(where, "m.0.0"), "wb") as f:
+        f.write(b"r" * 4096)
+    code, j, err = run_json(["--readonly"] + meta("filestat", where, ["--nrfiles=1",
+                                                                      "--filesize=4k"]), d)
+    c.check(code == 0 and j and j["read"]["total_ios"] == 1, "--readonly lets filestat look: "
+            + err)
+
+
 def check_refusals(c, d):
     for args, what in [(["--ioengine=ftruncate", "--rw=read"], "only writes"),
                        (["--ioengine=falloc", "--rw=write", "--verify=crc32c"], "no data"),
@@ -359,6 +389,7 @@ def main():
         check_falloc(c, d)
         check_ftruncate(c, d)
         check_refusals(c, d)
+        check_unlink_and_readonly(c, d)
         check_cpuio(c, d)
         check_exec(c, d)
     finally:
