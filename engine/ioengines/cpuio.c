@@ -150,6 +150,9 @@ static enum ioq_status cpuio_queue(struct ioengine *e, struct io_req *r)
 	const struct cpuio_opts *o = e->opts;
 	struct cpuio_state *st = e->priv;
 
+	r->res = 0;
+	if (r->dir >= IO_NDIR)	/* fsync=: nothing to sync, counted as fio counts it */
+		return IOQ_DONE;
 	if (o->cpumode == CPU_QSORT) {
 		burn_qsort(st, o->cpuload > 100 ? 100 : o->cpuload);
 	} else {
@@ -160,7 +163,6 @@ static enum ioq_status cpuio_queue(struct ioengine *e, struct io_req *r)
 	}
 	idle(st->idle_ns);
 	r->len = r->full_len = 0;	/* a cycle, not a transfer: no bytes, as in fio */
-	r->res = 0;
 	return IOQ_DONE;
 }
 

@@ -192,10 +192,12 @@ static enum ioq_status exec_queue(struct ioengine *e, struct io_req *r)
 {
 	struct exec_state *st = e->priv;
 
+	r->res = 0;
+	if (r->dir >= IO_NDIR)	/* fsync=: nothing to sync, counted as fio counts it */
+		return IOQ_DONE;
 	program_gone(st);	/* reap it when it ends: the job still lasts runtime=, as in fio */
 	pause_ns(POLL_NS);
 	r->len = r->full_len = 0;	/* no bytes move */
-	r->res = 0;
 	return IOQ_DONE;
 }
 

@@ -33,15 +33,26 @@ static const struct opt_def filestat_options[] = {
 	{ NULL },
 };
 
-/* Whether r is the file's operation, or one of the blocks fio counts besides it. */
-static bool is_operation(const struct io_req *r)
+/*
+ * Whether r is the file's operation, or one of the blocks fio counts besides it. A sync
+ * (fsync=, end_fsync) is no operation: it syncs what filecreate holds open, and for the
+ * others, which hold nothing open, it is counted and does nothing, as in fio.
+ */
+static bool is_operation(struct io_req *r)
 {
-	return r->off == r->file->io_off;
+	if (r->dir < IO_NDIR)
+		return r->off == r->file->io_off;
+	if (r->file->fd >= 0)
+		ioengine_do_sync_io(r, true);
+	else
+		r->res = 0;
+	return false;
 }
 
 static enum ioq_status finish(struct io_req *r, int ret)
 {
-	r->res = ret < 0 ? -errno : (int64_t)r->len;
+	if (r->dir < IO_NDIR)
+		r->res = ret < 0 ? -errno : (int64_t)r->len;
 	return IOQ_DONE;
 }
 

@@ -91,6 +91,25 @@ def check_filecreate(c, d):
             "%s %s" % (names(where), err))
 
 
+def check_filecreate_fsync(c, d):
+    """fsync=1: each created file, held open, is synced (the job's fsync calls, strace)."""
+    strace = shutil.which("strace")
+    if not strace:
+        c.skip("strace is not installed: filecreate's fsync= not checked")
+        return
+    where = fresh(d, "fcs")
+    trace = os.path.join(d, "fsync.txt")
+    p = subprocess.run([strace, "-f", "-qq", "-e", "trace=fsync", "-o", trace,
+                        os.environ.get("IOJOB_BIN", "iojob"), "--output-format=json"] +
+                       meta("filecreate", where, ["--nrfiles=4", "--filesize=4k", "--rw=write",
+                                                  "--fsync=1"]),
+                       cwd=d, capture_output=True, text=True, timeout=120)
+    syncs = sum(1 for line in open(trace) if re.search(r"fsync\(\d+\)\s+= 0", line))
+    j = json.loads(p.stdout)["jobs"][0] if p.returncode == 0 else {}
+    c.check(p.returncode == 0 and syncs == 4 and j["sync"]["total_ios"] == 4,
+            "filecreate fsync=1: %d fsync calls, JSON %r: %s" % (syncs, j.get("sync"), p.stderr))
+
+
 def stat_calls(trace, paths):
     """{(syscall, flags): count} of the successful stat calls on paths by a thread other
     than the first (the job's thread: the runner's lookups run in the main one)."""
@@ -382,6 +401,7 @@ def main():
     d = scratch_dir()
     try:
         check_filecreate(c, d)
+        check_filecreate_fsync(c, d)
         check_filestat(c, d)
         check_filedelete(c, d)
         check_dirs(c, d)
