@@ -119,7 +119,9 @@ static int exec_init(struct ioengine *e)
 
 	if (!o->program || !o->program[0])
 		return -EINVAL;
-	len = strlen(o->program) + 2 + (o->arguments ? strlen(o->arguments) : 0) * 2 + 256;
+	/* each character of the arguments becomes at most the name or the runtime's digits */
+	len = strlen(o->program) + 2 + (o->arguments ? strlen(o->arguments) : 0) *
+	      (strlen(e->job->name) + 24);
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
