@@ -12,6 +12,7 @@ ftruncate the shim fails, and leave the files the calls before it made or remove
 
 Not retried yet: a completion (not a submit) that returns EAGAIN fails the job like any
 other error; the cases below check that it does so cleanly."""
+import errno
 import json
 import os
 import re
@@ -284,8 +285,10 @@ def check_nodata_engines(c, d):
         fresh(kind)
         code, _, errs, hits = fault_run(meta + ["--ioengine=" + engine], spec, d, only="meta/")
         failed = os.path.join(where, "f.0.2")
+        text = os.strerror(getattr(errno, spec.split(":")[1]))
         c.check(code == 1 and hits.get(spec.rsplit(":", 1)[0]) == 1 and
-                ("'%s'" % failed) in errs and len(os.listdir(where)) == left,
+                "iojob: job 'f': %s '%s': %s\n" % (engine, failed, text) in errs and
+                len(os.listdir(where)) == left,
                 "%s %s: exit %d, hits %s, %d left: %s" % (engine, spec, code, hits,
                                                           len(os.listdir(where)), errs))
     for stat_type in ("stat", "lstat", "statx"):
