@@ -33,6 +33,8 @@ test_pkgs="$test_pkgs erofs-utils cryptsetup-bin mdadm"
 test_pkgs="$test_pkgs zstd"
 # valgrind's memcheck runs whole jobs in e2e/memcheck.py (the plain build only).
 test_pkgs="$test_pkgs valgrind"
+# strace counts the stat, statx and fsync calls of the metadata engines (e2e/engines_nodata.py).
+test_pkgs="$test_pkgs strace"
 # OpenMPI builds iojob-mpi and runs its tests (mpirun on this machine's ranks).
 test_pkgs="$test_pkgs openmpi-bin libopenmpi-dev"
 # libFuzzer and the sanitizers' runtimes come with clang; only the fuzz targets need them.
