@@ -45,7 +45,7 @@ JOBS = {
                "size=1g\nfile_service_type=random\n",
     # issue 16: the engines that move no data, each I/O one call. The metadata ones run
     # passes (loops=) cut by runtime=: fio does a file's operation when it opens the file,
-    # at each loop, but not again when time_based wraps around.
+    # at each loop, but a random time_based job of fio's wraps around without reopening.
     "meta-filestat": "ioengine=filestat\ndirectory={shm}\nnrfiles=256\nfilesize=4k\n"
                      "time_based=0\nloops=1000000\n",
     "meta-filecreate": "ioengine=filecreate\ndirectory={shm}\nnrfiles=256\nfilesize=4k\n"
