@@ -3,8 +3,8 @@
  * split at spaces, %r in them the runtime in seconds and %n the job's name; with
  * std_redirect its output goes to JOBNAME.stdout and JOBNAME.stderr in the current
  * directory. The program starts with the engine; the job lasts runtime=, each I/O (no
- * bytes) a look at the program every 50 ms. At the end a program still running gets SIGTERM, grace_time seconds to exit,
- * then SIGKILL.
+ * bytes) a look at the program every 50 ms. At the end a program still running gets
+ * SIGTERM, grace_time seconds to exit, then SIGKILL.
  */
 #include "engine/ioengine.h"
 
