@@ -73,9 +73,22 @@ enum ioq_status {
 #define IOENG_TRIM	ENGINE_TRIM	/* can trim */
 #define IOENG_CHEAP_SUBMIT ENGINE_CHEAP_SUBMIT	/* submit() does no work per I/O */
 #define IOENG_DEPTH_NEEDS_DIRECT ENGINE_DEPTH_NEEDS_DIRECT	/* see jobs/options.h */
+#define IOENG_NO_DATA	ENGINE_NO_DATA	/* moves no data: nothing to verify */
+#define IOENG_WRITE_ONLY ENGINE_WRITE_ONLY	/* only writes */
+#define IOENG_TIMED	ENGINE_TIMED	/* no I/O to count: runs for runtime= */
+#define IOENG_MODIFIES	ENGINE_MODIFIES	/* changes files whatever rw= says */
 #define IOENG_INLINE_QD1 (1u << 16)	/* at iodepth 1 completes in queue(), like a sync engine */
 #define IOENG_POSITIONAL ENGINE_POSITIONAL	/* no file position: clones may share fds */
-#define IOENG_FLAGS	(ENGINE_FLAGS | IOENG_INLINE_QD1)
+/*
+ * Works on the files' names, not their data (filestat, filedelete): the runner opens none
+ * of them. Each file's first block is the operation; the file's other blocks complete at
+ * once, as fio counts them.
+ */
+#define IOENG_NAMES	(1u << 18)
+/* Makes its files itself (filecreate, dircreate): the runner neither looks them up nor
+ * lays them out; their sizes come from size= or filesize=. Implies IOENG_NAMES. */
+#define IOENG_MAKES_FILES (1u << 19)
+#define IOENG_FLAGS	(ENGINE_FLAGS | IOENG_INLINE_QD1 | IOENG_NAMES | IOENG_MAKES_FILES)
 
 struct ioengine;
 struct cmdprio;

@@ -99,6 +99,8 @@ static void fail_io(struct worker *w, struct io_req *r, int err)
 			    "offset %" PRIu64 ", shorter than the job's region (%" PRIu64 " bytes "
 			    "from offset %" PRIu64 ")", dir_verb[r->dir], r->file->path, r->off,
 			    r->len, r->off, r->file->io_len, r->file->io_off);
+	else if (w->ops->flags & IOENG_NAMES)	/* an operation on the name, not a transfer */
+		worker_fail(w, err, "%s '%s': %s", w->ops->name, r->file->path, strerror(err));
 	else
 		worker_fail(w, err, "%s '%s' at offset %" PRIu64 ", length %u: %s",
 			    dir_verb[r->dir], r->file->path, r->off, r->len, strerror(err));

@@ -18,6 +18,16 @@ extern const struct ioengine_ops mmap_engine;
 extern const struct ioengine_ops splice_engine;
 extern const struct ioengine_ops null_engine;
 extern const struct ioengine_ops posixaio_engine;
+extern const struct ioengine_ops filecreate_engine;
+extern const struct ioengine_ops filestat_engine;
+extern const struct ioengine_ops filedelete_engine;
+extern const struct ioengine_ops dircreate_engine;
+extern const struct ioengine_ops dirstat_engine;
+extern const struct ioengine_ops dirdelete_engine;
+extern const struct ioengine_ops falloc_engine;
+extern const struct ioengine_ops ftruncate_engine;
+extern const struct ioengine_ops cpuio_engine;
+extern const struct ioengine_ops exec_engine;
 #if HAVE_LIBAIO
 extern const struct ioengine_ops libaio_engine;
 #endif
@@ -41,6 +51,16 @@ static const struct ioengine_ops *const engines[] = {
 	&uring_engine,
 #endif
 	&null_engine,
+	&filecreate_engine,
+	&filestat_engine,
+	&filedelete_engine,
+	&dircreate_engine,
+	&dirstat_engine,
+	&dirdelete_engine,
+	&falloc_engine,
+	&ftruncate_engine,
+	&cpuio_engine,
+	&exec_engine,
 };
 
 #define NENGINES ARRAY_SIZE(engines)
@@ -93,6 +113,11 @@ const char *ioengine_check_ops(const struct ioengine_ops *o)
 	if ((o->flags & IOENG_NOFILES) && (o->open_files || o->close_files ||
 					   (o->flags & IOENG_POSITIONAL)))
 		return "it does no I/O on files, but its hooks or flags handle files";
+	if ((o->flags & IOENG_NAMES) && (o->open_files || o->close_files ||
+					 (o->flags & (IOENG_POSITIONAL | IOENG_NOFILES))))
+		return "it works on file names, but its hooks or flags handle open files";
+	if ((o->flags & IOENG_MAKES_FILES) && !(o->flags & IOENG_NAMES))
+		return "it makes its own files, but the runner would open them";
 	if (!options_are_own(o))
 		return "its options are not all marked as its own, or have no size";
 	return NULL;

@@ -249,7 +249,8 @@ static int resolve_files(struct run *r, unsigned i, struct diag *d)
 {
 	const struct job_desc *j = &r->jobs->jobs[i];
 	struct run_files *rf = &r->files[i];
-	bool virtual_files = ioengine_find(j->ioengine)->flags & IOENG_NOFILES;
+	bool virtual_files = ioengine_find(j->ioengine)->flags & (IOENG_NOFILES |
+								  IOENG_MAKES_FILES);
 	struct earlier e = { r, j->phase, i };
 	int ret;
 
@@ -298,7 +299,7 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 		bool virtual_files;
 
 		rf->ops = ioengine_find(j->ioengine);
-		virtual_files = rf->ops->flags & IOENG_NOFILES;
+		virtual_files = rf->ops->flags & (IOENG_NOFILES | IOENG_MAKES_FILES);
 		ret = resolve_files(r, i, d);
 		/* disk_util=0: the job's disks (a stripe's too) are not watched for the report */
 		if (!ret)
@@ -441,7 +442,8 @@ static int layout_phase(struct run *r, unsigned phase, struct diag *d)
 		struct run_files *rf = &r->files[i];
 		int ret;
 
-		if (j->phase != phase || (rf->ops->flags & IOENG_NOFILES) || !j->create_serialize)
+		if (j->phase != phase || (rf->ops->flags & (IOENG_NOFILES | IOENG_MAKES_FILES)) ||
+		    !j->create_serialize)
 			continue;	/* create_serialize=0: the job's thread lays them out */
 		ret = files_layout(j, rf->f, rf->n, &r->stop, print_note, r, d);
 		if (ret < 0)

@@ -495,7 +495,7 @@ int jobs_build(const struct job_input *in, struct job_list *out, struct diag *d)
 			continue;
 		ret = build_one(in, i, globals, nglobals, &out->arena, &tmpl, d);
 		if (!ret && in->readonly)
-			ret = job_check_readonly(&tmpl, d);
+			ret = job_check_readonly(&tmpl, jobs_engine(in, tmpl.ioengine), d);
 		if (!ret)
 			ret = job_check_wait_for(out, &tmpl, d);
 		if (ret)

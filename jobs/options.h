@@ -142,6 +142,17 @@ struct opt_def {
 #define ENGINE_CUSTOM(eng, st, n, f, d, fn, syn, h) \
 	{ .name = n, .type = OPT_CUSTOM, .off = offsetof(st, f), .def = d, .parse = fn, \
 	  .syntax = syn, .help = h, .engine = eng }
+/* A boolean that takes its value, as fio's FIO_OPT_BOOL (exec's std_redirect). */
+#define ENGINE_BOOL_ARG(eng, st, n, f, d, h) \
+	{ .name = n, .type = OPT_BOOL, .off = offsetof(st, f), .def = d, .help = h, .engine = eng }
+#define ENGINE_ENUM(eng, st, n, f, d, v, h) \
+	{ .name = n, .type = OPT_ENUM, .off = offsetof(st, f), .def = d, .vals = v, .help = h, \
+	  .engine = eng }
+#define ENGINE_STR(eng, st, n, f, h) \
+	{ .name = n, .type = OPT_STR, .off = offsetof(st, f), .help = h, .engine = eng }
+/* An engine's option of fio's that cannot act here (see JOB_REFUSED). */
+#define ENGINE_REFUSED(eng, n, ok, why, h) \
+	{ .name = n, .type = OPT_REFUSED, .noop = ok, .refused = why, .help = h, .engine = eng }
 
 /* The job options, ended by { NULL }. */
 extern const struct opt_def job_options[];
@@ -156,7 +167,11 @@ extern const struct opt_def job_options[];
 #define ENGINE_CHEAP_SUBMIT	(1u << 3)	/* submitting does no work: batch by default */
 #define ENGINE_DEPTH_NEEDS_DIRECT (1u << 4)	/* buffered I/O completes in submit (libaio) */
 #define ENGINE_POSITIONAL	(1u << 5)	/* no file position: threads may share an fd */
-#define ENGINE_FLAGS		((1u << 6) - 1)	/* every flag above */
+#define ENGINE_NO_DATA		(1u << 6)	/* moves no data (falloc, filecreate): no verify */
+#define ENGINE_WRITE_ONLY	(1u << 7)	/* only writes make sense (ftruncate) */
+#define ENGINE_TIMED		(1u << 8)	/* nothing to count (cpuio, exec): runs for runtime= */
+#define ENGINE_MODIFIES		(1u << 9)	/* changes files whatever rw= says (filecreate) */
+#define ENGINE_FLAGS		((1u << 10) - 1)	/* every flag above */
 
 /* An ioengine as the job layer knows it: its name, whether it was built, its options. */
 struct engine_info {

@@ -159,6 +159,23 @@ static int check_trims(const struct job_desc *j, struct diag *d)
 	return 0;
 }
 
+/*
+ * An engine with nothing to count (cpuio, exec) runs for runtime=, as fio's does: its I/Os
+ * move no bytes, so size= never ends the job. It needs no size of its own.
+ */
+static int check_timed(struct job_desc *j, const struct engine_info *eng, struct diag *d)
+{
+	if (!(eng->flags & ENGINE_TIMED))
+		return 0;
+	if (!j->runtime_ns)
+		return fail(j, "ioengine", d, "option 'ioengine': this ioengine moves no data and "
+			    "runs until runtime= ends it: set runtime");
+	j->time_based = true;
+	if (!j->size.bytes && !j->size.pct && !j->filesize.hi)
+		j->size.bytes = job_bs_max(j) ? job_bs_max(j) : 4096;
+	return 0;
+}
+
 /* Each verified chunk carries a header: it needs room, and whole chunks per block. */
 static int check_verify(struct job_desc *j, struct diag *d)
 {
@@ -832,7 +849,9 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 	int ret;
 
 	depth_defaults(j, eng, d);
-	ret = check_block_sizes(j, d);
+	ret = check_timed(j, eng, d);
+	if (!ret)
+		ret = check_block_sizes(j, d);
 	if (!ret && paths)
 		ret = check_paths(j, d);
 	if (!ret)
@@ -864,10 +883,13 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 	if (ret)
 		return ret;
 	if (j->verify != VERIFY_NONE && j->verify != VERIFY_NULL &&
-	    (eng->flags & ENGINE_NO_FILES))
+	    (eng->flags & (ENGINE_NO_FILES | ENGINE_NO_DATA)))
 		return fail(j, "verify", d, "option 'verify': this ioengine stores no data, so "
 			    "there is nothing to verify (use psync, sync, posixaio, libaio or "
 			    "io_uring)");
+	if (rw_does(j->rw, IO_READ) && (eng->flags & ENGINE_WRITE_ONLY))
+		return fail(j, "rw", d, "option 'rw': this ioengine only writes (use rw=write "
+			    "or rw=randwrite)");
 	if (j->trim_percentage && !(eng->flags & ENGINE_TRIM))
 		return fail(j, "trim_percentage", d, "option 'trim_percentage': this ioengine "
 			    "cannot trim (the engines that can: psync, sync, libaio, io_uring, ...)");
@@ -879,8 +901,11 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 	return check_offload(j, eng, d);
 }
 
-int job_check_readonly(const struct job_desc *j, struct diag *d)
+int job_check_readonly(const struct job_desc *j, const struct engine_info *eng, struct diag *d)
 {
+	if (eng && (eng->flags & ENGINE_MODIFIES))
+		return fail(j, "ioengine", d, "option 'ioengine': this ioengine creates, changes "
+			    "or deletes files whatever rw= says, and --readonly forbids that");
 	if (rw_does(j->rw, IO_WRITE) && !j->verify_only)
 		return fail(j, "rw", d, "option 'rw': the job writes, and --readonly forbids "
 			    "writes and trims");

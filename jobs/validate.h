@@ -19,9 +19,11 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool check_p
 
 /*
  * --readonly: refuse a job that writes (verify_only reads only), trims or deletes its
- * files (unlink). Returns 0 or -EINVAL with d naming the job and the option.
+ * files (unlink), or whose engine (eng, or NULL) changes files whatever rw= says
+ * (ENGINE_MODIFIES: filecreate, falloc). Returns 0 or -EINVAL with d naming the job and
+ * the option.
  */
-int job_check_readonly(const struct job_desc *j, struct diag *d);
+int job_check_readonly(const struct job_desc *j, const struct engine_info *eng, struct diag *d);
 
 /*
  * wait_for=NAME: the job to wait for is a section above (in before, the jobs built so

@@ -33,7 +33,8 @@ test_pkgs="$test_pkgs erofs-utils cryptsetup-bin mdadm"
 test_pkgs="$test_pkgs zstd"
 # valgrind's memcheck runs whole jobs in e2e/memcheck.py (the plain build only).
 test_pkgs="$test_pkgs valgrind"
-# strace reads back the system calls of the local engines (e2e/local_engines.py) and cmdprio.
+# strace reads back the system calls of the local engines (e2e/local_engines.py, the
+# metadata engines' stat, statx and fsync calls in e2e/engines_nodata.py) and cmdprio.
 test_pkgs="$test_pkgs strace"
 # OpenMPI builds iojob-mpi and runs its tests (mpirun on this machine's ranks).
 test_pkgs="$test_pkgs openmpi-bin libopenmpi-dev"

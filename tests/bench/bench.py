@@ -9,11 +9,12 @@ time over its I/Os), IOPS per CPU, peak RSS, and the ratios iojob/fio.
     tests/bench/bench.py [-n PAIRS] [-t SECONDS] [--iojob BIN] [--disk-dir DIR] [JOB ...]
 
 Jobs: null1 null32 null1-gtod shm-psync shm-uring shm-vsync shm-pvsync shm-pvsync2 shm-mmap
-shm-splice disk-libaio disk-uring jobs64 jobs512 (default: all). null1-gtod gives the job
-file gtod_reduce=1: fio then stops timing I/Os, iojob does not. The shm-* jobs after
-shm-uring are the local engines on the same page-cached file. jobs64/jobs512 run psync
-threads on one shared set of 64 files and also report the start-up time (wall time minus
-runtime). Data files are laid out before the first pair and removed at the end.
+shm-splice disk-libaio disk-uring jobs64 jobs512 meta-filestat meta-filecreate shm-falloc
+shm-ftruncate cpuio (default: all). null1-gtod gives the job file gtod_reduce=1: fio then
+stops timing I/Os, iojob does not. The shm-* jobs after shm-uring are the local engines on
+the same page-cached file. jobs64/jobs512 run psync threads on one shared set of 64 files
+and also report the start-up time (wall time minus runtime). Data files are laid out
+before the first pair and removed at the end.
 """
 import argparse
 import os
@@ -28,6 +29,7 @@ import time
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 IOPS = re.compile(r"^\s*(read|write|trim|mixed)\s*:\s*IOPS=([0-9.]+)([kMG]?)", re.M)
 SCALE = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9}
+ISSUED = re.compile(r"issued rwts: total=(\d+),(\d+),(\d+)")
 
 JOBS = {
     "null1": "ioengine=null\nsize=1g\niodepth=1\n",
@@ -49,6 +51,17 @@ JOBS = {
               "size=1g\nfile_service_type=random\n",
     "jobs512": "ioengine=psync\nnumjobs=512\nthread\ngroup_reporting\nfilename={files}\n"
                "size=1g\nfile_service_type=random\n",
+    # issue 16: the engines that move no data, each I/O one call. The metadata ones run
+    # passes (loops=) cut by runtime=: fio does a file's operation when it opens the file,
+    # at each loop, but a random time_based job of fio's wraps around without reopening.
+    "meta-filestat": "ioengine=filestat\ndirectory={shm}\nnrfiles=256\nfilesize=4k\n"
+                     "time_based=0\nloops=1000000\n",
+    "meta-filecreate": "ioengine=filecreate\ndirectory={shm}\nnrfiles=256\nfilesize=4k\n"
+                       "time_based=0\nloops=1000000\n",
+    "shm-falloc": "ioengine=falloc\nsize=64m\nfilename={shm}/bench.falloc\n",
+    "shm-ftruncate": "ioengine=ftruncate\nrw=randwrite\nsize=64m\n"
+                     "filename={shm}/bench.ftruncate\n",
+    "cpuio": "ioengine=cpuio\ncpuload=100\ncpuchunks=1000\nrw=read\nsize=1m\n",
 }
 
 
@@ -83,6 +96,9 @@ def run(cmd):
 def measure(cmd, args):
     out, code, cpu, rss, wall = run(cmd)
     iops = sum(float(v) * SCALE[u] for _, v, u in IOPS.findall(out))
+    if not iops and ISSUED.search(out):
+        # fio prints no IOPS line for a direction that moved no bytes (cpuio): its count
+        iops = sum(int(n) for n in ISSUED.search(out).groups()) / args.runtime
     if not iops:
         sys.stderr.write("bench: %s gave no IOPS (exit %d):\n%s\n" %
                          (" ".join(cmd), code, out[-2000:]))

@@ -41,6 +41,8 @@ NEEDS = {"write_hist_log": ["--log_hist_msec=100"], "cgroup_weight": ["--cgroup=
          "log_compression_cpus": ["--log_compression=1k"]}
 # Options that need another job before theirs (wait_for names one above it).
 BEFORE = {"wait_for": ["--name=w", "--size=1m"]}
+# What a job with an engine's option needs besides (an engine that runs for runtime=).
+ENGINE_NEEDS = {"cpuio": ["--runtime=1"], "exec": ["--runtime=1"]}  # issue 16
 # Words of the form key= in the man page's prose that are not job options.
 NOT_OPTIONS = {"key", "value", "option", "job", "job2", "name", "util", "aggrios", "ios",
                "merge", "ticks", "in_queue", "r", "w", "f", "per", "min", "max", "avg",
@@ -95,7 +97,10 @@ def source_options():
     for path in glob.glob(os.path.join(SRC, "engine", "**", "*.c"), recursive=True):
         with open(path) as f:
             text = f.read()
-        for m in re.finditer(r'ENGINE_[A-Z_]+\("([^"]+)",\s*[^,]+,\s*"([^"]+)"', text):
+        for m in re.finditer(r'ENGINE_(?!REFUSED)[A-Z_]+\("([^"]+)",\s*[^,]+,\s*"([^"]+)"',
+                             text):
+            owners.setdefault(m.group(2), set()).add(m.group(1))
+        for m in re.finditer(r'ENGINE_REFUSED\("([^"]+)",\s*"([^"]+)"', text):
             owners.setdefault(m.group(2), set()).add(m.group(1))
         for macro, opts in shared.items():
             for m in re.finditer(r'\b%s\("([^"]+)",' % macro, text):
@@ -154,7 +159,7 @@ def accepted(args, cwd):
     return code == 0, err.strip()
 
 
-def check_option_refused(c, name, fields, d):
+def check_option_refused(c, name, fields, d, engine=None):
     """A refused option fails with its reason and exit 2, but for its no-op default."""
     job = os.path.join(d, "refused.fio")
     for value in ["refused-value", fields.get("accepts only")]:
@@ -162,6 +167,11 @@ def check_option_refused(c, name, fields, d):
             continue
         with open(job, "w") as f:
             f.write("[x]\nsize=1m\n%s=%s\n" % (name, value))
+        args = [a.lstrip("-") for a in ENGINE_NEEDS.get(engine, [])]
+        if engine:
+            args.append("ioengine=" + engine)
+        with open(job, "a") as f:
+            f.write("".join(a + "\n" for a in args))
         code, _, err = run(["--parse-only", job], cwd=d)
         if value == "refused-value":
             # an alias is reported by the option's own name
@@ -175,7 +185,7 @@ def check_option_refused(c, name, fields, d):
 def check_option_accepted(c, name, engine, d):
     fields = cmdhelp_fields(name)
     if "refused" in fields:
-        check_option_refused(c, name, fields, d)
+        check_option_refused(c, name, fields, d, engine)
         return
     value = sample_value(name)
     c.check(value is not None, "option '%s': no sample value for its type" % name)
@@ -185,6 +195,7 @@ def check_option_accepted(c, name, engine, d):
         NEEDS.get(name, [])
     if engine:
         args.insert(2, "--ioengine=" + engine)
+        args += ENGINE_NEEDS.get(engine, [])
     ok, err = accepted(args, d)
     c.check(ok, "the parser rejects %s: %s" % (" ".join(args), err))
 

@@ -9,7 +9,9 @@ before the timed phase and says how many bytes were needed; an engine the kernel
 (io_setup or the io_uring ring failing) says so in one line with the fix. The local
 engines too: vsync (readv/writev, and its vectors cut short), pvsync, pvsync2, splice (the
 splice on the file's side), and mmap, whose file mapped in windows when it cannot be
-mapped whole, and whose failed mapping or msync stops the job.
+mapped whole, and whose failed mapping or msync stops the job. The engines without data
+fail at the create, stat, unlink, mkdir, rmdir, fallocate or ftruncate the shim fails, and
+leave the files the calls before it made or removed.
 
 Not retried yet: a completion (not a submit) that returns EAGAIN fails the job like any
 other error; the cases below check that it does so cleanly."""
@@ -48,13 +50,16 @@ ISSUED_LINE = re.compile(r"issued rwts: total=(\d+),(\d+),(\d+),(\d+) "
                          r"short=(\d+),(\d+),(\d+),(\d+)")
 
 
-def fault_run(args, spec, cwd, timeout=60):
+def fault_run(args, spec, cwd, timeout=60, only=None):
     """Run iojob under the shim, counting only calls on the job's --filename (not on sysfs
-    or /proc files); (exit code, stdout, stderr, {"CALL:FAULT": hits})."""
+    or /proc files), or on paths that hold only; (exit code, stdout, stderr,
+    {"CALL:FAULT": hits})."""
     log = os.path.join(cwd, "fault.log")
-    only = [a.split("=", 1)[1] for a in args if a.startswith("--filename=")][0]
+    if only is None:
+        only = os.path.basename([a.split("=", 1)[1] for a in args
+                                 if a.startswith("--filename=")][0])
     env = dict(os.environ, LD_PRELOAD=SHIM, IOJOB_FAULT=spec, IOJOB_FAULT_LOG=log,
-               IOJOB_FAULT_PATH=os.path.basename(only))
+               IOJOB_FAULT_PATH=only)
     # the shim comes before an ASan build's runtime, which it would otherwise refuse
     env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
     if os.path.exists(log):
@@ -341,6 +346,65 @@ def check_layout_enospc(c, d):
     c.check("IOPS=" not in out, "fallocate ENOSPC: the timed phase ran:\n" + out)
 
 
+def check_nodata_engines(c, d):
+    """Issue 16: the calls the engines without data make fail where the shim says: the
+    metadata engines' calls on paths, falloc's fallocate, ftruncate's ftruncate. The job
+    stops at the failing call (exit 1, its file and errno named), or with
+    continue_on_error=all counts it and goes on."""
+    where = os.path.join(d, "meta")
+    meta = ["--name=f", "--directory=" + where, "--nrfiles=5", "--filesize=4k"]
+
+    def fresh(kind):
+        subprocess.run(["rm", "-rf", where])
+        os.mkdir(where)
+        for i in range(5 if kind else 0):
+            path = os.path.join(where, "f.0.%d" % i)
+            if kind == "dir":
+                os.mkdir(path)
+            else:
+                with open(path, "wb") as f:
+                    f.write(b"m" * 4096)
+
+    # engine, what exists first, spec, the files left after the job stops at the 3rd call
+    for engine, kind, spec, left in [("filecreate", None, "create:EIO:3", 2),
+                                     ("filedelete", "file", "unlink:EACCES:3", 3),
+                                     ("dircreate", None, "mkdir:ENOSPC:3", 2),
+                                     ("dirdelete", "dir", "rmdir:EBUSY:3", 3)]:
+        fresh(kind)
+        code, _, errs, hits = fault_run(meta + ["--ioengine=" + engine], spec, d, only="meta/")
+        failed = os.path.join(where, "f.0.2")
+        text = os.strerror(getattr(errno, spec.split(":")[1]))
+        c.check(code == 1 and hits.get(spec.rsplit(":", 1)[0]) == 1 and
+                "iojob: job 'f': %s '%s': %s\n" % (engine, failed, text) in errs and
+                len(os.listdir(where)) == left,
+                "%s %s: exit %d, hits %s, %d left: %s" % (engine, spec, code, hits,
+                                                          len(os.listdir(where)), errs))
+    for stat_type in ("stat", "lstat", "statx"):
+        fresh("file")
+        code, out, errs, hits = fault_run(meta + ["--ioengine=filestat", "--stat_type=" +
+                                                  stat_type, "--continue_on_error=all",
+                                                  "--output-format=json"],
+                                          "%s:EIO:2" % stat_type, d, only="meta/")
+        j = json.loads(out)["jobs"][0] if code == 0 else {}
+        c.check(code == 0 and hits.get("%s:EIO" % stat_type) == 1 and
+                j.get("total_err") == 1 and j.get("first_error") == 5,
+                "filestat stat_type=%s: the failed lookup is counted: exit %d, %s, %s" %
+                (stat_type, code, hits, errs))
+    data = os.path.join(d, "nodata")
+    for engine, rw, spec, text in [("falloc", "read", "fallocate:ENOSPC:2",
+                                    "No space left on device"),
+                                   ("falloc", "trim", "fallocate:EIO:2", "Input/output error"),
+                                   ("ftruncate", "write", "ftruncate:EFBIG:2",
+                                    "File too large")]:
+        make_data(data)     # the file exists whole: nothing to lay out, no call before I/O
+        code, _, errs, hits = fault_run(["--name=f", "--filename=" + data, "--rw=" + rw,
+                                         "--bs=16k", "--size=64k", "--ioengine=" + engine],
+                                        spec, d)
+        c.check(code == 1 and hits.get(spec.rsplit(":", 1)[0]) == 1 and
+                "%s '%s' at offset 16384, length 16384: %s" % (rw, data, text) in errs,
+                "%s %s %s: exit %d, hits %s: %s" % (engine, rw, spec, code, hits, errs))
+
+
 def check_real_enospc(c):
     """A 1 MiB tmpfs and jobs that need 4 MiB: they fail before the timed phase."""
     if os.geteuid() != 0:
@@ -392,6 +456,7 @@ def main():
         check_mmap(c, d, data)
         check_vsync_vectors(c, d)
         check_layout_enospc(c, d)
+        check_nodata_engines(c, d)
     finally:
         remove(d)
     check_real_enospc(c)

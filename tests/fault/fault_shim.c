@@ -12,6 +12,9 @@
  *          that io_getevents or io_uring return, whose result is changed;
  *          io_setup uring_init: making an engine's context or ring fails (as when
  *          /proc/sys/fs/aio-max-nr is used up or io_uring is disabled)
+ *          ftruncate: that call; create (open with O_CREAT), stat, lstat, statx, unlink,
+ *          mkdir, rmdir: calls on paths, made by a job's thread (never the main thread,
+ *          whose lookups and layout come before any I/O)
  *   FAULT  an errno name (EIO, ENOSPC, EAGAIN, ...) or number, or "short": half the bytes
  *          (whole 512-byte sectors when there are at least 1024; 512 are left alone);
  *          a "short" fallocate succeeds having done nothing, as a device that ignores
@@ -32,6 +35,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +63,7 @@ static const char *const call_names[C_NCALLS] = {
 	"io_submit", "io_getevents", "uring_submit",
 	"aio_read", "aio_write", "uring_read", "uring_write", "io_setup", "uring_init",
 	"readv", "writev", "preadv", "pwritev", "splice", "mmap", "msync",
+	"ftruncate", "create", "stat", "lstat", "statx", "unlink", "mkdir", "rmdir",
 };
 
 static const struct {
@@ -69,6 +74,7 @@ static const struct {
 	{ "ENOMEM", ENOMEM }, { "EINVAL", EINVAL }, { "EBADF", EBADF }, { "EFBIG", EFBIG },
 	{ "EROFS", EROFS }, { "ENXIO", ENXIO }, { "ENODEV", ENODEV }, { "EBUSY", EBUSY },
 	{ "EPERM", EPERM }, { "ETIMEDOUT", ETIMEDOUT }, { "ECANCELED", ECANCELED },
+	{ "ENOENT", ENOENT }, { "EACCES", EACCES }, { "EEXIST", EEXIST },
 };
 
 struct fault {
@@ -99,6 +105,16 @@ static ssize_t (*real_preadv)(int, const struct iovec *, int, off_t);
 static ssize_t (*real_pwritev)(int, const struct iovec *, int, off_t);
 static ssize_t (*real_splice)(int, loff_t *, int, loff_t *, size_t, unsigned);
 static int (*real_msync)(void *, size_t, int);
+static int (*real_ftruncate)(int, off_t);
+static int (*real_open)(const char *, int, ...);
+static int (*real_stat)(const char *, struct stat *);
+static int (*real_lstat)(const char *, struct stat *);
+static int (*real_stat64)(const char *, struct stat64 *);
+static int (*real_lstat64)(const char *, struct stat64 *);
+static int (*real_statx)(int, const char *, int, unsigned, struct statx *);
+static int (*real_unlink)(const char *);
+static int (*real_mkdir)(const char *, mode_t);
+static int (*real_rmdir)(const char *);
 
 static void die(const char *what, const char *spec)
 {
@@ -173,6 +189,17 @@ static void resolve(void)
 	real_splice = (ssize_t (*)(int, loff_t *, int, loff_t *, size_t, unsigned))
 		      dlsym(RTLD_NEXT, "splice");
 	real_msync = (int (*)(void *, size_t, int))dlsym(RTLD_NEXT, "msync");
+	real_ftruncate = (int (*)(int, off_t))dlsym(RTLD_NEXT, "ftruncate");
+	real_open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+	real_stat = (int (*)(const char *, struct stat *))dlsym(RTLD_NEXT, "stat");
+	real_lstat = (int (*)(const char *, struct stat *))dlsym(RTLD_NEXT, "lstat");
+	real_stat64 = (int (*)(const char *, struct stat64 *))dlsym(RTLD_NEXT, "stat64");
+	real_lstat64 = (int (*)(const char *, struct stat64 *))dlsym(RTLD_NEXT, "lstat64");
+	real_statx = (int (*)(int, const char *, int, unsigned, struct statx *))
+		     dlsym(RTLD_NEXT, "statx");
+	real_unlink = (int (*)(const char *))dlsym(RTLD_NEXT, "unlink");
+	real_mkdir = (int (*)(const char *, mode_t))dlsym(RTLD_NEXT, "mkdir");
+	real_rmdir = (int (*)(const char *))dlsym(RTLD_NEXT, "rmdir");
 }
 
 __attribute__((constructor)) static void fault_init(void)
@@ -512,6 +539,121 @@ int fallocate(int fd, int mode, off_t off, off_t len)
 int fallocate64(int fd, int mode, off_t off, off_t len)
 {
 	return do_fallocate(fd, mode, off, len);
+}
+
+static int do_ftruncate(int fd, off_t len)
+{
+	int f = fault_hit(C_FTRUNCATE, fd);
+
+	if (f > 0) {
+		errno = f;
+		return -1;
+	}
+	return real_ftruncate(fd, len);
+}
+
+int ftruncate(int fd, off_t len)
+{
+	return do_ftruncate(fd, len);
+}
+
+int ftruncate64(int fd, off_t len)
+{
+	return do_ftruncate(fd, len);
+}
+
+/* --- calls on paths, from a job's thread ------------------------------------------------- */
+
+/* The errno to fail a call on path with, or 0; errors only (short means nothing here). */
+static int path_hit(enum fault_call call, const char *path)
+{
+	int f;
+
+	if (!real_pread)
+		resolve();
+	if (!wanted[call] || syscall(SYS_gettid) == getpid())
+		return 0;
+	if (path_filter && !strstr(path, path_filter))
+		return 0;
+	f = fault_hit(call, FAULT_ANY_FD);
+	if (f > 0)
+		errno = f;
+	return f > 0 ? f : 0;
+}
+
+static int do_open(const char *path, int flags, mode_t mode)
+{
+	if (!real_pread)
+		resolve();
+	if ((flags & O_CREAT) && path_hit(C_CREATE, path))
+		return -1;
+	return real_open(path, flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	va_list ap;
+
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	return do_open(path, flags, mode);
+}
+
+int open64(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	va_list ap;
+
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	return do_open(path, flags, mode);
+}
+
+int stat(const char *path, struct stat *st)
+{
+	return path_hit(C_STAT, path) ? -1 : real_stat(path, st);
+}
+
+int lstat(const char *path, struct stat *st)
+{
+	return path_hit(C_LSTAT, path) ? -1 : real_lstat(path, st);
+}
+
+int stat64(const char *path, struct stat64 *st)
+{
+	return path_hit(C_STAT, path) ? -1 : real_stat64(path, st);
+}
+
+int lstat64(const char *path, struct stat64 *st)
+{
+	return path_hit(C_LSTAT, path) ? -1 : real_lstat64(path, st);
+}
+
+int statx(int dirfd, const char *path, int flags, unsigned mask, struct statx *st)
+{
+	return path_hit(C_STATX, path) ? -1 : real_statx(dirfd, path, flags, mask, st);
+}
+
+int unlink(const char *path)
+{
+	return path_hit(C_UNLINK, path) ? -1 : real_unlink(path);
+}
+
+int mkdir(const char *path, mode_t mode)
+{
+	return path_hit(C_MKDIR, path) ? -1 : real_mkdir(path, mode);
+}
+
+int rmdir(const char *path)
+{
+	return path_hit(C_RMDIR, path) ? -1 : real_rmdir(path);
 }
 
 /* --- libaio ------------------------------------------------------------------------------ */

@@ -154,6 +154,17 @@ static const struct {
 	  .open_files = fake_open_files }, "no I/O on files" },
 	{ "no files, positional", { ASYNC_OPS, .flags = IOENG_NOFILES | IOENG_POSITIONAL },
 	  "no I/O on files" },
+	/* issue 16: the engines that work on names, and those that make their files */
+	{ "names, makes its files", { NAMED, .flags = IOENG_SYNC | IOENG_NAMES |
+	  IOENG_MAKES_FILES | IOENG_NO_DATA | IOENG_MODIFIES }, NULL },
+	{ "names, opens files", { NAMED, .flags = IOENG_SYNC | IOENG_NAMES,
+	  .open_files = fake_open_files }, "file names" },
+	{ "names, positional", { NAMED, .flags = IOENG_SYNC | IOENG_NAMES | IOENG_POSITIONAL },
+	  "file names" },
+	{ "names, no files", { NAMED, .flags = IOENG_SYNC | IOENG_NAMES | IOENG_NOFILES },
+	  "file names" },
+	{ "makes files, not names", { NAMED, .flags = IOENG_SYNC | IOENG_MAKES_FILES },
+	  "would open" },
 	{ "unknown flag", { NAMED, .flags = IOENG_SYNC | (1u << 30) }, "flags" },
 	{ "options without size", { SYNC_OPS, .options = fake_options }, "options" },
 	{ "size without options", { SYNC_OPS, .options_size = 8 }, "options" },

@@ -509,6 +509,140 @@ START_TEST(null_completes_every_io_without_files)
 }
 END_TEST
 
+/* --- issue 16: the engines that move no data ------------------------------------------- */
+
+#define NODATA_FILES	8
+
+/* One engine and pattern: the entries its directory holds after the run. */
+struct nodata_case {
+	const char *engine;
+	const char *rw;
+	int before;		/* what exists first: 0 nothing, 'f' files, 'd' directories */
+	unsigned left;		/* entries in the directory afterwards */
+};
+
+static const struct nodata_case nodata_cases[] = {
+	{ "filecreate", "read", 0, NODATA_FILES }, { "filecreate", "write", 0, NODATA_FILES },
+	{ "filecreate", "randread", 0, NODATA_FILES }, { "filecreate", "randrw", 0, NODATA_FILES },
+	{ "filestat", "read", 'f', NODATA_FILES }, { "filestat", "randwrite", 'f', NODATA_FILES },
+	{ "filestat", "rw", 0, NODATA_FILES },
+	{ "filedelete", "read", 'f', 0 }, { "filedelete", "randwrite", 'f', 0 },
+	{ "filedelete", "rw", 0, 0 },
+	{ "dircreate", "read", 0, NODATA_FILES }, { "dircreate", "randwrite", 0, NODATA_FILES },
+	{ "dirstat", "randread", 'd', NODATA_FILES }, { "dirstat", "write", 0, NODATA_FILES },
+	{ "dirdelete", "read", 'd', 0 }, { "dirdelete", "randrw", 0, 0 },
+};
+
+static void make_entries(const char *dir, int kind)
+{
+	char path[PATH_MAX];
+
+	for (unsigned i = 0; kind && i < NODATA_FILES; i++) {
+		ck_assert_int_lt(snprintf(path, sizeof(path), "%s/m.0.%u", dir, i), sizeof(path));
+		if (kind == 'd')
+			ck_assert_int_eq(mkdir(path, 0700), 0);
+		else
+			make_file(path, BS, pattern, sizeof(pattern));
+	}
+}
+
+/* Every I/O issued was completed whole and timed, n of bs bytes over the directions. */
+static void assert_did_mixed(const struct trial *x, unsigned job, uint64_t n, uint64_t bs)
+{
+	const struct job_stats *st = stats(x, job);
+	uint64_t ios = 0, bytes = 0;
+
+	assert_no_error(x, job);
+	for (int d = 0; d < IO_NDIR; d++) {
+		ck_assert_uint_eq(st->issued[d], st->dir[d].ios);
+		ck_assert_uint_eq(st->dir[d].clat.n, st->dir[d].ios);
+		ios += st->dir[d].ios;
+		bytes += st->dir[d].bytes;
+	}
+	ck_assert_uint_eq(ios, n);
+	ck_assert_uint_eq(bytes, n * bs);
+}
+
+/* One operation per file, counted as fio counts them, and the directory holds the result. */
+START_TEST(metadata_engines_count_one_io_per_file)
+{
+	const struct nodata_case *c = &nodata_cases[_i];
+	char dir[PATH_MAX];
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	make_entries(dir, c->before);
+	ck_assert_int_eq(run_jobs(&x, "[m]\nioengine=%s\nrw=%s\nnrfiles=%u\nfilesize=%u\n"
+				  "bs=%u\ndirectory=%s\n", c->engine, c->rw, NODATA_FILES, BS, BS,
+				  dir), 0);
+	assert_did_mixed(&x, 0, NODATA_FILES, BS);
+	trial_free(&x);
+	ck_assert_uint_eq(count_entries(dir), c->left);
+}
+END_TEST
+
+static const char *const falloc_modes[] = {
+	"read", "write", "randread", "randwrite", "rw", "randrw", "trim", "randtrim", "trimwrite",
+};
+
+/* Every pattern allocates or punches each block once; the file keeps the job's size. */
+START_TEST(falloc_runs_every_pattern)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	struct trial x;
+	uint64_t n = NBLOCKS * (strcmp(falloc_modes[_i], "trimwrite") ? 1 : 2);
+
+	make_test_dir(dir, sizeof(dir));
+	ck_assert_int_lt(snprintf(path, sizeof(path), "%s/fa", dir), sizeof(path));
+	make_file(path, FILE_BYTES, pattern, sizeof(pattern));
+	ck_assert_int_eq(run_jobs(&x, "[a]\nioengine=falloc\nrw=%s\nfilename=%s\nsize=%u\n"
+				  "bs=%u\n", falloc_modes[_i], path, FILE_BYTES, BS), 0);
+	assert_did_mixed(&x, 0, n, BS);
+	trial_free(&x);
+	ck_assert_int_eq(file_size(path), FILE_BYTES);
+}
+END_TEST
+
+/* Each write truncates to its offset: sequential ends one block short of the region. */
+START_TEST(ftruncate_cuts_at_each_write_offset)
+{
+	static const char *const modes[] = { "write", "randwrite" };
+	char dir[PATH_MAX], path[PATH_MAX];
+	struct trial x;
+
+	make_test_dir(dir, sizeof(dir));
+	ck_assert_int_lt(snprintf(path, sizeof(path), "%s/ft", dir), sizeof(path));
+	make_file(path, FILE_BYTES, pattern, sizeof(pattern));
+	ck_assert_int_eq(run_jobs(&x, "[t]\nioengine=ftruncate\nrw=%s\nfilename=%s\nsize=%u\n"
+				  "bs=%u\n", modes[_i], path, FILE_BYTES, BS), 0);
+	assert_did(&x, 0, IO_WRITE, NBLOCKS, BS);
+	trial_free(&x);
+	if (_i == 0)
+		ck_assert_int_eq(file_size(path), FILE_BYTES - BS);
+	else
+		ck_assert_int_lt(file_size(path), FILE_BYTES);
+}
+END_TEST
+
+/* cpuio's cycles move no bytes, and are no more than runtime / (busy + idle) allows. */
+START_TEST(cpuio_cycles_move_no_bytes)
+{
+	const struct job_stats *st;
+	uint64_t cycle_ns = 10000ULL * 1000 * 100 / 50;	/* 10 ms busy at 50 % */
+	struct trial x;
+
+	ck_assert_int_eq(run_jobs(&x, "[c]\nioengine=cpuio\ncpuload=50\ncpuchunks=10000\n"
+				  "runtime=200ms\n"), 0);
+	st = stats(&x, 0);
+	assert_no_error(&x, 0);
+	ck_assert_uint_ge(st->dir[IO_READ].ios, 1);
+	ck_assert_uint_le(st->dir[IO_READ].ios, st->runtime_ns / cycle_ns + 1);
+	ck_assert_uint_eq(st->dir[IO_READ].bytes, 0);
+	ck_assert_uint_eq(st->dir[IO_READ].clat.n, st->dir[IO_READ].ios);
+	trial_free(&x);
+}
+END_TEST
+
 /* --- jobs and clones -------------------------------------------------------------------- */
 
 START_TEST(clones_share_a_named_file)
@@ -1222,6 +1356,27 @@ START_TEST(bare_loop_device_is_written_and_read)
 }
 END_TEST
 
+/* issue 16: falloc's trim on a device is a punch that reads back as zeros, as fio's. */
+START_TEST(falloc_punches_a_loop_device)
+{
+	unsigned char *data;
+	struct trial x;
+
+	REQUIRE_FIXTURE();
+	ck_assert_int_eq(run_jobs(&x, "[global]\nfilename=%s\nbs=%u\n[write]\nrw=write\n"
+				  "buffer_pattern=0xdeadbeef\n[punch]\nstonewall\nioengine=falloc\n"
+				  "rw=randtrim\n", fx.loop, DEV_BS), 0);
+	assert_did(&x, 1, IO_TRIM, DEV_BLOCKS, DEV_BS);
+	trial_free(&x);
+	data = read_device(fx.loop);
+	for (size_t i = 0; i < LOOPDEV_IMG_BYTES; i++)
+		if (data[i])
+			ck_abort_msg("'%s' at offset %zu: 0x%02x after the punch", fx.loop, i,
+				     data[i]);
+	free(data);
+}
+END_TEST
+
 static const char *const writing_modes[] = { "write", "randwrite", "rw", "trim" };
 
 START_TEST(write_to_mounted_device_is_refused)
@@ -1304,6 +1459,13 @@ static void add_file_tests(Suite *s, SRunner *sr)
 		if (!engine_why[option_cases[i].engine][0])
 			tcase_add_loop_test(tc, engine_options_keep_the_data, (int)i, (int)i + 1);
 	tcase_add_loop_test(tc, null_completes_every_io_without_files, 0, 2);
+	/* issue 16 */
+	tc = tcase(s, "no data", scratch_setup);
+	tcase_add_loop_test(tc, metadata_engines_count_one_io_per_file, 0,
+			    TABLE_LEN(nodata_cases));
+	tcase_add_loop_test(tc, falloc_runs_every_pattern, 0, TABLE_LEN(falloc_modes));
+	tcase_add_loop_test(tc, ftruncate_cuts_at_each_write_offset, 0, 2);
+	tcase_add_test(tc, cpuio_cycles_move_no_bytes);
 	tc = tcase(s, "jobs", scratch_setup);
 	tcase_add_test(tc, clones_share_a_named_file);
 	tcase_add_test(tc, clones_get_a_file_each);
@@ -1358,6 +1520,7 @@ static void add_device_tests(Suite *s)
 	}
 	tc = tcase(s, "bare_device", bare_setup);
 	add_engine_loop(tc, bare_loop_device_is_written_and_read, 1);
+	tcase_add_test(tc, falloc_punches_a_loop_device);
 	if (!loopdev_have_tool("mkfs.ext4")) {
 		test_skipping("mounted device tests", "mkfs.ext4 not found (package e2fsprogs)");
 		return;

@@ -56,6 +56,13 @@ static const struct engine_info test_engines[] = {
 	{ .name = "null", .available = true,
 	  .flags = ENGINE_TRIM | ENGINE_CHEAP_SUBMIT | ENGINE_NO_FILES },
 	{ .name = "posixaio", .why_missing = "built without posixaio" },
+	/* issue 16: engines that move no data, as falloc, ftruncate and cpuio */
+	{ .name = "falloc", .available = true,
+	  .flags = ENGINE_SYNC | ENGINE_TRIM | ENGINE_NO_DATA | ENGINE_MODIFIES },
+	{ .name = "ftruncate", .available = true,
+	  .flags = ENGINE_SYNC | ENGINE_NO_DATA | ENGINE_WRITE_ONLY | ENGINE_MODIFIES },
+	{ .name = "cpuio", .available = true,
+	  .flags = ENGINE_SYNC | ENGINE_NO_FILES | ENGINE_NO_DATA | ENGINE_TIMED },
 };
 
 /* What every test builds from: reset by the fixture, freed after each test. */
@@ -276,6 +283,46 @@ START_TEST(alias_sets_the_same_field_as_the_name)
 			     c->size), "%s=%s changed nothing", c->name, c->value);
 	/* A setting is recorded under the option's own name. */
 	ck_assert_str_eq(job_setting(by_alias, c->name), c->value);
+}
+END_TEST
+
+/* issue 16: what the catalog flags of the engines without data make the job layer do. */
+START_TEST(verify_is_refused_without_data)
+{
+	add_file("job.fio", "[j]\nioengine=falloc\nrw=write\nsize=1m\nverify=crc32c\n");
+	build_fails("job.fio:5: job 'j': option 'verify': this ioengine stores no data, so there "
+		    "is nothing to verify (use psync, sync, posixaio, libaio or io_uring)");
+}
+END_TEST
+
+START_TEST(write_only_engine_refuses_reads)
+{
+	add_file("job.fio", "[j]\nioengine=ftruncate\nrw=randrw\nsize=1m\n");
+	build_fails("job.fio:3: job 'j': option 'rw': this ioengine only writes (use rw=write or "
+		    "rw=randwrite)");
+}
+END_TEST
+
+START_TEST(timed_engine_runs_for_its_runtime)
+{
+	const struct job_desc *j = one_job("[j]\nioengine=cpuio\nruntime=2\nbs=8k\n");
+
+	ck_assert(j->time_based);
+	ck_assert_uint_eq(j->size.bytes, 8192);
+	teardown();
+	setup();
+	add_file("job.fio", "[j]\nioengine=cpuio\n");
+	build_fails("job.fio:2: job 'j': option 'ioengine': this ioengine moves no data and "
+		    "runs until runtime= ends it: set runtime");
+}
+END_TEST
+
+START_TEST(readonly_refuses_an_engine_that_changes_files)
+{
+	in.readonly = true;
+	add_file("job.fio", "[j]\nioengine=falloc\nrw=read\nsize=1m\n");
+	build_fails("job.fio:2: job 'j': option 'ioengine': this ioengine creates, changes or "
+		    "deletes files whatever rw= says, and --readonly forbids that");
 }
 END_TEST
 
@@ -1029,6 +1076,10 @@ static Suite *jobs_suite(void)
 	tc = fixture_tcase("aliases");
 	tcase_add_loop_test(tc, alias_sets_the_same_field_as_the_name, 0, TABLE_LEN(alias_cases));
 	tcase_add_test(tc, buffered_sets_direct_inverted);
+	tcase_add_test(tc, verify_is_refused_without_data);
+	tcase_add_test(tc, write_only_engine_refuses_reads);
+	tcase_add_test(tc, timed_engine_runs_for_its_runtime);
+	tcase_add_test(tc, readonly_refuses_an_engine_that_changes_files);
 	suite_add_tcase(s, tc);
 
 	tc = fixture_tcase("errors");
