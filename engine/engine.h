@@ -116,7 +116,7 @@ struct run {
 	struct thread_env env;		/* the cgroups the jobs' threads join */
 };
 
-#define IOENGINE_MAX 16
+#define IOENGINE_MAX 32
 
 /* Fill out[] with every ioengine the job layer should know, built or not; the count. */
 unsigned engine_catalog(struct engine_info *out, unsigned max);

@@ -15,6 +15,7 @@ leave the files the calls before it made or removed.
 
 Not retried yet: a completion (not a submit) that returns EAGAIN fails the job like any
 other error; the cases below check that it does so cleanly."""
+import errno
 import json
 import os
 import re

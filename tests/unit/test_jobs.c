@@ -386,6 +386,9 @@ static const struct bad_case bad_cases[] = {
 	  "job 'job': options 'rate' and 'rate_iops' both limit one direction: keep one" },
 	{ "[job]\nbwavgtime=0\n", 2,
 	  "job 'job': options 'bwavgtime' and 'iopsavgtime' need a window above 0" },
+	{ "[job]\nioengine=ftruncate\nrw=trim\n", 2,
+	  "job 'job': option 'rw': this ioengine cannot trim (the engines that can: psync, "
+	  "sync, libaio, io_uring, ...)" },
 	{ "[job]\niodpth=4\n", 2, "unknown option 'iodpth' (did you mean 'iodepth'?)" },
 	{ "[job]\nfixedbufs=1\n", 2,
 	  "option 'fixedbufs' belongs to ioengine 'io_uring', but job 'job' uses 'psync'" },
