@@ -22,7 +22,8 @@ int window_init(struct worker *w)
 	unsigned limit = w->job->openfiles;
 
 	memset(win, 0, sizeof(*win));
-	if (!limit || limit >= w->nfiles || w->target)
+	/* an engine of names (filecreate, filestat) opens no file it keeps: nothing to limit */
+	if (!limit || limit >= w->nfiles || w->target || (w->eng.ops->flags & IOENG_NAMES))
 		return 0;
 	win->files = calloc(w->nfiles, sizeof(*win->files));
 	if (!win->files)

@@ -185,8 +185,11 @@ static int ensure_fd_limit(const struct run *r, struct diag *d)
 
 	for (unsigned i = 0; i < r->jobs->njobs; i++)
 		if (!(r->files[i].ops->flags & IOENG_NOFILES) &&
-		    (!can_share_fds(r, i) || r->jobs->jobs[i].jobnum == 0))
-			need += r->files[i].n;
+		    (!can_share_fds(r, i) || r->jobs->jobs[i].jobnum == 0)) {
+			unsigned open = r->jobs->jobs[i].openfiles;	/* at most that many at once */
+
+			need += open && open < r->files[i].n ? open : r->files[i].n;
+		}
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need)
 		return 0;
 	rl.rlim_cur = need;

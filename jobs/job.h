@@ -32,7 +32,7 @@ enum fsync_scope { FSYNC_SCOPE_FILE, FSYNC_SCOPE_ALL };
 enum create_mode { CREATE_REUSE, CREATE_RECREATE };
 enum clock_choice { CLOCKSRC_DEFAULT, CLOCKSRC_CPU, CLOCKSRC_GETTIME };
 enum zone_mode { ZONE_NONE, ZONE_STRIDED, ZONE_ZBD };
-/* issue 15, group B: where I/O buffers come from (mem=), how dedupable blocks are made */
+/* where I/O buffers come from (mem=), how dedupable blocks are made */
 enum mem_type { MEM_MALLOC, MEM_SHM, MEM_SHMHUGE, MEM_MMAP, MEM_MMAPHUGE, MEM_MMAPSHARED,
 		MEM_CUDAMALLOC };
 enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
@@ -42,7 +42,7 @@ enum error_class { ERRC_NONE = 0, ERRC_READ = 1, ERRC_WRITE = 2, ERRC_IO = 3,
 		   ERRC_VERIFY = 4, ERRC_ALL = 7 };
 /* lockfile: I/O to a file shared by jobs, one at a time or readers together (fio's) */
 enum file_lock { FILE_LOCK_NONE, FILE_LOCK_EXCLUSIVE, FILE_LOCK_READWRITE };
-/* issue 15, group E: how rated I/O is spaced, what thinktime_blocks counts, who submits */
+/* how rated I/O is spaced, what thinktime_blocks counts, who submits */
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum think_count { THINK_COMPLETE, THINK_ISSUE };
 enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
@@ -263,7 +263,7 @@ struct job_desc {
 	bool per_job_logs;
 	bool log_unix_epoch;
 
-	/* issue 15, group A: CPU, NUMA, priority and identity */
+	/* CPU, NUMA, priority and identity */
 	uint64_t cpus_allowed[JOB_CPU_WORDS];	/* cpus_allowed=, cpumask=: bit N is CPU N */
 	unsigned ncpus_allowed;		/* CPUs in it; 0: not set, the thread keeps its own */
 	int cpus_allowed_split;		/* cpus_allowed_policy=split: one CPU of them per job */
@@ -279,7 +279,7 @@ struct job_desc {
 	const char *exec_prerun;	/* sh -c commands around the I/O, or NULL */
 	const char *exec_postrun;
 
-	/* issue 15, group B: buffers and data content */
+	/* buffers and data content */
 	int mem_type;			/* enum mem_type */
 	const char *mem_path;		/* mem=mmap:PATH and the like: the file mapped, or NULL */
 	uint64_t iomem_align;		/* the first buffer sits this far past a page boundary */
@@ -293,7 +293,7 @@ struct job_desc {
 	bool dedupe_global;		/* the working set is shared by the run's jobs */
 	bool bs_unaligned;		/* bsrange lengths need not be multiples of the minimum */
 
-	/* issue 15, group C: files */
+	/* files */
 	unsigned openfiles;		/* most of the job's files open at once; 0: all */
 	bool create_serialize;		/* lay files out before the jobs start, one job at a time */
 	bool create_fsync;		/* fsync a file once its layout is written */
@@ -309,7 +309,7 @@ struct job_desc {
 	int write_hint;			/* RWH_WRITE_LIFE_* given by fcntl(2); 0: none asked */
 	bool unique_filename;		/* fio's client/server only: no effect on a local run */
 
-	/* issue 15, group D: offsets and sizes */
+	/* offsets and sizes */
 	int random_generator;		/* enum rand_gen: lfsr visits each block once, map or not */
 	unsigned percentage_random[IO_NDIR];	/* percent of a random job's I/Os at random */
 	int rw_sequencer;		/* enum rw_seq: what rw=randread:N does between draws */
@@ -326,7 +326,7 @@ struct job_desc {
 	struct dist_zone *dist_zones[IO_NDIR];	/* zoned, zoned_abs: per direction, or NULL */
 	unsigned ndist_zones[IO_NDIR];
 
-	/* issue 15, group E: rates, flow and timing */
+	/* rates, flow and timing */
 	int rate_process;		/* enum rate_process */
 	uint64_t rate_min[IO_NDIR];	/* bytes per second the job must keep up, 0: none */
 	uint64_t rate_iops_min[IO_NDIR];
@@ -340,7 +340,7 @@ struct job_desc {
 	uint64_t thinktime_iotime_ns;	/* pause after this long of I/O, 0: by blocks */
 	int io_submit_mode;		/* enum submit_mode */
 
-	/* issue 15, group F: verification and trim */
+	/* verification and trim */
 	uint64_t verify_offset;		/* the header goes this far into its chunk; 0: at 0 */
 	unsigned verify_async;		/* threads that check the reads; 0: the job's own */
 	uint64_t verify_async_cpus[JOB_CPU_WORDS];	/* CPUs they run on; none set: any */
@@ -351,7 +351,7 @@ struct job_desc {
 	uint64_t trim_backlog;		/* trim after every N writes; 0: when they end */
 	uint64_t trim_backlog_batch;	/* blocks trimmed each trim_backlog; 0: that */
 
-	/* issue 15, group G: logs and job-file syntax */
+	/* logs and job-file syntax */
 	bool log_max_value;		/* log_avg_msec windows log their largest latency */
 	bool log_prio;			/* the logs' last column is the raw ioprio, not 0/1 */
 	unsigned log_entries;		/* entries of a log's first chunk; each next doubles */
@@ -363,7 +363,7 @@ struct job_desc {
 	bool block_error_pct;		/* block_error_percentiles: trims per block */
 	const char *profile_opt;	/* fio's tiobench threads= or dir=: a note, no effect */
 
-	/* issue 15, group H: job control and reporting */
+	/* job control and reporting */
 	const char *wait_for;		/* start only once every job of this name has ended */
 	int wait_for_section;		/* its section's index; -1: none */
 	bool exitall;			/* set at all (any value, as fio): ends end others */

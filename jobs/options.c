@@ -128,14 +128,14 @@ static const struct opt_enum error_vals[] = {
 	{ NULL },
 };
 
-/* issue 15, group A: CPU, NUMA, priority and identity: value tables */
+/* value tables: CPU, NUMA, priority and identity */
 static const struct opt_enum cpus_policy_vals[] = {
 	{ "shared", 0, "every job may run on all of the CPUs" },
 	{ "split", 1, "each job runs on one of the CPUs, the jobs of the run taken in turn" },
 	{ NULL },
 };
 
-/* issue 15, group B: buffers and data content: value tables */
+/* value tables: buffers and data content */
 static const struct opt_enum dedupe_mode_vals[] = {
 	{ "repeat", DEDUPE_REPEAT, "a copy repeats the job's block written next to it" },
 	{ "working_set", DEDUPE_WORKING_SET, "a copy repeats a block drawn from a working set "
@@ -143,7 +143,7 @@ static const struct opt_enum dedupe_mode_vals[] = {
 	{ NULL, 0, NULL },
 };
 
-/* issue 15, group C: files: value tables */
+/* value tables: files */
 static const struct opt_enum lockfile_vals[] = {
 	{ "none", FILE_LOCK_NONE, "no locking" },
 	{ "exclusive", FILE_LOCK_EXCLUSIVE, "one I/O at a time on the file, whichever job" },
@@ -216,7 +216,7 @@ static int sfr_parse(const struct opt_ctx *ctx, const char *val, void *dst, char
 	return 0;
 }
 
-/* issue 15, group D: offsets and sizes: value tables */
+/* value tables: offsets and sizes */
 static const struct opt_enum random_generator_vals[] = {
 	{ "tausworthe", RANDGEN_TAUSWORTHE, "uniform draws (iojob's 64-bit generator); the "
 	  "random map, unless norandommap, keeps blocks from repeating in a pass" },
@@ -233,7 +233,7 @@ static const struct opt_enum rw_sequencer_vals[] = {
 	{ NULL },
 };
 
-/* issue 15, group E: rates, flow and timing: value tables */
+/* value tables: rates, flow and timing */
 static const struct opt_enum rate_process_vals[] = {
 	{ "linear", RATE_LINEAR, "evenly spaced I/Os" },
 	{ "poisson", RATE_POISSON, "exponential gaps of the same mean: a Poisson process" },
@@ -254,11 +254,7 @@ static const struct opt_enum submit_mode_vals[] = {
 	{ NULL },
 };
 
-/* issue 15, group F: verification and trim: value tables */
-
-/* issue 15, group G: logs and job-file syntax: value tables */
-
-/* issue 15, group H: job control and reporting: value tables */
+/* value tables: job control and reporting */
 static const struct opt_enum exit_what_vals[] = {
 	{ "group", EXIT_GROUP, "the jobs of its group (exitall's own way)" },
 	{ "stonewall", EXIT_STONEWALL, "every job running now; the next phase still runs" },
@@ -500,7 +496,7 @@ const struct opt_def job_options[] = {
 	JOB_TIME("bwavgtime", bw_avg_ns, "500", NS_PER_MSEC, "bandwidth sample window (ms)"),
 	JOB_TIME("iopsavgtime", iops_avg_ns, "500", NS_PER_MSEC, "IOPS sample window (ms)"),
 
-	/* issue 15, group A: CPU, NUMA, priority and identity (placeholders until built) */
+	/* CPU, NUMA, priority and identity */
 	JOB_CUSTOM("cpus_allowed", cpus_allowed, NULL, opt_cpus_allowed_parse,
 		   "CPUs the job's thread may run on (sched_setaffinity)",
 		   .syntax = "CPU list: 0-3,8"),
@@ -538,7 +534,7 @@ const struct opt_def job_options[] = {
 	JOB_STR("exec_postrun", exec_postrun, NULL, "run this with sh -c in the job's thread "
 		"after its I/O, output to NAME.postrun.txt"),
 
-	/* issue 15, group B: buffers and data content (placeholders until built) */
+	/* buffers and data content */
 	JOB_CUSTOM("mem", mem_type, "malloc", opt_mem_parse,
 		   "what the I/O buffers are allocated from (mmap types take :PATH to map a file)",
 		   .alias = "iomem", .vals = mem_vals,
@@ -572,7 +568,7 @@ const struct opt_def job_options[] = {
 		 "bsrange lengths may be any byte count in the range, not only multiples of the "
 		 "smallest (direct I/O usually refuses them)", .alias = "blocksize_unaligned"),
 
-	/* issue 15, group C: files */
+	/* files */
 	JOB_UINT("openfiles", openfiles, NULL, 0, UINT32_MAX,
 		 "most of the job's files open at once (default: all): to use another, one is "
 		 "closed, its I/O done first"),
@@ -612,7 +608,7 @@ const struct opt_def job_options[] = {
 		 "fio's client/server option (prefix files with the client's address): a local "
 		 "run has no client, so it does nothing, in fio as in iojob"),
 
-	/* issue 15, group D: offsets and sizes */
+	/* offsets and sizes */
 	JOB_ENUM("random_generator", random_generator, "tausworthe", random_generator_vals,
 		 "generator of random offsets: lfsr visits every block once per pass, "
 		 "even with norandommap"),
@@ -635,7 +631,7 @@ const struct opt_def job_options[] = {
 	JOB_BOOL("softrandommap", softrandommap, "0",
 		 "no memory for the random map of a job of mixed block sizes: run without it"),
 
-	/* issue 15, group E: rates, flow and timing */
+	/* rates, flow and timing */
 	JOB_ENUM("rate_process", rate_process, "linear", rate_process_vals,
 		 "how rate-limited I/Os are spaced in time"),
 	JOB_CUSTOM("rate_min", rate_min, NULL, opt_rate_min_parse,
@@ -667,7 +663,7 @@ const struct opt_def job_options[] = {
 	JOB_ENUM("io_submit_mode", io_submit_mode, "inline", submit_mode_vals,
 		 "how I/Os are submitted and completed"),
 
-	/* issue 15, group F: verification and trim (placeholders until built) */
+	/* verification and trim */
 	JOB_SIZE("verify_offset", verify_offset, "0", 0, 0,
 		 "swap each chunk's header with the bytes this far into it before writing, "
 		 "and back before checking (0: the header stays at the start)"),
@@ -690,7 +686,7 @@ const struct opt_def job_options[] = {
 	JOB_U64("trim_backlog_batch", trim_backlog_batch, "0",
 		"blocks trimmed each time trim_backlog is reached (0: trim_backlog)"),
 
-	/* issue 15, group H: job control and reporting */
+	/* job control and reporting */
 	JOB_STR("wait_for", wait_for, NULL,
 		"start only once every job of this name (a section above, of a unique name) "
 		"has ended; the jobs after it start without waiting"),
@@ -733,7 +729,7 @@ const struct opt_def job_options[] = {
 	JOB_ENUM("unit_base", unit_base, "0", unit_base_vals,
 		 "bandwidth of the normal report in bytes (8) or bits (1)"),
 
-	/* issue 15, group G: logs and job-file syntax (placeholders until built) */
+	/* logs and job-file syntax */
 	JOB_BOOL("log_max_value", log_max_value, "0",
 		 "with log_avg_msec, latency logs take each window's largest value, not the mean"),
 	JOB_BOOL("log_prio", log_prio, "0",

@@ -545,7 +545,7 @@ static int check_stripe(struct job_desc *j, struct diag *d)
 	return 0;
 }
 
-/* issue 15, group B: buffers and data content */
+/* buffers and data content */
 
 /* The kernel's pool of huge pages of that size: how many are reserved and free. */
 static int huge_pool(uint64_t page_bytes, long *total, long *avail)
@@ -701,7 +701,7 @@ static int check_buffers(struct job_desc *j, bool paths, struct diag *d)
 	return ret;
 }
 
-/* issue 15, group C: files */
+/* files */
 static int check_files(const struct job_desc *j, struct diag *d)
 {
 	bool loops = j->unlink_each_loop && j->loops > 1 && !j->time_based;

@@ -56,13 +56,16 @@ static enum ioq_status finish(struct io_req *r, int ret)
 	return IOQ_DONE;
 }
 
-/* The descriptor stays open until the job closes its files, as fio's; unlink=1 works. */
+/*
+ * The descriptor stays open until the job closes its files, as fio's, so that fsync= and
+ * unlink=1 work on it; with openfiles= below the file count it is closed at once, as fio
+ * closes a file to open the next.
+ */
 static enum ioq_status filecreate_queue(struct ioengine *e, struct io_req *r)
 {
 	struct io_file *f = r->file;
 	int fd;
 
-	(void)e;
 	if (!is_operation(r))
 		return finish(r, 0);
 	if (f->fd >= 0) {	/* a new pass (loops=) creates it anew: drop the last one */
@@ -70,7 +73,9 @@ static enum ioq_status filecreate_queue(struct ioengine *e, struct io_req *r)
 		f->fd = -1;
 	}
 	fd = open(f->path, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0)
+	if (fd >= 0 && e->job->openfiles && e->job->openfiles < e->nfiles)
+		close(fd);
+	else if (fd >= 0)
 		f->fd = fd;
 	return finish(r, fd);
 }

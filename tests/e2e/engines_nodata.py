@@ -16,6 +16,7 @@ metadata jobs run under it and the counts agree.
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 
@@ -89,6 +90,24 @@ def check_filecreate(c, d):
     c.check(code == 0 and j and j["read"]["total_ios"] == 8 and names(where) == [],
             "filesize=8k, bs=4k: 8 I/Os (as fio counts), the 4 files removed by unlink=1: "
             "%s %s" % (names(where), err))
+
+
+def check_filecreate_openfiles(c, d):
+    """openfiles=1: each created file is closed at once, so 300 files are made under a
+    descriptor limit of 100 (fio's filecreate-ioengine.fio makes 500,000 this way)."""
+    where = fresh(d, "fco")
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (100, 100))
+
+    p = subprocess.run([os.environ.get("IOJOB_BIN", "iojob"), "--output-format=json"] +
+                       meta("filecreate", where, ["--nrfiles=300", "--filesize=4k",
+                                                  "--openfiles=1"]),
+                       cwd=d, capture_output=True, text=True, timeout=120, preexec_fn=limit)
+    j = json.loads(p.stdout)["jobs"][0] if p.returncode == 0 else {}
+    c.check(p.returncode == 0 and j["read"]["total_ios"] == 300 and len(names(where)) == 300,
+            "filecreate openfiles=1 under ulimit -n 100: exit %d, %d files: %s" %
+            (p.returncode, len(names(where)), p.stderr[-300:]))
 
 
 def check_filecreate_fsync(c, d):
@@ -401,6 +420,7 @@ def main():
     d = scratch_dir()
     try:
         check_filecreate(c, d)
+        check_filecreate_openfiles(c, d)
         check_filecreate_fsync(c, d)
         check_filestat(c, d)
         check_filedelete(c, d)

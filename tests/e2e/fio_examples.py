@@ -10,10 +10,9 @@ tests/fio_source.py fetched from Debian's archive), else from where a Debian fio
 would install them (/usr/share/doc/fio/examples, .fio or .fio.gz); without either the test
 is skipped, saying so.
 
-An example refused for an option another helper of issue 15 is building now (refused as
-"not built yet") is listed as "pending: ..." and does not fail the test: the integrator
-tightens PENDING_OK once every group is merged. A refusal of a later issue's option
-("issue 17") is listed as "later: ...".
+An example refused for an option a later issue builds ("issue 17"), or for zoned block
+devices, is listed as "later: ..." with the reason and does not fail the test; any other
+refusal or failure does.
 """
 import glob
 import gzip
@@ -32,17 +31,12 @@ OURS = {line.split()[0] for line in
         subprocess.run([BIN, "--enghelp"], capture_output=True, text=True).stdout.splitlines()
         if line.strip() and "built without" not in line}
 DEFAULT_ENGINE = "psync"
-# Set to False after the merge of issue 15: then a placeholder refusal fails too.
-PENDING_OK = False
 # Refusals with a reason that are not failures: a later issue's options, and zoned block
 # devices, which this project has none to test on.
 LATER = ("issue 17", "zoned block device")
-# Values another group of issue 15 owns, not refused as placeholders: pending as well.
-PENDING_VALUES = [("option 'verify': 'meta'", "verify=meta, fio's header-only check "
-                   "(verification and trim, group F)")]
 # What a run is cut down to: every job small, short and alone on the scratch directory.
-SMALL = ["--set", "size=1m", "--set", "filesize=1m", "--set", "io_size=1m", "--set",
-         "runtime=1", "--set", "ramp_time=0", "--set", "startdelay=0", "--set", "loops=1"]
+SMALL = ["--set", "runtime=1", "--set", "ramp_time=0", "--set", "startdelay=0", "--set",
+         "loops=1"]
 RUN_TIMEOUT = 120
 SCRATCH_BYTES = 64 << 20	# the sandbox's /tmp, a tmpfs (O_DIRECT works there too)
 
@@ -86,17 +80,11 @@ def on_devices(path):
 
 
 def refusal(err):
-    """(kind, option, reason) of iojob's refusal in err, kind 'pending' for a placeholder
-    of issue 15, 'later' for a later issue's option, None for any other failure."""
-    for text, why in PENDING_VALUES:
-        if text in err:
-            return "pending", text.split("'")[1], why
+    """('later', option, reason) for a refusal of a later issue's option, or None."""
     m = re.search(r"option '([^']+)': not in iojob: (.*)", err)
     if not m:
         return None
     reason = m.group(2)
-    if reason.startswith("not built yet"):
-        return "pending", m.group(1), reason
     if any(w in reason for w in LATER):
         return "later", m.group(1), reason
     return None
@@ -113,14 +101,37 @@ def sandboxed(args, path, name):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT)
 
 
+def size_of(text):
+    """Bytes of a size as a job file writes it (4k, 10G, 4096), or None."""
+    m = re.fullmatch(r"(\d+)\s*([kmgtp]?)i?b?", text.strip(), re.I)
+    return int(m.group(1)) << (10 * "kmgtp".find(m.group(2).lower()) + 10
+                               if m.group(2) else 0) if m else None
+
+
 def small_args(path):
     """Cut the example down: its files in the scratch directory, under their own names
-    (jobs that share a file keep sharing it, jobs apart stay apart); a job that names an
-    absolute path gets one file there instead."""
+    (jobs that share a file keep sharing it, jobs apart stay apart), and each of size=,
+    io_size= and filesize= that asks for more than 1m cut to 1m (size=1m where none is
+    set); a job that names an absolute path gets one file there instead."""
     with open(path, errors="replace") as f:
-        absolute = re.search(r"^\s*filename\s*=\s*/", f.read(), re.M)
-    return SMALL + ["--set", "directory=/tmp"] + (["--set", "filename=example.dat"]
-                                                  if absolute else [])
+        text = f.read()
+    absolute = re.search(r"^\s*filename\s*=\s*/", text, re.M)
+    cuts = []
+    for opt in ("size", "io_size", "filesize"):
+        values = re.findall(r"^\s*%s\s*=\s*([^;#\n]+)" % opt, text, re.M)
+        if any(size_of(v) is None or size_of(v) > (1 << 20) for v in values):
+            cuts += ["--set", "%s=1m" % opt]
+    if not re.search(r"^\s*(size|filesize|io_size)\s*=", text, re.M):
+        cuts += ["--set", "size=1m"]
+    return SMALL + cuts + ["--set", "directory=/tmp"] + \
+        (["--set", "filename=example.dat"] if absolute else [])
+
+
+def missing_program(path):
+    """The program= an exec example runs, when this machine lacks it."""
+    with open(path, errors="replace") as f:
+        m = re.search(r"^\s*program\s*=\s*(\S+)", f.read(), re.M)
+    return m.group(1) if m and not shutil.which(m.group(1)) else None
 
 
 def main():
@@ -138,7 +149,7 @@ def main():
     tmp = scratch_dir()
     failures, lines = [], []
     counts = {"examples": 0, "fio parses": 0, "ours": 0, "parsed": 0, "ran": 0,
-              "pending": 0, "later": 0, "devices": 0}
+              "later": 0, "devices": 0}
     try:
         for name, path in collect(src, tmp).items():
             counts["examples"] += 1
@@ -157,7 +168,7 @@ def main():
                                cwd=tmp, timeout=60)
             if p.returncode:
                 why = refusal(p.stderr)
-                if why and (why[0] == "later" or PENDING_OK):
+                if why:
                     counts[why[0]] += 1
                     lines.append("%s: %s: option '%s': %s" % (why[0], name, why[1], why[2]))
                 else:
@@ -169,12 +180,16 @@ def main():
                 counts["devices"] += 1
                 lines.append("on a device, parsed only: %s" % name)
                 continue
+            if missing_program(path):
+                lines.append("needs a program this machine lacks: %s (%s)" %
+                             (name, missing_program(path)))
+                continue
             r = sandboxed(small_args(path), path, name)
             if r.returncode == 0:
                 counts["ran"] += 1
             else:
                 why = refusal(r.stderr)
-                if why and (why[0] == "later" or PENDING_OK):
+                if why:
                     counts[why[0]] += 1
                     lines.append("%s: %s (run): option '%s': %s" % (why[0], name, why[1],
                                                                     why[2]))
