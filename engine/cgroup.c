@@ -35,24 +35,6 @@ int cgroup_find_mount(const char *mounts, char *dir, size_t len, bool *v2)
 	return ret;
 }
 
-static int fail(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt,
-		...) __attribute__((format(printf, 4, 5)));
-
-/* The job's error before the run, at the line that set opt: "job 'x': option 'opt': ..." */
-static int fail(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt,
-		...)
-{
-	const char *file;
-	char why[512];
-	va_list ap;
-	int line;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	job_where(j, opt, &file, &line);
-	return diag_at(d, -EINVAL, file, line, "job '%s': option '%s': %s", j->name, opt, why);
-}
 
 static int write_text(const char *dir, const char *name, const char *text)
 {
@@ -100,7 +82,7 @@ static int make_dir(const struct job_desc *j, struct thread_env *env, const char
 		return remember(env, dir, j->cgroup_nodelete);
 	if (errno == EEXIST)
 		return 0;
-	return fail(j, "cgroup", d, "cannot create '%s': %s", dir, strerror(errno));
+	return job_fail_opt(j, "cgroup", d, "cannot create '%s': %s", dir, strerror(errno));
 }
 
 /* cgroup_weight: v1's blkio.weight, or BFQ's where that is the weight there is. */
@@ -116,11 +98,11 @@ static int set_weight(const struct job_desc *j, const struct thread_env *env, co
 	for (unsigned i = 0; i < 2 && ret == -ENOENT; i++)
 		ret = write_text(dir, names[i], val);
 	if (ret == -ENOENT)
-		return fail(j, "cgroup_weight", d, "the cgroup has neither %s nor %s: this "
-			    "kernel does not weigh its I/O", names[0], names[1]);
+		return job_fail_opt(j, "cgroup_weight", d, "the cgroup has neither %s nor %s: this "
+				    "kernel does not weigh its I/O", names[0], names[1]);
 	if (ret < 0)
-		return fail(j, "cgroup_weight", d, "cannot set the weight of '%s': %s", dir,
-			    strerror(-ret));
+		return job_fail_opt(j, "cgroup_weight", d, "cannot set the weight of '%s': %s", dir,
+				    strerror(-ret));
 	return 0;
 }
 
@@ -156,10 +138,10 @@ static int v2_move(const struct job_desc *j, struct thread_env *env, const char 
 	int ret;
 
 	if (env->without)
-		return fail(j, "cgroup", d, v2_rule, env->without->name, "none");
+		return job_fail_opt(j, "cgroup", d, v2_rule, env->without->name, "none");
 	if (env->v2_cgroup && strcmp(env->v2_cgroup, j->cgroup)) {
 		snprintf(quoted, sizeof(quoted), "'%s'", j->cgroup);
-		return fail(j, "cgroup", d, v2_rule, j->name, quoted);
+		return job_fail_opt(j, "cgroup", d, v2_rule, j->name, quoted);
 	}
 	if (env->v2_cgroup)
 		return 0;
@@ -168,8 +150,8 @@ static int v2_move(const struct job_desc *j, struct thread_env *env, const char 
 	if (!ret)
 		ret = write_text(dir, "cgroup.procs", pid);
 	if (ret < 0)
-		return fail(j, "cgroup", d, "cannot move the process into '%s': %s", dir,
-			    strerror(-ret));
+		return job_fail_opt(j, "cgroup", d, "cannot move the process into '%s': %s", dir,
+				    strerror(-ret));
 	env->v2_cgroup = j->cgroup;
 	return 0;
 }
@@ -184,7 +166,7 @@ int cgroup_prepare(const struct job_desc *j, struct thread_env *env, struct diag
 			char quoted[300];
 
 			snprintf(quoted, sizeof(quoted), "'%s'", env->v2_cgroup);
-			return fail(j, "cgroup", d, v2_rule, "an earlier one", quoted);
+			return job_fail_opt(j, "cgroup", d, v2_rule, "an earlier one", quoted);
 		}
 		if (!env->without)
 			env->without = j;
@@ -196,8 +178,9 @@ int cgroup_prepare(const struct job_desc *j, struct thread_env *env, struct diag
 			env->mount[0] = '\0';
 	}
 	if (!env->mount[0])
-		return fail(j, "cgroup", d, "no blkio cgroup (v1) or cgroup2 file system is "
-			    "mounted");
+		return job_fail_opt(j, "cgroup", d,
+				    "no blkio cgroup (v1) or cgroup2 file system is "
+				    "mounted");
 	snprintf(dir, sizeof(dir), "%s/%s", env->mount, j->cgroup);
 	ret = make_dir(j, env, dir, d);
 	if (!ret && j->cgroup_weight)

@@ -38,25 +38,6 @@ void numa_error(char *where)
 	(void)where;
 }
 
-static int fail(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt,
-		...) __attribute__((format(printf, 4, 5)));
-
-/* The job's error before the run, at the line that set opt: "job 'x': option 'opt': ..." */
-static int fail(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt,
-		...)
-{
-	const char *file;
-	char why[512];
-	va_list ap;
-	int line;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	job_where(j, opt, &file, &line);
-	return diag_at(d, -EINVAL, file, line, "job '%s': option '%s': %s", j->name, opt, why);
-}
-
 /* A node list libnuma takes, naming nodes that exist; NULL (with d set) if not. */
 static struct bitmask *parse_nodes(const struct job_desc *j, const char *opt,
 				   const char *nodes, struct diag *d)
@@ -64,13 +45,14 @@ static struct bitmask *parse_nodes(const struct job_desc *j, const char *opt,
 	struct bitmask *m;
 
 	if (numa_available() < 0) {
-		fail(j, opt, d, "this system has no NUMA support (get_mempolicy(2) fails)");
+		job_fail_opt(j, opt, d, "this system has no NUMA support (get_mempolicy(2) fails)");
 		return NULL;
 	}
 	m = numa_parse_nodestring(nodes);
 	if (!m)
-		fail(j, opt, d, "'%s' names a node this machine lacks (its nodes are 0 to %d)",
-		     nodes, numa_max_node());
+		job_fail_opt(j, opt, d,
+			     "'%s' names a node this machine lacks (its nodes are 0 to %d)",
+			     nodes, numa_max_node());
 	return m;
 }
 
@@ -89,8 +71,8 @@ static int check_numa(const struct job_desc *j, struct diag *d)
 		numa_free_nodemask(m);
 	}
 	if (job_setting(j, "numa_mem_policy") && !j->numa_mem_nodes && numa_available() < 0)
-		return fail(j, "numa_mem_policy", d, "this system has no NUMA support "
-			    "(get_mempolicy(2) fails)");
+		return job_fail_opt(j, "numa_mem_policy", d, "this system has no NUMA support "
+				    "(get_mempolicy(2) fails)");
 	return 0;
 }
 
@@ -102,23 +84,27 @@ static int check_scheduler(const struct job_desc *j, const struct io_file *f, un
 	int ret;
 
 	if (!n)
-		return fail(j, "ioscheduler", d, "ioengine %s uses no files, so there is no "
-			    "device to switch", j->ioengine);
+		return job_fail_opt(j, "ioscheduler", d,
+				    "ioengine %s uses no files, so there is no "
+				    "device to switch", j->ioengine);
 	for (unsigned i = 0; i < n; i++) {
 		ret = iosched_file(f[i].path, sched, sizeof(sched));
 		if (ret == -ENODEV)
-			return fail(j, "ioscheduler", d, "'%s' is on no block device, so it has "
-				    "no I/O scheduler to switch", f[i].path);
+			return job_fail_opt(j, "ioscheduler", d,
+					    "'%s' is on no block device, so it has "
+					    "no I/O scheduler to switch", f[i].path);
 		if (ret < 0)
-			return fail(j, "ioscheduler", d, "cannot find the device under '%s': %s",
-				    f[i].path, strerror(-ret));
+			return job_fail_opt(j, "ioscheduler", d,
+					    "cannot find the device under '%s': %s",
+					    f[i].path, strerror(-ret));
 		ret = iosched_offered(sched, j->ioscheduler, offered, sizeof(offered));
 		if (ret == -ENOENT)
-			return fail(j, "ioscheduler", d, "the device under '%s' offers only: %s",
-				    f[i].path, offered);
+			return job_fail_opt(j, "ioscheduler", d,
+					    "the device under '%s' offers only: %s",
+					    f[i].path, offered);
 		if (ret < 0)
-			return fail(j, "ioscheduler", d, "cannot read '%s': %s", sched,
-				    strerror(-ret));
+			return job_fail_opt(j, "ioscheduler", d, "cannot read '%s': %s", sched,
+					    strerror(-ret));
 	}
 	return 0;
 }

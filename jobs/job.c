@@ -1,8 +1,13 @@
 /* Facts about access patterns, and lookups in a job's settings. */
 #include "jobs/job.h"
 
+#include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "base/diag.h"
 
 bool rw_does(int rw, enum io_dir dir)
 {
@@ -98,4 +103,42 @@ void job_where(const struct job_desc *j, const char *name, const char **file, in
 			*line = j->settings[i].line;
 		}
 	}
+}
+
+static int fail_at(const struct job_desc *j, const char *opt, struct diag *d, bool name_opt,
+		   const char *fmt, va_list ap)
+{
+	const char *file;
+	char why[512];
+	int line;
+
+	vsnprintf(why, sizeof(why), fmt, ap);
+	job_where(j, opt, &file, &line);
+	if (name_opt)
+		return diag_at(d, -EINVAL, file, line, "job '%s': option '%s': %s", j->name, opt,
+			       why);
+	return diag_at(d, -EINVAL, file, line, "job '%s': %s", j->name, why);
+}
+
+int job_fail(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = fail_at(j, opt, d, false, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int job_fail_opt(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt,
+		 ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = fail_at(j, opt, d, true, fmt, ap);
+	va_end(ap);
+	return ret;
 }

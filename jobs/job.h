@@ -410,4 +410,17 @@ const char *job_setting(const struct job_desc *j, const char *name);
 /* Where an option was set (file and line), or the job's section when it was not. */
 void job_where(const struct job_desc *j, const char *name, const char **file, int *line);
 
+struct diag;
+
+/*
+ * A job's error before the run, at the line that set opt (the section's when it was not
+ * set): "job 'x': " and the formatted text. Returns -EINVAL, as job-file errors are.
+ */
+int job_fail(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* The same, naming the option: "job 'x': option 'opt': " and the formatted text. */
+int job_fail_opt(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt,
+		 ...) __attribute__((format(printf, 4, 5)));
+
 #endif

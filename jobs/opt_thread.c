@@ -286,13 +286,10 @@ void job_cpus_for(const struct job_desc *j, uint64_t out[JOB_CPU_WORDS])
 	}
 }
 
+/* The job's error at the line that set opt; why is the whole message after the name. */
 static int fail(const struct job_desc *j, const char *opt, struct diag *d, const char *why)
 {
-	const char *file;
-	int line;
-
-	job_where(j, opt, &file, &line);
-	return diag_at(d, -EINVAL, file, line, "job '%s': option '%s': %s", j->name, opt, why);
+	return job_fail(j, opt, d, "%s", why);
 }
 
 int job_check_thread(const struct job_desc *j, struct diag *d)

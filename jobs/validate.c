@@ -23,13 +23,10 @@
 #include "parser/value.h"
 #include "base/units.h"
 
+/* The job's error at the line that set opt; why is the whole message after the name. */
 static int fail(const struct job_desc *j, const char *opt, struct diag *d, const char *why)
 {
-	const char *file;
-	int line;
-
-	job_where(j, opt, &file, &line);
-	return diag_at(d, -EINVAL, file, line, "job '%s': %s", j->name, why);
+	return job_fail(j, opt, d, "%s", why);
 }
 
 static void depth_defaults(struct job_desc *j, const struct engine_info *eng, struct diag *d)

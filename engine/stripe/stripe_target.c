@@ -21,24 +21,6 @@
 #include "base/units.h"
 
 /* Messages name the job, the option where it was set, and what was expected. */
-static int fail_at(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt,
-		   ...) __attribute__((format(printf, 4, 5)));
-
-static int fail_at(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt,
-		   ...)
-{
-	const char *file;
-	char what[400];
-	va_list ap;
-	int line;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	job_where(j, opt, &file, &line);
-	return diag_at(d, -EINVAL, file, line, "job '%s': %s", j->name, what);
-}
-
 static const char *chunk_option(const struct job_desc *j)
 {
 	return job_setting(j, "stripe_chunk") ? "stripe_chunk" : "filename";
@@ -53,10 +35,10 @@ static int check_blocks(const struct job_desc *j, const struct io_file *m, unsig
 		unsigned b = m[i].lbs ? m[i].lbs : 512;	/* 0: a virtual member (null) */
 
 		if (j->stripe_chunk % b)
-			return fail_at(j, chunk_option(j), d, "option '%s': the chunk (%" PRIu64
-				       " bytes) is not a multiple of the logical block size of "
-				       "stripe member '%s' (%u bytes)", chunk_option(j),
-				       j->stripe_chunk, m[i].path, b);
+			return job_fail(j, chunk_option(j), d, "option '%s': the chunk (%" PRIu64
+					" bytes) is not a multiple of the logical block size of "
+					"stripe member '%s' (%u bytes)", chunk_option(j),
+					j->stripe_chunk, m[i].path, b);
 		if (b > *lbs)
 			*lbs = b;
 	}
@@ -75,11 +57,11 @@ static int check_sizes(const struct job_desc *j, const struct io_file *m, unsign
 	for (unsigned i = 1; i < n; i++) {
 		if (m[i].real_size / c == first)
 			continue;
-		return fail_at(j, "filename", d, "option 'filename': stripe members '%s' (%" PRIu64
-			       " bytes) and '%s' (%" PRIu64 " bytes) differ in size by a chunk or "
-			       "more (md RAID0 would stripe the rest in a second zone, which iojob "
-			       "does not model): make them the same size", m[0].path,
-			       m[0].real_size, m[i].path, m[i].real_size);
+		return job_fail(j, "filename", d, "option 'filename': stripe members '%s' (%"
+				PRIu64 " bytes) and '%s' (%" PRIu64 " bytes) differ in size by a "
+				"chunk or more (md RAID0 would stripe the rest in a second zone, "
+				"which iojob does not model): make them the same size", m[0].path,
+				m[0].real_size, m[i].path, m[i].real_size);
 	}
 	return 0;
 }
@@ -101,9 +83,9 @@ static int map_of(const struct job_desc *j, const struct io_file *m, unsigned n,
 	ret = stripe_map_init(map, j->stripe_chunk, sizes, n);
 	free(sizes);
 	if (ret < 0)
-		return fail_at(j, chunk_option(j), d, "stripe member '%s' has %" PRIu64 " bytes, "
-			       "less than one chunk (%" PRIu64 " bytes)", m[least].path,
-			       m[least].real_size, j->stripe_chunk);
+		return job_fail(j, chunk_option(j), d, "stripe member '%s' has %" PRIu64 " bytes, "
+				"less than one chunk (%" PRIu64 " bytes)", m[least].path,
+				m[least].real_size, j->stripe_chunk);
 	return 0;
 }
 
@@ -118,15 +100,15 @@ static int region(const struct job_desc *j, const struct stripe_map *map, struct
 	if (off > size || len > size - off) {
 		const char *opt = job_setting(j, "size") ? "size" : "offset";
 
-		return fail_at(j, opt, d, "option '%s': the stripe holds %" PRIu64 " bytes (%u "
-			       "members of %" PRIu64 "), and the region at offset %" PRIu64 " of %"
-			       PRIu64 " bytes goes past its end", opt, size, map->n,
-			       map->member_bytes, off, len);
+		return job_fail(j, opt, d, "option '%s': the stripe holds %" PRIu64 " bytes (%u "
+				"members of %" PRIu64 "), and the region at offset %" PRIu64 " of %"
+				PRIu64 " bytes goes past its end", opt, size, map->n,
+				map->member_bytes, off, len);
 	}
 	if (len < job_bs_max(j))
-		return fail_at(j, "bs", d, "option 'bs': the region of the stripe (%" PRIu64
-			       " bytes) is smaller than the block size (%" PRIu64 ")", len,
-			       job_bs_max(j));
+		return job_fail(j, "bs", d, "option 'bs': the region of the stripe (%" PRIu64
+				" bytes) is smaller than the block size (%" PRIu64 ")", len,
+				job_bs_max(j));
 	t->io_off = off;
 	t->io_len = len;
 	return 0;
