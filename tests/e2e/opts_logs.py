@@ -230,8 +230,9 @@ def check_alternate_epoch(c, d):
         after = time.clock_gettime_ns(clock) // 1000000
         rows = read_log(os.path.join(d, "a%d_clat.1.log" % i)) if code == 0 else []
         times = [int(r[0]) for r in rows]
-        # a log time is the epoch read at the start plus the job's own clock, in whole
-        # ms rounded to nearest: it may read 1 ms past the clock read just after the run
+        # a log time is that clock read once, when the logs are set up, plus the job's own
+        # clock since its start, each in whole ms: it may read 1 ms past the clock read
+        # just after the run
         c.check(times and before <= min(times) and max(times) <= after + 1,
                 "%s: times %s..%s within the clock's %d..%d %s" %
                 (args, min(times or [0]), max(times or [0]), before, after, err))
