@@ -31,6 +31,16 @@ def is_asan_build():
     return "libasan" in p.stdout or "libubsan" in p.stdout
 
 
+def traced_env(extra=None):
+    """The environment for iojob run under strace, or with a shim in LD_PRELOAD: in an ASan
+    build, LeakSanitizer cannot work under ptrace (it stops the run with a "fatal error"),
+    and ASan wants its runtime first in the library list, where a preloaded shim comes."""
+    env = dict(os.environ, **(extra or {}))
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + \
+        ":detect_leaks=0:verify_asan_link_order=0"
+    return env
+
+
 def run_bounded(args, cwd=None, stdin_path=None, timeout=60, memory_mb=512):
     """Run iojob on an input that may never end (stdin from stdin_path), bounded in time and
     in memory: memory_mb of address space, so that a reader that reads until memory runs

@@ -20,7 +20,7 @@ import resource
 import shutil
 import subprocess
 
-from common import Checks, remove, run, scratch_dir
+from common import Checks, remove, run, scratch_dir, traced_env
 
 FIO = shutil.which("fio")
 
@@ -122,7 +122,7 @@ def check_filecreate_fsync(c, d):
                         os.environ.get("IOJOB_BIN", "iojob"), "--output-format=json"] +
                        meta("filecreate", where, ["--nrfiles=4", "--filesize=4k", "--rw=write",
                                                   "--fsync=1"]),
-                       cwd=d, capture_output=True, text=True, timeout=120)
+                       cwd=d, capture_output=True, text=True, timeout=120, env=traced_env())
     syncs = sum(1 for line in open(trace) if re.search(r"fsync\(\d+\)\s+= 0", line))
     j = json.loads(p.stdout)["jobs"][0] if p.returncode == 0 else {}
     c.check(p.returncode == 0 and syncs == 4 and j["sync"]["total_ios"] == 4,
@@ -170,7 +170,7 @@ def check_filestat(c, d):
                         os.environ.get("IOJOB_BIN", "iojob")] +
                        meta("filestat", where, ["--nrfiles=6", "--filesize=4k",
                                                 "--stat_type=" + kind]),
-                       cwd=d, capture_output=True, timeout=120)
+                       cwd=d, capture_output=True, timeout=120, env=traced_env())
         calls = stat_calls(trace, paths)
         c.check(calls == {key: 6}, "stat_type=%s: the job's thread made %r" % (kind, calls))
 

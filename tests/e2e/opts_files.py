@@ -12,7 +12,7 @@ import re
 import shutil
 import subprocess
 
-from common import BIN, Checks, engine_available, remove, run, scratch_dir
+from common import BIN, Checks, engine_available, remove, run, scratch_dir, traced_env
 
 KiB = 1024
 STRACE = shutil.which("strace")
@@ -28,7 +28,7 @@ def traced(args, cwd, calls, raw=False):
     trace = os.path.join(cwd, "strace.out")
     p = subprocess.run([STRACE, "-f", "-qq", "-o", trace, "-e", "trace=" + calls, BIN,
                         "--eta=never"] + args, cwd=cwd, capture_output=True, text=True,
-                       timeout=120)
+                       timeout=120, env=traced_env())
     with open(trace) as f:
         lines = f.read().splitlines()
     os.unlink(trace)

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 
 from common import BIN, Checks, engine_available, remove, run, scratch_dir, \
-    split_normal_json
+    split_normal_json, traced_env
 
 NULL = ["--ioengine=null", "--rw=read", "--bs=4k", "--size=1g"]
 SLEEPS = ("clock_nanosleep", "nanosleep")
@@ -37,7 +37,7 @@ def traced(c, d, args, what, calls=SLEEPS):
     counted."""
     p = subprocess.run(["strace", "-f", "-qq", "-e", "trace=" + ",".join(calls), "-o",
                         "trace.txt", BIN] + args + ["--output-format=normal,json"],
-                       cwd=d, capture_output=True, text=True, timeout=120)
+                       cwd=d, capture_output=True, text=True, timeout=120, env=traced_env())
     c.check(p.returncode == 0, "%s under strace: exit %d %s"
             % (what, p.returncode, p.stderr[-400:]))
     if p.returncode != 0:
@@ -264,7 +264,8 @@ def check_offload_engine(c, d, engine, depth):
         p = subprocess.run(["strace", "-f", "-qq", "-e", "trace=openat," + syscall, "-o",
                             "trace.txt", BIN]
                            + job + ["--io_submit_mode=" + mode, "--output-format=json"],
-                           cwd=d, capture_output=True, text=True, timeout=120)
+                           cwd=d, capture_output=True, text=True, timeout=120,
+                           env=traced_env())
         c.check(p.returncode == 0, "%s %s under strace: %s" % (engine, mode, p.stderr[-300:]))
         with open(os.path.join(d, "trace.txt")) as f:
             opener, calls = read_threads(f.read(), "off.dat", pattern)

@@ -22,7 +22,7 @@ import struct
 import subprocess
 import zlib
 
-from common import BIN, Checks, remove, run, scratch_dir
+from common import BIN, Checks, remove, run, scratch_dir, traced_env
 
 SHIM = os.environ.get("IOJOB_FAULT_SHIM", "")
 BS = 4096
@@ -32,7 +32,7 @@ def job(c, d, args, want_code=0, env=None):
     if env:
         p = subprocess.run([BIN] + args +
                            ["--output-format=json"], cwd=d, capture_output=True, text=True,
-                           env=dict(os.environ, **env), timeout=120)
+                           env=traced_env(env), timeout=120)
         code, out, err = p.returncode, p.stdout, p.stderr
     else:
         code, out, err = run(args + ["--output-format=json"], cwd=d)
@@ -366,7 +366,7 @@ def strace_job(d, args, name):
                         "trace=pread64,openat,clone,clone3,sched_setaffinity",
                         "-o", out, BIN] + args +
                        ["--output-format=json"], cwd=d, capture_output=True, text=True,
-                       timeout=120)
+                       timeout=120, env=traced_env())
     with open(out) as f:
         lines = f.read().splitlines()
     return p, lines
