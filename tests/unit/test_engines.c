@@ -476,7 +476,8 @@ START_TEST(many_files_at_depth_keep_the_data)
 
 	make_test_dir(dir, sizeof(dir));
 	ck_assert_int_eq(run_jobs(&x, "[many]\nioengine=%s\niodepth=32\nrw=randwrite\n"
-				  "nrfiles=12\nsize=1536k\nbs=4k\nverify=crc32c\ndirectory=%s\n",
+				  "nrfiles=12\nsize=1536k\nbs=4k\nverify=crc32c\nverify_state_save=0\n"
+				  "directory=%s\n",
 				  file_engines[_i], dir), 0);
 	assert_no_error(&x, 0);
 	st = stats(&x, 0);
