@@ -103,7 +103,7 @@ static bool uring_vectored(struct io_uring *ring, int nonvectored)
 	struct io_uring_probe *p;
 	bool plain;
 
-	if (nonvectored >= 0)
+	if (nonvectored != -1)		/* as fio: any other value is a boolean */
 		return !nonvectored;
 	p = io_uring_get_probe_ring(ring);
 	plain = p && io_uring_opcode_supported(p, IORING_OP_READ) &&
@@ -418,7 +418,7 @@ static int parse_nonvectored(const struct opt_ctx *ctx, const char *val, void *d
 {
 	struct uring_opts *o = dst;
 	long long v;
-	int ret = parse_int(val, -1, INT32_MAX, &v, why, whylen);
+	int ret = parse_int(val, INT32_MIN, INT32_MAX, &v, why, whylen);
 
 	(void)ctx;
 	if (ret < 0)
