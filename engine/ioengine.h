@@ -165,4 +165,25 @@ void ioengine_do_sync_io(struct io_req *r, bool positional);
  */
 void ioengine_do_vec_io(struct io_req *r, int rwf);
 
+/*
+ * Linux 6.14 merged fio's RWF_UNCACHED as RWF_DONTCACHE, 0x80: fio 3.33's 0x40 is
+ * RWF_ATOMIC now, which asks for something else entirely.
+ */
+#ifndef RWF_DONTCACHE
+#define RWF_DONTCACHE	0x00000080
+#endif
+
+/*
+ * -EOPNOTSUPP when the kernel or f's file system refuses RWF_DONTCACHE (asked with a read
+ * of one byte: the check comes before any length), else 0. The uncached options use it.
+ */
+int ioengine_probe_dontcache(const struct io_file *f);
+
+/*
+ * For the unit tests: the entry queue() prepared last and not yet submitted, of an
+ * io_uring engine (a struct io_uring_sqe) or a libaio one (a struct iocb).
+ */
+const void *ioengine_uring_peek(const struct ioengine *e);
+const void *ioengine_aio_peek(const struct ioengine *e);
+
 #endif

@@ -75,6 +75,17 @@ static const struct engine_info missing[] = {
 	{ .name = "io_uring", .why_missing = "built without liburing (apt-get install "
 	  "liburing-dev, then rebuild)" },
 #endif
+	/*
+	 * fio's engines for devices this project has none of: no test could check them here,
+	 * so they are named, with why, rather than built untested. The words "built without"
+	 * are what --enghelp's readers (the docs and completion tests) look for.
+	 */
+	{ .name = "sg", .why_missing = "built without sg: it needs a SCSI generic device "
+	  "(/dev/sg*) or a block device that supports SG_IO, and this project has none to "
+	  "test it on" },
+	{ .name = "io_uring_cmd", .why_missing = "built without io_uring_cmd: it is NVMe "
+	  "passthrough on a /dev/ngXnY character device, and this project has no NVMe "
+	  "device to test it on" },
 	{ NULL },
 };
 

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <libaio.h>
 #include <stdlib.h>
+#include <sys/uio.h>
 
 #include "engine/cmdprio.h"
 
@@ -19,6 +20,7 @@
 struct aio_opts {
 	struct cmdprio_opts cp;		/* first: the cmdprio_* parsers find it at offset 0 */
 	bool userspace_reap;
+	bool nowait;
 };
 
 _Static_assert(offsetof(struct aio_opts, cp) == 0, "cmdprio options first");
@@ -31,6 +33,7 @@ struct aio_state {
 	struct io_event *events;
 	struct io_req **done;		/* requests of the last getevents() */
 	struct cmdprio cp;
+	int rw_flags;			/* RWF_* of every read and write: nowait */
 };
 
 /* The completion ring's header as the kernel lays it out (fs/aio.c). */
@@ -62,6 +65,7 @@ static int aio_init(struct ioengine *e)
 	ret = cmdprio_init(&st->cp, &((const struct aio_opts *)e->opts)->cp, e->job);
 	if (ret < 0)
 		goto err_free;
+	st->rw_flags = ((const struct aio_opts *)e->opts)->nowait ? RWF_NOWAIT : 0;
 	ret = io_setup((int)n, &st->ctx);	/* already -errno */
 	if (ret < 0)
 		goto err_free;
@@ -110,9 +114,11 @@ static enum ioq_status aio_queue(struct ioengine *e, struct io_req *r)
 	switch (r->dir) {
 	case IO_READ:
 		io_prep_pread(cb, fd, r->buf, r->len, (long long)r->off);
+		cb->aio_rw_flags = st->rw_flags;
 		break;
 	case IO_WRITE:
 		io_prep_pwrite(cb, fd, r->buf, r->len, (long long)r->off);
+		cb->aio_rw_flags = st->rw_flags;
 		break;
 	case IO_FSYNC:
 		io_prep_fsync(cb, fd);
@@ -204,10 +210,19 @@ static struct io_req *aio_event(struct ioengine *e, unsigned i)
 	return st->done[i];
 }
 
+const void *ioengine_aio_peek(const struct ioengine *e)
+{
+	const struct aio_state *st = e->priv;
+
+	return st->npending ? st->pending[st->npending - 1] : NULL;
+}
+
 static const struct opt_def aio_options[] = {
 	CMDPRIO_OPTIONS("libaio", struct aio_opts),
 	ENGINE_BOOL("libaio", struct aio_opts, "userspace_reap", userspace_reap, "0",
 		    "reap completions from the ring without a system call when polling"),
+	ENGINE_BOOL_ARG("libaio", struct aio_opts, "nowait", nowait, "0",
+			"RWF_NOWAIT: fail with EAGAIN rather than block (a read not cached)"),
 	{ NULL },
 };
 

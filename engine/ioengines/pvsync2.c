@@ -11,14 +11,6 @@
 
 #include "engine/offsets.h"
 
-/*
- * Linux 6.14 merged fio's RWF_UNCACHED as RWF_DONTCACHE, 0x80: fio 3.33's 0x40 is
- * RWF_ATOMIC now, which asks for something else entirely.
- */
-#ifndef RWF_DONTCACHE
-#define RWF_DONTCACHE	0x00000080
-#endif
-
 struct pvsync2_opts {
 	bool hipri;
 	unsigned hipri_percentage;
@@ -31,17 +23,6 @@ struct pvsync2_state {
 	bool hipri_some;	/* hipri on a share of the I/Os only */
 	struct rng rng;
 };
-
-/* The kernel checks RWF_DONTCACHE against the file system before any length: ask it now. */
-static int probe_uncached(struct io_file *f)
-{
-	char byte;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-
-	if (f->is_chr || preadv2(f->fd, &iov, 1, 0, RWF_DONTCACHE) >= 0)
-		return 0;
-	return errno == EOPNOTSUPP || errno == EINVAL ? -EOPNOTSUPP : 0;
-}
 
 static int pvsync2_init(struct ioengine *e)
 {
@@ -70,7 +51,7 @@ static int pvsync2_open_files(struct ioengine *e)
 	if (!(st->rwf & RWF_DONTCACHE))
 		return 0;
 	for (unsigned i = 0; i < e->nfiles; i++)
-		if (probe_uncached(&e->files[i]) < 0)
+		if (ioengine_probe_dontcache(&e->files[i]) < 0)
 			return -EOPNOTSUPP;
 	return 0;
 }

@@ -81,3 +81,13 @@ void ioengine_do_vec_io(struct io_req *r, int rwf)
 					pwritev2(fd, &iov, 1, (off_t)r->off, rwf);
 	r->res = n < 0 ? -errno : n;
 }
+
+int ioengine_probe_dontcache(const struct io_file *f)
+{
+	char byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+
+	if (f->is_chr || preadv2(f->fd, &iov, 1, 0, RWF_DONTCACHE) >= 0)
+		return 0;
+	return errno == EOPNOTSUPP || errno == EINVAL ? -EOPNOTSUPP : 0;
+}

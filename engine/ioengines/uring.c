@@ -2,13 +2,16 @@
  * io_uring through liburing. The ring is set up single-issuer with deferred task work
  * (completions run when we enter the kernel to wait, with no interrupts of the job's
  * thread), its fd registered; fixedbufs and registerfiles register the request buffers
- * and files once, so the kernel neither pins pages nor looks up files per I/O.
+ * and files once, so the kernel neither pins pages nor looks up files per I/O. Reads and
+ * writes are IORING_OP_READ/WRITE where the kernel has them (fio's nonvectored=-1), with
+ * the RWF_* flags of nowait and uncached.
  */
 #include "engine/ioengine.h"
 
 #include <errno.h>
 #include <liburing.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/uio.h>
 
@@ -20,6 +23,12 @@ struct uring_opts {
 	bool registerfiles;
 	bool sqthread_poll;
 	bool hipri;
+	bool sqpoll_cpu_set;
+	unsigned sqpoll_cpu;
+	int nonvectored;	/* -1: plain read/write where the kernel has them */
+	unsigned uncached;
+	bool nowait;
+	unsigned force_async;	/* IOSQE_ASYNC on every Nth I/O; 0: none */
 };
 
 _Static_assert(offsetof(struct uring_opts, cp) == 0, "cmdprio options first");
@@ -31,6 +40,11 @@ struct uring_state {
 	unsigned unsubmitted;	/* queued, not yet reported submitted */
 	struct io_req **done;	/* requests of the last getevents() */
 	struct cmdprio cp;
+	int rw_flags;		/* the RWF_* flags of every read and write */
+	bool vectored;		/* readv/writev of iov[slot], not read/write */
+	struct iovec *iov;	/* one per request slot, when vectored */
+	unsigned force_async_n;	/* the force_async option */
+	unsigned prepped;	/* I/Os since the last IOSQE_ASYNC */
 };
 
 static int uring_setup(struct uring_state *st, const struct uring_opts *o, unsigned depth)
@@ -41,6 +55,10 @@ static int uring_setup(struct uring_state *st, const struct uring_opts *o, unsig
 	memset(&p, 0, sizeof(p));
 	if (o->sqthread_poll) {
 		p.flags = IORING_SETUP_SQPOLL;
+		if (o->sqpoll_cpu_set) {
+			p.flags |= IORING_SETUP_SQ_AFF;
+			p.sq_thread_cpu = o->sqpoll_cpu;
+		}
 	} else {
 		p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
 			  IORING_SETUP_COOP_TASKRUN;
@@ -79,6 +97,40 @@ static int uring_register_bufs(struct ioengine *e, struct uring_state *st)
 	return ret;
 }
 
+/* Whether reads and writes go as readv/writev: nonvectored=0, or a kernel without READ. */
+static bool uring_vectored(struct io_uring *ring, int nonvectored)
+{
+	struct io_uring_probe *p;
+	bool plain;
+
+	if (nonvectored != -1)		/* as fio: any other value is a boolean */
+		return !nonvectored;
+	p = io_uring_get_probe_ring(ring);
+	plain = p && io_uring_opcode_supported(p, IORING_OP_READ) &&
+		io_uring_opcode_supported(p, IORING_OP_WRITE);
+	io_uring_free_probe(p);
+	return !plain;
+}
+
+/* The per-I/O choices the options make, worked out once. */
+static int uring_init_rw(struct ioengine *e, struct uring_state *st)
+{
+	const struct uring_opts *o = e->opts;
+
+	if (o->uncached && !e->job->direct)	/* as fio: direct I/O caches nothing anyway */
+		st->rw_flags |= RWF_DONTCACHE;
+	if (o->nowait)
+		st->rw_flags |= RWF_NOWAIT;
+	st->force_async_n = o->force_async;
+	st->vectored = !o->fixedbufs && uring_vectored(&st->ring, o->nonvectored);
+	if (st->vectored) {
+		st->iov = calloc(e->nreqs, sizeof(*st->iov));
+		if (!st->iov)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int uring_init(struct ioengine *e)
 {
 	const struct uring_opts *o = e->opts;
@@ -101,6 +153,9 @@ static int uring_init(struct ioengine *e)
 		goto err_free;
 	st->ring_ok = true;
 	io_uring_register_ring_fd(&st->ring);	/* an optimisation: fine if refused */
+	ret = uring_init_rw(e, st);
+	if (ret < 0)
+		goto err_ring;
 	if (o->fixedbufs) {
 		ret = uring_register_bufs(e, st);
 		if (ret < 0)
@@ -114,6 +169,7 @@ err_ring:
 	io_uring_queue_exit(&st->ring);
 err_free:
 	cmdprio_free(&st->cp);
+	free(st->iov);
 	free(st->done);
 	free(st);
 	return ret;
@@ -129,6 +185,7 @@ static void uring_cleanup(struct ioengine *e)
 		io_uring_queue_exit(&st->ring);
 	cmdprio_free(&st->cp);
 	e->cmdprio = NULL;
+	free(st->iov);
 	free(st->done);
 	free(st);
 	e->priv = NULL;
@@ -140,6 +197,10 @@ static int uring_open_files(struct ioengine *e)
 	struct uring_state *st = e->priv;
 	int *fds, ret;
 
+	if (st->rw_flags & RWF_DONTCACHE)
+		for (unsigned i = 0; i < e->nfiles; i++)
+			if (ioengine_probe_dontcache(&e->files[i]) < 0)
+				return -EOPNOTSUPP;
 	if (!o->registerfiles)
 		return 0;
 	fds = calloc(e->nfiles, sizeof(*fds));
@@ -166,12 +227,29 @@ static void uring_close_files(struct ioengine *e)
 	}
 }
 
+/* readv/writev of the request's own one-element vector, as fio's nonvectored=0 */
+static void prep_rw_vec(struct uring_state *st, struct io_uring_sqe *sqe, struct io_req *r,
+			int fd)
+{
+	struct iovec *iov = &st->iov[r->slot];
+
+	iov->iov_base = r->buf;
+	iov->iov_len = r->len;
+	if (r->dir == IO_READ)
+		io_uring_prep_readv(sqe, fd, iov, 1, r->off);
+	else
+		io_uring_prep_writev(sqe, fd, iov, 1, r->off);
+}
+
 static void prep_rw(struct ioengine *e, struct io_uring_sqe *sqe, struct io_req *r, int fd)
 {
 	const struct uring_opts *o = e->opts;
+	struct uring_state *st = e->priv;
 	bool rd = r->dir == IO_READ;
 
-	if (o->fixedbufs) {
+	if (__builtin_expect(st->vectored, 0)) {
+		prep_rw_vec(st, sqe, r, fd);
+	} else if (o->fixedbufs) {
 		if (rd)
 			io_uring_prep_read_fixed(sqe, fd, r->buf, r->len, r->off, (int)r->buf_slot);
 		else
@@ -182,6 +260,7 @@ static void prep_rw(struct ioengine *e, struct io_uring_sqe *sqe, struct io_req 
 	} else {
 		io_uring_prep_write(sqe, fd, r->buf, r->len, r->off);
 	}
+	sqe->rw_flags = st->rw_flags;	/* the prep cleared them */
 }
 
 static enum ioq_status uring_queue(struct ioengine *e, struct io_req *r)
@@ -206,6 +285,11 @@ static enum ioq_status uring_queue(struct ioengine *e, struct io_req *r)
 		io_uring_prep_fsync(sqe, fd, r->dir == IO_FDATASYNC ? IORING_FSYNC_DATASYNC : 0);
 	if (st->files_registered)
 		sqe->flags |= IOSQE_FIXED_FILE;
+	/* as fio: every force_async-th I/O goes straight to the kernel's async workers */
+	if (__builtin_expect(st->force_async_n != 0, 0) && ++st->prepped == st->force_async_n) {
+		st->prepped = 0;
+		sqe->flags |= IOSQE_ASYNC;
+	}
 	/*
 	 * The prep left ioprio 0: the thread's own priority. With cmdprio each I/O says its
 	 * own, the job's too, as fio does (an SQPOLL thread has a priority of its own).
@@ -273,7 +357,11 @@ static const char *uring_hint(int err)
 	case ENOMEM:
 		return "raise the locked-memory limit (ulimit -l) or lower iodepth";
 	case EINVAL:
-		return "a ring holds at most 32768 entries: is iodepth above that?";
+		return "a ring holds at most 32768 entries: is iodepth above that? (or "
+		       "sqthread_poll_cpu names a CPU that does not exist)";
+	case EOPNOTSUPP:
+		return "uncached: the kernel or the file system refuses RWF_DONTCACHE (Linux "
+		       "6.14 and a file system that supports it are needed)";
 	default:
 		return NULL;
 	}
@@ -286,6 +374,59 @@ static struct io_req *uring_event(struct ioengine *e, unsigned i)
 	return st->done[i];
 }
 
+const void *ioengine_uring_peek(const struct ioengine *e)
+{
+	const struct uring_state *st = e->priv;
+	const struct io_uring_sq *sq = &st->ring.sq;
+
+	return &sq->sqes[(sq->sqe_tail - 1) & sq->ring_mask];
+}
+
+/* A whole number as fio's FIO_OPT_INT takes it, within lo..hi. */
+static int parse_int(const char *val, long long lo, long long hi, long long *out, char *why,
+		     size_t whylen)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(val, &end, 0);
+	if (end == val || *end || errno || *out < lo || *out > hi) {
+		snprintf(why, whylen, "expected a whole number from %lld to %lld", lo, hi);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* sqthread_poll_cpu: fio sets the CPU and that it was set, so CPU 0 counts too. */
+static int parse_sqpoll_cpu(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+			    size_t whylen)
+{
+	struct uring_opts *o = dst;
+	long long cpu;
+	int ret = parse_int(val, 0, UINT32_MAX, &cpu, why, whylen);
+
+	(void)ctx;
+	if (ret < 0)
+		return ret;
+	o->sqpoll_cpu = (unsigned)cpu;
+	o->sqpoll_cpu_set = true;
+	return 0;
+}
+
+static int parse_nonvectored(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+			     size_t whylen)
+{
+	struct uring_opts *o = dst;
+	long long v;
+	int ret = parse_int(val, INT32_MIN, INT32_MAX, &v, why, whylen);
+
+	(void)ctx;
+	if (ret < 0)
+		return ret;
+	o->nonvectored = (int)v;
+	return 0;
+}
+
 static const struct opt_def uring_options[] = {
 	CMDPRIO_OPTIONS("io_uring", struct uring_opts),
 	ENGINE_BOOL("io_uring", struct uring_opts, "fixedbufs", fixedbufs, "0",
@@ -296,6 +437,19 @@ static const struct opt_def uring_options[] = {
 		    "a kernel thread polls the submission queue (costs a core)"),
 	ENGINE_BOOL("io_uring", struct uring_opts, "hipri", hipri, "0",
 		    "polled completions (needs a device with poll queues)"),
+	ENGINE_CUSTOM("io_uring", struct uring_opts, "sqthread_poll_cpu", sqpoll_cpu, NULL,
+		      parse_sqpoll_cpu, "CPU",
+		      "with sqthread_poll: the CPU the kernel's polling thread runs on"),
+	ENGINE_CUSTOM("io_uring", struct uring_opts, "nonvectored", nonvectored, "-1",
+		      parse_nonvectored, "-1|0|1",
+		      "0: readv/writev of one vector; 1: read/write; -1: read/write if the "
+		      "kernel has them"),
+	ENGINE_UINT("io_uring", struct uring_opts, "uncached", uncached, "0", 0, UINT32_MAX,
+		    "non-zero: buffered I/O drops its pages once done (RWF_DONTCACHE)"),
+	ENGINE_BOOL_ARG("io_uring", struct uring_opts, "nowait", nowait, "0",
+			"RWF_NOWAIT: fail with EAGAIN rather than block (a read not cached)"),
+	ENGINE_UINT("io_uring", struct uring_opts, "force_async", force_async, "0", 0,
+		    UINT32_MAX, "every Nth I/O goes to the kernel's async workers (IOSQE_ASYNC)"),
 	{ NULL },
 };
 

@@ -27,6 +27,7 @@ CUSTOM_SAMPLES = {
     "rate_min": "1m", "ratemin": "1m", "rate_iops_min": "100",
     "ignore_error": "EIO,ENOSPC:28", "max_latency": "10ms,20ms", "wait_for": "w",
     "verify_async_cpus": "0",
+    "sqthread_poll_cpu": "0",  # issue 16: io_uring's, a CPU number
 }
 # What to give a switch, by the metavar the man page shows it with.
 METAVAR_SAMPLES = {

@@ -392,6 +392,10 @@ static const struct option_case option_cases[] = {
 	{ 3, "registerfiles=1" },
 	{ 3, "sqthread_poll=1" },
 	{ 3, "sqthread_poll=1\nfixedbufs=1\nregisterfiles=1" },
+	/* issue 16: readv/writev of the slot's vector; IOSQE_ASYNC on some or all I/Os */
+	{ 3, "nonvectored=0" },
+	{ 3, "nonvectored=0\nforce_async=3\nregisterfiles=1" },
+	{ 3, "force_async=1\nsqthread_poll=1\nsqthread_poll_cpu=0" },
 	{ 7, "hipri=1" },
 	{ 7, "hipri=1\nhipri_percentage=50" },
 };
