@@ -531,56 +531,7 @@ int opt_lat_over_parse(const struct opt_ctx *ctx, const char *val, void *dst, ch
 	return 0;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* buffer_pattern=0xdeadbeef | "text" | 255 (one byte). */
-/* A pattern as 0x hex bytes, "text" or one byte value; the bytes go to the arena. */
-static int parse_pattern_bytes(const struct opt_ctx *ctx, const char *val, unsigned char **out,
-			       unsigned *outlen, char *why, size_t whylen)
-{
-	size_t len = strlen(val), n = 0, i;
-	unsigned char *p;
-	long long b;
-
-	p = arena_alloc(ctx->arena, len + 1);
-	if (!p)
-		return -ENOMEM;
-	if (len > 2 && val[0] == '0' && (val[1] == 'x' || val[1] == 'X')) {
-		for (i = 2; i + 1 < len + 1 && val[i]; i += 2) {
-			int hi = hexval(val[i]), lo = val[i + 1] ? hexval(val[i + 1]) : -1;
-
-			if (hi < 0 || lo < 0)
-				goto bad;
-			p[n++] = (unsigned char)(hi << 4 | lo);
-		}
-	} else if (len >= 2 && val[0] == '"' && val[len - 1] == '"') {
-		memcpy(p, val + 1, len - 2);
-		n = len - 2;
-	} else if (value_parse_int(val, &b) == 0 && b >= 0 && b <= 255) {
-		p[n++] = (unsigned char)b;
-	} else {
-		goto bad;
-	}
-	if (!n)
-		goto bad;
-	*out = p;
-	*outlen = (unsigned)n;
-	return 0;
-bad:
-	snprintf(why, whylen, "'%s' is not a pattern (0x hex bytes, \"text\" or a byte 0-255)",
-		 val);
-	return -EINVAL;
-}
-
+/* buffer_pattern= and verify_pattern=: every form of fio's (opt_buffers.c's pattern_parse) */
 int opt_pattern_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 		      size_t whylen)
 {
@@ -594,8 +545,7 @@ int opt_verify_pattern_parse(const struct opt_ctx *ctx, const char *val, void *d
 {
 	struct job_desc *j = dst;
 
-	return parse_pattern_bytes(ctx, val, &j->verify_pattern, &j->verify_pattern_len, why,
-				   whylen);
+	return pattern_parse(ctx, val, &j->verify_pattern, &j->verify_pattern_len, why, whylen);
 }
 
 int opt_kb_base_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,

@@ -155,6 +155,16 @@ START_TEST(global_name_names_no_job)
 }
 END_TEST
 
+/* verify_pattern takes buffer_pattern's forms, as fio's: hex, text and a byte, joined. */
+START_TEST(verify_pattern_takes_every_pattern_form)
+{
+	const struct job_desc *j = one_job("[j]\nverify=pattern\nverify_pattern=0x01\"ab\"7\n");
+
+	ck_assert_uint_eq(j->verify_pattern_len, 4);
+	ck_assert_mem_eq(j->verify_pattern, "\x01" "ab" "\x07", 4);
+}
+END_TEST
+
 START_TEST(a_job_without_keys_gets_the_table_defaults)
 {
 	const struct job_desc *j = one_job("[job]\n");
@@ -1072,6 +1082,7 @@ static Suite *jobs_suite(void)
 	tc = fixture_tcase("defaults");
 	tcase_add_test(tc, a_job_without_keys_gets_the_table_defaults);
 	tcase_add_test(tc, global_name_names_no_job);
+	tcase_add_test(tc, verify_pattern_takes_every_pattern_form);
 	tcase_add_loop_test(tc, every_option_is_found_by_its_names_and_its_default_parses, 0,
 			    count_options());
 	suite_add_tcase(s, tc);
