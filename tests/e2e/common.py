@@ -26,6 +26,11 @@ def run(args, cwd=None, stdin=None, timeout=120):
     return p.returncode, p.stdout, p.stderr
 
 
+def is_tsan_build():
+    p = subprocess.run(["ldd", BIN], capture_output=True, text=True)
+    return "libtsan" in p.stdout
+
+
 def is_asan_build():
     p = subprocess.run(["ldd", BIN], capture_output=True, text=True)
     return "libasan" in p.stdout or "libubsan" in p.stdout

@@ -14,12 +14,13 @@ import re
 import shutil
 import subprocess
 
-from common import BIN, Checks, engine_available, remove, run, scratch_dir, split_normal_json
+from common import BIN, Checks, engine_available, is_tsan_build, remove, run, scratch_dir, \
+    split_normal_json
 
-# The fault shim, where this build has it (the ThreadSanitizer build does not: a shim
-# preloaded before TSan's runtime crashes it)
+# The fault shim, where this build has it, and not under ThreadSanitizer: a shim preloaded
+# before TSan's runtime crashes it
 SHIM = os.environ.get("IOJOB_FAULT_SHIM", "")
-SHIM = SHIM if os.path.exists(SHIM) else ""
+SHIM = SHIM if os.path.exists(SHIM) and not is_tsan_build() else ""
 KiB = 1024
 FIO = shutil.which("fio")
 if FIO and os.path.realpath(FIO) == os.path.realpath(BIN):

@@ -22,12 +22,12 @@ import struct
 import subprocess
 import zlib
 
-from common import BIN, Checks, remove, run, scratch_dir, traced_env
+from common import BIN, Checks, is_tsan_build, remove, run, scratch_dir, traced_env
 
-# The fault shim, where this build has it (the ThreadSanitizer build does not: a shim
-# preloaded before TSan's runtime crashes it)
+# The fault shim, where this build has it, and not under ThreadSanitizer: a shim preloaded
+# before TSan's runtime crashes it
 SHIM = os.environ.get("IOJOB_FAULT_SHIM", "")
-SHIM = SHIM if os.path.exists(SHIM) else ""
+SHIM = SHIM if os.path.exists(SHIM) and not is_tsan_build() else ""
 BS = 4096
 
 
