@@ -34,15 +34,14 @@ test_pkgs="$test_pkgs zstd"
 # valgrind's memcheck runs whole jobs in e2e/memcheck.py (the plain build only).
 test_pkgs="$test_pkgs valgrind"
 # strace reads back the system calls of the local engines (e2e/local_engines.py, the
+# threads and sleeps of e2e/opts_rates.py, the files' calls of e2e/opts_files.py, the
 # metadata engines' stat, statx and fsync calls in e2e/engines_nodata.py) and cmdprio.
 test_pkgs="$test_pkgs strace"
 # OpenMPI builds iojob-mpi and runs its tests (mpirun on this machine's ranks).
 test_pkgs="$test_pkgs openmpi-bin libopenmpi-dev"
 # bubblewrap runs fio's example job files in e2e/fio_examples.py in a sandbox: root read-only,
-# no devices, one scratch directory the only place to write.
+# no devices, a small tmpfs the only place to write.
 test_pkgs="$test_pkgs bubblewrap"
-# strace shows which thread makes each read: io_submit_mode=offload's in e2e/opts_rates.py.
-test_pkgs="$test_pkgs strace"
 # libFuzzer and the sanitizers' runtimes come with clang; only the fuzz targets need them.
 fuzz_pkgs="$build_pkgs python3 clang libclang-rt-14-dev"
 
