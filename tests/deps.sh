@@ -23,6 +23,9 @@ build_pkgs="$build_pkgs scdoc"
 # renders without warnings.
 test_pkgs="$build_pkgs python3 e2fsprogs mount util-linux fdisk dmsetup gnuplot-nox fio"
 test_pkgs="$test_pkgs python3-six man-db"
+# bc does fio's arithmetic in job files (size=(8*$mb_memory)), which e2e/opts_syntax.py
+# compares with iojob's; Debian's fio only recommends it.
+test_pkgs="$test_pkgs bc"
 # numactl --show prints the NUMA policy a job's exec_prerun inherits (e2e/opts_thread.py).
 test_pkgs="$test_pkgs numactl"
 # mkfs tools, cryptsetup and mdadm put every kind of signature on loop devices for
