@@ -60,14 +60,6 @@ bool control_wait_for(struct run *r, unsigned i)
 	return waited;
 }
 
-/* Whether job k is running now, as fio's TERMINATE_STONEWALL picks: released, not waiting. */
-static bool running(const struct run *r, unsigned k)
-{
-	int state = atomic_load(&r->results[k].progress.state);
-
-	return state == JOB_RAMPING || state == JOB_RUNNING;
-}
-
 /*
  * Halt the jobs j's exit_what names. A group or the whole run is ended once, by the first
  * job to end it (with exitall every job's end would otherwise walk every job again).
@@ -87,7 +79,12 @@ static void end_others(struct run *r, const struct job_desc *j)
 			hit = o->groupid == j->groupid;
 			break;
 		case EXIT_STONEWALL:
-			hit = running(r, k);
+			/*
+			 * fio's TERMINATE_STONEWALL ends the jobs running now; a job of the
+			 * phase still setting up counts too, or it would run its whole runtime
+			 * for having started a moment late
+			 */
+			hit = o->phase == j->phase;
 			break;
 		default:
 			hit = true;

@@ -257,7 +257,8 @@ static const struct opt_enum submit_mode_vals[] = {
 /* value tables: job control and reporting */
 static const struct opt_enum exit_what_vals[] = {
 	{ "group", EXIT_GROUP, "the jobs of its group (exitall's own way)" },
-	{ "stonewall", EXIT_STONEWALL, "every job running now; the next phase still runs" },
+	{ "stonewall", EXIT_STONEWALL, "every job of its phase (up to the next stonewall); the "
+	  "next phase still runs" },
 	{ "all", EXIT_ALL, "every job, and no later phase runs" },
 	{ NULL },
 };

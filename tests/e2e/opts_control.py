@@ -158,6 +158,22 @@ def check_exitall(c, d):
                     "exit_what=%s: fio's units differ" % what)
 
 
+def check_exit_stonewall_before_start(c, d):
+    """exit_what=stonewall ends a job of the phase that has not begun its I/O yet (here
+    held by startdelay), not only those already running: else it would run all 300 s."""
+    data = os.path.join(d, "sd.dat")
+    make_file(data, 256 * KiB)
+    job = os.path.join(d, "sd.fio")
+    write(job, exit_job(d, data, "exitall\nexit_what=stonewall").replace(
+        "[long]\n", "[long]\nstartdelay=2\n"))
+    doc, _ = run_json(c, "exit_what=stonewall, [long] still in its startdelay", job, d)
+    if doc:
+        u = jobs_of(doc)
+        c.check(u["long"]["job_runtime"] < 300000 and u["long"]["error"] == 0,
+                "exit_what=stonewall: [long], not started yet, ran %d ms" %
+                u["long"]["job_runtime"])
+
+
 def check_exitall_on_error(c, d):
     if not SHIM:
         c.skip("exitall_on_error: no fault shim (IOJOB_FAULT_SHIM)")
@@ -466,6 +482,7 @@ def main():
     try:
         check_wait_for(c, d)
         check_exitall(c, d)
+        check_exit_stonewall_before_start(c, d)
         check_exitall_on_error(c, d)
         check_stats(c, d)
         check_disable(c, d)
