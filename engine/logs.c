@@ -149,7 +149,7 @@ static void reset_max(struct job_logs *l)
 
 static uint64_t to_ms(const struct worker *w, uint64_t ticks)
 {
-	return clock_to_ns(w->clk, ticks - w->pace.t_start) / NS_PER_MSEC + w->logs->epoch_ms;
+	return (clock_to_ns(w->clk, ticks - w->pace.t_start) + w->logs->epoch_ns) / NS_PER_MSEC;
 }
 
 void logs_start(struct worker *w)
@@ -173,12 +173,22 @@ void logs_start(struct worker *w)
 	memset(l->win_slat, 0, sizeof(l->win_slat));
 	memset(l->win_lat, 0, sizeof(l->win_lat));
 	reset_max(l);
-	/* as fio: both count from the epoch of the clock log_alternate_epoch_clock_id names */
-	l->epoch_ms = 0;
+	/*
+	 * As fio: both count from the epoch of the clock log_alternate_epoch_clock_id names.
+	 * The epoch is taken at the job's start (pace.t_start), to the nanosecond, so that
+	 * the jobs' logs agree with each other to well under a millisecond: w->now may be
+	 * stale by a preemption, and two truncations to ms would add up to 2 ms of skew.
+	 */
+	l->epoch_ns = 0;
 	if ((w->job->log_unix_epoch || w->job->log_alternate_epoch) &&
-	    clock_gettime((clockid_t)w->job->log_epoch_clock, &ts) == 0)
-		l->epoch_ms = (uint64_t)ts.tv_sec * MSEC_PER_SEC +
-			      (uint64_t)ts.tv_nsec / NS_PER_MSEC;
+	    clock_gettime((clockid_t)w->job->log_epoch_clock, &ts) == 0) {
+		uint64_t now = clock_ticks(w->clk);
+
+		l->epoch_ns = (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+		if (now > w->pace.t_start)
+			l->epoch_ns -= clock_to_ns(w->clk, now - w->pace.t_start);
+	}
+	l->epoch_ms = l->epoch_ns / NS_PER_MSEC;
 	l->avg_ticks = clock_from_ns(w->clk, w->job->log_avg_ns);
 	l->hist_ticks = clock_from_ns(w->clk, w->job->log_hist_ns);
 	l->t_win_start = w->now;

@@ -37,7 +37,8 @@ struct job_logs {
 	uint64_t t_win_start, t_next_avg, avg_ticks;	/* clock ticks */
 	uint64_t t_next_hist, hist_ticks;
 	uint64_t avg_windows, hist_windows;	/* windows closed so far: their nominal times */
-	uint64_t epoch_ms;		/* added to every time: log_unix/alternate_epoch */
+	uint64_t epoch_ns;		/* added to every time: log_unix/alternate_epoch */
+	uint64_t epoch_ms;		/* the same in ms, for the windows' times */
 };
 
 /* The logs a job asked for, or NULL when none (or on ENOMEM, with -ENOMEM in *err). */

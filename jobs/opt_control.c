@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobs/opt_custom.h"
 #include "parser/value.h"
 #include "base/units.h"
 
@@ -97,33 +98,21 @@ int opt_ignore_error_parse(const struct opt_ctx *ctx, const char *val, void *dst
 	return ret;
 }
 
+/* One direction of max_latency: a time, in µs without a unit. */
+static int max_latency_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
+			    int dir, char *why, size_t whylen)
+{
+	(void)ctx;
+	if (value_parse_time(item, NS_PER_USEC, &j->max_latency_ns[dir]) < 0) {
+		snprintf(why, whylen, "'%s' is not a time (µs without a unit)", item);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* As bs=: one value for every direction, or read,write[,trim]; trims follow writes. */
 int opt_max_latency_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 			  size_t whylen)
 {
-	struct job_desc *j = dst;
-	uint64_t v[IO_NDIR] = { 0 };
-	char **f;
-	int n, ret = 0;
-
-	(void)ctx;
-	n = value_split(val, ',', &f);
-	if (n < 0)
-		return n;
-	if (n > IO_NDIR) {
-		snprintf(why, whylen, "'%s' has more than 3 values (read,write,trim)", val);
-		ret = -EINVAL;
-	}
-	for (int i = 0; !ret && i < IO_NDIR; i++) {
-		const char *item = i < n ? f[i] : f[n - 1];
-
-		if (*item && value_parse_time(item, NS_PER_USEC, &v[i]) < 0) {
-			snprintf(why, whylen, "'%s' is not a time (µs without a unit)", item);
-			ret = -EINVAL;
-		}
-	}
-	value_split_free(f, n);
-	if (!ret)
-		memcpy(j->max_latency_ns, v, sizeof(v));
-	return ret;
+	return opt_per_dir(ctx, val, dst, max_latency_item, why, whylen);
 }

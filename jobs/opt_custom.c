@@ -128,15 +128,8 @@ int opt_rwmixwrite_parse(const struct opt_ctx *ctx, const char *val, void *dst, 
 	return 0;
 }
 
-/*
- * Per-direction lists "r,w,t": one value applies to every direction, two set reads and
- * writes (trims follow writes), an empty field keeps that direction as it was.
- */
-typedef int (*dir_item_fn)(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
-			   int dir, char *why, size_t whylen);
-
-static int parse_per_dir(const struct opt_ctx *ctx, const char *val, struct job_desc *j,
-			 dir_item_fn fn, char *why, size_t whylen)
+int opt_per_dir(const struct opt_ctx *ctx, const char *val, struct job_desc *j,
+		dir_item_fn fn, char *why, size_t whylen)
 {
 	char **f;
 	int n, i, ret = 0;
@@ -197,7 +190,7 @@ static int bs_item(const struct opt_ctx *ctx, const char *item, struct job_desc 
 int opt_bs_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 		    size_t whylen)
 {
-	return parse_per_dir(ctx, val, dst, bs_item, why, whylen);
+	return opt_per_dir(ctx, val, dst, bs_item, why, whylen);
 }
 
 static int bsrange_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
@@ -231,7 +224,7 @@ int opt_bsrange_parse(const struct opt_ctx *ctx, const char *val, void *dst, cha
 	for (char *p = buf; *p; p++)
 		if (*p == '/')
 			*p = ',';
-	return parse_per_dir(ctx, buf, dst, bsrange_item, why, whylen);
+	return opt_per_dir(ctx, buf, dst, bsrange_item, why, whylen);
 }
 
 /*
@@ -301,7 +294,7 @@ static int bssplit_item(const struct opt_ctx *ctx, const char *item, struct job_
 int opt_bssplit_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 			 size_t whylen)
 {
-	return parse_per_dir(ctx, val, dst, bssplit_item, why, whylen);
+	return opt_per_dir(ctx, val, dst, bssplit_item, why, whylen);
 }
 
 static int blockalign_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
@@ -318,7 +311,7 @@ static int blockalign_item(const struct opt_ctx *ctx, const char *item, struct j
 int opt_blockalign_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 			    size_t whylen)
 {
-	return parse_per_dir(ctx, val, dst, blockalign_item, why, whylen);
+	return opt_per_dir(ctx, val, dst, blockalign_item, why, whylen);
 }
 
 /* One direction's rate: a size in bytes (or I/Os) per second, what says which. */
@@ -341,7 +334,7 @@ static int rate_item(const struct opt_ctx *ctx, const char *item, struct job_des
 int opt_rate_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 		      size_t whylen)
 {
-	return parse_per_dir(ctx, val, dst, rate_item, why, whylen);
+	return opt_per_dir(ctx, val, dst, rate_item, why, whylen);
 }
 
 static int rate_iops_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
@@ -353,7 +346,7 @@ static int rate_iops_item(const struct opt_ctx *ctx, const char *item, struct jo
 int opt_rate_iops_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 			   size_t whylen)
 {
-	return parse_per_dir(ctx, val, dst, rate_iops_item, why, whylen);
+	return opt_per_dir(ctx, val, dst, rate_iops_item, why, whylen);
 }
 
 /* The numbers after a skewed distribution's name: "THETA" or "THETA:CENTER". */
@@ -387,7 +380,7 @@ static int rate_min_item(const struct opt_ctx *ctx, const char *item, struct job
 int opt_rate_min_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 		       size_t whylen)
 {
-	return parse_per_dir(ctx, val, dst, rate_min_item, why, whylen);
+	return opt_per_dir(ctx, val, dst, rate_min_item, why, whylen);
 }
 
 static int rate_iops_min_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
@@ -399,7 +392,7 @@ static int rate_iops_min_item(const struct opt_ctx *ctx, const char *item, struc
 int opt_rate_iops_min_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 			    size_t whylen)
 {
-	return parse_per_dir(ctx, val, dst, rate_iops_min_item, why, whylen);
+	return opt_per_dir(ctx, val, dst, rate_iops_min_item, why, whylen);
 }
 
 /* random_distribution=random | zipf:THETA | pareto:H | normal:DEV */

@@ -9,6 +9,18 @@
 
 #include "jobs/options.h"
 
+struct job_desc;
+
+/*
+ * Per-direction lists "r,w,t" (bs=, max_latency=, percentage_random=, ...): one value
+ * applies to every direction, two set reads and writes (trims follow writes), an empty
+ * field keeps that direction as it was. fn parses one item into direction dir of j.
+ */
+typedef int (*dir_item_fn)(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
+			   int dir, char *why, size_t whylen);
+int opt_per_dir(const struct opt_ctx *ctx, const char *val, struct job_desc *j,
+		dir_item_fn fn, char *why, size_t whylen);
+
 /* The access patterns of rw= and their help. */
 extern const struct opt_enum rw_vals[];
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "jobs/opt_custom.h"
 #include "parser/value.h"
 
 int opt_parse_zones(const char *val, unsigned *zones)
@@ -85,15 +86,17 @@ int opt_zoneskip_parse(const struct opt_ctx *ctx, const char *val, void *dst, ch
 }
 
 /* One direction of percentage_random: a whole percentage. */
-static int perc_random_item(const char *item, unsigned *out, char *why, size_t whylen)
+static int perc_random_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
+			    int dir, char *why, size_t whylen)
 {
 	long long v;
 
+	(void)ctx;
 	if (value_parse_int(item, &v) < 0 || v < 0 || v > 100) {
 		snprintf(why, whylen, "'%s' is not a percentage (0 to 100)", item);
 		return -EINVAL;
 	}
-	*out = (unsigned)v;
+	j->percentage_random[dir] = (unsigned)v;
 	return 0;
 }
 
@@ -101,26 +104,7 @@ static int perc_random_item(const char *item, unsigned *out, char *why, size_t w
 int opt_perc_random_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 			  size_t whylen)
 {
-	struct job_desc *j = dst;
-	char **f;
-	int n, ret = 0;
-
-	(void)ctx;
-	n = value_split(val, ',', &f);
-	if (n < 0)
-		return n;
-	if (n > IO_NDIR) {
-		snprintf(why, whylen, "'%s' has more than 3 values (read,write,trim)", val);
-		ret = -EINVAL;
-	}
-	for (int i = 0; !ret && i < IO_NDIR; i++) {
-		const char *item = i < n ? f[i] : f[n - 1];
-
-		if (*item)
-			ret = perc_random_item(item, &j->percentage_random[i], why, whylen);
-	}
-	value_split_free(f, n);
-	return ret;
+	return opt_per_dir(ctx, val, dst, perc_random_item, why, whylen);
 }
 
 #define ZONE_SIZE_MISSING	UINT_MAX
