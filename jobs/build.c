@@ -329,7 +329,7 @@ static int build_one(const struct job_input *in, size_t sec, const size_t *globa
 	if (!ret)
 		sysbench_mode_defaults(j);
 	if (!ret)
-		ret = job_validate(j, eng, in->check_paths, d);
+		ret = job_validate(j, eng, in, d);
 	return ret;
 }
 

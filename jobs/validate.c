@@ -29,6 +29,26 @@ static int fail(const struct job_desc *j, const char *opt, struct diag *d, const
 	return job_fail(j, opt, d, "%s", why);
 }
 
+/*
+ * "psync, sync, ..." : the engines of this build (in->engines) whose flags have all of
+ * need and none of lack, for a hint that names what can do what the job's engine cannot.
+ */
+static const char *engines_that(const struct job_input *in, unsigned need, unsigned lack,
+				char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < in->nengines && at < len; i++) {
+		const struct engine_info *e = &in->engines[i];
+
+		if (!e->available || (e->flags & need) != need || (e->flags & lack))
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", e->name);
+	}
+	return buf;
+}
+
 static void depth_defaults(struct job_desc *j, const struct engine_info *eng, struct diag *d)
 {
 	/* offload keeps iodepth I/Os of a synchronous engine in flight, one per thread */
@@ -747,18 +767,21 @@ static int check_files(const struct job_desc *j, struct diag *d)
  * follow the I/Os onto the threads' instances.
  */
 static int check_offload(const struct job_desc *j, const struct engine_info *eng,
-			 struct diag *d)
+			 const struct job_input *in, struct diag *d)
 {
+	char names[256];
 	static const char *const cmdprio[] = { "cmdprio", "cmdprio_bssplit", "cmdprio_class",
 					       "cmdprio_hint", "cmdprio_percentage" };
 
 	if (j->io_submit_mode != SUBMIT_OFFLOAD)
 		return 0;
 	if (!(eng->flags & (ENGINE_POSITIONAL | ENGINE_NO_FILES)))
-		return fail(j, "io_submit_mode", d, "option 'io_submit_mode': offload runs I/Os "
-			    "on several threads over the same descriptors, and this ioengine cannot "
-			    "share one (it moves the file position, or runs a descriptor's I/Os one "
-			    "after another): use psync, libaio or io_uring");
+		return job_fail(j, "io_submit_mode", d, "option 'io_submit_mode': offload runs "
+				"I/Os on several threads over the same descriptors, and this "
+				"ioengine cannot share one (it moves the file position, or runs a "
+				"descriptor's I/Os one after another): use one of %s",
+				engines_that(in, ENGINE_POSITIONAL, ENGINE_NO_FILES | ENGINE_NO_DATA,
+					     names, sizeof(names)));
 	if (j->stripe_chunk)
 		return fail(j, "io_submit_mode", d, "option 'io_submit_mode': offload cannot run "
 			    "a stripe's parts, which the job's thread accounts per member");
@@ -840,9 +863,11 @@ int job_check_wait_for(const struct job_list *before, struct job_desc *j, struct
 	return 0;
 }
 
-int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
-		 struct diag *d)
+int job_validate(struct job_desc *j, const struct engine_info *eng,
+		 const struct job_input *in, struct diag *d)
 {
+	bool paths = in->check_paths;
+	char names[256];
 	int ret;
 
 	depth_defaults(j, eng, d);
@@ -881,21 +906,26 @@ int job_validate(struct job_desc *j, const struct engine_info *eng, bool paths,
 		return ret;
 	if (j->verify != VERIFY_NONE && j->verify != VERIFY_NULL &&
 	    (eng->flags & (ENGINE_NO_FILES | ENGINE_NO_DATA)))
-		return fail(j, "verify", d, "option 'verify': this ioengine stores no data, so "
-			    "there is nothing to verify (use psync, sync, posixaio, libaio or "
-			    "io_uring)");
+		return job_fail(j, "verify", d, "option 'verify': this ioengine stores no data, "
+				"so there is nothing to verify (use one of %s)",
+				engines_that(in, 0, ENGINE_NO_FILES | ENGINE_NO_DATA |
+					     ENGINE_WRITE_ONLY, names, sizeof(names)));
 	if (rw_does(j->rw, IO_READ) && (eng->flags & ENGINE_WRITE_ONLY))
 		return fail(j, "rw", d, "option 'rw': this ioengine only writes (use rw=write "
 			    "or rw=randwrite)");
 	if (j->trim_percentage && !(eng->flags & ENGINE_TRIM))
-		return fail(j, "trim_percentage", d, "option 'trim_percentage': this ioengine "
-			    "cannot trim (the engines that can: psync, sync, libaio, io_uring, ...)");
+		return job_fail(j, "trim_percentage", d, "option 'trim_percentage': this "
+				"ioengine cannot trim (the engines that can: %s)",
+				engines_that(in, ENGINE_TRIM, ENGINE_NO_FILES | ENGINE_NO_DATA,
+					     names, sizeof(names)));
 	if ((rw_does(j->rw, IO_TRIM)) && !(eng->flags & ENGINE_TRIM))
-		return fail(j, "ioengine", d, "option 'rw': this ioengine cannot trim "
-			    "(the engines that can: psync, sync, libaio, io_uring, ...)");
+		return job_fail(j, "ioengine", d, "option 'rw': this ioengine cannot trim (the "
+				"engines that can: %s)",
+				engines_that(in, ENGINE_TRIM, ENGINE_NO_FILES | ENGINE_NO_DATA,
+					     names, sizeof(names)));
 	if (j->filesize.lo > j->filesize.hi)
 		return fail(j, "filesize", d, "option 'filesize': the minimum is above the maximum");
-	return check_offload(j, eng, d);
+	return check_offload(j, eng, in, d);
 }
 
 int job_check_readonly(const struct job_desc *j, const struct engine_info *eng, struct diag *d)

@@ -7,15 +7,17 @@
 struct diag;
 struct engine_info;
 struct job_desc;
+struct job_input;
 struct job_list;
 
 /*
  * Fill the defaults that depend on other options (batch sizes, alignment, io_size),
  * cap what the engine cannot do (with a note), and reject contradictions. With
- * check_paths, directories must exist. Returns 0 or -EINVAL with d set.
+ * in->check_paths, directories must exist; the hints name the engines of in->engines
+ * that can do what eng cannot. Returns 0 or -EINVAL with d set.
  */
-int job_validate(struct job_desc *j, const struct engine_info *eng, bool check_paths,
-		 struct diag *d);
+int job_validate(struct job_desc *j, const struct engine_info *eng,
+		 const struct job_input *in, struct diag *d);
 
 /*
  * --readonly: refuse a job that writes (verify_only reads only), trims or deletes its

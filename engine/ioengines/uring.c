@@ -456,7 +456,8 @@ static const struct opt_def uring_options[] = {
 const struct ioengine_ops uring_engine = {
 	.name		= "io_uring",
 	.flags		= IOENG_POSITIONAL | IOENG_TRIM,
-	.help		= "io_uring via liburing (registered ring; fixedbufs, registerfiles)",
+	.help		= "io_uring via liburing: a registered ring, fixed buffers and files, SQ polling, "
+			  "polled, uncached and nowait I/O",
 	.options	= uring_options,
 	.options_size	= sizeof(struct uring_opts),
 	.init		= uring_init,

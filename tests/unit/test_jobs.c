@@ -301,7 +301,7 @@ START_TEST(verify_is_refused_without_data)
 {
 	add_file("job.fio", "[j]\nioengine=falloc\nrw=write\nsize=1m\nverify=crc32c\n");
 	build_fails("job.fio:5: job 'j': option 'verify': this ioengine stores no data, so there "
-		    "is nothing to verify (use psync, sync, posixaio, libaio or io_uring)");
+		    "is nothing to verify (use one of psync, libaio, io_uring)");
 }
 END_TEST
 
@@ -397,8 +397,7 @@ static const struct bad_case bad_cases[] = {
 	{ "[job]\nbwavgtime=0\n", 2,
 	  "job 'job': options 'bwavgtime' and 'iopsavgtime' need a window above 0" },
 	{ "[job]\nioengine=ftruncate\nrw=trim\n", 2,
-	  "job 'job': option 'rw': this ioengine cannot trim (the engines that can: psync, "
-	  "sync, libaio, io_uring, ...)" },
+	  "job 'job': option 'rw': this ioengine cannot trim (the engines that can: psync)" },
 	{ "[job]\niodpth=4\n", 2, "unknown option 'iodpth' (did you mean 'iodepth'?)" },
 	{ "[job]\nfixedbufs=1\n", 2,
 	  "option 'fixedbufs' belongs to ioengine 'io_uring', but job 'job' uses 'psync'" },
