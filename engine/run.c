@@ -311,7 +311,7 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 			ret = thread_env_prepare(j, rf->f, virtual_files ? 0 : rf->n, &r->env, d);
 		for (unsigned f = 0; !ret && !virtual_files && j->disk_util && f < rf->n; f++)
 			watch_disk(&r->disks, rf->f[f].path);
-		r->results[i].st = calloc(1, sizeof(*r->results[i].st));
+		r->results[i].st = stats_new();
 		if (!ret && !r->results[i].st)
 			ret = -ENOMEM;
 		ret = job_nomem(j, ret, d);
@@ -840,7 +840,7 @@ void run_free(struct run *r)
 			free(r->files[i].member_io);
 		}
 		if (r->results) {
-			free(r->results[i].st);
+			stats_free(r->results[i].st);
 			logs_free(r->results[i].logs);
 			free(r->results[i].blocks);
 		}

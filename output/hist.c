@@ -19,12 +19,12 @@ uint64_t hist_bucket_value(unsigned idx)
 	return base + (k << err_bits) + ((uint64_t)1 << (err_bits - 1));
 }
 
+/* Only buckets src has are written, so that dst's untouched pages stay unmapped. */
 void hist_merge(struct hist *dst, const struct hist *src)
 {
-	unsigned i;
-
-	for (i = 0; i < HIST_BUCKETS; i++)
-		dst->count[i] += src->count[i];
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		if (src->count[i])
+			dst->count[i] += src->count[i];
 }
 
 uint64_t hist_total(const struct hist *h)

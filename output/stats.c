@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* The fields of a zeroed direction that do not start at zero. */
 static void dir_init(struct dir_stats *d)
@@ -18,24 +19,60 @@ static void dir_init(struct dir_stats *d)
 	moments_init(&d->iops);
 }
 
+struct job_stats *stats_new(void)
+{
+	void *p = mmap(NULL, sizeof(struct job_stats), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	stats_init_zeroed(p);
+	return p;
+}
+
+void stats_free(struct job_stats *st)
+{
+	if (st)
+		munmap(st, sizeof(*st));
+}
+
 void stats_init(struct job_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	stats_init_zeroed(st);
 }
 
+/*
+ * Zero n bytes at p, writing only the 64-byte runs that are not zero already: a page no
+ * sample touched is the shared zero page, and a write would give it memory of its own.
+ */
+static void clear_lazily(char *p, size_t n)
+{
+	static const char zero[64];
+
+	for (size_t at = 0; at < n; at += sizeof(zero)) {
+		size_t k = n - at < sizeof(zero) ? n - at : sizeof(zero);
+
+		if (memcmp(p + at, zero, k))
+			memset(p + at, 0, k);
+	}
+}
+
 void stats_restart(struct job_stats *st)
 {
 	size_t tail = offsetof(struct job_stats, dir) + sizeof(st->dir);
+	size_t hists = offsetof(struct dir_stats, clat_hist);
+	size_t prio = offsetof(struct dir_stats, prio);
 
 	for (unsigned i = 0; i < STATS_NDIR; i++) {
 		struct dir_stats *d = &st->dir[i];
 		unsigned used = d->nprio;
 
-		memset(d, 0, offsetof(struct dir_stats, prio));
+		memset(d, 0, hists);
+		clear_lazily((char *)d + hists, prio - hists);
 		memset(d->prio, 0, used * sizeof(d->prio[0]));
 	}
-	memset((char *)st + tail, 0, sizeof(*st) - tail);
+	clear_lazily((char *)st + tail, sizeof(*st) - tail);
 	stats_init_zeroed(st);
 }
 

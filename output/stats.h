@@ -205,6 +205,16 @@ static inline unsigned stats_batch_bucket(unsigned n)
 void stats_prio_layout(struct dir_stats *d, uint32_t own, const uint32_t *ioprio,
 		       unsigned nprio, bool lat);
 
+/*
+ * A job's statistics, initialised, in memory of their own (mmap): the histograms' pages
+ * stay unmapped until an I/O lands in them. calloc() cannot promise that: once a large
+ * block has been freed, glibc raises its mmap threshold and serves blocks of this size
+ * from the heap, clearing them (512 jobs then cost 165 KB each instead of a few pages).
+ * NULL when out of memory; stats_free() releases it.
+ */
+struct job_stats *stats_new(void);
+void stats_free(struct job_stats *st);
+
 /* Zero every counter and set every moments' min to "none yet". */
 void stats_init(struct job_stats *st);
 
@@ -215,9 +225,8 @@ void stats_init(struct job_stats *st);
 void stats_restart(struct job_stats *st);
 
 /*
- * stats_init() for memory that is already zero (calloc): it writes only the few fields
- * that do not start at zero, so the histograms' pages stay unmapped until used. 512 jobs
- * then cost a few pages each instead of the whole 200 KB.
+ * stats_init() for memory that is already zero (stats_new, calloc): it writes only the
+ * few fields that do not start at zero, so the histograms' pages stay unmapped until used.
  */
 void stats_init_zeroed(struct job_stats *st);
 

@@ -117,7 +117,7 @@ static void record_job(struct job_stats *st, unsigned depth, uint64_t runtime_ns
 	st->minf = 14;
 }
 
-static struct job_stats *stats_new(void)
+static struct job_stats *new_stats(void)
 {
 	struct job_stats *st = malloc(sizeof(*st));
 
@@ -130,7 +130,7 @@ static struct report_unit *add_unit(struct scenario *sc, const char *name, int g
 {
 	struct report_unit *u = &sc->units[sc->r.nunits];
 
-	sc->st[sc->r.nunits] = stats_new();
+	sc->st[sc->r.nunits] = new_stats();
 	memset(u, 0, sizeof(*u));
 	u->name = name;
 	u->groupid = groupid;
@@ -234,7 +234,7 @@ static void build_group(struct scenario *sc)
 {
 	static const double typed[] = { 99.9, 50 };
 	struct report_unit *u = add_unit(sc, "seq-hdd", 0), *fast;
-	struct job_stats *a = stats_new(), *b = stats_new(), *st = sc->st[0];
+	struct job_stats *a = new_stats(), *b = new_stats(), *st = sc->st[0];
 
 	u->members = 2;
 	u->has_slat = true;

@@ -1,5 +1,6 @@
 /* Unit tests for output/stats.c and the bucket helpers of output/stats.h. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@ static uint64_t rng_next(uint64_t *s)
 	return *s;
 }
 
-static struct job_stats *stats_new(void)
+static struct job_stats *new_stats(void)
 {
 	struct job_stats *st = malloc(sizeof(*st));
 
@@ -145,7 +146,7 @@ static void fill_dir(struct job_stats *st, unsigned dir, unsigned n, uint64_t se
 
 START_TEST(merge_of_two_equals_one_job_over_the_union)
 {
-	struct job_stats *a = stats_new(), *b = stats_new(), *all = stats_new();
+	struct job_stats *a = new_stats(), *b = new_stats(), *all = new_stats();
 	struct sample_sum s;
 	uint64_t longest;
 
@@ -190,7 +191,7 @@ START_TEST(merge_sums_bw_samples_as_fio_reports_them)
 {
 	static const uint64_t bw1[] = { 20480, 20521, 20608 }, bw2[] = { 20480, 20521, 20480 };
 	static const uint64_t io1[] = { 320, 320, 322 }, io2[] = { 320, 320, 320 };
-	struct job_stats *a = stats_new(), *b = stats_new(), *g = stats_new();
+	struct job_stats *a = new_stats(), *b = new_stats(), *g = new_stats();
 	struct sample_sum s;
 	char line[128];
 	unsigned i;
@@ -221,7 +222,7 @@ END_TEST
 
 START_TEST(merge_with_an_empty_job_changes_nothing)
 {
-	struct job_stats *a = stats_new(), *copy = stats_new(), *empty = stats_new();
+	struct job_stats *a = new_stats(), *copy = new_stats(), *empty = new_stats();
 	struct sample_sum s1, s2;
 
 	fill_dir(a, 1, 500, 3);
@@ -242,7 +243,7 @@ END_TEST
 
 START_TEST(unify_folds_write_and_trim_into_read)
 {
-	struct job_stats *st = stats_new(), *ref = stats_new();
+	struct job_stats *st = new_stats(), *ref = new_stats();
 	struct sample_sum s, r, w;
 	uint64_t longest;
 	unsigned i;
@@ -376,7 +377,7 @@ static const struct prio_stats *find_prio(const struct dir_stats *d, uint32_t io
 
 START_TEST(prio_merge_adds_entries_of_equal_priority)
 {
-	struct job_stats *g = stats_new(), *a = stats_new(), *b = stats_new();
+	struct job_stats *g = new_stats(), *a = new_stats(), *b = new_stats();
 	const uint32_t pa[] = { 0, 1 << 13 }, pb[] = { 0, 3 << 13 | 2, 1 << 13 };
 
 	stats_prio_layout(&a->dir[0], 0, pa, 2, false);
@@ -402,7 +403,7 @@ END_TEST
 
 START_TEST(prio_merge_tells_apart_jobs_of_different_priorities)
 {
-	struct job_stats *g = stats_new(), *a = stats_new(), *b = stats_new(), *c = stats_new();
+	struct job_stats *g = new_stats(), *a = new_stats(), *b = new_stats(), *c = new_stats();
 
 	stats_prio_layout(&a->dir[0], 2 << 13 | 1, NULL, 0, false);
 	stats_prio_layout(&b->dir[0], 2 << 13 | 5, NULL, 0, false);
@@ -427,7 +428,7 @@ END_TEST
 
 START_TEST(prio_merge_past_the_slots_gives_the_view_up)
 {
-	struct job_stats *g = stats_new(), *a = stats_new(), *b = stats_new();
+	struct job_stats *g = new_stats(), *a = new_stats(), *b = new_stats();
 	const uint32_t pa[] = { 0, 1, 2, 3 }, pb[] = { 0, 4, 5, 6 };
 
 	stats_prio_layout(&a->dir[0], 0, pa, 4, false);
@@ -449,7 +450,7 @@ END_TEST
 
 START_TEST(unify_merges_the_priorities_of_both_directions)
 {
-	struct job_stats *st = stats_new();
+	struct job_stats *st = new_stats();
 	const uint32_t p[] = { 0, 1 << 13 };
 
 	stats_prio_layout(&st->dir[0], 0, p, 2, false);
@@ -467,7 +468,7 @@ END_TEST
 
 START_TEST(restart_is_init_for_stats_in_use)
 {
-	struct job_stats *st = stats_new(), *ref = stats_new();
+	struct job_stats *st = new_stats(), *ref = new_stats();
 	const uint32_t p[] = { 0, 1 << 13, 2 << 13 };
 
 	fill_dir(st, 0, 300, 7);
@@ -480,6 +481,67 @@ START_TEST(restart_is_init_for_stats_in_use)
 	ck_assert_int_eq(memcmp(st, ref, sizeof(*st)), 0);
 	free(st);
 	free(ref);
+}
+END_TEST
+
+/*
+ * Pages of memory the mapping that holds p costs (Rss in /proc/self/smaps). Pages only
+ * read map the shared zero page, which costs nothing and is not counted; mincore() would
+ * count them. Two stats_new() blocks side by side may share one mapping.
+ */
+static unsigned resident_pages(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[256];
+	bool in = false;
+	unsigned kb = 0;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+		else if (in && sscanf(line, "Rss: %u kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb / 4;
+}
+
+/*
+ * 512 jobs each hold a job_stats of 450 KB: only the pages their I/Os touch may cost
+ * memory. Init writes the moments at the head of each direction and of the sync part
+ * (4 places, each at most 2 pages); a sample, a restart and a merge add no more than
+ * the pages they write. Without stats_new() (calloc, once glibc raised its mmap
+ * threshold) every page is in memory.
+ */
+START_TEST(stats_new_leaves_the_histograms_unmapped)
+{
+	struct job_stats *st = stats_new(), *sum = stats_new();
+	unsigned fresh, sampled;
+
+	ck_assert_ptr_nonnull(st);
+	ck_assert_ptr_nonnull(sum);
+	fresh = resident_pages(st) + (resident_pages(sum) != resident_pages(st) ?
+				      resident_pages(sum) : 0);
+	ck_assert_uint_le(fresh, 2 * 8);
+	ck_assert_uint_gt(sizeof(*st) / 4096, 100);
+	hist_add(&st->dir[0].clat_hist, 100000, 1);
+	moments_add1(&st->dir[0].clat, 100000);
+	sampled = resident_pages(st);
+	/* the merge adds the sample's page and the counters behind each histogram block */
+	stats_merge(sum, st);
+	ck_assert_uint_eq(sum->dir[0].clat_hist.count[hist_index(100000)], 1);
+	ck_assert_uint_le(resident_pages(sum), fresh + 1 + 1 + 4);
+	/* a restart reads every histogram (zero pages: free) and writes only what was used */
+	sampled = resident_pages(st);
+	stats_restart(st);
+	ck_assert_uint_eq(resident_pages(st), sampled);
+	ck_assert_uint_eq(hist_total(&st->dir[0].clat_hist), 0);
+	ck_assert_uint_eq(st->dir[0].clat.n, 0);
+	stats_free(st);
+	stats_free(sum);
 }
 END_TEST
 
@@ -509,6 +571,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, prio_merge_past_the_slots_gives_the_view_up);
 	tcase_add_test(tc, unify_merges_the_priorities_of_both_directions);
 	tcase_add_test(tc, restart_is_init_for_stats_in_use);
+	tcase_add_test(tc, stats_new_leaves_the_histograms_unmapped);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("buckets");
