@@ -529,7 +529,6 @@ START_TEST(stats_new_leaves_the_histograms_unmapped)
 	ck_assert_uint_gt(sizeof(*st) / 4096, 100);
 	hist_add(&st->dir[0].clat_hist, 100000, 1);
 	moments_add1(&st->dir[0].clat, 100000);
-	sampled = resident_pages(st);
 	/* the merge adds the sample's page and the counters behind each histogram block */
 	stats_merge(sum, st);
 	ck_assert_uint_eq(sum->dir[0].clat_hist.count[hist_index(100000)], 1);
