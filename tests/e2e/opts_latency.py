@@ -156,13 +156,14 @@ def check_unmet(c, d, path, prog, name):
                 (name, err.strip()))
 
 
-def check_no_lat(c, d, path):
-    """disable_lat: total latency is not measured, nothing is compared: iodepth is reached."""
-    code, _, doc, _, err = shim_run(BIN, job(path, "--iodepth=8", "--disable_lat=1"), d,
+def check_no_lat(c, d, path, prog, name):
+    """disable_lat: total latency (what fio compares) is not measured, nothing is compared:
+    iodepth is reached."""
+    code, _, doc, _, err = shim_run(prog, job(path, "--iodepth=8", "--disable_lat=1"), d,
                                     d + "/f.log")
     c.check(code == 0 and doc and doc["jobs"][0]["latency_depth"] == 8,
-            "disable_lat: exit %d, depth %s, want 8: %s" %
-            (code, doc and doc["jobs"][0]["latency_depth"], err.strip()))
+            "%s: exit %d, depth %s, want 8: %s" %
+            (name, code, doc and doc["jobs"][0]["latency_depth"], err.strip()))
 
 
 def check_run(c, d, path):
@@ -216,6 +217,7 @@ def check_fio(c, d, path, ours, ours_cap):
             "fio iodepth=3: exit %d, depth %s, iojob's %s" %
             (code, doc and doc["jobs"][0]["latency_depth"], ours_cap))
     check_unmet(c, d, path, FIO, "fio, target unmet at depth 1")
+    check_no_lat(c, d, path, FIO, "fio, disable_lat")
 
 
 def main():
@@ -233,7 +235,7 @@ def main():
         ours = check_search(c, d, path)
         ours_cap = check_cap(c, d, path)
         check_unmet(c, d, path, BIN, "target unmet at depth 1")
-        check_no_lat(c, d, path)
+        check_no_lat(c, d, path, BIN, "disable_lat")
         check_run(c, d, path)
         if FIO:
             check_fio(c, d, path, ours, ours_cap)
