@@ -7,6 +7,7 @@
 #define ENGINE_ACCOUNT_H
 
 #include "base/units.h"
+#include "engine/lat_target.h"
 #include "engine/worker.h"
 
 static inline void account_slat(struct worker *w, uint64_t t_create, uint64_t t_submit,
@@ -37,9 +38,9 @@ void account_too_slow(struct worker *w, const struct io_req *r, uint64_t lat);
 
 /*
  * The rare path, taken by an I/O whose latency reaches w->rare_min: lat_over='s limits
- * and just above max_latency's (the lowest is rare_min), and with cmdprio every I/O
- * (rare_min 0), whose clat or lat also counts under its priority. lat is clat where there
- * is no submission stamp.
+ * and just above max_latency's and latency_target's (the lowest is rare_min), and with
+ * cmdprio every I/O (rare_min 0), whose clat or lat also counts under its priority. lat is
+ * clat where there is no submission stamp.
  */
 static __attribute__((noinline, cold)) void
 account_rare(struct worker *w, const struct io_req *r, struct dir_stats *ds, uint64_t clat,
@@ -49,6 +50,8 @@ account_rare(struct worker *w, const struct io_req *r, struct dir_stats *ds, uin
 
 	if (max && lat > max && w->job->stats && !w->job->disable_lat)
 		account_too_slow(w, r, lat);
+	if (w->lat)
+		lat_target_slow(w, r, lat, n);
 	if (ds->nprio) {
 		struct prio_stats *p = &ds->prio[r->prio_idx];
 		uint64_t v = ds->prio_lat ? lat : clat;

@@ -61,6 +61,7 @@ struct job_result {
 	int error;		/* errno that stopped the job, 0 if it ran to the end */
 	char error_msg[512];	/* what failed, naming job, file, offset */
 	bool has_slat;		/* asynchronous engine: slat was measured */
+	unsigned lat_depth;	/* latency_target's depth at the end, else iodepth */
 	struct job_logs *logs;	/* what write_*_log gathered, NULL if nothing */
 	uint32_t *blocks;	/* block_error_percentiles' blocks, NULL when off */
 	unsigned nblocks;

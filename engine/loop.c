@@ -1,6 +1,7 @@
 /*
- * The per-job event loop: keep iodepth I/Os in flight, submit them (one per call unless
- * the job batches), reap them, and record each one. One clock read stamps every I/O a
+ * The per-job event loop: keep iodepth I/Os in flight (the request queue's limit, lower
+ * while latency_target searches), submit them (one per call unless the job batches), reap
+ * them, and record each one. One clock read stamps every I/O a
  * submit call sent, one stamps everything a reap call returned, and an I/O's creation is
  * the latest reading before it was planned; a synchronous engine costs two reads per I/O.
  * Completions that share all their stamps are recorded together. Nothing here allocates,
@@ -364,10 +365,10 @@ static void fill(struct worker *w)
 		q->held = true;
 		goto out;
 	}
-	if (!w->issuing || !q->filling || q->inflight + q->nqueued >= j->iodepth)
+	if (!w->issuing || !q->filling || q->inflight + q->nqueued >= q->limit)
 		goto out;
 	w->now = clock_ticks(w->clk);
-	while (w->issuing && q->inflight + q->nqueued < j->iodepth) {
+	while (w->issuing && q->inflight + q->nqueued < q->limit) {
 		struct io_req *r;
 
 		if (pace_gated(&w->pace) && pace_held_back(w)) {
@@ -400,7 +401,7 @@ static void fill(struct worker *w)
 		if (q->nqueued >= j->iodepth_batch_submit)
 			submit(w);
 	}
-	if (q->inflight + q->nqueued >= j->iodepth)
+	if (q->inflight + q->nqueued >= q->limit)
 		q->filling = false;
 out:
 	if (q->nqueued)
@@ -436,7 +437,7 @@ static void reap(struct worker *w)
 
 	/* Poll while more can be issued right away; wait when full, done or held back. */
 	if (w->issuing && q->filling && !q->held && !q->nretry &&
-	    q->inflight + q->nqueued < j->iodepth)
+	    q->inflight + q->nqueued < q->limit)
 		min = 0;
 	else if (!min)
 		min = 1;

@@ -16,6 +16,7 @@
 #include "engine/account.h"
 #include "engine/engine.h"
 #include "engine/io_plan.h"
+#include "engine/lat_target.h"
 
 #define STOP_POLL_NS	(10 * NS_PER_MSEC)	/* how often a job looks at the stop flag */
 #define MIN_SETTLE_NS	(2 * NS_PER_SEC)	/* rate_min is not checked before this, as fio */
@@ -93,6 +94,8 @@ void pace_update(struct worker *w)
 			t = p->t_next_iops;
 		if (p->t_next_min < t)
 			t = p->t_next_min;
+		if (w->lat && lat_target_deadline(w) < t)
+			t = lat_target_deadline(w);
 	}
 	p->t_next_check = t;
 }
@@ -105,14 +108,17 @@ static bool rate_min_wanted(const struct job_desc *j)
 	return false;
 }
 
-/* The measured phase starts now: at the job's start, or when ramp_time is over. */
-void pace_start(struct worker *w)
+/*
+ * Measuring starts (again) now: the statistics afresh when fresh (they hold ramp_time's or
+ * latency_target's search), the logs too when logs_too.
+ */
+static void measure_from_now(struct worker *w, bool fresh, bool logs_too)
 {
 	const struct job_desc *j = w->job;
 	struct pace *p = &w->pace;
 	uint64_t now = w->now;
 
-	if (p->ramping) {
+	if (fresh) {
 		uint64_t inflight_dir[IO_NDIR];
 
 		/* I/Os in flight now complete into the new statistics: count them as issued. */
@@ -141,7 +147,7 @@ void pace_start(struct worker *w)
 	p->t_min_mark = 0;
 	p->think_mark = 0;	/* the completions are counted afresh, from here */
 	p->t_think = now;
-	if (w->logs)
+	if (w->logs && logs_too)
 		logs_start(w);
 	if (w->progress) {
 		atomic_store(&w->progress->start_ns, clock_mono_ns());
@@ -149,6 +155,24 @@ void pace_start(struct worker *w)
 			     plan_budget_bytes(w));
 	}
 	pace_publish(w, JOB_RUNNING);
+}
+
+/* The measured phase starts now: at the job's start, or when ramp_time is over. */
+void pace_start(struct worker *w)
+{
+	measure_from_now(w, w->pace.ramping, true);
+	if (w->lat)
+		lat_target_start(w);
+	pace_update(w);
+}
+
+/*
+ * latency_target settled: as fio, its last window's statistics are the job's, the runtime
+ * counts from here, and the logs keep what the search logged. Nothing is in flight.
+ */
+void pace_restart(struct worker *w)
+{
+	measure_from_now(w, true, false);
 	pace_update(w);
 }
 
@@ -246,6 +270,8 @@ void pace_tick(struct worker *w)
 			logs_tick(w);
 		if (w->now >= p->t_next_min)
 			rate_min_check(w);
+		if (w->lat && w->now >= lat_target_deadline(w))
+			lat_target_tick(w);
 	}
 	pace_update(w);
 }

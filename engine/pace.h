@@ -70,6 +70,9 @@ void pace_begin(struct worker *w);
 /* Start measuring now (w->now): at the job's start, or when ramp_time is over. */
 void pace_start(struct worker *w);
 
+/* latency_target settled: the statistics and the runtime start again now, the logs go on. */
+void pace_restart(struct worker *w);
+
 /* The measured phase ends now (w->now): its runtime and the thread's CPU use in it. */
 void pace_end(struct worker *w);
 

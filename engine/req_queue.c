@@ -11,6 +11,7 @@ int req_queue_init(struct req_queue *q, unsigned depth, struct iomem_spec *mem, 
 	int ret;
 
 	q->depth = depth;
+	q->limit = depth;
 	mem->bytes = depth * buf_size;
 	ret = iomem_alloc(&q->mem, mem, err, errlen);
 	if (ret < 0)

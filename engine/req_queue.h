@@ -17,6 +17,8 @@
 struct req_queue {
 	struct io_req *reqs;		/* depth of them, each with its buffer */
 	unsigned depth;
+	unsigned limit;			/* the most in flight now: depth, or latency_target's
+					 * search depth (lat_target.c sets it) */
 	unsigned char *bufs;		/* the requests' buffers, one block */
 	struct iomem mem;		/* where that block lives (mem=, iomem_align) */
 	unsigned *free_slots;

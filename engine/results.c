@@ -137,6 +137,16 @@ struct sources {
 	const struct phase_usage *phases;
 };
 
+/* The "latency" line: as fio, a group's is its last job's. */
+static void lat_fill(struct report_unit *u, const struct job_desc *j,
+		     const struct job_result *res)
+{
+	u->depth = res->lat_depth ? res->lat_depth : j->iodepth;
+	u->lat_target_ns = j->lat_target_ns;
+	u->lat_window_ns = j->lat_window_ns;
+	u->lat_percentile = j->lat_percentile;
+}
+
 static void fill_unit(struct report_unit *u, const struct run *r, const struct sources *src,
 		      unsigned i, const struct job_stats *st)
 {
@@ -161,7 +171,7 @@ static void fill_unit(struct report_unit *u, const struct run *r, const struct s
 	u->sig_figs = j->sig_figs;
 	u->unit_bits = j->unit_base == UNIT_BASE_BITS;
 	u->unified = (enum report_unified)j->unified_rw_reporting;
-	u->depth = j->iodepth;
+	lat_fill(u, j, res);
 	u->continue_on_error = j->continue_on_error != ERRC_NONE;
 	u->st = st;
 	u->pass = j->pass;
@@ -197,6 +207,7 @@ static unsigned merge_group(const struct run *r, const struct sources *src, unsi
 			continue;
 		members++;
 		stats_merge(st, src->results[k].st);
+		lat_fill(u, &jobs->jobs[k], &src->results[k]);
 		if (!u->error && src->results[k].error) {
 			u->error = src->results[k].error;
 			u->error_msg = src->results[k].error_msg;

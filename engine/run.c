@@ -20,6 +20,7 @@
 
 #include "engine/control.h"
 #include "engine/files.h"
+#include "engine/lat_target.h"
 #include "engine/logs.h"
 #include "engine/stripe/stripe.h"
 #include "engine/thread_env.h"
@@ -413,6 +414,7 @@ static void *job_thread(void *arg)
 	if (!ret && !s->w.error &&
 	    thread_env_exec(s->w.job, true, s->w.error_msg, sizeof(s->w.error_msg)) < 0)
 		s->w.error = s->w.st->error = ECHILD;
+	res->lat_depth = lat_target_depth(&s->w);	/* before teardown frees the search */
 	worker_teardown(&s->w);
 	res->logs = s->w.logs;		/* written after the run */
 	res->blocks = s->w.blocks;	/* reported after the run */
@@ -544,8 +546,8 @@ static struct job_flow *job_flow_of(struct run *r, unsigned index)
 
 /*
  * The latency from which an I/O takes the loop's rare path: lat_over='s lowest limit, or
- * just above max_latency's lowest. As in fio, max_latency is not checked where lat is not
- * measured: disable_lat, or stats=0.
+ * just above max_latency's or latency_target's lowest. As in fio, neither is checked where
+ * lat is not measured: disable_lat, or stats=0.
  */
 static uint64_t rare_min(const struct job_desc *j)
 {
@@ -554,6 +556,8 @@ static uint64_t rare_min(const struct job_desc *j)
 	for (int d = 0; j->stats && !j->disable_lat && d < IO_NDIR; d++)
 		if (j->max_latency_ns[d] && j->max_latency_ns[d] + 1 < min)
 			min = j->max_latency_ns[d] + 1;
+	if (j->stats && !j->disable_lat && j->lat_target_ns && j->lat_target_ns + 1 < min)
+		min = j->lat_target_ns + 1;
 	return min;
 }
 

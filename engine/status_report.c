@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "engine/engine.h"
+#include "engine/lat_target.h"
 #include "engine/pace.h"
 #include "engine/worker.h"
 #include "output/diskstats.h"
@@ -61,6 +62,7 @@ void run_status_answer(struct worker *w)
 	to->tid = w->tid;
 	to->error = w->error;
 	to->has_slat = !w->sync_path;
+	to->lat_depth = lat_target_depth(w);
 	if (w->error)
 		memcpy(to->error_msg, w->error_msg, sizeof(to->error_msg));
 	atomic_store_explicit(&p->snap_done, want, memory_order_release);
@@ -127,6 +129,7 @@ static void view_of(struct status_report *s, unsigned i, struct job_result *v)
 	v->tid = from->tid;
 	v->error = from->error;
 	v->has_slat = from->has_slat;
+	v->lat_depth = from->lat_depth;
 	memcpy(v->error_msg, from->error_msg, sizeof(v->error_msg));
 }
 

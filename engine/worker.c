@@ -13,6 +13,7 @@
 #include "engine/files.h"
 #include "engine/io_plan.h"
 #include "engine/iomem.h"
+#include "engine/lat_target.h"
 #include "engine/offload.h"
 #include "engine/pace.h"
 #include "engine/stripe/stripe.h"
@@ -174,6 +175,11 @@ int worker_setup(struct worker *w)
 	ret = alloc_requests(w);
 	if (ret < 0)
 		return ret;
+	if (lat_target_init(w) < 0) {
+		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': no memory for "
+			 "latency_target's search", j->name);
+		return -ENOMEM;
+	}
 	w->logs = logs_create(j, &ret);
 	if (ret < 0) {
 		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': no memory for its logs",
@@ -323,6 +329,7 @@ void worker_teardown(struct worker *w)
 	if (!(w->ops->flags & IOENG_NOFILES))
 		close_files(w);
 	verify_free(w);
+	lat_target_free(w);
 	plan_free(w);
 	req_queue_free(&w->q);
 	iomem_unlock(&w->locked);

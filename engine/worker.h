@@ -23,6 +23,7 @@
 #include "engine/req_queue.h"
 #include "output/stats.h"
 
+struct lat_target;
 struct offload;
 struct stripe;
 
@@ -43,6 +44,7 @@ struct worker {
 	struct job_logs *logs;		/* NULL when the job writes no log files */
 	struct job_progress *progress;	/* published for the status line */
 	struct verify *verify;		/* NULL when the job does not verify */
+	struct lat_target *lat;		/* latency_target's search (lat_target.c), or NULL */
 	uint32_t *blocks;		/* block_error_percentiles: per trim block (report.h's
 					 * state << BLOCK_STATE_SHIFT | trims), NULL when off */
 	unsigned nblocks;

@@ -375,6 +375,11 @@ struct job_desc {
 	struct ignore_list ignore_error[ERR_TYPE_NR];	/* per READ, WRITE, VERIFY */
 	bool error_dump;		/* say each I/O error as it happens */
 	uint64_t max_latency_ns[IO_NDIR];	/* 0: no limit */
+	/* latency_target's depth search (engine/lat_target.c) */
+	uint64_t lat_target_ns;		/* 0: no search, the job runs at iodepth */
+	uint64_t lat_window_ns;		/* each depth is tried this long (0: each reap) */
+	double lat_percentile;		/* share of I/Os at or under the target, in % */
+	bool lat_run;			/* latency_run: go on adjusting, never settle */
 	unsigned sig_figs;		/* significant_figures */
 	int unit_base;			/* enum unit_base */
 

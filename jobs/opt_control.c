@@ -1,4 +1,7 @@
-/* Parsers of ignore_error= and max_latency=, the job control options with structure. */
+/*
+ * Parsers of ignore_error=, max_latency= and latency_percentile=, the job control options
+ * with structure.
+ */
 #include "jobs/opt_control.h"
 
 #include <errno.h>
@@ -115,4 +118,19 @@ int opt_max_latency_parse(const struct opt_ctx *ctx, const char *val, void *dst,
 			  size_t whylen)
 {
 	return opt_per_dir(ctx, val, dst, max_latency_item, why, whylen);
+}
+
+int opt_latency_pct_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+			  size_t whylen)
+{
+	struct job_desc *j = dst;
+	double v;
+
+	(void)ctx;
+	if (value_parse_double(val, &v) < 0 || !(v >= 0 && v <= 100)) {
+		snprintf(why, whylen, "'%s' is not a percentage from 0 to 100", val);
+		return -EINVAL;
+	}
+	j->lat_percentile = v;
+	return 0;
 }

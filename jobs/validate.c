@@ -810,6 +810,18 @@ static void gtod_reduce(struct job_desc *j, struct diag *d)
 }
 
 /* The job control and reporting options that follow others, as fio settles them. */
+/* latency_window, latency_percentile and latency_run shape latency_target's search. */
+static void note_latency_search(const struct job_desc *j, struct diag *d)
+{
+	static const char *const names[] = { "latency_window", "latency_percentile",
+					     "latency_run" };
+
+	for (unsigned i = 0; !j->lat_target_ns && i < ARRAY_SIZE(names); i++)
+		if (job_setting(j, names[i]))
+			diag_note(d, "job '%s': option '%s' acts only with latency_target, as in "
+				  "fio", j->name, names[i]);
+}
+
 static int check_control(struct job_desc *j, struct diag *d)
 {
 	/* fio 3.33's exitall takes no value: exitall=0 turns it on as well (a quirk kept) */
@@ -830,6 +842,7 @@ static int check_control(struct job_desc *j, struct diag *d)
 			j->continue_on_error |= 1 << t;
 	if (j->wait_for && !strcmp(j->wait_for, j->name))
 		return fail(j, "wait_for", d, "option 'wait_for': a job cannot wait for itself");
+	note_latency_search(j, d);
 	return 0;
 }
 

@@ -36,7 +36,11 @@ struct report_unit {
 	unsigned sig_figs;		/* significant_figures of the normal report; 0: fio's 4 */
 	bool unit_bits;			/* unit_base=1: the normal report's bw in bits */
 	enum report_unified unified;
-	unsigned depth;			/* iodepth, for the "latency" line */
+	unsigned depth;			/* for the "latency" line: latency_target's depth at
+					 * the end, or iodepth */
+	uint64_t lat_target_ns;		/* latency_target, 0: none */
+	uint64_t lat_window_ns;		/* latency_window */
+	double lat_percentile;		/* latency_percentile */
 	bool continue_on_error;		/* print the "errors" line */
 	const struct job_stats *st;
 	const char *const *opt_names;	/* JSON "job options": names and values as set */

@@ -294,9 +294,9 @@ static void json_unit(struct json_out *j, const struct report_ctx *c, const stru
 	}
 	if (u->depth) {
 		json_uint(j, "latency_depth", u->depth);
-		json_uint(j, "latency_target", 0);
-		json_float(j, "latency_percentile", 100.0);
-		json_uint(j, "latency_window", 0);
+		json_uint(j, "latency_target", u->lat_target_ns);
+		json_float(j, "latency_percentile", u->lat_percentile);
+		json_uint(j, "latency_window", u->lat_window_ns / NS_PER_USEC);
 	}
 	if (u->desc)
 		json_str(j, "desc", u->desc);

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "base/units.h"
 #include "output/diskstats.h"
 #include "output/num2str.h"
 #include "output/report_util.h"
@@ -291,8 +292,11 @@ static void print_job_tail(FILE *f, const struct report_unit *u, const struct jo
 		fprintf(f, "     errors    : total=%llu, first_error=%d/<%s>\n",
 			(unsigned long long)st->total_err, st->first_error,
 			strerror(st->first_error));
+	/* fio's units: the target in ns, the window in µs */
 	if (u->depth)
-		fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
+		fprintf(f, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, "
+			"depth=%u\n", (unsigned long long)u->lat_target_ns,
+			(unsigned long long)(u->lat_window_ns / NS_PER_USEC), u->lat_percentile,
 			u->depth);
 	if (u->block_info)
 		print_blocks(f, u);

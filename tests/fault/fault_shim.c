@@ -19,12 +19,15 @@
  *          (whole 512-byte sectors when there are at least 1024; 512 are left alone);
  *          a "short" fallocate succeeds having done nothing, as a device that ignores
  *          a discard; or "slowMS": the call waits MS milliseconds, then runs as it would
- *          have (a slow I/O, for max_latency)
+ *          have (a slow I/O, for max_latency); for io_getevents alone, "depthUS": the call
+ *          waits US microseconds for each I/O in flight (submitted by io_submit and not yet
+ *          returned), so that an I/O's latency grows with the queue depth (latency_target)
  *   NTH    the first matching call it hits, counting from 1 (default 1)
  *   COUNT  how many matching calls in a row it hits (default 1; 0: every one from NTH on)
  * IOJOB_FAULT_PATH=TEXT  only calls on files whose path contains TEXT count; without it,
  *          calls on regular files and block devices (never pipes, terminals, /dev/null)
- * IOJOB_FAULT_LOG=FILE   written at exit: "CALL FAULT calls=N hits=M", one line per SPEC
+ * IOJOB_FAULT_LOG=FILE   written at exit: "CALL FAULT calls=N hits=M", one line per SPEC;
+ *          a depth spec's adds " max_inflight=K", the most I/Os libaio had in flight at once
  *
  * This file reads the spec and wraps the system calls and libaio; fault_uring.c wraps
  * liburing.
@@ -81,6 +84,7 @@ struct fault {
 	enum fault_call call;
 	int err;		/* errno, or 0 for a short transfer or a slow call */
 	unsigned long slow_ms;	/* a slow call: how long it waits */
+	unsigned long depth_us;	/* depthUS: the wait per I/O in flight */
 	char what[16];		/* FAULT as written */
 	unsigned long nth, count;
 	unsigned long calls, hits;
@@ -91,6 +95,7 @@ static unsigned nfaults;
 static bool wanted[C_NCALLS];
 static const char *path_filter;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static long aio_inflight, aio_inflight_max;	/* libaio's I/Os submitted, not yet reaped */
 
 static ssize_t (*real_pread)(int, void *, size_t, off_t);
 static ssize_t (*real_pwrite)(int, const void *, size_t, off_t);
@@ -154,6 +159,12 @@ static void parse_spec(char *spec)
 		f->slow_ms = strtoul(what + 4, &end, 10);
 		if (!f->slow_ms || *end)
 			die("slow takes milliseconds above 0 (slow50)", what);
+	} else if (!strncmp(what, "depth", 5)) {
+		char *end;
+
+		f->depth_us = strtoul(what + 5, &end, 10);
+		if (!f->depth_us || *end || f->call != C_IO_GETEVENTS)
+			die("depth takes microseconds above 0, on io_getevents (depth500)", what);
 	} else {
 		f->err = strcmp(what, "short") ? parse_errno(what) : 0;
 	}
@@ -227,9 +238,13 @@ __attribute__((destructor)) static void fault_report(void)
 
 	if (!path || !(f = fopen(path, "we")))
 		return;
-	for (unsigned i = 0; i < nfaults; i++)
-		fprintf(f, "%s %s calls=%lu hits=%lu\n", call_names[faults[i].call],
+	for (unsigned i = 0; i < nfaults; i++) {
+		fprintf(f, "%s %s calls=%lu hits=%lu", call_names[faults[i].call],
 			faults[i].what, faults[i].calls, faults[i].hits);
+		if (faults[i].depth_us)
+			fprintf(f, " max_inflight=%ld", aio_inflight_max);
+		fputc('\n', f);
+	}
 	fclose(f);
 }
 
@@ -253,9 +268,9 @@ static bool fd_counts(int fd)
 }
 
 /* A slow call's wait, outside the lock: other threads' calls go on meanwhile. */
-static void wait_ms(unsigned long ms)
+static void wait_us(unsigned long us)
 {
-	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+	struct timespec ts = { (time_t)(us / 1000000), (long)(us % 1000000) * 1000L };
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
@@ -263,7 +278,7 @@ static void wait_ms(unsigned long ms)
 
 int fault_hit(enum fault_call call, int fd)
 {
-	unsigned long slow_ms = 0;
+	unsigned long slow_us = 0;
 	int ret = 0;
 
 	if (!real_pread)
@@ -277,18 +292,20 @@ int fault_hit(enum fault_call call, int fd)
 		if (f->call != call)
 			continue;
 		f->calls++;
-		if (ret || slow_ms || f->calls < f->nth ||
+		if (ret || slow_us || f->calls < f->nth ||
 		    (f->count && f->calls >= f->nth + f->count))
 			continue;
 		f->hits++;
 		if (f->slow_ms)
-			slow_ms = f->slow_ms;
+			slow_us = f->slow_ms * 1000;
+		else if (f->depth_us)
+			slow_us = f->depth_us * (unsigned long)aio_inflight;
 		else
 			ret = f->err ? f->err : FAULT_SHORT;
 	}
 	pthread_mutex_unlock(&lock);
-	if (slow_ms)
-		wait_ms(slow_ms);
+	if (slow_us)
+		wait_us(slow_us);
 	return ret;
 }
 
@@ -659,6 +676,16 @@ int rmdir(const char *path)
 /* --- libaio ------------------------------------------------------------------------------ */
 
 #if HAVE_LIBAIO
+/* libaio's I/Os in flight, counted for depthUS, and the most there were. */
+static void inflight_add(long n)
+{
+	pthread_mutex_lock(&lock);
+	aio_inflight += n;
+	if (aio_inflight > aio_inflight_max)
+		aio_inflight_max = aio_inflight;
+	pthread_mutex_unlock(&lock);
+}
+
 int io_setup(int nr, io_context_t *ctx)
 {
 	static int (*real)(int, io_context_t *);
@@ -674,7 +701,7 @@ int io_setup(int nr, io_context_t *ctx)
 int io_submit(io_context_t ctx, long nr, struct iocb **iocbs)
 {
 	static int (*real)(io_context_t, long, struct iocb **);
-	int f = fault_hit(C_IO_SUBMIT, nr > 0 ? iocbs[0]->aio_fildes : FAULT_ANY_FD);
+	int f = fault_hit(C_IO_SUBMIT, nr > 0 ? iocbs[0]->aio_fildes : FAULT_ANY_FD), n;
 
 	if (!real)
 		real = (int (*)(io_context_t, long, struct iocb **))dlsym(RTLD_NEXT, "io_submit");
@@ -682,7 +709,10 @@ int io_submit(io_context_t ctx, long nr, struct iocb **iocbs)
 		return -f;	/* libaio returns -errno */
 	if (f == FAULT_SHORT && nr > 1)
 		nr /= 2;
-	return real(ctx, nr, iocbs);
+	n = real(ctx, nr, iocbs);
+	if (n > 0)
+		inflight_add(n);
+	return n;
 }
 
 int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events,
@@ -697,6 +727,8 @@ int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events
 	if (f > 0)
 		return -f;
 	n = real(ctx, min_nr, nr, events, timeout);
+	if (n > 0)
+		inflight_add(-n);
 	for (int i = 0; i < n; i++) {
 		struct iocb *cb = events[i].obj;
 		long res = (long)events[i].res;

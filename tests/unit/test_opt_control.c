@@ -1,7 +1,8 @@
 /*
  * Unit tests for the job control parsers: ignore_error's lists of errnos per error type
- * (names of fio's list or numbers, ',' between types, ':' within one) and max_latency's
- * times per direction (µs without a unit, trims following writes).
+ * (names of fio's list or numbers, ',' between types, ':' within one), max_latency's
+ * times per direction (µs without a unit, trims following writes) and latency_percentile's
+ * percentage.
  */
 #include <errno.h>
 #include <string.h>
@@ -91,6 +92,22 @@ START_TEST(max_latency_refuses_what_is_not_a_time)
 }
 END_TEST
 
+START_TEST(latency_percentile_takes_fractions_from_0_to_100)
+{
+	ck_assert_int_eq(opt_latency_pct_parse(NULL, "99.5", &job, why, sizeof(why)), 0);
+	ck_assert(job.lat_percentile == 99.5);
+	ck_assert_int_eq(opt_latency_pct_parse(NULL, "0", &job, why, sizeof(why)), 0);
+	ck_assert(job.lat_percentile == 0.0);
+	ck_assert_int_eq(opt_latency_pct_parse(NULL, "100", &job, why, sizeof(why)), 0);
+	ck_assert(job.lat_percentile == 100.0);
+	ck_assert_int_eq(opt_latency_pct_parse(NULL, "100.5", &job, why, sizeof(why)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why, "not a percentage from 0 to 100"));
+	ck_assert_int_eq(opt_latency_pct_parse(NULL, "-1", &job, why, sizeof(why)), -EINVAL);
+	ck_assert_int_eq(opt_latency_pct_parse(NULL, "most", &job, why, sizeof(why)), -EINVAL);
+	ck_assert(job.lat_percentile == 100.0);		/* a refused value leaves it be */
+}
+END_TEST
+
 static Suite *opt_control_suite(void)
 {
 	Suite *s = suite_create("opt_control");
@@ -104,6 +121,9 @@ static Suite *opt_control_suite(void)
 	tcase_add_test(tc, max_latency_is_in_us_without_a_unit_for_every_direction);
 	tcase_add_test(tc, max_latency_per_direction_trims_follow_writes);
 	tcase_add_test(tc, max_latency_refuses_what_is_not_a_time);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("latency_percentile");
+	tcase_add_test(tc, latency_percentile_takes_fractions_from_0_to_100);
 	suite_add_tcase(s, tc);
 	return s;
 }

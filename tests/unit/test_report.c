@@ -139,6 +139,7 @@ static struct report_unit *add_unit(struct scenario *sc, const char *name, int g
 	u->clat_percentiles = true;
 	u->kb_base = 1024;
 	u->depth = 1;
+	u->lat_percentile = 100.0;	/* fio's default */
 	u->st = sc->st[sc->r.nunits];
 	u->opt_names = opt_names;
 	u->opt_values = opt_values;
@@ -584,6 +585,37 @@ START_TEST(json_writes_error_keys_and_desc_last)
 	ck_assert_ptr_nonnull(strstr(out, "\"desc\" : \"did \\\"nothing\\\"\\tat all\\\\\""));
 	ck_assert_ptr_null(strstr(out, "\"disk_util\""));
 	ck_assert_ptr_null(strstr(out, "\"global options\""));
+	free(out);
+}
+END_TEST
+
+/* latency_target=15ms, latency_window=400ms, latency_percentile=99.5, settled at depth 5. */
+static void build_lat_target(struct scenario *sc)
+{
+	struct report_unit *u = add_unit(sc, "lat", 0);
+
+	u->has_slat = true;
+	u->depth = 5;
+	u->lat_target_ns = 15 * MS;
+	u->lat_window_ns = 400 * MS;
+	u->lat_percentile = 99.5;
+	record_ios(sc->st[0], 0, 1000, 4096, 100000, 150000, true, 1);
+	sc->st[0]->dir[0].runtime_ns = 400 * MS;
+}
+
+/* As fio prints them: the target in ns, the window in µs. */
+START_TEST(latency_line_has_the_search_in_fios_units)
+{
+	char *out = render(build_lat_target, "normal");
+
+	ck_assert_ptr_nonnull(strstr(out, "\n     latency   : target=15000000, window=400000, "
+				     "percentile=99.50%, depth=5\n"));
+	free(out);
+	out = render(build_lat_target, "json");
+	ck_assert_ptr_nonnull(strstr(out, "\"latency_depth\" : 5,\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\"latency_target\" : 15000000,\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\"latency_percentile\" : 99.500000,\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\"latency_window\" : 400000"));
 	free(out);
 }
 END_TEST
@@ -1069,6 +1101,7 @@ static Suite *report_suite(void)
 	tcase_add_checked_fixture(tc, utc, NULL);
 	tcase_add_test(tc, json_has_fios_keys_in_fios_order);
 	tcase_add_test(tc, json_writes_error_keys_and_desc_last);
+	tcase_add_test(tc, latency_line_has_the_search_in_fios_units);
 	tcase_add_test(tc, json_mixed_replaces_the_directions);
 	tcase_add_test(tc, json_md_master_has_aggr_keys);
 	tcase_add_test(tc, json_plus_bins_end_at_fios_last_bin);
