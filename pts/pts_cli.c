@@ -89,9 +89,10 @@ static void usage(FILE *f)
 		"its least-squares slope within 10%%) or --max-rounds run out. Every cell is a\n"
 		"result line in DIR/results.jsonl, which iojob report and iojob compare read\n"
 		"(iojob report DIR/results.jsonl --format pts prints the report again); the\n"
-		"report, with where the run departs from the specification, goes to stdout and\n"
-		"DIR/report.txt, DIR/report.html, and the plots to DIR/LABEL-TEST-convergence.svg\n"
-		"and DIR/LABEL-TEST-window.svg. The device safety checks of every job apply.\n"
+		"report, with where the run departs from the specification, goes to stdout,\n"
+		"DIR/LABEL-report.txt and DIR/LABEL-report.html, and the plots to\n"
+		"DIR/LABEL-TEST-convergence.svg and DIR/LABEL-TEST-window.svg. The device\n"
+		"safety checks of every job apply, before anything is written.\n"
 		"\n");
 	cmd_usage_options(f, options);
 	fprintf(f,

@@ -88,7 +88,7 @@ int pts_cell_run(const struct pts_plan *p, const struct pts_cell_id *id,
 /* Every test of the plan: purge, preconditioning, rounds. Returns the exit status. */
 int pts_suite_run(const struct pts_plan *p, struct pts_state *st);
 
-/* The report of this label from the result set: stdout, DIR/report.txt, .html, SVGs. */
+/* The report of this label from the result set: stdout, DIR/LABEL-report.txt, .html, SVGs. */
 int pts_write_report(const struct pts_plan *p);
 
 #endif

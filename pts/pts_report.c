@@ -1,6 +1,7 @@
 /*
  * The end of a suite: its report read back from the result set (the pts shape of iojob
- * report, for this label), on stdout and in DIR/report.txt, one page in DIR/report.html,
+ * report, for this label), on stdout and in DIR/LABEL-report.txt, one page in
+ * DIR/LABEL-report.html,
  * and each test's plots as DIR/LABEL-TEST-convergence.svg and DIR/LABEL-TEST-window.svg.
  */
 #include "pts/pts_priv.h"
@@ -112,11 +113,11 @@ static int write_all(const struct pts_plan *p, const struct report_data *r)
 	int ret = 0;
 
 	table_render_all(stdout, r->tables, (size_t)r->ntables, TS_TEXT);
-	snprintf(path, sizeof(path), "%s/report.txt", p->dir);
-	ret |= write_file(path, text_fn, r, 0);
-	snprintf(path, sizeof(path), "%s/report.html", p->dir);
-	ret |= write_file(path, html_fn, r, 0);
 	file_part(p->label, label, sizeof(label));
+	snprintf(path, sizeof(path), "%s/%s-report.txt", p->dir, label);
+	ret |= write_file(path, text_fn, r, 0);
+	snprintf(path, sizeof(path), "%s/%s-report.html", p->dir, label);
+	ret |= write_file(path, html_fn, r, 0);
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < PTS_NCHARTS && r->runs[i].window.first; k++) {
 			snprintf(path, sizeof(path), "%s/%s-%s-%s.svg", p->dir, label,
