@@ -9,7 +9,7 @@
 const struct command commands[] = {
 	{ "report", report_main, "*.jsonl|*.log" },
 	{ "compare", compare_main, "*.jsonl" },
-	{ "pts", pts_main, "" },	/* its target is any block device or file */
+	{ "pts", pts_main, "*" },	/* its target is any block device or file */
 	{ NULL },
 };
 

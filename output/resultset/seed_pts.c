@@ -352,6 +352,18 @@ static int departures_table(const struct pts_run *run, struct table **t, int *n)
 	return 0;
 }
 
+/* Results without a run of iojob pts: a table that says so rather than no output at all. */
+static int no_runs(struct table **t, int *n)
+{
+	struct table *tb = seed_add_table(t, n, 1, "iojob pts");
+
+	if (!tb)
+		return -1;
+	table_head(tb, 0, "note", TA_LEFT);
+	add_line(tb, "no run of iojob pts among the results selected");
+	return 0;
+}
+
 int pts_tables(const struct rs_sel *sel, struct table **out)
 {
 	struct pts_run *runs;
@@ -367,5 +379,7 @@ int pts_tables(const struct rs_sel *sel, struct table **out)
 	}
 	if (nruns > 0)
 		pts_runs_free(runs, (size_t)nruns);
+	if (!failed && !nruns)
+		failed = no_runs(out, &n) < 0;
 	return seed_finish(out, n, failed);
 }
