@@ -11,10 +11,10 @@
 
 #include "base/diag.h"
 #include "base/units.h"
+#include "cli_commands.h"
 #include "jobs/help.h"
 #include "jobs/options.h"
 #include "output/report_formats.h"
-#include "output/resultset/commands.h"
 #include "parser/expr.h"
 #include "parser/value.h"
 

@@ -15,6 +15,7 @@
 
 #include "base/diag.h"
 #include "cli.h"
+#include "cli_commands.h"
 #include "config.h"
 #include "engine/cells.h"
 #include "engine/dist/dist.h"
@@ -24,7 +25,6 @@
 #include "jobs/sweep.h"
 #include "output/output.h"
 #include "output/report_formats.h"
-#include "output/resultset/commands.h"
 #include "output/resultset_write.h"
 #include "output/stream.h"
 #include "output/text.h"
@@ -520,7 +520,7 @@ int main(int argc, char **argv)
 		char who[64];
 
 		snprintf(who, sizeof(who), "iojob %s", cmd->name);
-		return finish_output(stdout, NULL, who, cmd->main(argc - 1, argv + 1));
+		return finish_output(stdout, NULL, who, command_run(cmd, argc - 1, argv + 1));
 	}
 	if (dist_init(&argc, &argv, &dist) < 0) {
 		fprintf(stderr, "iojob: cannot start MPI\n");

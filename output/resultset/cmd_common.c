@@ -50,8 +50,8 @@ int cmd_parse_option(const char *cmd, const struct cmd_opt *opts, void *args,
 		else if (w->n < CMD_MAX_WHERE && strchr(val, '='))
 			w->kv[w->n++] = val;
 		else
-			return cmd_fail(cmd, "--where takes KEY=VALUE, at most %d times ('%s')",
-					CMD_MAX_WHERE, val);
+			return cmd_fail(cmd, "--%s takes KEY=VALUE, at most %d times ('%s')",
+					o->name, CMD_MAX_WHERE, val);
 		return CMD_CONTINUE;
 	}
 	return cmd_fail(cmd, "unknown option '%s' (see iojob %s --help)", argv[*i], cmd);

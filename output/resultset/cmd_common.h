@@ -59,9 +59,9 @@ int cmd_parse_option(const char *cmd, const struct cmd_opt *opts, void *args,
 
 /*
  * Answer the completion script for subcommand cmd: "--complete-options" lists the options
- * as iojob's own switch does, "--complete-values=NAME" one option's values,
- * "--complete-files" the globs of the files it reads. Returns CMD_CONTINUE when argv[1]
- * is none of them, else the exit status.
+ * as iojob's own switch does, "--complete-values=NAME" one option's values (the globs
+ * of its files, "--complete-files", come from cli_commands.c's table). Returns
+ * CMD_CONTINUE when argv[1] is none of them, else the exit status.
  */
 int cmd_complete(const char *cmd, const struct cmd_opt *opts, int argc, char **argv);
 

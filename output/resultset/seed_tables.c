@@ -19,6 +19,8 @@ const struct seed_shape seed_shapes[] = {
 	  sysbench_tables },
 	{ "tiobench", "a table per phase", tiobench_tables },
 	{ "xdd", "a row per pass, Average, Combined", xdd_tables },
+	{ "pts", "iojob pts: steady state, the specification's tables, departures",
+	  pts_tables },
 	{ NULL },
 };
 

@@ -40,6 +40,12 @@ int tiobench_tables(const struct rs_sel *sel, struct table **out);
 int xdd_tables(const struct rs_sel *sel, struct table **out);
 
 /*
+ * iojob pts's report (pts_set.h): per label and test, the steady state, the tracked
+ * variable by round, the specification's tables and the departures from it.
+ */
+int pts_tables(const struct rs_sel *sel, struct table **out);
+
+/*
  * A byte count as sysbench 0.4 prints it: divided by 1024 while at least 1024, "%.5g",
  * then b, Kb, Mb, Gb or Tb ("Mb" is MiB): 117612462.08 -> "112.16Mb".
  */

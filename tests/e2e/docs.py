@@ -230,7 +230,7 @@ def check_help(c, built):
             "--help: exit %d, stderr %r" % (code, err))
     c.check("man iojob" in out and "Exit status: 0" in out,
             "--help names the manual and the exit status")
-    for sub in ("report", "compare"):
+    for sub in ("report", "compare", "pts"):
         c.check("iojob %s " % sub in out, "--help names the subcommand %s" % sub)
         code, sout, _ = run([sub, "--help"])
         c.check(code == 0 and sout.startswith("usage: iojob %s" % sub),
@@ -255,8 +255,8 @@ def man_terms(text):
 
 
 def subcommand_options():
-    """The options of iojob report and iojob compare, as they tell the completion."""
-    out = run(["report", "--complete-options"])[1] + run(["compare", "--complete-options"])[1]
+    """The options of iojob report, compare and pts, as they tell the completion."""
+    out = "".join(run([sub, "--complete-options"])[1] for sub in ("report", "compare", "pts"))
     return {w.split("=")[0][2:] for w in out.split() if w.startswith("--") and w != "--help"}
 
 
