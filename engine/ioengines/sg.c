@@ -55,8 +55,10 @@ struct sg_file {
 struct sg_state {
 	struct sg_slot *slots;
 	struct sg_file *files;
-	struct io_req **done;		/* ended, not yet handed to the loop */
-	unsigned ndone, nhanded;	/* in done[]; handed out by the last getevents() */
+	struct io_req **done;		/* what the last getevents() found ended */
+	unsigned ndone;
+	struct io_req **unsent;		/* trims whose UNMAP could not go: for getevents() */
+	unsigned nunsent;
 	unsigned unreported;		/* queued, not yet counted by submit() */
 	int gather;			/* the slot whose UNMAP collects trims, or -1 */
 	struct pollfd *pfds;
@@ -78,6 +80,7 @@ static void sg_free(struct ioengine *e, struct sg_state *st)
 	free(st->slots);
 	free(st->files);
 	free(st->done);
+	free(st->unsent);
 	free(st->pfds);
 	free(st);
 }
@@ -93,6 +96,7 @@ static int sg_init(struct ioengine *e)
 	st->slots = calloc(n, sizeof(*st->slots));
 	st->files = calloc(e->nfiles, sizeof(*st->files));
 	st->done = calloc(n, sizeof(*st->done));
+	st->unsent = calloc(n, sizeof(*st->unsent));
 	st->pfds = calloc(e->nfiles, sizeof(*st->pfds));
 	for (unsigned i = 0; st->slots && i < n; i++) {
 		st->slots[i].unmap = calloc(1, 8 + 16 * (size_t)ranges);
@@ -100,7 +104,7 @@ static int sg_init(struct ioengine *e)
 		if (!st->slots[i].unmap || !st->slots[i].batch)
 			break;
 	}
-	if (!st->slots || !st->files || !st->done || !st->pfds ||
+	if (!st->slots || !st->files || !st->done || !st->unsent || !st->pfds ||
 	    !st->slots[n - 1].batch) {
 		sg_free(e, st);
 		return -ENOMEM;
@@ -311,7 +315,7 @@ static void flush_trims(struct ioengine *e)
 		return;
 	for (unsigned i = 0; i < s->nbatch; i++) {
 		s->batch[i]->res = r->res < 0 ? r->res : -EAGAIN;
-		push_done(st, s->batch[i]);
+		st->unsent[st->nunsent++] = s->batch[i];
 	}
 	s->nbatch = 0;
 }
@@ -414,8 +418,8 @@ static int sg_submit(struct ioengine *e)
 	return n;
 }
 
-/* Read back what has ended on the descriptors with commands out; the count, or -errno. */
-static int read_ended(struct ioengine *e)
+/* Read back what has ended, until max requests have: the commands read, or -errno. */
+static int read_ended(struct ioengine *e, unsigned max)
 {
 	struct sg_state *st = e->priv;
 	int n = 0;
@@ -424,7 +428,7 @@ static int read_ended(struct ioengine *e)
 		struct sg_file *sf = &st->files[i];
 		struct sg_io_hdr h;
 
-		while (sf->live) {
+		while (sf->live && st->ndone < max) {
 			if (read(e->files[i].fd, &h, sizeof(h)) < 0) {
 				if (errno == EINTR)
 					continue;
@@ -466,17 +470,20 @@ static unsigned live_total(const struct ioengine *e)
 	return n;
 }
 
+/*
+ * What has ended, up to max commands' worth: an UNMAP's trims all come back together, as
+ * fio's do, even past max.
+ */
 static int sg_getevents(struct ioengine *e, unsigned min, unsigned max)
 {
 	struct sg_state *st = e->priv;
 	int ret;
 
-	/* what the last call handed out is gone; what it could not hand out comes first */
-	memmove(st->done, st->done + st->nhanded, (st->ndone - st->nhanded) * sizeof(*st->done));
-	st->ndone -= st->nhanded;
-	st->nhanded = 0;
+	memcpy(st->done, st->unsent, st->nunsent * sizeof(*st->done));
+	st->ndone = st->nunsent;
+	st->nunsent = 0;
 	while (st->ndone < max) {
-		ret = read_ended(e);
+		ret = read_ended(e, max);
 		if (ret < 0)
 			return ret;
 		if (st->ndone >= min || !live_total(e))
@@ -484,8 +491,7 @@ static int sg_getevents(struct ioengine *e, unsigned min, unsigned max)
 		if (!ret && (ret = wait_ended(e, -1)) < 0)
 			return ret;
 	}
-	st->nhanded = st->ndone < max ? st->ndone : max;
-	return (int)st->nhanded;
+	return (int)st->ndone;
 }
 
 static struct io_req *sg_event(struct ioengine *e, unsigned i)
@@ -498,10 +504,15 @@ static struct io_req *sg_event(struct ioengine *e, unsigned i)
 /* The device still writes into the buffers of commands out: wait for them (a while). */
 static void sg_cleanup(struct ioengine *e)
 {
-	if (!e->priv)
+	struct sg_state *st = e->priv;
+
+	if (!st)
 		return;
-	while (live_total(e) && wait_ended(e, 2 * SG_TIMEOUT_MS) > 0 && read_ended(e) >= 0)
-		;
+	while (live_total(e) && wait_ended(e, 2 * SG_TIMEOUT_MS) > 0) {
+		st->ndone = 0;
+		if (read_ended(e, e->nreqs) < 0)
+			break;
+	}
 	sg_free(e, e->priv);
 	e->priv = NULL;
 }
@@ -545,9 +556,9 @@ static int sg_probe_file(const struct job_desc *j, struct io_file *f, char *why,
 	int fd, version, ret = 0;
 
 	if (!f->is_bdev && !f->is_chr) {
-		snprintf(why, len, "ioengine sg needs a SCSI block device (/dev/sdX) or an sg "
-			 "character device (/dev/sgN), and this is %s", f->real_size ||
-			 !access(f->path, F_OK) ? "a regular file" : "not there");
+		snprintf(why, len, "%s: SG_IO is not supported there (sg drives SCSI block "
+			 "devices, /dev/sdX, and sg character devices, /dev/sgN)", f->real_size ||
+			 !access(f->path, F_OK) ? "a regular file" : "it does not exist");
 		return -EINVAL;
 	}
 	fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -564,9 +575,9 @@ static int sg_probe_file(const struct job_desc *j, struct io_file *f, char *why,
 		char io[128];
 
 		snprintf(io, sizeof(io), "%s", why);
-		snprintf(why, len, "SG_IO is not supported there (%s): ioengine sg needs a SCSI "
-			 "device, and a loop device, a partition, a non-SCSI disk or a file is "
-			 "none", io);
+		snprintf(why, len, "SG_IO is not supported there (%s): sg needs a SCSI disk or "
+			 "an sg device, and a loop device, a partition or a disk of another kind "
+			 "is none", io);
 		ret = -EINVAL;
 	}
 	close(fd);
