@@ -527,79 +527,12 @@ static size_t sg_errdetails(struct ioengine *e, const struct io_req *r, char *bu
 	return sg_describe(&s->failed, buf, len);
 }
 
-/* Whether every block size the job can issue in a direction it does is whole blocks. */
-static uint64_t bad_bs(const struct job_desc *j, unsigned lbs)
-{
-	for (int d = 0; d < IO_NDIR; d++) {
-		const struct dir_bs *b = &j->bs[d];
-
-		if (!rw_does(j->rw, d))
-			continue;
-		if (b->min % lbs || b->max % lbs)
-			return b->min % lbs ? b->min : b->max;
-		for (unsigned i = 0; i < b->nsplit; i++)
-			if (b->split[i].bs % lbs)
-				return b->split[i].bs;
-	}
-	return 0;
-}
-
-/*
- * Before the run: only a device that takes SG_IO will do, sized by READ CAPACITY (as
- * fio's engine sizes it), and its block size must divide every I/O's.
- */
+/* Before the run: sg_probe_device(), with the job's write mode. */
 static int sg_probe_file(const struct job_desc *j, struct io_file *f, char *why, size_t len)
 {
 	const struct sg_opts *o = (const void *)j->engine_opts.bytes;
-	uint64_t blocks, bs;
-	unsigned lbs = 0;
-	int fd, version, ret = 0;
 
-	if (!f->is_bdev && !f->is_chr) {
-		snprintf(why, len, "%s: SG_IO is not supported there (sg drives SCSI block "
-			 "devices, /dev/sdX, and sg character devices, /dev/sgN)", f->real_size ||
-			 !access(f->path, F_OK) ? "a regular file" : "it does not exist");
-		return -EINVAL;
-	}
-	fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, len, "%s", strerror(errno));
-		return -errno;
-	}
-	if (f->is_chr && ioctl(fd, SG_GET_VERSION_NUM, &version) < 0) {
-		snprintf(why, len, "SG_IO is not supported there: it is a character device, but "
-			 "no sg one (SG_GET_VERSION_NUM: %s)", strerror(errno));
-		ret = -EINVAL;
-	}
-	if (!ret && (ret = sg_read_capacity(fd, &blocks, &lbs, why, len)) < 0 && ret != -EIO) {
-		char io[128];
-
-		snprintf(io, sizeof(io), "%s", why);
-		snprintf(why, len, "SG_IO is not supported there (%s): sg needs a SCSI disk or "
-			 "an sg device, and a loop device, a partition or a disk of another kind "
-			 "is none", io);
-		ret = -EINVAL;
-	}
-	close(fd);
-	if (ret < 0)
-		return -EINVAL;
-	/* a block device's own block size is what its I/O must align to; an sg's is READ
-	 * CAPACITY's, as fio takes them */
-	if (f->is_chr)
-		f->lbs = lbs;
-	f->real_size = blocks * lbs;
-	if ((bs = bad_bs(j, f->lbs))) {
-		snprintf(why, len, "option 'bs': %llu is not a multiple of the device's logical "
-			 "block size (%u bytes)", (unsigned long long)bs, f->lbs);
-		return -EINVAL;
-	}
-	if (o->write_mode == SG_MODE_WRITE_STREAM && job_bs_max(j) / f->lbs > 0xffff) {
-		snprintf(why, len, "option 'bs': sg_write_mode=write_stream sends at most 65535 "
-			 "blocks of %u bytes a command, not %llu", f->lbs,
-			 (unsigned long long)(job_bs_max(j) / f->lbs));
-		return -EINVAL;
-	}
-	return 0;
+	return sg_probe_device(j, f, o->write_mode == SG_MODE_WRITE_STREAM, why, len);
 }
 
 static const struct opt_enum write_mode_vals[] = {

@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 struct sg_io_hdr;
+struct job_desc;
+struct io_file;
 
 #define SG_CDB_MAX	16
 #define SG_SENSE_MAX	64
@@ -77,5 +79,13 @@ int sg_stream_control(int fd, bool open, uint16_t *id, char *why, size_t len);
  * ASC/ASCQ in words, the host and driver status, and the command. The length written.
  */
 size_t sg_describe(const struct sg_io_hdr *h, char *buf, size_t len);
+
+/*
+ * Before j runs on f: refuse a file without SG_IO, size f by READ CAPACITY (f->real_size,
+ * and f->lbs for an sg device), refuse block sizes that are not whole blocks (or, with
+ * streams, more than WRITE STREAM's 65535 blocks). 0, or -EINVAL with why set.
+ */
+int sg_probe_device(const struct job_desc *j, struct io_file *f, bool streams, char *why,
+		    size_t len);
 
 #endif
