@@ -105,14 +105,13 @@ static int sg_init(struct ioengine *e)
 			break;
 	}
 	if (!st->slots || !st->files || !st->done || !st->unsent || !st->pfds ||
-	    !st->slots[n - 1].batch) {
+	    !st->slots[n - 1].unmap || !st->slots[n - 1].batch) {
 		sg_free(e, st);
 		return -ENOMEM;
 	}
 	e->priv = st;
 	return 0;
 }
-
 
 /* fio's rule: commands wait for each other on a block device, or with direct= or sync=. */
 static bool waits(const struct ioengine *e, const struct io_file *f)
@@ -132,7 +131,7 @@ static int reopen_rdwr(struct io_file *f)
 	fd = open(f->path, (flags & ~O_ACCMODE) | O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (dup2(fd, f->fd) < 0) {
+	if (dup3(fd, f->fd, O_CLOEXEC) < 0) {
 		int err = errno;
 
 		close(fd);
