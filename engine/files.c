@@ -161,6 +161,7 @@ static int size_one(const struct job_desc *j, struct io_file *f, unsigned nfiles
 		    uint64_t filesize, struct diag *d)
 {
 	bool regular = !f->is_bdev && !f->is_chr;
+	bool sized = f->is_bdev || f->real_size;	/* a device the engine sized (sg) */
 	uint64_t off, len;
 
 	/*
@@ -177,14 +178,14 @@ static int size_one(const struct job_desc *j, struct io_file *f, unsigned nfiles
 				    "file%s", f->path, bs, nfiles, nfiles > 1 ? "s" : "");
 	}
 	if ((j->size.pct > 0 || j->offset.pct > 0 || j->offset_increment.pct > 0 ||
-	     (!j->size.bytes && !filesize)) && (!exists || f->is_chr))
+	     (!j->size.bytes && !filesize)) && (!exists || (f->is_chr && !sized)))
 		return fail(j, d, -EINVAL, "'%s' %s, so its size is unknown (set size= or "
 			    "filesize=)", f->path, f->is_chr ? "is a character device" :
 			    "does not exist");
 	/* file_append: as offset= the file's size, for regular files alone (as fio) */
 	off = j->file_append && regular ? f->real_size : region_offset(j, f->real_size);
 	len = filesize ? filesize : region_length(j, f->real_size, off, nfiles);
-	if (f->is_bdev && off + len > f->real_size)
+	if (!regular && sized && off + len > f->real_size)
 		len = f->real_size > off ? f->real_size - off : 0;
 	if (len < job_bs_max(j))
 		return fail(j, d, -EINVAL, "the region of '%s' (%" PRIu64 " bytes) is smaller "
@@ -329,6 +330,21 @@ static int find_dir_files(const struct job_desc *j, struct dir_files *df, struct
 	return 0;
 }
 
+/* The engine's own look at the file (sg asks the device its size), where it has one. */
+static int engine_probe(const struct job_desc *j, struct io_file *f, struct diag *d)
+{
+	const struct ioengine_ops *ops = ioengine_find(j->ioengine);
+	char why[512];
+	int ret;
+
+	if (!ops || !ops->probe_file)
+		return 0;
+	ret = ops->probe_file(j, f, why, sizeof(why));
+	if (ret < 0)
+		return fail(j, d, -EINVAL, "ioengine %s: '%s': %s", ops->name, f->path, why);
+	return 0;
+}
+
 int files_resolve(const struct job_desc *j, bool virtual_files,
 		  bool (*will_exist)(void *ctx, const char *path), void *ctx,
 		  struct io_file **out, unsigned *nout, struct diag *d)
@@ -382,6 +398,8 @@ int files_resolve(const struct job_desc *j, bool virtual_files,
 				      f->path, strerror(-ret));
 			break;
 		}
+		if (!virtual_files && (ret = engine_probe(j, f, d)) < 0)
+			break;
 		if (j->stripe_chunk) {
 			ret = size_member(j, f, n, exists, virtual_files, d);
 			continue;

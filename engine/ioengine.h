@@ -105,6 +105,17 @@ struct ioengine_ops {
 	/* What to tell the user when init() failed with err, or NULL. Optional. */
 	const char *(*init_hint)(int err);
 	void (*cleanup)(struct ioengine *e);
+	/*
+	 * Size f, found on disk, the engine's own way before any I/O (sg: READ CAPACITY) and
+	 * refuse what it cannot drive; may set f->real_size and f->lbs. 0, or -errno with
+	 * why set: the job is refused, naming the file. Optional.
+	 */
+	int (*probe_file)(const struct job_desc *j, struct io_file *f, char *why, size_t len);
+	/*
+	 * More words on r's error (sense data, SCSI status) into buf; the length, 0 when
+	 * none. Optional; asked only when an I/O fails, off the I/O path.
+	 */
+	size_t (*errdetails)(struct ioengine *e, const struct io_req *r, char *buf, size_t len);
 	/* Called after the loop opened every file (fds valid), before I/O starts. */
 	int (*open_files)(struct ioengine *e);
 	void (*close_files)(struct ioengine *e);

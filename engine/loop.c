@@ -73,6 +73,20 @@ static void dump_error(struct worker *w, const struct io_req *r, int err)
 	w->error_line(w->error_ctx, msg);
 }
 
+/* ": " and the engine's words on r's error (sg: the sense data), or "" without any. */
+static const char *details(struct worker *w, const struct io_req *r)
+{
+	static _Thread_local char buf[400];
+
+	if (!w->ops->errdetails)
+		return "";
+	buf[0] = ':';
+	buf[1] = ' ';
+	if (!w->ops->errdetails(&w->eng, r, buf + 2, sizeof(buf) - 2))
+		return "";
+	return buf;
+}
+
 /* An I/O error stops the job, unless continue_on_error (and ignore_error) cover it. */
 static void fail_io(struct worker *w, struct io_req *r, int err)
 {
@@ -103,8 +117,9 @@ static void fail_io(struct worker *w, struct io_req *r, int err)
 	else if (w->ops->flags & IOENG_NAMES)	/* an operation on the name, not a transfer */
 		worker_fail(w, err, "%s '%s': %s", w->ops->name, r->file->path, strerror(err));
 	else
-		worker_fail(w, err, "%s '%s' at offset %" PRIu64 ", length %u: %s",
-			    dir_verb[r->dir], r->file->path, r->off, r->len, strerror(err));
+		worker_fail(w, err, "%s '%s' at offset %" PRIu64 ", length %u: %s%s",
+			    dir_verb[r->dir], r->file->path, r->off, r->len, strerror(err),
+			    details(w, r));
 }
 
 /*

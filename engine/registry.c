@@ -28,6 +28,7 @@ extern const struct ioengine_ops falloc_engine;
 extern const struct ioengine_ops ftruncate_engine;
 extern const struct ioengine_ops cpuio_engine;
 extern const struct ioengine_ops exec_engine;
+extern const struct ioengine_ops sg_engine;
 #if HAVE_LIBAIO
 extern const struct ioengine_ops libaio_engine;
 #endif
@@ -61,6 +62,7 @@ static const struct ioengine_ops *const engines[] = {
 	&ftruncate_engine,
 	&cpuio_engine,
 	&exec_engine,
+	&sg_engine,
 };
 
 #define NENGINES ARRAY_SIZE(engines)
@@ -76,13 +78,10 @@ static const struct engine_info missing[] = {
 	  "liburing-dev, then rebuild)" },
 #endif
 	/*
-	 * fio's engines for devices this project has none of: no test could check them here,
-	 * so they are named, with why, rather than built untested. The words "built without"
+	 * fio's engine for a device this project has none of: no test could check it here,
+	 * so it is named, with why, rather than built untested. The words "built without"
 	 * are what --enghelp's readers (the docs and completion tests) look for.
 	 */
-	{ .name = "sg", .why_missing = "built without sg: it needs a SCSI generic device "
-	  "(/dev/sg*) or a block device that supports SG_IO, and this project has none to "
-	  "test it on" },
 	{ .name = "io_uring_cmd", .why_missing = "built without io_uring_cmd: it is NVMe "
 	  "passthrough on a /dev/ngXnY character device, and this project has no NVMe "
 	  "device to test it on" },
@@ -127,6 +126,8 @@ const char *ioengine_check_ops(const struct ioengine_ops *o)
 	if ((o->flags & IOENG_NAMES) && (o->open_files || o->close_files ||
 					 (o->flags & (IOENG_POSITIONAL | IOENG_NOFILES))))
 		return "it works on file names, but its hooks or flags handle open files";
+	if (o->probe_file && (o->flags & (IOENG_NOFILES | IOENG_NAMES)))
+		return "it probes files, but the runner opens none for it";
 	if ((o->flags & IOENG_MAKES_FILES) && !(o->flags & IOENG_NAMES))
 		return "it makes its own files, but the runner would open them";
 	if (!options_are_own(o))

@@ -17,14 +17,16 @@ import sys
 import subprocess
 
 sys.dont_write_bytecode = True	# report.py is imported for its table parser: no __pycache__
-from common import BIN, Checks, SRC, Failure, engine_available, remove, run, scratch_dir, \
-    split_normal_json
+from common import BIN, Checks, SRC, Failure, engine_available, is_tsan_build, remove, run, \
+    scratch_dir, split_normal_json, traced_env
 from report import text_tables
 
 SEED_SIZE = 16 << 20
 EXPECT = re.compile(r"^#\s*expect:\s*(.+?)\s*(==|!=|>=|<=|>|<)\s*(.+?)\s*$")
 OPS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, ">=": lambda a, b: a >= b,
        "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, "<": lambda a, b: a < b}
+# An example for a SCSI device names the file the target emulator makes one of, and its size.
+SG_TARGET = re.compile(r"^#\s*sg-target:\s*(\S+)\s+(\d+)\s*$", re.M)
 PATH_TOKEN = re.compile(r'\.?([A-Za-z_][A-Za-z_0-9 ]*)|\[(\d+)\]|\["([^"]*)"\]')
 
 
@@ -62,6 +64,26 @@ def issued_from_text(report):
             for m in re.finditer(r"issued rwts: total=([\d,]+)", report)]
 
 
+def run_example(c, name, text, args, d):
+    """Run an example in d; one for a SCSI device (sg) over the target emulator, the file
+    it names made in d. (None, "", "") when it cannot run here."""
+    m = SG_TARGET.search(text)
+    if not m:
+        return run(args, cwd=d)
+    shim = os.environ.get("IOJOB_SG_SHIM", "")
+    if not shim or is_tsan_build():
+        c.skip("%s: the SCSI target emulator is %s" % (name, "left out under ThreadSanitizer"
+               if shim else "not built"))
+        return None, "", ""
+    dev = os.path.join(d, m.group(1))
+    with open(dev, "wb") as f:
+        f.truncate(int(m.group(2)))
+    env = traced_env({"LD_PRELOAD": shim, "IOJOB_SG_TARGET": dev})
+    p = subprocess.run([BIN] + args, cwd=d, env=env, capture_output=True, text=True,
+                       timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
 def check_example(c, path):
     name = os.path.basename(path)
     text = open(path).read()
@@ -77,7 +99,9 @@ def check_example(c, path):
             [path])
     d = scratch_dir()
     try:
-        code, out, err = run(args, cwd=d)
+        code, out, err = run_example(c, name, text, args, d)
+        if code is None:
+            return
         c.check(code == 0, "%s: exit %d: %s" % (name, code, err.strip()))
         if code != 0:
             return
