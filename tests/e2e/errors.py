@@ -30,7 +30,7 @@ CASES = [
     ("[job]\nioengine=null\nsize=1m\nverify=crc32c\nrw=write\n",
      r"^iojob: job\.fio:4: job 'job': option 'verify': this ioengine stores no data, so there is "
      r"nothing to verify \(use one of psync, sync, vsync, pvsync, pvsync2, mmap, splice, "
-     r"posixaio(, libaio)?(, io_uring)?\)$", 2),
+     r"posixaio(, libaio)?(, io_uring)?, sg\)$", 2),
     ("[job]\ndirect=maybe\n",
      r"^iojob: job\.fio:2: option 'direct': 'maybe' is not a boolean", 2),
     ("filename=x.dat\n[job]\nsize=1m\n",
