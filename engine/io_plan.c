@@ -206,6 +206,9 @@ int plan_init(struct worker *w)
 		io_size = j->size.bytes;
 	}
 	p->bytes_left = j->time_based ? UINT64_MAX : io_size * j->loops;
+	p->loop_size = !j->time_based && j->loops > 1 ? io_size : 0;
+	p->sync_again = NULL;
+	p->writes = 0;
 	p->extra = extra_offsets(j);
 	p->zone_bytes = 0;
 	/*
@@ -631,18 +634,30 @@ static void schedule_sync(struct worker *w, unsigned fi)
 {
 	const struct job_desc *j = w->job;
 	struct io_plan *p = &w->plan;
-	struct plan_file *pf = &p->files[fi];
+	bool spent = !p->bytes_left || !p->ios_left;
+	bool job_end = spent && !p->loops_left;
+	/* the last write of a loop= loop: of unlink_each_loop's, or of one pass over io_size */
+	bool loop_end = !job_end && (spent || (p->loop_size && p->bytes_left % p->loop_size == 0));
 
-	pf->writes_since_sync++;
-	if (j->fsync_every && pf->writes_since_sync >= j->fsync_every) {
-		p->sync_due = &w->files[fi];
+	/* as fio: every N writes of the job, whichever files they went to */
+	p->writes++;
+	if (j->fsync_every && p->writes % j->fsync_every == 0)
 		p->sync_kind = IO_FSYNC;
-		pf->writes_since_sync = 0;
-	} else if (j->fdatasync_every && pf->writes_since_sync >= j->fdatasync_every) {
-		p->sync_due = &w->files[fi];
+	else if (j->fdatasync_every && p->writes % j->fdatasync_every == 0)
 		p->sync_kind = IO_FDATASYNC;
-		pf->writes_since_sync = 0;
-	}
+	else
+		return;
+	/*
+	 * fio syncs before the I/O after the N-th write, so the job's very last write gets
+	 * none (end_fsync is for that). A loop's last write does get one, and fio, still
+	 * at a multiple of N when it reopens the files, syncs once more before the next
+	 * loop's first write.
+	 */
+	if (job_end)
+		return;
+	p->sync_due = &w->files[fi];
+	if (loop_end)
+		p->sync_again = p->sync_due;
 }
 
 /* Where the next I/O of direction d goes and how long it is; false when the budget ends. */
@@ -791,6 +806,10 @@ void plan_sync(struct worker *w, struct io_req *r)
 
 		p->sync_all = next < w->nfiles;
 		p->sync_due = p->sync_all ? &w->files[next] : NULL;
+	}
+	if (!p->sync_due && p->sync_again) {
+		p->sync_due = p->sync_again;	/* fio's second sync at a loop's end */
+		p->sync_again = NULL;
 	}
 	if (p->window.on)
 		window_issued(w, (unsigned)(r->file - w->files));

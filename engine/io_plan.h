@@ -27,7 +27,6 @@ struct worker;
 struct plan_file {
 	uint64_t seq_pos[IO_NDIR];	/* next sequential offset per direction, from io_off */
 	uint64_t served;	/* bytes issued in this turn of file_service_type=sequential */
-	uint64_t writes_since_sync;
 	uint64_t sfr_writes;	/* sync_file_range: writes since the last, and their range */
 	uint64_t sfr_lo, sfr_hi;
 	struct offgen gen;	/* random offsets, in blocks of plan.align bytes */
@@ -65,11 +64,15 @@ struct io_plan {
 	uint64_t bytes_left;		/* issue budget; UINT64_MAX when time based */
 	uint64_t ios_left;		/* number_ios budget; UINT64_MAX when unset */
 	uint64_t loop_bytes;		/* unlink_each_loop: the budget of one loop */
+	uint64_t loop_size;		/* loops= above 1: the bytes of one loop, else 0 */
+	uint64_t writes;		/* writes planned: fsync=, fdatasync= count them */
 	unsigned loops_left;		/* unlink_each_loop: loops after this one */
 	struct io_file *sync_due;	/* fsync=, fdatasync= or sync_file_range= wants a sync */
 	uint64_t sync_off, sync_len;	/* sync_file_range's range */
 	int sync_kind;
 	bool sync_all;			/* then the files after it too (fsync_scope=all_files) */
+	struct io_file *sync_again;	/* a loop's last write was synced: the next loop
+					 * syncs this file again first, as fio does */
 	struct io_file *last_written;
 	atomic_uint_fast64_t *cursor;	/* seq_cursor=shared: the clones' stream, else NULL */
 	uint64_t cursor_end;		/* where the cursor stops (UINT64_MAX: wraps) */

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """fio's file options (issue 15, group C), each checked by its effect: the sizes of the
 files made (filesize ranges), the system calls the run makes, seen with strace -f
-(create_fsync's fsyncs, create_serialize's layout threads, unlink_each_loop's unlinks,
+(fsync='s and fdatasync='s calls, create_fsync's fsyncs, create_serialize's layout threads, unlink_each_loop's unlinks,
 opendir's opens, pre_read's reads, sync_file_range's ranges, fadvise_hint=noreuse, the
 openfiles limit, lockfile's serialised I/O), the hint read back with F_GET_RW_HINT
 (write_hint), the offsets of log_offset=1 logs (file_append), a file not made
@@ -281,6 +281,60 @@ def check_sync_file_range(c, d):
             (code, err))
 
 
+def sync_model(writes, loops, fsync, fdatasync):
+    """fio's fsync=/fdatasync= on a job that only writes, as (fsyncs, fdatasyncs): before
+    the I/O after each N-th write of the job (fsync= first when both fall due), so not
+    after the job's last write; a loop's last write at a multiple of N is synced again
+    when the next loop begins."""
+    def kind(k):
+        if fsync and k % fsync == 0:
+            return 0
+        if fdatasync and k % fdatasync == 0:
+            return 1
+        return None
+    n = [0, 0]
+    total, per_loop = writes * loops, writes
+    for k in range(1, total):
+        if kind(k) is not None:
+            n[kind(k)] += 1 + (k % per_loop == 0)
+    return tuple(n)
+
+
+def sync_counts(cmd, d):
+    trace = os.path.join(d, "sync.strace")
+    p = subprocess.run(["strace", "-f", "-qq", "-o", trace, "-e", "trace=fsync,fdatasync"] +
+                       cmd, cwd=d, capture_output=True, text=True, timeout=120,
+                       env=traced_env())
+    with open(trace) as f:
+        text = f.read()
+    os.unlink(trace)
+    return p.returncode, (len(re.findall(r"\bfsync\(", text)),
+                          len(re.findall(r"\bfdatasync\(", text)))
+
+
+def check_sync_intervals(c, d):
+    """fsync=N and fdatasync=N count the job's writes, whichever files they went to, and
+    sync before the next I/O: the counts of each call against fio's rule, and against
+    fio 3.33 itself where it is installed."""
+    fio = shutil.which("fio")
+    cases = [(8, 1, 0, 2, 1), (8, 3, 0, 4, 1), (8, 2, 3, 0, 2), (8, 1, 2, 3, 1),
+             (12, 1, 3, 0, 3), (8, 2, 4, 0, 1), (4, 1, 0, 1, 1)]
+    for writes, loops, fs, fds, nrfiles in cases:
+        args = ["--name=j", "--directory=" + d, "--rw=write", "--bs=4k",
+                "--size=%dk" % (4 * writes), "--loops=%d" % loops, "--nrfiles=%d" % nrfiles,
+                "--fsync=%d" % fs, "--fdatasync=%d" % fds, "--output=/dev/null"]
+        want = sync_model(writes, loops, fs, fds)
+        code, got = sync_counts([BIN] + args, d)
+        what = "%d writes x %d loops over %d files, fsync=%d fdatasync=%d" % (
+            writes, loops, nrfiles, fs, fds)
+        c.check(code == 0 and got == want, "%s: (fsync, fdatasync) calls %s, not %s" %
+                (what, got, want))
+        if fio:
+            code, got = sync_counts([fio] + args, d)
+            c.check(code == 0 and got == want, "%s: fio 3.33 made %s, the model says %s" %
+                    (what, got, want))
+
+
 def rw_hint(path):
     import fcntl
     import struct
@@ -435,6 +489,7 @@ def main():
             check_opendir(c, d)
             check_pre_read(c, d)
             check_sync_file_range(c, d)
+            check_sync_intervals(c, d)
             check_fadvise_noreuse(c, d)
             check_openfiles(c, d)
             check_lockfile(c, d)
