@@ -30,11 +30,16 @@ static double bar_h(const struct iso *s, double v)
 	return (svg_pix(&s->y, v) - s->y.pix_lo) * -1;
 }
 
-static void face(FILE *f, const double *pt, const char *fill, const char *shade)
+/* A face in the series' color times light (opaque: nearer bars hide farther ones). */
+static void face(FILE *f, const double *pt, const char *color, double light)
 {
-	fprintf(f, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\" "
-		"stroke=\"#333333\" stroke-width=\"0.5\"%s/>\n", pt[0], pt[1], pt[2], pt[3], pt[4],
-		pt[5], pt[6], pt[7], fill, shade);
+	unsigned r = 0, g = 0, b = 0;
+
+	sscanf(color, "#%2x%2x%2x", &r, &g, &b);
+	fprintf(f, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\" "
+		"fill=\"#%02x%02x%02x\" stroke=\"#333333\" stroke-width=\"0.5\"/>\n", pt[0], pt[1],
+		pt[2], pt[3], pt[4], pt[5], pt[6], pt[7], (unsigned)fmin(255, r * light),
+		(unsigned)fmin(255, g * light), (unsigned)fmin(255, b * light));
 }
 
 static void draw_box(FILE *f, const struct iso *s, const struct svg_chart *c, size_t k,
@@ -53,33 +58,40 @@ static void draw_box(FILE *f, const struct iso *s, const struct svg_chart *c, si
 	iso_at(s, x + 0.7, z, 0, &p[2], &p[3]);
 	iso_at(s, x + 0.7, z, h, &p[4], &p[5]);
 	iso_at(s, x, z, h, &p[6], &p[7]);
-	face(f, p, color, "");
+	face(f, p, color, 1.0);
 	iso_at(s, x + 0.7, z, 0, &p[0], &p[1]);		/* right side */
 	iso_at(s, x + 0.7, z + 0.7, 0, &p[2], &p[3]);
 	iso_at(s, x + 0.7, z + 0.7, h, &p[4], &p[5]);
 	iso_at(s, x + 0.7, z, h, &p[6], &p[7]);
-	face(f, p, color, " fill-opacity=\"0.7\"");
+	face(f, p, color, 0.7);
 	iso_at(s, x, z, h, &p[0], &p[1]);		/* top */
 	iso_at(s, x + 0.7, z, h, &p[2], &p[3]);
 	iso_at(s, x + 0.7, z + 0.7, h, &p[4], &p[5]);
 	iso_at(s, x, z + 0.7, h, &p[6], &p[7]);
-	face(f, p, color, " fill-opacity=\"0.45\"");
-	fputs("</g>\n", f);
+	face(f, p, color, 1.3);
+	/* the axis is read across the walls: the value itself on top says it exactly */
+	iso_at(s, x + 0.35, z + 0.35, h, &p[0], &p[1]);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">%.4g"
+		"</text>\n</g>\n", p[0], p[1] + 3, se->y[i]);
 }
 
-/* The back wall's grid and value ticks, the floor's category and row names. */
+/*
+ * The grid on the back and left walls, value ticks at the front left corner (read across
+ * the left wall), and the categories' names under the front row.
+ */
 static void draw_frame(FILE *f, const struct iso *s, const struct svg_chart *c, size_t nx)
 {
-	double nz = (double)c->nseries, x0, y0, x1, y1;
+	double nz = (double)c->nseries, x0, y0, x1, y1, x2, y2;
 
 	for (unsigned t = 0; t < s->y.nticks; t++) {
 		double h = svg_tick_pix(&s->y, s->y.tick[t]) * -1 + s->y.pix_lo;
 
-		iso_at(s, 0, nz, h, &x0, &y0);
-		iso_at(s, (double)nx, nz, h, &x1, &y1);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
-			"\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", x0, y0, x1, y1, x0 - 6,
-			y0 + 4);
+		iso_at(s, 0, 0, h, &x0, &y0);
+		iso_at(s, 0, nz, h, &x1, &y1);
+		iso_at(s, (double)nx, nz, h, &x2, &y2);
+		fprintf(f, "<polyline points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"none\" "
+			"stroke=\"#cccccc\"/>\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", x0,
+			y0, x1, y1, x2, y2, x0 - 6, y0 + 4);
 		html_page_escape(f, s->y.label[t]);
 		fputs("</text>\n", f);
 	}
@@ -93,18 +105,18 @@ static void draw_frame(FILE *f, const struct iso *s, const struct svg_chart *c, 
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x0, y0 + 34);
 	html_page_escape(f, c->x_label);
 	fputs("</text>\n", f);
-	iso_at(s, 0, nz, s->height / 2, &x0, &y0);
+	iso_at(s, 0, 0, s->height / 2, &x0, &y0);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 "
-		"%.1f %.1f)\">", x0 - 60, y0, x0 - 60, y0);
+		"%.1f %.1f)\">", x0 - 56, y0, x0 - 56, y0);
 	html_page_escape(f, c->y_label);
 	fputs("</text>\n", f);
 }
 
 void svg_draw_bars3d(FILE *f, const struct svg_chart *c)
 {
-	double max = 0, w = PLOT_R - PLOT_L - 40;
+	double max = 0, w = PLOT_R - PLOT_L - 20;
 	size_t nz = c->nseries ? c->nseries : 1, nx = c->nx_names ? c->nx_names : 1;
-	struct iso s = { .ox = PLOT_L + 40, .oy = PLOT_B };
+	struct iso s = { .ox = PLOT_L + 20, .oy = PLOT_B };
 
 	for (size_t k = 0; k < c->nseries; k++)
 		for (size_t i = 0; i < c->series[k].n; i++)
