@@ -33,6 +33,7 @@ struct log_chart {
 	char names[CHART_MAX_SERIES][CHART_NAME_LEN];
 	struct svg_series s[CHART_MAX_SERIES];
 	size_t nfiles, ns;
+	bool summed;		/* an "all jobs" line was drawn */
 };
 
 /* The directions of p as series named "NAME read", "NAME write". */
@@ -63,9 +64,10 @@ static int read_logs(struct log_chart *lc, const char *const *paths, size_t n, b
 	}
 	if (!ret && n > 1)
 		ret = logfile_read_sum(paths, n, kind, lc->pts[MAX_LOGS], d);
-	if (!ret && n > 1)
+	lc->summed = !ret && n > 1;
+	if (lc->summed)
 		add_series(lc, lc->pts[MAX_LOGS], "all jobs");
-	return ret;
+	return ret > 0 ? 0 : ret;
 }
 
 int chart_logs(FILE *f, const char *const *paths, size_t n, bool iops, bool log_y,
@@ -80,7 +82,7 @@ int chart_logs(FILE *f, const char *const *paths, size_t n, bool iops, bool log_
 	if (!ret)
 		ret = svg_chart_write(f, &(struct svg_chart){
 			.title = iops ? "IOPS over time" : "Bandwidth over time",
-			.subtitle = n > 1 ? "every log, and all of them added (all jobs)" : NULL,
+			.subtitle = lc->summed ? "every log, and all of them added (all jobs)" : NULL,
 			.x_label = "time (s)", .y_label = iops ? "IOPS" : "bandwidth (MiB/s)",
 			.x_scale = SVG_LINEAR, .y_scale = log_y ? SVG_LOG10 : SVG_LINEAR,
 			.series = lc->s, .nseries = lc->ns,

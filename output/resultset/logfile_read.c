@@ -218,9 +218,10 @@ int logfile_read_sum(const char *const *paths, size_t n, enum log_kind kind,
 		ret = logfile_entries(paths[i], &es, d);
 	for (size_t i = 0; !ret && i < es.n; i++)
 		averaged += es.e[i].bs == 0;
-	if (!ret && averaged && averaged < es.n)
-		ret = diag_set(d, -EINVAL, "'%s' and the others: averaged (log_avg_msec) and "
-			       "per-I/O logs cannot be added together", paths[0]);
+	if (!ret && averaged && averaged < es.n) {
+		free(es.e);
+		return 1;	/* rates per window and I/Os have no common time base */
+	}
 	if (!ret)
 		ret = averaged ? sum_averaged(&es, kind, out) : from_per_io(&es, kind, out);
 	if (ret == -ENOMEM)

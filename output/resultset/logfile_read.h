@@ -36,7 +36,8 @@ int logfile_read(const char *path, enum log_kind kind, struct log_points out[LOG
 /*
  * The logs at paths (all bandwidth or all IOPS) added together: per-I/O logs counted into
  * the same windows, averaged logs summed window by window (entries log_avg_msec apart,
- * matched by their time rounded to that step). Returns 0 or -errno with d filled.
+ * matched by their time rounded to that step). Returns 0, 1 (nothing in out) when some
+ * logs are averaged and others not, or -errno with d filled.
  */
 int logfile_read_sum(const char *const *paths, size_t n, enum log_kind kind,
 		     struct log_points out[LOG_NDIR], struct diag *d);
