@@ -244,7 +244,7 @@ int pivot_table(const struct pivot *p, const char *rows, const struct metric *m,
 		struct table *t)
 {
 	struct metric_fmt f;
-	char title[700], name[128], buf[64];
+	char title[700], name[128], buf[64], sd[64];
 
 	metric_fmt_for(m, p->v, p->nrows * p->ncols, &f);
 	metric_label(m, &f, name, sizeof(name));
@@ -259,7 +259,15 @@ int pivot_table(const struct pivot *p, const char *rows, const struct metric *m,
 
 		table_set(t, row, 0, p->rowv[r]);
 		for (size_t c = 0; c < p->ncols; c++) {
-			metric_format(&f, p->v[r * p->ncols + c], buf, sizeof(buf));
+			size_t at = r * p->ncols + c;
+
+			metric_format(&f, p->v[at], buf, sizeof(buf));
+			if (p->nrep[at] > 1 && isfinite(p->sd[at])) {
+				/* repetitions: the mean and its spread */
+				metric_format(&f, p->sd[at], sd, sizeof(sd));
+				table_setf(t, row, (unsigned)c + 1, "%s ±%s", buf, sd);
+				continue;
+			}
 			table_set(t, row, (unsigned)c + 1, buf);
 		}
 	}
