@@ -9,9 +9,10 @@
 
 #include "base/diag.h"
 #include "base/grow.h"
-#include "output/joblog.h"
 
 #define WINDOWS	50
+/* fio's buckets, a histogram log's columns: hist.h's first 29 powers of two */
+#define FIO_BINS	(29 * HIST_VAL)
 
 static int push(struct lat_samples *ls, uint64_t ms, uint64_t n, unsigned idx, unsigned ddir)
 {
@@ -47,13 +48,13 @@ static int hist_line(struct lat_samples *ls, char *line, size_t *ntimes, uint64_
 	unsigned ddir, shift;
 	char *p = line, *end;
 	int ncols = 0, ret = 0;
-	uint64_t counts[JOBLOG_FIO_BINS];
+	uint64_t counts[FIO_BINS];
 
 	if (sscanf(p, "%" SCNu64 ", %u, %" SCNu64, &ms, &ddir, &bs) != 3 || ddir >= LOG_NDIR)
 		return -1;
 	for (int skip = 0; skip < 3 && (p = strchr(p, ',')); skip++)
 		p++;
-	while (p && ncols < JOBLOG_FIO_BINS) {
+	while (p && ncols < FIO_BINS) {
 		c = strtoull(p, &end, 10);
 		if (end == p)
 			break;
@@ -62,7 +63,7 @@ static int hist_line(struct lat_samples *ls, char *line, size_t *ntimes, uint64_
 		p = p ? p + 1 : NULL;
 	}
 	/* 1856 columns, or 1856 >> coarseness */
-	for (shift = 0; shift <= 6 && JOBLOG_FIO_BINS >> shift != ncols; shift++)
+	for (shift = 0; shift <= 6 && FIO_BINS >> shift != ncols; shift++)
 		;
 	if (shift > 6)
 		return -1;
@@ -95,7 +96,7 @@ static int add_hist_log(struct lat_samples *ls, const char *path, size_t *ntimes
 		else if (n < 0)
 			ret = diag_at(d, -EINVAL, path, lineno, "not a fio histogram log line "
 				      "(time, direction, size, then %u counts or %u >> N)",
-				      JOBLOG_FIO_BINS, JOBLOG_FIO_BINS);
+				      FIO_BINS, FIO_BINS);
 	}
 	free(line);
 	fclose(f);
