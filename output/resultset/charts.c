@@ -174,7 +174,7 @@ static void lat_unit(struct chart_buf *b, const struct metric *lm, struct metric
 int chart_paired(FILE *f, const struct pivot *p, const struct chart_opts *o)
 {
 	struct chart_buf *b = chart_buf_new(2 * p->ncols, p->nrows);
-	char title[1024], lname[128], y2label[160], col[CHART_NAME_LEN], sub[600];
+	char title[1024], lname[32], y2label[160], col[120], sub[600];
 	struct metric im, lm;
 	struct metric_fmt fmt;
 	int ret;

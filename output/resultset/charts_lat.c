@@ -128,7 +128,7 @@ static void used_buckets(const double *pct, size_t ns, size_t nb, size_t *lo, si
 	*hi = 0;
 	for (size_t k = 0; k < ns; k++) {
 		for (size_t i = 0; i < nb; i++) {
-			if (pct[k * nb + i] > 0) {
+			if (pct[k * MAX_BUCKETS + i] > 0) {
 				*lo = i < *lo ? i : *lo;
 				*hi = i + 1 > *hi ? i + 1 : *hi;
 			}
@@ -141,7 +141,7 @@ static void used_buckets(const double *pct, size_t ns, size_t nb, size_t *lo, si
 int chart_buckets(FILE *f, const struct pivot *p, const struct chart_opts *o)
 {
 	size_t nb = 0, ns = 0, lo, hi, *order = malloc((p->nunits + 1) * sizeof(*order));
-	double *pct = malloc(CHART_MAX_SERIES * MAX_BUCKETS * sizeof(*pct));
+	double *pct = calloc(CHART_MAX_SERIES * MAX_BUCKETS, sizeof(*pct));
 	struct chart_buf *b = chart_buf_new(CHART_MAX_SERIES, MAX_BUCKETS);
 	const char *names[MAX_BUCKETS];
 	char title[1024], sub[600];
@@ -158,7 +158,7 @@ int chart_buckets(FILE *f, const struct pivot *p, const struct chart_opts *o)
 		unit_name(p, o, order[k], NULL, b->names[ns], sizeof(b->names[0]));
 		ns++;
 	}
-	used_buckets(pct, ns, MAX_BUCKETS, &lo, &hi);
+	used_buckets(pct, ns, nb, &lo, &hi);
 	for (size_t i = lo; i < hi; i++) {
 		names[i - lo] = us_buckets[i].label;
 		b->x[i - lo] = (double)(i - lo);
@@ -167,7 +167,6 @@ int chart_buckets(FILE *f, const struct pivot *p, const struct chart_opts *o)
 		b->s[k] = (struct svg_series){ b->names[k], b->x, pct + k * MAX_BUCKETS + lo, hi - lo };
 	snprintf(title, sizeof(title), "Latency buckets%s%s", *p->title ? ", " : "", p->title);
 	chart_subtitle(p, sub, sizeof(sub));
-	(void)nb;
 	ret = svg_chart_write(f, &(struct svg_chart){
 		.title = title, .subtitle = sub, .x_label = "latency up to",
 		.y_label = "share of I/Os (%)", .x_scale = SVG_CATEGORY,

@@ -239,19 +239,6 @@ static int build_tables(const struct report_run *r, struct table **out)
 	return seed_finish(out, n, !t || n < r->npiv);
 }
 
-/* FILE for the first chart, FILE-2.svg (the number before the extension) for the next. */
-static void nth_path(const char *path, int i, char *buf, size_t len)
-{
-	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-
-	if (!i)
-		snprintf(buf, len, "%s", path);
-	else if (dot && (!slash || dot > slash))
-		snprintf(buf, len, "%.*s-%d%s", (int)(dot - path), path, i + 1, dot);
-	else
-		snprintf(buf, len, "%s-%d", path, i + 1);
-}
-
 static struct report_view view_of(const struct report_run *r)
 {
 	return (struct report_view){
@@ -303,7 +290,7 @@ static int write_svg(const struct report_run *r)
 		struct diag d = { 0 };
 		FILE *f;
 
-		nth_path(r->a.svg, (int)i, path, sizeof(path));
+		cmd_nth_path(r->a.svg, (int)i, path, sizeof(path));
 		f = fopen(path, "w");
 		if (!f)
 			return chart_failed("--svg", path, -errno, &d);

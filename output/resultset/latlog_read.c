@@ -12,7 +12,7 @@
 
 #define WINDOWS	50
 /* fio's buckets, a histogram log's columns: hist.h's first 29 powers of two */
-#define FIO_BINS	(29 * HIST_VAL)
+#define FIO_BINS	(29 * (int)HIST_VAL)
 
 static int push(struct lat_samples *ls, uint64_t ms, uint64_t n, unsigned idx, unsigned ddir)
 {
@@ -63,7 +63,7 @@ static int hist_line(struct lat_samples *ls, char *line, size_t *ntimes, uint64_
 		p = p ? p + 1 : NULL;
 	}
 	/* 1856 columns, or 1856 >> coarseness */
-	for (shift = 0; shift <= 6 && FIO_BINS >> shift != ncols; shift++)
+	for (shift = 0; shift <= 6 && (FIO_BINS >> shift) != ncols; shift++)
 		;
 	if (shift > 6)
 		return -1;

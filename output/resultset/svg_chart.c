@@ -14,6 +14,7 @@
 #define CHAR_W	7.0	/* the average width of a 12px sans-serif character, for the legend */
 #define SUB_CHAR_W	6.2	/* and of an 11px one, for the subtitle */
 #define SUB_MAX_LINES	3
+#define SLANT_H	100	/* below the plot, for slanted category names */
 
 const char *const svg_palette[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
@@ -258,7 +259,18 @@ void svg_draw_y_axis(FILE *f, const struct axis *y, bool left)
 	}
 }
 
-static void draw_axes(FILE *f, const struct axis *x, const struct axis *y)
+/* Category names wider than their place are slanted (and the chart made taller). */
+static bool x_slanted(const struct svg_chart *c)
+{
+	double room = c->nx_names ? (PLOT_R - PLOT_L) / (double)c->nx_names : 0;
+
+	for (size_t i = 0; c->x_scale == SVG_CATEGORY && i < c->nx_names; i++)
+		if (CHAR_W * (double)strlen(c->x_names[i]) > room)
+			return true;
+	return false;
+}
+
+static void draw_axes(FILE *f, const struct axis *x, const struct axis *y, bool slant)
 {
 	for (unsigned i = 0; y && i < y->nticks; i++) {
 		double py = svg_tick_pix(y, y->tick[i]);
@@ -273,8 +285,12 @@ static void draw_axes(FILE *f, const struct axis *x, const struct axis *y)
 		double px = svg_tick_pix(x, x->tick[i]);
 
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eeeeee\"/>"
-			"\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", px, PLOT_T, px, PLOT_B,
-			px, PLOT_B + 18);
+			"\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"", px, PLOT_T, px, PLOT_B,
+			px - (slant ? 4 : 0), PLOT_B + 14, slant ? "start" : "middle");
+		if (slant)
+			fprintf(f, " font-size=\"10\" transform=\"rotate(30 %.1f %.1f)\"", px - 4,
+				PLOT_B + 14);
+		fputc('>', f);
 		html_page_escape(f, x->label[i]);
 		fputs("</text>\n", f);
 	}
@@ -419,7 +435,7 @@ static void draw_labels(FILE *f, const struct svg_chart *c, int width)
 	if (c->mark == SVG_BARS3D)
 		return;		/* its axes are drawn with it */
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-		(PLOT_L + PLOT_R) / 2, PLOT_B + 44);
+		(PLOT_L + PLOT_R) / 2, PLOT_B + 44 + (x_slanted(c) ? SLANT_H : 0));
 	html_page_escape(f, c->x_label);
 	fprintf(f, "</text>\n<text x=\"22\" y=\"%.1f\" text-anchor=\"middle\" "
 		"transform=\"rotate(-90 22 %.1f)\">", (PLOT_T + PLOT_B) / 2, (PLOT_T + PLOT_B) / 2);
@@ -456,7 +472,7 @@ static bool draw_lines(FILE *f, const struct svg_chart *c)
 	bool any = setup_axis(&x, c, true);
 
 	setup_axis(&y, c, false);
-	draw_axes(f, &x, &y);
+	draw_axes(f, &x, &y, x_slanted(c));
 	svg_axis_meta(f, "x", &x);
 	svg_axis_meta(f, "y", &y);
 	for (size_t k = 0; k < c->nseries; k++)
@@ -482,12 +498,12 @@ int svg_chart_write(FILE *f, const struct svg_chart *c)
 	if (c->subtitle)	/* a subtitle too long for the legend's width widens the chart */
 		while (subtitle_lines(f, c->subtitle, width, false) > 2 && width < 1400)
 			width += 60;
-	write_head(f, c, width, HEIGHT);
+	write_head(f, c, width, HEIGHT + (x_slanted(c) ? SLANT_H : 0));
 	draw_labels(f, c, width);
 	switch (c->mark) {
 	case SVG_BARS:
 		setup_axis(&x, c, true);
-		draw_axes(f, &x, NULL);
+		draw_axes(f, &x, NULL, x_slanted(c));
 		svg_draw_bars(f, c, &x);
 		any = any_bar(c);
 		break;

@@ -141,7 +141,7 @@ def check_subcommands(c, d):
         open(os.path.join(d, f), "w").close()
     want = {"report": ["--chart=", "--cols=", "--format=", "--help", "--html=", "--job=",
                        "--metric=", "--rows=", "--svg=", "--where=", "--y-axis="],
-            "compare": ["--format=", "--help", "--job=", "--metrics=", "--where="]}
+            "compare": ["--format=", "--help", "--job=", "--metrics=", "--svg=", "--where="]}
     for cmd, opts in want.items():
         got, err = complete([cmd, "--"], d)
         c.check(sorted(got) == opts and err == "", "%s --: offers %s %s" % (cmd, got, err))
