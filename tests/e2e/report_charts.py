@@ -449,6 +449,26 @@ def chromium(browser, d, args):
                           capture_output=True, text=True, timeout=120)
 
 
+def check_repeat_and_errors(c, d):
+    """--resume knows repetitions; bad values are refused with exit 2, naming what is wrong."""
+    before = len(cells(os.path.join(d, "rep.jsonl")))
+    code, _, err = run(SWEEP + ["--repeat", "2", "--results", "rep.jsonl", "--resume",
+                                "--output-format=terse", "t.fio"], cwd=d)
+    c.check(code == 0 and len(cells(os.path.join(d, "rep.jsonl"))) == before == 24 and
+            err.count("repetition 2/2, is in 'rep.jsonl' already: skipped") == 12,
+            "--resume skips every repetition kept: %d lines, %r" % (before, err[:200]))
+    for args, msg in [
+            (["--repeat", "0", "t.fio"], "--repeat takes a count from 1 to 1000, not '0'"),
+            (["report", "rep.jsonl", "--y-axis", "ln"], "--y-axis takes linear or log, not 'ln'"),
+            (["report", "rep.jsonl", "--chart", "heatmap", "--svg", "x.svg"],
+             "--chart heatmap needs latency or histogram log files"),
+            (["report", "w_bw.1.log", "--chart", "hockey", "--svg", "x.svg"],
+             "--chart hockey needs result files"),
+            (["report", "t.fio.log", "--svg", "x.svg"], "'t.fio.log': not a fio log")]:
+        code, _, err = run(args, cwd=d)
+        c.check(code == 2 and msg in err, "%s: exit %d %r" % (" ".join(args), code, err))
+
+
 def check_page(c, d):
     code, _, err = run(["report", "rep.jsonl", "--rows", "numjobs", "--cols", "iodepth",
                         "l_clat.1.log", "w_bw.1.log", "w_bw.2.log", "--html", "p.html"], cwd=d)
@@ -514,6 +534,7 @@ def main():
         check_rate_sum(c, d)
         check_lat_logs(c, d)
         check_compare(c, d)
+        check_repeat_and_errors(c, d)
         check_page(c, d)
     finally:
         remove(d)
