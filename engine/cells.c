@@ -60,8 +60,9 @@ static int skip_cell(const struct cells *cs)
 		fprintf(cs->err, "iojob: note: --resume cannot read '%s' (%s): running the cell\n",
 			cs->results, strerror(-ret));
 	else if (ret && m.repeat)
-		fprintf(cs->err, "iojob: sweep cell %lu/%lu, repetition %u/%u, is in '%s' already: "
-			"skipped\n", cs->cell_idx + 1, cs->ncells, m.repeat, cs->repeat, cs->results);
+		fprintf(cs->err, "iojob: sweep cell %lu/%lu, repetition %u/%u, is in '%s' "
+			"already: skipped\n", cs->cell_idx + 1, cs->ncells, m.repeat, cs->repeat,
+			cs->results);
 	else if (ret)
 		fprintf(cs->err, "iojob: sweep cell %lu/%lu is in '%s' already: skipped\n",
 			cs->cell_idx + 1, cs->ncells, cs->results);
@@ -143,8 +144,9 @@ int cells_run(struct cells *cs, struct diag *d)
 		for (cs->rep_idx = 0; cs->rep_idx < reps; cs->rep_idx++) {
 			int ret;
 
+			/* a signal on any rank ends the sweep on all */
 			if (dist_max(cs->dist, *cs->stopped_by != 0))
-				return worst;	/* a signal on any rank ends the sweep on all */
+				return worst;
 			ret = run_one(cs, d);
 			if (ret < 0)
 				return ret;

@@ -164,7 +164,8 @@ int chart_buckets(FILE *f, const struct pivot *p, const struct chart_opts *o)
 		b->x[i - lo] = (double)(i - lo);
 	}
 	for (size_t k = 0; k < ns; k++)
-		b->s[k] = (struct svg_series){ b->names[k], b->x, pct + k * MAX_BUCKETS + lo, hi - lo };
+		b->s[k] = (struct svg_series){ b->names[k], b->x, pct + k * MAX_BUCKETS + lo,
+					       hi - lo };
 	snprintf(title, sizeof(title), "Latency buckets%s%s", *p->title ? ", " : "", p->title);
 	chart_subtitle(p, sub, sizeof(sub));
 	ret = svg_chart_write(f, &(struct svg_chart){

@@ -82,7 +82,8 @@ int chart_logs(FILE *f, const char *const *paths, size_t n, bool iops, bool log_
 	if (!ret)
 		ret = svg_chart_write(f, &(struct svg_chart){
 			.title = iops ? "IOPS over time" : "Bandwidth over time",
-			.subtitle = lc->summed ? "every log, and all of them added (all jobs)" : NULL,
+			.subtitle = lc->summed ? "every log, and all of them added (all jobs)" :
+				    NULL,
 			.x_label = "time (s)", .y_label = iops ? "IOPS" : "bandwidth (MiB/s)",
 			.x_scale = SVG_LINEAR, .y_scale = log_y ? SVG_LOG10 : SVG_LINEAR,
 			.series = lc->s, .nseries = lc->ns,

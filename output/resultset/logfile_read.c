@@ -79,7 +79,8 @@ static int add_point(struct log_points *p, double t_s, double v)
 }
 
 /* Averaged entries are rates already: KiB/s for bandwidth. */
-static int from_averaged(const struct log_entries *es, enum log_kind kind, struct log_points *out)
+static int from_averaged(const struct log_entries *es, enum log_kind kind,
+			 struct log_points *out)
 {
 	for (size_t i = 0; i < es->n; i++) {
 		const struct log_entry *e = &es->e[i];
@@ -92,7 +93,8 @@ static int from_averaged(const struct log_entries *es, enum log_kind kind, struc
 }
 
 /* One entry per I/O: I/Os and bytes counted per window, a point at each window's end. */
-static int from_per_io(const struct log_entries *es, enum log_kind kind, struct log_points *out)
+static int from_per_io(const struct log_entries *es, enum log_kind kind,
+		       struct log_points *out)
 {
 	uint64_t span = 0, win;
 	size_t nwin;
@@ -169,8 +171,10 @@ static uint64_t avg_step(const struct log_entries *es)
 	for (size_t i = 0; i < es->n; i++) {
 		const struct log_entry *e = &es->e[i];
 
-		if (seen[e->ddir] && e->ms > last[e->ddir] && (!step || e->ms - last[e->ddir] < step))
-			step = e->ms - last[e->ddir];
+		uint64_t gap = e->ms - last[e->ddir];
+
+		if (seen[e->ddir] && e->ms > last[e->ddir] && (!step || gap < step))
+			step = gap;
 		seen[e->ddir] = true;
 		last[e->ddir] = e->ms;
 	}
@@ -178,7 +182,8 @@ static uint64_t avg_step(const struct log_entries *es)
 }
 
 /* Averaged entries of several logs: the rates of one window added. */
-static int sum_averaged(const struct log_entries *es, enum log_kind kind, struct log_points *out)
+static int sum_averaged(const struct log_entries *es, enum log_kind kind,
+			struct log_points *out)
 {
 	uint64_t step = avg_step(es), nkeys = 0;
 	double *sum;

@@ -1,6 +1,6 @@
 /*
- * What the parts of svg_chart.c share (private to svg_chart.c, svg_marks.c and
- * svg_bars3d.c): the plot area, the palette, axes as scales mapped to pixels.
+ * What the parts of svg_chart.c share (private to svg_chart.c, svg_axis.c, svg_marks.c
+ * and svg_bars3d.c): the plot area, the palette, axes as scales mapped to pixels.
  */
 #ifndef OUTPUT_RESULTSET_SVG_DRAW_H
 #define OUTPUT_RESULTSET_SVG_DRAW_H

@@ -41,18 +41,6 @@ static bool value_axis(struct axis *a, const struct svg_chart *c, bool y2)
 	return any;
 }
 
-void svg_axis_meta(FILE *f, const char *name, const struct axis *a)
-{
-	static const char *const scale[] = {
-		[SVG_LINEAR] = "linear", [SVG_LOG2] = "log2", [SVG_LOG10] = "log10",
-		[SVG_NINES] = "nines", [SVG_CATEGORY] = "category",
-	};
-
-	fprintf(f, "<g class=\"axis\" data-axis=\"%s\" data-scale=\"%s\" data-lo=\"%.9g\" "
-		"data-hi=\"%.9g\" data-pix-lo=\"%.1f\" data-pix-hi=\"%.1f\"/>\n", name,
-		scale[a->scale], a->lo, a->hi, a->pix_lo, a->pix_hi);
-}
-
 static void draw_bar(FILE *f, const struct svg_series *s, size_t k, size_t i, double px,
 		     double w, const struct axis *y, const char *x_name)
 {
