@@ -148,21 +148,21 @@ static int heatmap(const struct report_view *v, FILE *f, size_t i, struct diag *
 const struct report_chart report_charts[] = {
 	{ "metric", FROM_RESULTS, "the metric against the row key, a line per column, sigma "
 	  "as error bars; the default", per_pivot, metric },
-	{ "hockey", FROM_RESULTS, "IOPS against latency (the metric when it is a latency, "
-	  "else the mean), a point per row value: an iodepth or numjobs sweep", per_pivot,
+	{ "hockey", FROM_RESULTS, "IOPS against latency, a point per row value, for an "
+	  "iodepth or numjobs sweep; the metric when it is a latency, else the mean", per_pivot,
 	  hockey },
 	{ "bars", FROM_RESULTS, "IOPS and latency bars side by side per row value, on two "
 	  "axes", per_pivot, paired },
-	{ "bars3d", FROM_RESULTS, "the metric as 3D bars over the row and column keys "
-	  "(--rows iodepth --cols numjobs)", per_pivot, bars3d },
-	{ "latency", FROM_RESULTS, "percentile curves per run and direction (the metric's "
-	  "only, for read_ or write_), from the json+ bins", per_pivot, latency },
+	{ "bars3d", FROM_RESULTS, "the metric as 3D bars over the row and column keys, "
+	  "as --rows iodepth --cols numjobs", per_pivot, bars3d },
+	{ "latency", FROM_RESULTS, "percentile curves per run and direction, from the "
+	  "json+ bins; a read_ or write_ metric keeps its direction alone", per_pivot, latency },
 	{ "buckets", FROM_RESULTS, "fio's latency buckets per run, as bars", per_pivot,
 	  buckets },
 	{ "bw", FROM_RATE_LOGS, OVER_TIME, one, bw },
 	{ "iops", FROM_RATE_LOGS, OVER_TIME, one, iops },
-	{ "lat-time", FROM_LAT_LOGS, "p50, p99 and max over time, from latency or histogram "
-	  "LOG files (write_lat_log, write_hist_log)", one, lat_time },
+	{ "lat-time", FROM_LAT_LOGS, "p50, p99 and max over time, from write_lat_log or "
+	  "write_hist_log LOG files", one, lat_time },
 	{ "heatmap", FROM_LAT_LOGS, "a latency heatmap per direction, from the same LOG files",
 	  heat_count, heatmap },
 	{ NULL },

@@ -71,8 +71,8 @@ static void draw_box(FILE *f, const struct iso *s, const struct svg_chart *c, si
 	face(f, p, color, 1.3);
 	/* the axis is read across the walls: the value itself on top says it exactly */
 	iso_at(s, x + 0.35, z + 0.35, h, &p[0], &p[1]);
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">%.4g"
-		"</text>\n</g>\n", p[0], p[1] + 3, se->y[i]);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">%.*f"
+		"</text>\n</g>\n", p[0], p[1] + 3, fabs(se->y[i]) >= 100 ? 0 : 2, se->y[i]);
 }
 
 /*

@@ -231,9 +231,9 @@ static void draw_legend(FILE *f, const struct svg_chart *c)
 		double ly = PLOT_T + 8 + 20.0 * (double)k;
 
 		fprintf(f, "<g class=\"legend\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"%s\" stroke-width=\"%d\"%s/>\n<text x=\"%.1f\" y=\"%.1f\">", lx, ly,
-			lx + 24, ly, svg_color(k), c->mark == SVG_LINES ? 2 : 8, svg_dash(k),
-			lx + 30, ly + 4);
+			"stroke=\"%s\" stroke-width=\"%d\"%s%s/>\n<text x=\"%.1f\" y=\"%.1f\">", lx,
+			ly, lx + 24, ly, svg_color(k), c->mark == SVG_LINES ? 2 : 8, svg_dash(k),
+			c->series[k].y2 ? " stroke-opacity=\"0.55\"" : "", lx + 30, ly + 4);
 		html_page_escape(f, c->series[k].name);
 		fputs("</text></g>\n", f);
 	}
