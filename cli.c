@@ -49,6 +49,8 @@ const struct cli_opt cli_options[] = {
 	       "name this run (a target or configuration) in --results"),
 	SWITCH("results", CLI_RESULTS, CLI_ARG_REQUIRED, "FILE.jsonl",
 	       "append each run's options and results to FILE.jsonl"),
+	SWITCH("repeat", CLI_REPEAT, CLI_ARG_REQUIRED, "N",
+	       "run each cell N times, each repetition its own line in --results"),
 	SWITCH("resume", CLI_RESUME, CLI_ARG_NONE, NULL,
 	       "skip the sweep's runs that --results already holds"),
 	SWITCH("eta", CLI_ETA, CLI_ARG_REQUIRED, "WHEN",
@@ -348,6 +350,18 @@ static int apply_fio_switch(struct cli *c, const struct cli_opt *sw, const char 
 	}
 }
 
+/* --repeat N: 1 to 1000 runs of each cell. */
+static int parse_repeat(struct cli *c, const char *val)
+{
+	char *end;
+	unsigned long n = strtoul(val, &end, 10);
+
+	if (end == val || *end || *val == '-' || n < 1 || n > 1000)
+		return fail_usage("--repeat takes a count from 1 to 1000, not '%s'", val);
+	c->repeat = (unsigned)n;
+	return -1;
+}
+
 /* One switch of cli_options with its value (NULL when it has none). -1 or an exit code. */
 static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val)
 {
@@ -384,6 +398,8 @@ static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val
 	case CLI_RESULTS:
 		c->results = val;
 		return -1;
+	case CLI_REPEAT:
+		return parse_repeat(c, val);
 	case CLI_SET:
 		return add_set(c, val) ? EXIT_USAGE : -1;
 	case CLI_SWEEP:

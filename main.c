@@ -394,6 +394,7 @@ static void setup_cells(struct cli *c)
 		.dist = c->dist,
 		.results = c->results,
 		.resume = c->resume,
+		.repeat = c->repeat,
 		.label = c->label,
 		.files = c->files,
 		.nfiles = c->nfiles,

@@ -42,6 +42,7 @@ void cells_meta(const struct cells *cs, const char **keys, const char **values,
 		.nsets = cs->nsets,
 		.job_files = cs->files,
 		.njob_files = cs->nfiles,
+		.repeat = cs->repeat > 1 ? cs->rep_idx + 1 : 0,
 	};
 }
 
@@ -58,6 +59,10 @@ static int skip_cell(const struct cells *cs)
 	if (ret < 0)
 		fprintf(cs->err, "iojob: note: --resume cannot read '%s' (%s): running the cell\n",
 			cs->results, strerror(-ret));
+	else if (ret && m.repeat)
+		fprintf(cs->err, "iojob: sweep cell %lu/%lu, repetition %u/%u, is in '%s' "
+			"already: skipped\n", cs->cell_idx + 1, cs->ncells, m.repeat, cs->repeat,
+			cs->results);
 	else if (ret)
 		fprintf(cs->err, "iojob: sweep cell %lu/%lu is in '%s' already: skipped\n",
 			cs->cell_idx + 1, cs->ncells, cs->results);
@@ -113,30 +118,40 @@ int cells_check(struct cells *cs, struct diag *d)
 	return ret;
 }
 
+/* One run of the cell running (one repetition): its exit code, or a negative errno. */
+static int run_one(struct cells *cs, struct diag *d)
+{
+	struct job_list jobs;
+	int ret = build_jobs(cs, cs->cell_idx, &jobs, d);
+
+	free(d->notes);		/* cells_check() gave them */
+	d->notes = NULL;
+	d->notes_len = 0;
+	if (ret < 0)
+		return ret;
+	if (!(cs->resume && skip_cell(cs)))
+		ret = cs->run_cell(cs->run_ctx, &jobs, d);
+	jobs_free(&jobs);
+	return ret;
+}
+
 int cells_run(struct cells *cs, struct diag *d)
 {
+	unsigned reps = cs->repeat > 1 ? cs->repeat : 1;
 	int worst = 0;
 
 	for (cs->cell_idx = 0; cs->cell_idx < cs->ncells; cs->cell_idx++) {
-		struct job_list jobs;
-		int ret;
+		for (cs->rep_idx = 0; cs->rep_idx < reps; cs->rep_idx++) {
+			int ret;
 
-		if (dist_max(cs->dist, *cs->stopped_by != 0))
-			break;	/* a signal on any rank ends the sweep on all */
-		ret = build_jobs(cs, cs->cell_idx, &jobs, d);
-		free(d->notes);		/* cells_check() gave them */
-		d->notes = NULL;
-		d->notes_len = 0;
-		if (ret < 0)
-			return ret;
-		if (cs->resume && skip_cell(cs)) {
-			jobs_free(&jobs);
-			continue;
+			/* a signal on any rank ends the sweep on all */
+			if (dist_max(cs->dist, *cs->stopped_by != 0))
+				return worst;
+			ret = run_one(cs, d);
+			if (ret < 0)
+				return ret;
+			worst = ret > worst ? ret : worst;
 		}
-		ret = cs->run_cell(cs->run_ctx, &jobs, d);
-		jobs_free(&jobs);
-		if (ret > worst)
-			worst = ret;
 	}
 	return worst;
 }

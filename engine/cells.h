@@ -29,6 +29,7 @@ struct cells {
 	const struct dist *dist;
 	const char *results;		/* --results FILE.jsonl, NULL for none */
 	bool resume;			/* skip the cells that results holds already */
+	unsigned repeat;		/* --repeat N: runs of each cell, 0 or 1 for one */
 	const char *label;		/* what each cell's results say: --label, the job files */
 	const char *const *files;
 	unsigned nfiles;
@@ -41,6 +42,7 @@ struct cells {
 	struct job_override cell[CELL_MAX_OVERRIDES];
 	unsigned ncell;
 	unsigned long cell_idx, ncells;
+	unsigned rep_idx;		/* the repetition running, from 0 */
 };
 
 /*
@@ -56,7 +58,10 @@ int cells_check(struct cells *cs, struct diag *d);
  */
 int cells_run(struct cells *cs, struct diag *d);
 
-/* The cell running as result-set metadata; keys and values hold cs->ncell entries. */
+/*
+ * The cell running as result-set metadata, with its repetition (1 to N under --repeat N,
+ * N > 1; else 0); keys and values hold cs->ncell entries.
+ */
 void cells_meta(const struct cells *cs, const char **keys, const char **values,
 		struct resultset_meta *m);
 

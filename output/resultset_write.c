@@ -88,6 +88,8 @@ static int build_line(const struct resultset_meta *m, const struct report *r, ch
 	json_close(&j, ']');
 	string_map(&j, "cell", m->cell_keys, m->cell_values, m->ncell);
 	string_map(&j, "sets", m->set_keys, m->set_values, m->nsets);
+	if (m->repeat)
+		json_uint(&j, "repeat", m->repeat);
 	targets(&j, r);
 	fputs(", \"report\" : ", f);
 	report_json_line(f, r, true);
@@ -212,6 +214,8 @@ static bool same_map(const struct jv *map, const char *const *k, const char *con
 static bool same_cell(const struct jv *obj, const struct resultset_meta *m)
 {
 	if (strcmp(jv_str(jv_get(obj, "label"), ""), m->label ? m->label : ""))
+		return false;
+	if ((unsigned)jv_num(jv_get(obj, "repeat"), 0) != m->repeat)
 		return false;
 	return same_map(jv_get(obj, "cell"), m->cell_keys, m->cell_values, m->ncell) &&
 	       same_map(jv_get(obj, "sets"), m->set_keys, m->set_values, m->nsets);

@@ -5,11 +5,12 @@
  *   {"iojob_result": 1, "version": "iojob-0.1.0", "time": 1796000000,
  *    "label": "md0 RAID0", "host": "node1", "kernel": "6.18.44",
  *    "job_files": ["job.fio"], "cell": {"numjobs": "4", "rw": "rndrd"},
- *    "sets": {"size": "256m"}, "targets": [{"device": "vda", "model": "..."}],
+ *    "sets": {"size": "256m"}, "repeat": 2, "targets": [{"device": "vda", ...}],
  *    "report": { the fio-shaped JSON report with json+ bins } }
  *
  * "cell" holds the --sweep values of this cell in the order given; "sets" the --set
- * overrides; "report" is exactly what --output-format=json+ prints, on one line.
+ * overrides; "repeat" (only under --repeat N) which of the N runs of the cell this is;
+ * "report" is exactly what --output-format=json+ prints, on one line.
  */
 #ifndef OUTPUT_RESULTSET_WRITE_H
 #define OUTPUT_RESULTSET_WRITE_H
@@ -28,6 +29,7 @@ struct resultset_meta {
 	unsigned nsets;
 	const char *const *job_files;
 	unsigned njob_files;
+	unsigned repeat;			/* --repeat: 1 to N, 0 when run once */
 };
 
 /*
@@ -45,8 +47,8 @@ int resultset_append(const char *path, const struct resultset_meta *m, const str
 int resultset_check(const char *path);
 
 /*
- * Whether path already holds a cell with this label, these swept values and these --set
- * overrides (--resume).
+ * Whether path already holds a cell with this label, these swept values, these --set
+ * overrides and this repetition (--resume).
  * A missing file holds none; a line that is not JSON (a cell cut short) is skipped.
  * Returns 1, 0, or -errno.
  */

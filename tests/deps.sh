@@ -45,6 +45,9 @@ test_pkgs="$test_pkgs openmpi-bin libopenmpi-dev"
 # bubblewrap runs fio's example job files in e2e/fio_examples.py in a sandbox: root read-only,
 # no devices, a small tmpfs the only place to write.
 test_pkgs="$test_pkgs bubblewrap"
+# chromium renders iojob report's HTML page headless in e2e/report_charts.py (and the
+# charts in e2e/report.py): not blank, every chart laid out, nothing wider than the page.
+test_pkgs="$test_pkgs chromium"
 # libFuzzer and the sanitizers' runtimes come with clang; only the fuzz targets need them.
 fuzz_pkgs="$build_pkgs python3 clang libclang-rt-14-dev"
 

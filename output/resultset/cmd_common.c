@@ -106,3 +106,15 @@ void cmd_print_tables(struct table *t, int n, enum table_style s)
 	table_render_all(stdout, t, (size_t)n, s);
 	seed_free_tables(t, n);
 }
+
+void cmd_nth_path(const char *path, int i, char *buf, size_t len)
+{
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+
+	if (!i)
+		snprintf(buf, len, "%s", path);
+	else if (dot && (!slash || dot > slash))
+		snprintf(buf, len, "%.*s-%d%s", (int)(dot - path), path, i + 1, dot);
+	else
+		snprintf(buf, len, "%s-%d", path, i + 1);
+}

@@ -96,6 +96,9 @@ int cmd_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf
 /* Load every file into set; on an error, say so and return CMD_USAGE; notes on stderr. */
 int cmd_load(const char *cmd, struct rs_set *set, const char *const *files, size_t n);
 
+/* FILE for the first chart, FILE-2.svg (the number before the extension) for the next. */
+void cmd_nth_path(const char *path, int i, char *buf, size_t len);
+
 /* Render and free n tables (and the array). */
 void cmd_print_tables(struct table *t, int n, enum table_style s);
 

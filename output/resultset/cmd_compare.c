@@ -1,6 +1,7 @@
 /* iojob compare: sides from result files and labels, matched job by job, as tables. */
 #include "output/resultset/commands.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -8,10 +9,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "output/resultset/charts_compare.h"
 #include "output/resultset/cmd_common.h"
 #include "output/resultset/compare.h"
 #include "output/resultset/metrics.h"
 #include "output/resultset/resultset_read.h"
+#include "output/stream.h"
 
 #define CMD		"compare"
 #define MAX_FILES	256
@@ -32,7 +35,7 @@ struct compare_run {
 	unsigned nsides;
 	const char *files[MAX_FILES];	/* every file, once */
 	size_t nfiles;
-	const char *job, *metrics, *format;
+	const char *job, *metrics, *format, *svg;
 	struct cmd_where where;
 	struct metric m[MAX_METRICS];
 	unsigned nm;
@@ -58,6 +61,8 @@ static const struct cmd_opt options[] = {
 	{ "where", "KEY=VALUE", CMD_OPT_WHERE, "only the runs where KEY is VALUE (repeatable)" },
 	{ "format", "FORMAT", ARG(format), .describe = cmd_styles_describe,
 	  .list = cmd_styles_list },
+	{ "svg", "FILE", ARG(svg), "draw each metric as bars, a bar per side for each run in "
+	  "common (FILE, FILE-2.svg, ...)" },
 	{ 0 },
 };
 
@@ -83,8 +88,9 @@ static void usage(FILE *f)
 	cmd_usage_options(f, options);
 	fprintf(f,
 		"%s"
-		"Exit status: 0 done, 2 a usage or input error (an unknown label, a file that\n"
-		"is not a result set, sides without a run in common).\n", metric_names_help);
+		"Exit status: 0 done, 1 an output file could not be written, 2 a usage or input\n"
+		"error (an unknown label, a file that is not a result set, sides without a run\n"
+		"in common).\n", metric_names_help);
 }
 
 static bool is_file(const char *path)
@@ -254,6 +260,28 @@ static int build_side(struct compare_run *c, unsigned i)
 	return CMD_CONTINUE;
 }
 
+/* A chart per metric, in the order --metrics gives them. */
+static int write_svg(const struct compare_run *c)
+{
+	char path[4096];
+
+	for (unsigned i = 0; i < c->nm; i++) {
+		FILE *f;
+		int ret;
+
+		cmd_nth_path(c->svg, (int)i, path, sizeof(path));
+		f = fopen(path, "w");
+		ret = f ? chart_compare(f, c->sides, c->nsides, &c->m[i]) : -errno;
+		if (f && (stream_finish(f, true) < 0 && ret >= 0))
+			ret = -EIO;
+		if (ret < 0) {
+			cmd_fail(CMD, "--svg '%s': %s", path, strerror(-ret));
+			return CMD_OUTPUT_FAILED;
+		}
+	}
+	return 0;
+}
+
 static int run_compare(struct compare_run *c)
 {
 	struct table *t;
@@ -273,7 +301,7 @@ static int run_compare(struct compare_run *c)
 	if (n < 0)
 		return cmd_fail(CMD, "out of memory");
 	cmd_print_tables(t, n, c->fmt.style);
-	return 0;
+	return c->svg ? write_svg(c) : 0;
 }
 
 int compare_main(int argc, char **argv)

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/resultset/charts.h"
 #include "output/resultset/cmd_common.h"
 #include "output/resultset/html_page.h"
 #include "output/resultset/logfile_read.h"
 #include "output/resultset/metrics.h"
 #include "output/resultset/pivot.h"
+#include "output/resultset/report_charts.h"
 #include "output/resultset/resultset_read.h"
 #include "output/resultset/seed_tables.h"
 #include "output/stream.h"
@@ -24,53 +24,17 @@
 #define MAX_FILES	256
 #define MAX_KEYS	64
 
-enum chart_kind { CHART_METRIC, CHART_LATENCY, CHART_BW, CHART_IOPS };
-
 struct report_args {
 	const char *files[MAX_FILES], *logs[MAX_FILES];
 	size_t nfiles, nlogs;
-	const char *rows, *cols, *metric, *svg, *html, *job, *format, *chart;
+	const char *rows, *cols, *metric, *svg, *html, *job, *format, *chart, *y_axis;
 	struct cmd_where where;
 	struct cmd_format fmt;
-	enum chart_kind chart_kind;
+	const struct report_chart *kind;
 	struct metric m;
 };
 
 #define ARG(field)	offsetof(struct report_args, field)
-
-#define OVER_TIME	"over time, from the LOG files; the default with logs alone"
-
-/* What --svg draws; kinds of one help are listed together ("bw or iops"). */
-static const struct {
-	const char *name;
-	enum chart_kind kind;
-	const char *help;
-} charts[] = {
-	{ "metric", CHART_METRIC, "the metric against the row key, a line per column; default" },
-	{ "latency", CHART_LATENCY, "percentile curves per column value, from the json+ bins" },
-	{ "bw", CHART_BW, OVER_TIME },
-	{ "iops", CHART_IOPS, OVER_TIME },
-};
-
-static void charts_describe(char *buf, size_t len)
-{
-	snprintf(buf, len, "what --svg draws: ");
-	for (size_t i = 0; i < ARRAY_SIZE(charts); i++) {
-		bool same_next = i + 1 < ARRAY_SIZE(charts) &&
-				 !strcmp(charts[i + 1].help, charts[i].help);
-
-		cmd_append(buf, len, "%s%s", charts[i].name, same_next ? " or " : "");
-		if (!same_next)
-			cmd_append(buf, len, " (%s)%s", charts[i].help,
-				   i + 1 < ARRAY_SIZE(charts) ? ", " : "");
-	}
-}
-
-static void charts_list(FILE *f)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(charts); i++)
-		fprintf(f, "%s\n", charts[i].name);
-}
 
 /* In the order --help lists them. */
 static const struct cmd_opt options[] = {
@@ -84,7 +48,10 @@ static const struct cmd_opt options[] = {
 	{ "format", "FORMAT", ARG(format), .describe = cmd_formats_describe,
 	  .list = cmd_formats_list },
 	{ "svg", "FILE", ARG(svg), "draw a chart (several tables: FILE, FILE-2.svg, ...)" },
-	{ "chart", "KIND", ARG(chart), .describe = charts_describe, .list = charts_list },
+	{ "chart", "KIND", ARG(chart), .describe = report_charts_describe,
+	  .list = report_charts_list },
+	{ "y-axis", "SCALE", ARG(y_axis), "the value axis of metric, bar and rate charts: "
+	  "linear (the default) or log", "linear|log" },
 	{ "html", "FILE", ARG(html), "one page with the tables and every chart" },
 	{ 0 },
 };
@@ -110,8 +77,10 @@ static void usage(FILE *f)
 	cmd_usage_options(f, options);
 	fprintf(f,
 		"\n"
-		"LOG files are write_bw_log or write_iops_log files (NAME_bw.N.log,\n"
-		"NAME_iops.N.log), for the charts over time.\n"
+		"LOG files are fio's logs, for the charts over time: write_bw_log or\n"
+		"write_iops_log files (NAME_bw.N.log, NAME_iops.N.log), write_lat_log files\n"
+		"(NAME_lat.N.log, NAME_clat.N.log, NAME_slat.N.log) or write_hist_log files\n"
+		"(NAME_clat_hist.N.log).\n"
 		"%s"
 		"Exit status: 0 done, 1 an output file could not be written, 2 a usage or\n"
 		"input error.\n", metric_names_help);
@@ -125,8 +94,9 @@ static int add_positional(struct report_args *a, const char *arg)
 	if ((log ? a->nlogs : a->nfiles) == MAX_FILES)
 		return cmd_fail(CMD, "too many files ('%s')", arg);
 	if (log && logfile_kind(arg) == LOG_OTHER)
-		return cmd_fail(CMD, "'%s': not a bandwidth or IOPS log (NAME_bw.N.log, "
-				"NAME_iops.N.log)", arg);
+		return cmd_fail(CMD, "'%s': not a fio log (NAME_bw.N.log, NAME_iops.N.log, "
+				"NAME_lat.N.log, NAME_clat.N.log, NAME_slat.N.log, "
+				"NAME_clat_hist.N.log)", arg);
 	if (log)
 		a->logs[a->nlogs++] = arg;
 	else
@@ -136,22 +106,18 @@ static int add_positional(struct report_args *a, const char *arg)
 
 static int parse_chart(struct report_args *a)
 {
-	char names[128] = "";
+	char names[256];
 
+	if (a->y_axis && strcmp(a->y_axis, "linear") && strcmp(a->y_axis, "log"))
+		return cmd_fail(CMD, "--y-axis takes linear or log, not '%s'", a->y_axis);
 	if (!a->chart) {
-		bool iops_only = a->nlogs && logfile_kind(a->logs[0]) == LOG_IOPS;
-
-		a->chart_kind = a->nfiles ? CHART_METRIC : iops_only ? CHART_IOPS : CHART_BW;
+		a->kind = report_chart_default(a->nfiles, a->nlogs ? a->logs[0] : NULL);
 		return CMD_CONTINUE;
 	}
-	for (size_t k = 0; k < ARRAY_SIZE(charts); k++) {
-		if (!strcmp(a->chart, charts[k].name)) {
-			a->chart_kind = charts[k].kind;
-			return CMD_CONTINUE;
-		}
-		cmd_append(names, sizeof(names), "%s%s", cmd_list_sep(k, ARRAY_SIZE(charts),
-								      " or "), charts[k].name);
-	}
+	a->kind = report_chart_find(a->chart);
+	if (a->kind)
+		return CMD_CONTINUE;
+	report_charts_names(names, sizeof(names));
 	return cmd_fail(CMD, "--chart takes %s, not '%s'", names, a->chart);
 }
 
@@ -273,48 +239,13 @@ static int build_tables(const struct report_run *r, struct table **out)
 	return seed_finish(out, n, !t || n < r->npiv);
 }
 
-/* FILE for the first chart, FILE-2.svg (the number before the extension) for the next. */
-static void nth_path(const char *path, int i, char *buf, size_t len)
+static struct report_view view_of(const struct report_run *r)
 {
-	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-
-	if (!i)
-		snprintf(buf, len, "%s", path);
-	else if (dot && (!slash || dot > slash))
-		snprintf(buf, len, "%.*s-%d%s", (int)(dot - path), path, i + 1, dot);
-	else
-		snprintf(buf, len, "%s-%d", path, i + 1);
-}
-
-/* The logs of one kind among those given. */
-static size_t logs_of(const struct report_args *a, enum log_kind k, const char **out)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < a->nlogs; i++)
-		if (logfile_kind(a->logs[i]) == k)
-			out[n++] = a->logs[i];
-	return n;
-}
-
-static int write_chart(const struct report_run *r, FILE *f, int i, struct diag *d)
-{
-	const char *logs[MAX_FILES];
-	enum log_kind k = r->a.chart_kind == CHART_IOPS ? LOG_IOPS : LOG_BW;
-	size_t n;
-
-	switch (r->a.chart_kind) {
-	case CHART_METRIC:
-		return chart_pivot(f, &r->piv[i], r->a.rows, &r->a.m);
-	case CHART_LATENCY:
-		return chart_latency(f, &r->sel, r->a.cols ? r->a.cols : r->a.rows);
-	default:
-		n = logs_of(&r->a, k, logs);
-		if (!n)
-			return diag_set(d, -EINVAL, "--chart %s needs %s log files", r->a.chart,
-					k == LOG_IOPS ? "NAME_iops.N.log" : "NAME_bw.N.log");
-		return chart_logs(f, logs, n, k == LOG_IOPS, d);
-	}
+	return (struct report_view){
+		.piv = r->piv, .npiv = r->npiv > 0 ? (size_t)r->npiv : 0,
+		.o = { r->a.rows, r->a.cols, &r->a.m, r->a.y_axis && !strcmp(r->a.y_axis, "log") },
+		.logs = r->a.logs, .nlogs = r->a.nlogs,
+	};
 }
 
 /* An error while writing a chart: the input's (exit 2) when d says so, else the output's. */
@@ -334,65 +265,44 @@ static int close_chart(FILE *f, int ret)
 	return err < 0 && (ret >= 0 || ret == -EIO) ? err : ret;
 }
 
-static int write_svg(const struct report_run *r)
+/* What the kind needs: result files, or logs it reads. */
+static int check_source(const struct report_run *r, const struct report_view *v)
 {
-	bool per_pivot = r->a.chart_kind == CHART_METRIC;
-	int n = per_pivot ? r->npiv : 1;
-	char path[4096];
+	const char *logs[MAX_FILES];
 
-	if (r->a.chart_kind <= CHART_LATENCY && !r->a.nfiles)
-		return cmd_fail(CMD, "--chart %s needs result files", r->a.chart);
-	for (int i = 0; i < n; i++) {
-		struct diag d = { 0 };
-		FILE *f;
-		int ret;
-
-		nth_path(r->a.svg, i, path, sizeof(path));
-		f = fopen(path, "w");
-		if (!f)
-			return chart_failed("--svg", path, -errno, &d);
-		ret = close_chart(f, write_chart(r, f, i, &d));
-		if (ret < 0)
-			return chart_failed("--svg", path, ret, &d);
-	}
+	if (r->a.kind->source == FROM_RESULTS && !r->a.nfiles)
+		return cmd_fail(CMD, "--chart %s needs result files", r->a.kind->name);
+	if (r->a.kind->source != FROM_RESULTS && !report_logs_for(v, r->a.kind->source, logs))
+		return cmd_fail(CMD, "--chart %s needs %s", r->a.kind->name,
+				r->a.kind->source == FROM_RATE_LOGS ? "bw or iops log files" :
+				"latency or histogram log files");
 	return CMD_CONTINUE;
 }
 
-/* Whether any unit kept json+ bins, so that a latency chart has something to draw. */
-static bool have_bins(const struct rs_sel *sel)
+static int write_svg(const struct report_run *r)
 {
-	const double pct = 50;
-	double v;
+	struct report_view v = view_of(r);
+	size_t n = r->a.kind->count(&v);
+	char path[4096];
+	int ret = check_source(r, &v);
 
-	for (size_t i = 0; i < sel->n; i++)
-		if (us_lat_percentiles(&sel->units[i], US_ALL, US_LAT, &pct, 1, &v) == 0)
-			return true;
-	return false;
-}
+	for (size_t i = 0; ret == CMD_CONTINUE && i < n; i++) {
+		struct diag d = { 0 };
+		FILE *f;
 
-static int html_charts(const struct report_run *r, FILE *f, struct diag *d)
-{
-	const char *logs[MAX_FILES];
-	size_t n;
-	int ret = 0;
-
-	if (r->a.nfiles)
-		html_page_heading(f, "Charts");
-	for (int i = 0; !ret && i < r->npiv; i++)
-		ret = chart_pivot(f, &r->piv[i], r->a.rows, &r->a.m);
-	if (!ret && r->a.nfiles && have_bins(&r->sel))
-		ret = chart_latency(f, &r->sel, r->a.cols ? r->a.cols : r->a.rows);
-	if (!ret && r->a.nlogs)
-		html_page_heading(f, "Over time");
-	if (!ret && (n = logs_of(&r->a, LOG_BW, logs)))
-		ret = chart_logs(f, logs, n, 0, d);
-	if (!ret && (n = logs_of(&r->a, LOG_IOPS, logs)))
-		ret = chart_logs(f, logs, n, 1, d);
+		cmd_nth_path(r->a.svg, (int)i, path, sizeof(path));
+		f = fopen(path, "w");
+		if (!f)
+			return chart_failed("--svg", path, -errno, &d);
+		ret = close_chart(f, r->a.kind->draw(&v, f, i, &d));
+		ret = ret < 0 ? chart_failed("--svg", path, ret, &d) : CMD_CONTINUE;
+	}
 	return ret;
 }
 
 static int write_html(const struct report_run *r, const struct table *t, int nt)
 {
+	struct report_view v;
 	struct diag d = { 0 };
 	char title[512];
 	FILE *f = fopen(r->a.html, "w");
@@ -404,11 +314,8 @@ static int write_html(const struct report_run *r, const struct table *t, int nt)
 		 r->a.nfiles ? r->a.files[0] : r->a.logs[0],
 		 r->a.nfiles + r->a.nlogs > 1 ? " and more" : "");
 	html_page_begin(f, title);
-	if (nt > 0)
-		html_page_heading(f, "Tables");
-	for (int i = 0; i < nt; i++)
-		table_render(f, &t[i], TS_HTML);
-	ret = html_charts(r, f, &d);
+	v = view_of(r);
+	ret = report_charts_html(f, &v, t, nt > 0 ? (size_t)nt : 0, !r->a.fmt.shape, &d);
 	if (!ret)
 		ret = html_page_end(f);
 	ret = close_chart(f, ret);

@@ -95,6 +95,20 @@ static size_t collect_keys(const struct cmp_side *sides, unsigned nsides,
 	return n;
 }
 
+size_t compare_runs(const struct cmp_side *sides, unsigned nsides, const struct rs_unit **reps,
+		    size_t max)
+{
+	return collect_keys(sides, nsides, reps, max);
+}
+
+const struct rs_unit *compare_find(const struct cmp_side *s, const struct rs_unit *rep)
+{
+	char key[KEY_LEN];
+
+	unit_key(rep, key, sizeof(key));
+	return find(s, key);
+}
+
 size_t compare_common(const struct cmp_side *sides, unsigned nsides)
 {
 	char key[KEY_LEN];

@@ -33,6 +33,16 @@ int compare_ratio(enum metric_better b, const double *v, unsigned n, double *rat
 /* A ratio as printed: "45.4x", "2.32x", "123x", "inf"; "" for NAN. */
 void compare_ratio_str(double ratio, char *buf, size_t len);
 
+/*
+ * Every run (job and swept values) of the sides, one unit of it each, in the order the
+ * tables show them; returns how many (at most max).
+ */
+size_t compare_runs(const struct cmp_side *sides, unsigned nsides, const struct rs_unit **reps,
+		    size_t max);
+
+/* The side's unit of the run rep is one of (the last one); NULL when it has none. */
+const struct rs_unit *compare_find(const struct cmp_side *s, const struct rs_unit *rep);
+
 /* How many runs (job and swept values) at least two of the sides have. */
 size_t compare_common(const struct cmp_side *sides, unsigned nsides);
 

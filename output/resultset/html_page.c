@@ -27,7 +27,8 @@ void html_page_begin(FILE *f, const char *title)
 	      "th, td { border: 1px solid #bbb; padding: 0.2em 0.6em; }\n"
 	      "th { background: #eee; }\n"
 	      "td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
-	      "svg { display: block; margin: 1em 0 2em 0; }\n"
+	      "svg { display: block; margin: 1em 0 2em 0; max-width: 100%; height: auto; }\n"
+	      "table { max-width: 100%; }\n"
 	      "</style>\n</head>\n<body>\n<h1>", f);
 	html_page_escape(f, title);
 	fputs("</h1>\n", f);

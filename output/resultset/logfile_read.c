@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,21 +13,19 @@
 
 #define WINDOWS	100	/* per-I/O logs are counted into about this many windows */
 
-struct entry {
-	uint64_t ms, value, bs;
-	unsigned ddir;
-};
-
-struct entries {
-	struct entry *e;
-	size_t n, cap;
-};
-
 enum log_kind logfile_kind(const char *path)
 {
 	const char *base = strrchr(path, '/');
 
 	base = base ? base + 1 : path;
+	if (strstr(base, "_clat_hist.") || strstr(base, "_clat_hist_"))
+		return LOG_HIST;
+	if (strstr(base, "_clat.") || strstr(base, "_clat_"))
+		return LOG_CLAT;
+	if (strstr(base, "_slat.") || strstr(base, "_slat_"))
+		return LOG_SLAT;
+	if (strstr(base, "_lat.") || strstr(base, "_lat_"))
+		return LOG_LAT;
 	if (strstr(base, "_bw.") || strstr(base, "_bw_"))
 		return LOG_BW;
 	if (strstr(base, "_iops.") || strstr(base, "_iops_"))
@@ -34,7 +33,7 @@ enum log_kind logfile_kind(const char *path)
 	return LOG_OTHER;
 }
 
-static int push(struct entries *es, const struct entry *e)
+static int push(struct log_entries *es, const struct log_entry *e)
 {
 	if (GROW_FOR(es->e, es->cap, es->n) < 0)
 		return -ENOMEM;
@@ -42,7 +41,7 @@ static int push(struct entries *es, const struct entry *e)
 	return 0;
 }
 
-static int read_entries(const char *path, struct entries *es, struct diag *d)
+int logfile_entries(const char *path, struct log_entries *es, struct diag *d)
 {
 	FILE *f = fopen(path, "r");
 	char line[512];
@@ -52,7 +51,7 @@ static int read_entries(const char *path, struct entries *es, struct diag *d)
 	if (!f)
 		return diag_set(d, -errno, "'%s': %s", path, strerror(errno));
 	while (!ret && fgets(line, sizeof(line), f)) {
-		struct entry e;
+		struct log_entry e;
 
 		lineno++;
 		if (sscanf(line, "%" SCNu64 ", %" SCNu64 ", %u, %" SCNu64, &e.ms, &e.value,
@@ -80,10 +79,11 @@ static int add_point(struct log_points *p, double t_s, double v)
 }
 
 /* Averaged entries are rates already: KiB/s for bandwidth. */
-static int from_averaged(const struct entries *es, enum log_kind kind, struct log_points *out)
+static int from_averaged(const struct log_entries *es, enum log_kind kind,
+			 struct log_points *out)
 {
 	for (size_t i = 0; i < es->n; i++) {
-		const struct entry *e = &es->e[i];
+		const struct log_entry *e = &es->e[i];
 		double v = kind == LOG_BW ? (double)e->value / 1024 : (double)e->value;
 
 		if (add_point(&out[e->ddir], (double)e->ms / 1000, v) < 0)
@@ -93,7 +93,8 @@ static int from_averaged(const struct entries *es, enum log_kind kind, struct lo
 }
 
 /* One entry per I/O: I/Os and bytes counted per window, a point at each window's end. */
-static int from_per_io(const struct entries *es, enum log_kind kind, struct log_points *out)
+static int from_per_io(const struct log_entries *es, enum log_kind kind,
+		       struct log_points *out)
 {
 	uint64_t span = 0, win;
 	size_t nwin;
@@ -124,7 +125,7 @@ static int from_per_io(const struct entries *es, enum log_kind kind, struct log_
 }
 
 /* Directions without a single entry have no series. */
-static void drop_unused(const struct entries *es, struct log_points *out)
+static void drop_unused(const struct log_entries *es, struct log_points *out)
 {
 	for (unsigned d = 0; d < LOG_NDIR; d++) {
 		size_t i;
@@ -142,17 +143,94 @@ static void drop_unused(const struct entries *es, struct log_points *out)
 int logfile_read(const char *path, enum log_kind kind, struct log_points out[LOG_NDIR],
 		 struct diag *d)
 {
-	struct entries es = { 0 };
+	struct log_entries es = { 0 };
 	int averaged = 1, ret;
 
 	memset(out, 0, LOG_NDIR * sizeof(*out));
-	ret = read_entries(path, &es, d);
+	ret = logfile_entries(path, &es, d);
 	for (size_t i = 0; !ret && i < es.n; i++)
 		averaged &= es.e[i].bs == 0;
 	if (!ret)
 		ret = averaged ? from_averaged(&es, kind, out) : from_per_io(&es, kind, out);
 	if (ret == -ENOMEM)
 		diag_set(d, ret, "'%s': out of memory", path);
+	if (!ret)
+		drop_unused(&es, out);
+	else
+		log_points_free(out);
+	free(es.e);
+	return ret;
+}
+
+/* log_avg_msec as the entries show it: the smallest step between two of one direction. */
+static uint64_t avg_step(const struct log_entries *es)
+{
+	uint64_t step = 0, last[LOG_NDIR] = { 0 };
+	bool seen[LOG_NDIR] = { false };
+
+	for (size_t i = 0; i < es->n; i++) {
+		const struct log_entry *e = &es->e[i];
+
+		uint64_t gap = e->ms - last[e->ddir];
+
+		if (seen[e->ddir] && e->ms > last[e->ddir] && (!step || gap < step))
+			step = gap;
+		seen[e->ddir] = true;
+		last[e->ddir] = e->ms;
+	}
+	return step ? step : 1;
+}
+
+/* Averaged entries of several logs: the rates of one window added. */
+static int sum_averaged(const struct log_entries *es, enum log_kind kind,
+			struct log_points *out)
+{
+	uint64_t step = avg_step(es), nkeys = 0;
+	double *sum;
+	bool *any;
+	int ret = 0;
+
+	for (size_t i = 0; i < es->n; i++)
+		nkeys = (es->e[i].ms + step / 2) / step + 1 > nkeys ?
+			(es->e[i].ms + step / 2) / step + 1 : nkeys;
+	sum = calloc(nkeys * LOG_NDIR, sizeof(*sum));
+	any = calloc(nkeys * LOG_NDIR, sizeof(*any));
+	for (size_t i = 0; sum && any && i < es->n; i++) {
+		size_t at = es->e[i].ddir * nkeys + (es->e[i].ms + step / 2) / step;
+
+		sum[at] += kind == LOG_BW ? (double)es->e[i].value / 1024 : (double)es->e[i].value;
+		any[at] = true;
+	}
+	for (size_t k = 0; sum && any && !ret && k < nkeys * LOG_NDIR; k++)
+		if (any[k])
+			ret = add_point(&out[k / nkeys], (double)(k % nkeys * step) / 1000, sum[k]);
+	if (!sum || !any)
+		ret = -ENOMEM;
+	free(sum);
+	free(any);
+	return ret;
+}
+
+int logfile_read_sum(const char *const *paths, size_t n, enum log_kind kind,
+		     struct log_points out[LOG_NDIR], struct diag *d)
+{
+	struct log_entries es = { 0 };
+	size_t averaged = 0;
+	int ret = 0;
+
+	memset(out, 0, LOG_NDIR * sizeof(*out));
+	for (size_t i = 0; !ret && i < n; i++)
+		ret = logfile_entries(paths[i], &es, d);
+	for (size_t i = 0; !ret && i < es.n; i++)
+		averaged += es.e[i].bs == 0;
+	if (!ret && averaged && averaged < es.n) {
+		free(es.e);
+		return 1;	/* rates per window and I/Os have no common time base */
+	}
+	if (!ret)
+		ret = averaged ? sum_averaged(&es, kind, out) : from_per_io(&es, kind, out);
+	if (ret == -ENOMEM)
+		diag_set(d, ret, "'%s': out of memory", paths[0]);
 	if (!ret)
 		drop_unused(&es, out);
 	else

@@ -222,6 +222,20 @@ double metric_value(const struct metric *m, const struct rs_unit *u)
 	}
 }
 
+double metric_spread(const struct metric *m, const struct rs_unit *u)
+{
+	switch (m->base) {
+	case MB_IOPS:
+		return us_rate_sd(u, m->dir, true);
+	case MB_BW_MIB:
+		return us_rate_sd(u, m->dir, false) / (1 << 20);
+	case MB_BW_BYTES:
+		return us_rate_sd(u, m->dir, false);
+	default:
+		return NAN;
+	}
+}
+
 static const char *base_title(const struct metric *m)
 {
 	static const char *const t[] = {

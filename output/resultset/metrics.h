@@ -58,6 +58,13 @@ enum metric_better metric_better(const struct metric *m);
  */
 double metric_value(const struct metric *m, const struct rs_unit *u);
 
+/*
+ * The spread (sigma) of the metric over the run, in the units of metric_value(): for
+ * IOPS and bandwidth, from the deviations of fio's samples (us_rate_sd()); NAN for the
+ * others and where no samples were taken.
+ */
+double metric_spread(const struct metric *m, const struct rs_unit *u);
+
 /* A short description of the metric with its direction: "write bandwidth". */
 void metric_title(const struct metric *m, char *buf, size_t len);
 

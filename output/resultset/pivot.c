@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/json_reader.h"
 #include "output/resultset/resultset_read.h"
 #include "output/resultset/table.h"
 
@@ -97,28 +99,84 @@ static const char **distinct(const struct rs_sel *sel, const size_t *group, size
 	return v;
 }
 
+unsigned pivot_repeat(const struct rs_unit *u)
+{
+	return (unsigned)jv_num(jv_get(&u->cell->root, "repeat"), 0);
+}
+
+double pivot_mean(const struct pivot *p, size_t place, const struct metric *m, double *sd)
+{
+	double sum = 0, sq = 0, one = NAN;
+	unsigned n = 0;
+
+	for (size_t i = 0; i < p->nunits; i++) {
+		double v;
+
+		if (p->place[i] != place || isnan(v = metric_value(m, p->units[i])))
+			continue;
+		sum += v;
+		sq += v * v;
+		one = v;
+		n++;
+		if (n == 1)
+			*sd = metric_spread(m, p->units[i]);
+	}
+	if (n == 0)
+		*sd = NAN;
+	if (n <= 1)
+		return one;
+	/* the sample's sigma (n - 1): a handful of repetitions estimate a spread */
+	*sd = sqrt(fmax(0, (sq - sum * sum / n) / (n - 1)));
+	return sum / n;
+}
+
+/* Put u at its place: a repetition of what is there joins it, anything else replaces it. */
+static void place_unit(struct pivot *p, const struct rs_unit *u, size_t place)
+{
+	unsigned rep = pivot_repeat(u);
+	bool taken = false;
+	size_t k = 0;
+
+	for (size_t i = 0; i < p->nunits; i++) {
+		if (p->place[i] == place && (!rep || pivot_repeat(p->units[i]) == rep)) {
+			taken = true;
+			continue;	/* dropped: the last one is kept */
+		}
+		p->units[k] = p->units[i];
+		p->place[k++] = p->place[i];
+	}
+	p->dups += taken;
+	p->units[k] = u;
+	p->place[k] = place;
+	p->nunits = k + 1;
+}
+
 static int fill(struct pivot *p, const struct rs_sel *sel, const size_t *group, size_t g,
 		const char *rows, const char *cols, const struct metric *m)
 {
+	size_t n;
+
 	p->rowv = distinct(sel, group, g, rows, &p->nrows);
 	p->colv = distinct(sel, group, g, cols, &p->ncols);
-	p->v = malloc((p->nrows * p->ncols + 1) * sizeof(*p->v));
-	if (!p->rowv || !p->colv || !p->v)
+	n = p->nrows * p->ncols + 1;
+	p->v = malloc(n * sizeof(*p->v));
+	p->sd = malloc(n * sizeof(*p->sd));
+	p->nrep = calloc(n, sizeof(*p->nrep));
+	p->units = malloc((sel->n + 1) * sizeof(*p->units));
+	p->place = malloc((sel->n + 1) * sizeof(*p->place));
+	if (!p->rowv || !p->colv || !p->v || !p->sd || !p->nrep || !p->units || !p->place)
 		return -ENOMEM;
-	for (size_t i = 0; i < p->nrows * p->ncols; i++)
-		p->v[i] = NAN;
 	for (size_t i = 0; i < sel->n; i++) {
 		const struct rs_unit *u = &sel->units[i];
-		size_t r, c;
 
-		if (group[i] != g)
-			continue;
-		r = index_of(p->rowv, p->nrows, value_of(u, rows));
-		c = index_of(p->colv, p->ncols, value_of(u, cols));
-		if (!isnan(p->v[r * p->ncols + c]))
-			p->dups++;
-		p->v[r * p->ncols + c] = metric_value(m, u);
+		if (group[i] == g)
+			place_unit(p, u, index_of(p->rowv, p->nrows, value_of(u, rows)) * p->ncols +
+				   index_of(p->colv, p->ncols, value_of(u, cols)));
 	}
+	for (size_t i = 0; i < p->nunits; i++)
+		p->nrep[p->place[i]]++;
+	for (size_t i = 0; i < p->nrows * p->ncols; i++)
+		p->v[i] = pivot_mean(p, i, m, &p->sd[i]);
 	return 0;
 }
 
@@ -174,6 +232,10 @@ void pivot_free(struct pivot *p, size_t n)
 		free(p[i].rowv);
 		free(p[i].colv);
 		free(p[i].v);
+		free(p[i].sd);
+		free(p[i].nrep);
+		free(p[i].units);
+		free(p[i].place);
 	}
 	free(p);
 }
@@ -182,7 +244,7 @@ int pivot_table(const struct pivot *p, const char *rows, const struct metric *m,
 		struct table *t)
 {
 	struct metric_fmt f;
-	char title[700], name[128], buf[64];
+	char title[700], name[128], buf[64], sd[64];
 
 	metric_fmt_for(m, p->v, p->nrows * p->ncols, &f);
 	metric_label(m, &f, name, sizeof(name));
@@ -197,9 +259,64 @@ int pivot_table(const struct pivot *p, const char *rows, const struct metric *m,
 
 		table_set(t, row, 0, p->rowv[r]);
 		for (size_t c = 0; c < p->ncols; c++) {
-			metric_format(&f, p->v[r * p->ncols + c], buf, sizeof(buf));
+			size_t at = r * p->ncols + c;
+
+			metric_format(&f, p->v[at], buf, sizeof(buf));
+			if (p->nrep[at] > 1 && isfinite(p->sd[at])) {
+				/* repetitions: the mean and its spread */
+				metric_format(&f, p->sd[at], sd, sizeof(sd));
+				table_setf(t, row, (unsigned)c + 1, "%s ±%s", buf, sd);
+				continue;
+			}
 			table_set(t, row, (unsigned)c + 1, buf);
 		}
 	}
+	return table_error(t);
+}
+
+size_t pivot_place_order(const struct pivot *p, size_t *order)
+{
+	size_t n = 0;
+
+	for (size_t place = 0; place < p->nrows * p->ncols; place++)
+		for (size_t i = 0; i < p->nunits; i++)
+			if (p->place[i] == place)
+				order[n++] = i;
+	return n;
+}
+
+int pivot_cpu_table(const struct pivot *p, const char *rows, const char *cols,
+		    struct table *t)
+{
+	size_t *order = malloc((p->nunits + 1) * sizeof(*order)), n;
+	unsigned k = cols ? 2 : 1;
+	char title[600];
+
+	snprintf(title, sizeof(title), "CPU (%% of one CPU)%s%s", *p->title ? ", " : "", p->title);
+	if (!order || table_init(t, k + 3, title) < 0) {
+		free(order);
+		return -ENOMEM;
+	}
+	table_head(t, 0, rows, TA_LEFT);
+	if (cols)
+		table_head(t, 1, cols, TA_LEFT);
+	table_head(t, k, "usr", TA_RIGHT);
+	table_head(t, k + 1, "sys", TA_RIGHT);
+	table_head(t, k + 2, "total", TA_RIGHT);
+	n = pivot_place_order(p, order);
+	for (size_t i = 0; i < n; i++) {
+		size_t place = p->place[order[i]], row = table_add_row(t);
+		double usr, sys;
+
+		table_set(t, row, 0, p->rowv[place / p->ncols]);
+		if (cols)
+			table_set(t, row, 1, p->colv[place % p->ncols]);
+		if (us_cpu_pct(p->units[order[i]], &usr, &sys) < 0)
+			continue;
+		table_setf(t, row, k, "%.1f", usr);
+		table_setf(t, row, k + 1, "%.1f", sys);
+		table_setf(t, row, k + 2, "%.1f", usr + sys);
+	}
+	free(order);
 	return table_error(t);
 }

@@ -316,3 +316,76 @@ double us_lat_over(const struct rs_unit *u, uint64_t limit_ns, const char *key)
 	cnt = bins_over(u, limit_ns);
 	return cnt < 0 ? NAN : cnt;
 }
+
+double us_rate_sd(const struct rs_unit *u, enum us_dir d, bool iops)
+{
+	const struct jv *o[NDIR_OBJS];
+	double var = 0;
+	bool any = false;
+
+	/* the clones and directions run side by side: their variances add */
+	for (unsigned j = 0; j < u->njobs; j++) {
+		unsigned n = dir_objs(u->jobs[j], d, o);
+
+		for (unsigned i = 0; i < n; i++) {
+			double sd = jv_num(jv_get(o[i], iops ? "iops_stddev" : "bw_dev"), 0);
+
+			if (jv_num(jv_get(o[i], "total_ios"), 0) <= 0)
+				continue;
+			if (jv_num(jv_get(o[i], iops ? "iops_samples" : "bw_samples"), 0) < 2)
+				return NAN;
+			sd *= iops ? 1 : 1024;	/* fio's bw_dev is in KiB/s */
+			var += sd * sd;
+			any = true;
+		}
+	}
+	return any ? sqrt(var) : NAN;
+}
+
+const struct us_bucket us_buckets[] = {
+	{ "latency_ns", "2", "2ns" }, { "latency_ns", "4", "4ns" },
+	{ "latency_ns", "10", "10ns" }, { "latency_ns", "20", "20ns" },
+	{ "latency_ns", "50", "50ns" }, { "latency_ns", "100", "100ns" },
+	{ "latency_ns", "250", "250ns" }, { "latency_ns", "500", "500ns" },
+	{ "latency_ns", "750", "750ns" }, { "latency_ns", "1000", "1us" },
+	{ "latency_us", "2", "2us" }, { "latency_us", "4", "4us" },
+	{ "latency_us", "10", "10us" }, { "latency_us", "20", "20us" },
+	{ "latency_us", "50", "50us" }, { "latency_us", "100", "100us" },
+	{ "latency_us", "250", "250us" }, { "latency_us", "500", "500us" },
+	{ "latency_us", "750", "750us" }, { "latency_us", "1000", "1ms" },
+	{ "latency_ms", "2", "2ms" }, { "latency_ms", "4", "4ms" },
+	{ "latency_ms", "10", "10ms" }, { "latency_ms", "20", "20ms" },
+	{ "latency_ms", "50", "50ms" }, { "latency_ms", "100", "100ms" },
+	{ "latency_ms", "250", "250ms" }, { "latency_ms", "500", "500ms" },
+	{ "latency_ms", "750", "750ms" }, { "latency_ms", "1000", "1s" },
+	{ "latency_ms", "2000", "2s" }, { "latency_ms", ">=2000", ">2s" },
+	{ NULL, NULL, NULL },
+};
+
+int us_lat_buckets(const struct rs_unit *u, double *pct)
+{
+	double total = 0;
+	size_t nb = 0;
+
+	while (us_buckets[nb].map)
+		nb++;
+	memset(pct, 0, nb * sizeof(*pct));
+	/* each clone's shares are of its own I/Os: weigh them by its count */
+	for (unsigned j = 0; j < u->njobs; j++) {
+		const struct jv *job = u->jobs[j], *o[NDIR_OBJS];
+		unsigned n = dir_objs(job, US_ALL, o);
+		double ios = 0;
+
+		for (unsigned i = 0; i < n; i++)
+			ios += jv_num(jv_get(o[i], "total_ios"), 0);
+		for (size_t b = 0; b < nb; b++)
+			pct[b] += ios * jv_num(jv_get(jv_get(job, us_buckets[b].map),
+						       us_buckets[b].key), 0);
+		total += ios;
+	}
+	if (total <= 0)
+		return -ENOENT;
+	for (size_t b = 0; b < nb; b++)
+		pct[b] /= total;
+	return (int)nb;
+}

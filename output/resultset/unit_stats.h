@@ -7,6 +7,7 @@
 #ifndef OUTPUT_RESULTSET_UNIT_STATS_H
 #define OUTPUT_RESULTSET_UNIT_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,5 +76,27 @@ int us_cpu_pct(const struct rs_unit *u, double *usr, double *sys);
  * NAN when neither is there.
  */
 double us_lat_over(const struct rs_unit *u, uint64_t limit_ns, const char *key);
+
+/*
+ * The spread (sigma) of a direction's IOPS (iops) or bandwidth in bytes/s over the run,
+ * from fio's iops_stddev or bw_dev of the samples taken every iopsavgtime or bwavgtime:
+ * the clones' and directions' variances added, as they ran side by side. NAN when a
+ * direction that did I/O has fewer than two samples (a run shorter than two windows).
+ */
+double us_rate_sd(const struct rs_unit *u, enum us_dir d, bool iops);
+
+/* fio's latency buckets (latency_ns, latency_us, latency_ms): where, and as printed. */
+struct us_bucket {
+	const char *map, *key, *label;	/* "latency_us", "250", "250us" */
+};
+
+/* In order, ended by { NULL }: the upper bound of each bucket, "<=" it. */
+extern const struct us_bucket us_buckets[];
+
+/*
+ * The share of the unit's I/Os (percent) in each bucket of us_buckets, the clones'
+ * shares weighed by their I/O counts. Returns the count of buckets, or -ENOENT without I/O.
+ */
+int us_lat_buckets(const struct rs_unit *u, double *pct);
 
 #endif

@@ -140,8 +140,8 @@ def check_subcommands(c, d):
     for f in ["r.jsonl", "bw_bw.1.log", "job.fio"]:
         open(os.path.join(d, f), "w").close()
     want = {"report": ["--chart=", "--cols=", "--format=", "--help", "--html=", "--job=",
-                       "--metric=", "--rows=", "--svg=", "--where="],
-            "compare": ["--format=", "--help", "--job=", "--metrics=", "--where="]}
+                       "--metric=", "--rows=", "--svg=", "--where=", "--y-axis="],
+            "compare": ["--format=", "--help", "--job=", "--metrics=", "--svg=", "--where="]}
     for cmd, opts in want.items():
         got, err = complete([cmd, "--"], d)
         c.check(sorted(got) == opts and err == "", "%s --: offers %s %s" % (cmd, got, err))
@@ -155,7 +155,8 @@ def check_subcommands(c, d):
         c.check(sorted(got) == (["bw_bw.1.log", "r.jsonl", "sub"] if cmd == "report" else
                                 ["r.jsonl", "sub"]), "%s offers result files: %s" % (cmd, got))
     got, _ = complete(["report", "--chart", ""], d)
-    c.check(sorted(got) == ["bw", "iops", "latency", "metric"], "--chart offers %s" % got)
+    c.check(sorted(got) == ["bars", "bars3d", "buckets", "bw", "heatmap", "hockey", "iops",
+                            "lat-time", "latency", "metric"], "--chart offers %s" % got)
     got, _ = complete(["report", "--metric=write_"], d)
     c.check("--metric=write_iops" in got and all(w.startswith("--metric=write_") for w in got),
             "--metric=write_ offers %s" % got)
@@ -237,7 +238,7 @@ def check_subcommand_tables(c, d):
     for v in run(["report", "--complete-values=format"])[1].split() + charts:
         c.check("*%s*" % v in man, "iojob(1) does not describe report's %s" % v)
     helped = help_entry(subcommand_help("report")[1], "  --chart KIND")
-    c.check(len(charts) == 4, "report --chart offers %s" % charts)
+    c.check(len(charts) == 10, "report --chart offers %s" % charts)
     for k in charts:
         c.check(re.search(r"\b%s\b" % k, helped or ""), "--chart's help does not name %s" % k)
         _, _, err = run(["report", "t.jsonl", "--chart", k, "--svg", "c.svg"], cwd=d)

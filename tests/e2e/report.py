@@ -454,11 +454,13 @@ def check_svg(c, d, rs):
         c.check(False, "c.svg is not XML: %s" % e)
         return
     c.check(root.tag == SVG + "svg", "the root is an svg element")
-    c.check(series == ["null", "file", "one"], "a series per label: %r" % series)
-    for label in series:
+    c.check(series == ["label 'null'", "label 'file'", "label 'one'"],
+            "a series per label, named key and value: %r" % series)
+    for name in series:
+        label = name.split("'")[1]
         want = [(float(n), iops(find(rs, label, numjobs=n, rw="rndrd"), None))
                 for n in ("1", "2") if find(rs, label, numjobs=n, rw="rndrd")]
-        got = points.get(label, [])
+        got = points.get(name, [])
         c.check(len(got) == len(want) and
                 all(a[0] == b[0] and abs(a[1] / b[1] - 1) < 1e-6 for a, b in zip(got, want)),
                 "%s: a point per numjobs with its IOPS: %r, want %r" % (label, got, want))
@@ -467,35 +469,46 @@ def check_svg(c, d, rs):
 
 
 def check_latency_chart(c, d, rs):
+    """A curve per run and direction, never merged: each is its own json+ bins' percentiles."""
     code, _, err = run(["report", "r.jsonl", "--cols", "label", "--chart", "latency",
                         "--svg", "lat.svg"], cwd=d)
-    try:
-        _, series, points = svg_series(os.path.join(d, "lat.svg"))
-    except (ET.ParseError, OSError) as e:
-        c.check(False, "lat.svg: %s %s" % (e, err))
-        return
-    c.check(code == 0 and series == ["null", "file", "one"],
-            "latency chart: a curve per label: %r" % series)
-    for label in series:
-        bins = merged_bins([x for x in rs if x["label"] == label])
-        got = dict(points.get(label, []))
-        ys = [got[k] for k in sorted(got)]
-        c.check(50 in got and ys == sorted(ys), "%s: percentiles rise: %r" % (label, got))
-        ratio = percentile(bins, 50) / got[50] if got.get(50) else 0
-        unit = min((1, 1e3, 1e6, 1e9), key=lambda u: abs(u - ratio))
-        c.check(abs(ratio / unit - 1) < 1e-6 and all(
-            abs(got[p] * unit - percentile(bins, p)) < 1e-6 * unit for p in got),
-            "%s: the curve is the merged json+ bins' percentiles: %r" % (label, got))
+    for path, rw, ddir in [("lat.svg", "rndrd", "read"), ("lat-2.svg", "rndwr", "write")]:
+        try:
+            root, series, points = svg_series(os.path.join(d, path))
+        except (ET.ParseError, OSError) as e:
+            c.check(False, "%s: %s %s" % (path, e, err))
+            continue
+        want = ["numjobs=%s, label '%s', %s" % (n, label, ddir)
+                for n in ("1", "2") for label in ("null", "file", "one")
+                if find(rs, label, numjobs=n, rw=rw)]
+        c.check(code == 0 and series == want, "%s: a curve per run and direction: %r" %
+                (path, series))
+        title = [t.text for t in root.iter(SVG + "text") if t.get("class") == "title"]
+        c.check(title == ["Latency percentiles, %ss, rw=%s" % (ddir, rw)],
+                "%s: the title names the direction: %r" % (path, title))
+        for name in series:
+            n, label = name.split(",")[0].split("=")[1], name.split("'")[1]
+            bins = merged_bins([find(rs, label, numjobs=n, rw=rw)], ddir)
+            got = dict(points.get(name, []))
+            ys = [got[k] for k in sorted(got)]
+            c.check(50 in got and ys == sorted(ys), "%s: percentiles rise: %r" % (name, got))
+            ratio = percentile(bins, 50) / got[50] if got.get(50) and bins else 0
+            unit = min((1, 1e3, 1e6, 1e9), key=lambda u: abs(u - ratio))
+            c.check(abs(ratio / unit - 1) < 1e-6 and all(
+                abs(got[p] * unit - percentile(bins, p)) < 1e-6 * unit for p in got),
+                "%s: the curve is its own json+ bins' percentiles: %r" % (name, got))
 
 
 def check_html(c, d):
     code, out, err = run(["report", "r.jsonl", "--rows", "numjobs", "--html", "p.html"], cwd=d)
     page = open(os.path.join(d, "p.html")).read() if code == 0 else ""
     c.check(code == 0 and page.startswith("<!DOCTYPE html>"), "--html: %s" % err)
-    c.check(page.count("<table>") == 2 and page.count("<caption>IOPS, rw=") == 2,
-            "the page holds both tables: %d" % page.count("<table>"))
-    c.check(page.count("<svg ") == 3 and "Latency percentiles" in page,
-            "two metric charts and the latency chart: %d" % page.count("<svg "))
+    c.check(page.count("<caption>IOPS, rw=") == 2 and page.count("<caption>CPU") == 2,
+            "the page holds both tables and a CPU table each: %d" % page.count("<table>"))
+    # per rw: the metric, the hockey stick, paired bars, latency curves, buckets
+    c.check(page.count("<svg ") == 10 and page.count("Latency percentiles, reads, rw=rndrd")
+            and page.count("Latency percentiles, writes, rw=rndwr"),
+            "five charts per pivot, latency by direction: %d" % page.count("<svg "))
     for part in re.findall(r"<svg .*?</svg>", page, re.S):
         try:
             ET.fromstring(part)

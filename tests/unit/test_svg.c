@@ -107,6 +107,71 @@ START_TEST(powers_of_two)
 }
 END_TEST
 
+START_TEST(title_desc_and_subtitle_for_readers)
+{
+	const double x[] = { 1, 2 }, y[] = { 5, 7 }, e[] = { 1, NAN };
+	const struct svg_series s = { "iodepth=1", x, y, 2, .err = e };
+	char *out = draw(&(struct svg_chart){ .title = "IOPS & co", .x_label = "numjobs",
+					      .y_label = "IOPS", .series = &s, .nseries = 1,
+					      .subtitle = "bs=4k; host h", .desc = "more" });
+
+	ck_assert_ptr_nonnull(strstr(out, "<title>IOPS &amp; co</title>"));
+	ck_assert_ptr_nonnull(strstr(out, "<desc>bs=4k; host h. more</desc>"));
+	ck_assert_ptr_nonnull(strstr(out, "class=\"subtitle\""));
+	ck_assert_uint_eq(count(out, "class=\"err\""), 1);	/* no bar for a NAN sigma */
+	ck_assert_uint_eq(count(out, "class=\"axis\""), 2);
+	free(out);
+}
+END_TEST
+
+START_TEST(bars_on_two_axes)
+{
+	static const char *const names[] = { "iodepth=1", "iodepth=4" };
+	const double x[] = { 0, 1 }, iops[] = { 1000, 4000 }, lat[] = { 10, NAN };
+	const struct svg_series s[] = {
+		{ "IOPS", x, iops, 2 }, { "lat", x, lat, 2, .y2 = true },
+	};
+	char *out = draw(&(struct svg_chart){ .title = "t", .x_label = "iodepth",
+					      .y_label = "IOPS", .x_scale = SVG_CATEGORY,
+					      .x_names = names, .nx_names = 2, .series = s,
+					      .nseries = 2, .mark = SVG_BARS, .y2_label = "us" });
+
+	ck_assert_uint_eq(count(out, "class=\"bar\""), 3);	/* the missing one left out */
+	ck_assert_uint_eq(count(out, "data-axis=\"y2\" x="), 1);
+	ck_assert_ptr_nonnull(strstr(out, "data-axis=\"y2\" data-scale"));
+	free(out);
+}
+END_TEST
+
+START_TEST(heatmap_cells_hold_counts)
+{
+	const double xe[] = { 0, 1, 2 }, ye[] = { 1, 2, 4 }, n[] = { 3, 0, 1, 5 };
+	const struct svg_heat h = { xe, ye, 2, 2, n };
+	char *out = draw(&(struct svg_chart){ .title = "t", .x_label = "s", .y_label = "us",
+					      .mark = SVG_HEATMAP, .heat = &h });
+
+	ck_assert_uint_eq(count(out, "class=\"cell\""), 3);	/* no cell for 0 */
+	ck_assert_ptr_nonnull(strstr(out, "data-count=\"5\""));
+	free(out);
+}
+END_TEST
+
+START_TEST(bars3d_one_group_per_value)
+{
+	static const char *const names[] = { "1", "4" };
+	const double x[] = { 0, 1 }, a[] = { 10, 20 }, b[] = { 30, NAN };
+	const struct svg_series s[] = { { "numjobs=1", x, a, 2 }, { "numjobs=2", x, b, 2 } };
+	char *out = draw(&(struct svg_chart){ .title = "t", .x_label = "iodepth",
+					      .y_label = "IOPS", .x_scale = SVG_CATEGORY,
+					      .x_names = names, .nx_names = 2, .series = s,
+					      .nseries = 2, .mark = SVG_BARS3D });
+
+	ck_assert_uint_eq(count(out, "class=\"bar3d\""), 3);
+	ck_assert_uint_eq(count(out, "<polygon"), 9);	/* front, side, top each */
+	free(out);
+}
+END_TEST
+
 static Suite *svg_suite(void)
 {
 	Suite *s = suite_create("svg");
@@ -117,6 +182,10 @@ static Suite *svg_suite(void)
 	tcase_add_test(tc, categories_name_their_ticks);
 	tcase_add_test(tc, large_ticks_are_short_and_whole_x_has_no_fractions);
 	tcase_add_test(tc, powers_of_two);
+	tcase_add_test(tc, title_desc_and_subtitle_for_readers);
+	tcase_add_test(tc, bars_on_two_axes);
+	tcase_add_test(tc, heatmap_cells_hold_counts);
+	tcase_add_test(tc, bars3d_one_group_per_value);
 	suite_add_tcase(s, tc);
 	return s;
 }
