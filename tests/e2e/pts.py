@@ -319,8 +319,15 @@ def check_paced(c, d):
                     len(rounds) == at and state.get("window") == "rounds %d-%d" % window,
                     "settle: the report says %r after %d rounds; the model: round %d" %
                     (state.get("steady state"), len(rounds), at))
-            # the paced rounds are what made it: the window leaves the warm-up out
-            c.check(window[0] >= 3, "settle: the window %r excludes rounds 1-2" % (window,))
+            # the paced rounds are what made it: the window leaves the warm-up out, when
+            # rounds 1-2 ran at their rates (a loaded machine may run round 2 well below
+            # 400, and then the model, rightly, starts the window there)
+            if abs(tracked[0] - 800) < 80 and abs(tracked[1] - 400) < 40:
+                c.check(window[0] >= 3, "settle: the window %r excludes rounds 1-2" %
+                        (window,))
+            else:
+                print("NOTE: settle: rounds 1-2 ran at %.0f and %.0f IOPS, not 800 and 400: "
+                      "where the window starts is not checked" % (tracked[0], tracked[1]))
         else:
             c.check(at == 0 and len(rounds) == 6 and state.get("steady state") ==
                     "not attained in 6 rounds", "drift: the report says %r after %d rounds; "
