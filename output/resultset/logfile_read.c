@@ -10,26 +10,30 @@
 
 #include "base/diag.h"
 #include "base/grow.h"
+#include "base/units.h"
 
 #define WINDOWS	100	/* per-I/O logs are counted into about this many windows */
 
 enum log_kind logfile_kind(const char *path)
 {
+	/* fio's names, JOB_KIND.N.log or JOB_KIND_N.log: _clat_hist before _clat, _lat last */
+	static const struct {
+		const char *name;
+		enum log_kind kind;
+	} kinds[] = {
+		{ "_clat_hist", LOG_HIST }, { "_clat", LOG_CLAT }, { "_slat", LOG_SLAT },
+		{ "_lat", LOG_LAT }, { "_bw", LOG_BW }, { "_iops", LOG_IOPS },
+	};
 	const char *base = strrchr(path, '/');
+	char dot[16], under[16];
 
 	base = base ? base + 1 : path;
-	if (strstr(base, "_clat_hist.") || strstr(base, "_clat_hist_"))
-		return LOG_HIST;
-	if (strstr(base, "_clat.") || strstr(base, "_clat_"))
-		return LOG_CLAT;
-	if (strstr(base, "_slat.") || strstr(base, "_slat_"))
-		return LOG_SLAT;
-	if (strstr(base, "_lat.") || strstr(base, "_lat_"))
-		return LOG_LAT;
-	if (strstr(base, "_bw.") || strstr(base, "_bw_"))
-		return LOG_BW;
-	if (strstr(base, "_iops.") || strstr(base, "_iops_"))
-		return LOG_IOPS;
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
+		snprintf(dot, sizeof(dot), "%s.", kinds[i].name);
+		snprintf(under, sizeof(under), "%s_", kinds[i].name);
+		if (strstr(base, dot) || strstr(base, under))
+			return kinds[i].kind;
+	}
 	return LOG_OTHER;
 }
 
