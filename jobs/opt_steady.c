@@ -112,18 +112,17 @@ int job_check_steady(struct job_desc *j, struct diag *d)
 	if (!j->ss_dur_ns)
 		return 0;
 	if (!whole)
-		return job_fail_opt(j, "steadystate_duration", d, "'%s' is under a second: "
+		return job_fail_opt(j, "steadystate_duration", d, "%llu ms is under a second: "
 				    "steady state takes a sample a second",
-				    job_setting(j, "steadystate_duration"));
+				    (unsigned long long)(j->ss_dur_ns / NS_PER_MSEC));
 	if (whole < 2 * NS_PER_SEC && (j->ss_flags & SS_SLOPE))
 		return job_fail_opt(j, "steadystate_duration", d, "a slope needs two samples or "
-				    "more: a window of 2 s or longer, or a criterion without "
-				    "_slope (steadystate=%s)", job_setting(j, "steadystate") ?
-				    job_setting(j, "steadystate") : "iops_slope:0.01%");
+				    "more: a window of 2 s or longer, or a steadystate criterion "
+				    "without _slope (the default is iops_slope)");
 	if (whole != j->ss_dur_ns)
-		diag_note(d, "job '%s': steadystate_duration=%s is cut to %llu s, as fio cuts "
-			  "it: the window holds a sample a second", j->name,
-			  job_setting(j, "steadystate_duration"),
+		diag_note(d, "job '%s': steadystate_duration of %llu ms is cut to %llu s, as fio "
+			  "cuts it: the window holds a sample a second", j->name,
+			  (unsigned long long)(j->ss_dur_ns / NS_PER_MSEC),
 			  (unsigned long long)(whole / NS_PER_SEC));
 	j->ss_dur_ns = whole;
 	return 0;
