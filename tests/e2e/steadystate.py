@@ -283,6 +283,31 @@ def check_runs(c, d):
         check_against_fio(c, d, job, units)
 
 
+def check_ended_first(c, d):
+    """A job that ends before its window fills: not attained, never judged, the samples
+    it had then zeros (as fio reports them), its whole runtime run."""
+    job = os.path.join(d, "short.fio")
+    write(job, "[short]\nfilename=paced.dat\nsize=4m\nrw=randread\ntime_based\n"
+          "runtime=2\nrate_iops=200\nss=iops:50%\nss_dur=4\n")
+    for prog in [BIN] + ([FIO] if FIO else []):
+        who = "iojob" if prog == BIN else "fio"
+        p = subprocess.run([prog, "--output-format=json", job], cwd=d, capture_output=True,
+                           text=True, timeout=60)
+        try:
+            u = json.loads(p.stdout[p.stdout.index("{"):])["jobs"][0]
+            ss = u["steadystate"]
+        except (ValueError, KeyError, IndexError):
+            c.check(False, "%s: ended first: no steadystate in %r %s" % (who, p.stdout[:200],
+                                                                       p.stderr))
+            continue
+        c.check(ss["attained"] == 0 and ss["criterion"] == "0.000000%" and
+                ss["duration"] == 4 and ss["data"]["iops"][2:] == [0, 0] and
+                ss["data"]["bw"][2:] == [0, 0] and ss["data"]["iops"][0] > 0 and
+                u["read"]["runtime"] >= 2000,
+                "%s: a job ended before its window filled: %s, ran %d ms" %
+                (who, ss, u["read"]["runtime"]))
+
+
 def check_terse(c, d):
     """fio's terse line has nothing of steady state: neither has iojob's."""
     base = ["--output-format=terse", "--eta=never", "--name=t", "--filename=" +
@@ -333,6 +358,7 @@ def main():
     try:
         check_errors(c, d)
         check_runs(c, d)
+        check_ended_first(c, d)
         check_terse(c, d)
     finally:
         remove(d)
