@@ -43,6 +43,15 @@ struct job_progress {
 	struct job_result *snap;
 	atomic_uint snap_want, snap_done;
 	atomic_bool final;			/* the result is complete: the job has ended */
+	/*
+	 * For steadystate (steady.c), which needs the counts with the time they were taken:
+	 * pub_ns is when the job published them and epoch_ns when its measured time (or its
+	 * ramp) began, both on the job's clock in ns. pub_seq is odd while they change; the
+	 * job stores them with release, so a reader that saw pub_seq even and unchanged
+	 * around its (acquire) loads read one publication.
+	 */
+	atomic_uint pub_seq;
+	atomic_uint_fast64_t pub_ns, epoch_ns;
 };
 
 /*
@@ -65,6 +74,7 @@ struct job_result {
 	struct job_logs *logs;	/* what write_*_log gathered, NULL if nothing */
 	uint32_t *blocks;	/* block_error_percentiles' blocks, NULL when off */
 	unsigned nblocks;
+	struct report_ss *ss;	/* steadystate's window (steady.c), NULL when it kept none */
 	uint64_t io_start_ns;	/* CLOCK_MONOTONIC when its I/O began (after startdelay) */
 	uint64_t io_end_ns;	/* and ended, before teardown; 0 when it did not run */
 	/* job control (control.c): ended is a futex word, halt ends this job early */

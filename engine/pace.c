@@ -176,19 +176,29 @@ void pace_restart(struct worker *w)
 	pace_update(w);
 }
 
-/* Tell the status line what the job has done (relaxed: it only wants recent numbers). */
+/*
+ * Tell the status line and steadystate what the job has done, and when: release stores,
+ * plain ones on x86, inside pub_seq's odd and even marks (engine.h says why).
+ */
 void pace_publish(struct worker *w, int state)
 {
 	struct job_progress *p = w->progress;
+	unsigned seq;
 
 	if (!p)
 		return;
+	seq = atomic_load_explicit(&p->pub_seq, memory_order_relaxed);
+	atomic_store_explicit(&p->pub_seq, seq + 1, memory_order_relaxed);
 	for (int d = 0; d < IO_NDIR; d++) {
-		atomic_store_explicit(&p->ios[d], w->st->dir[d].ios, memory_order_relaxed);
-		atomic_store_explicit(&p->bytes[d], w->st->dir[d].bytes, memory_order_relaxed);
+		atomic_store_explicit(&p->ios[d], w->st->dir[d].ios, memory_order_release);
+		atomic_store_explicit(&p->bytes[d], w->st->dir[d].bytes, memory_order_release);
 		atomic_store_explicit(&p->clat_sum_ns[d], w->st->dir[d].clat.sum,
-				      memory_order_relaxed);
+				      memory_order_release);
 	}
+	atomic_store_explicit(&p->pub_ns, clock_to_ns(w->clk, w->now), memory_order_release);
+	atomic_store_explicit(&p->epoch_ns, clock_to_ns(w->clk, w->pace.t_start),
+			      memory_order_release);
+	atomic_store_explicit(&p->pub_seq, seq + 2, memory_order_release);
 	atomic_store_explicit(&p->state, state, memory_order_release);
 }
 

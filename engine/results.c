@@ -147,6 +147,19 @@ static void lat_fill(struct report_unit *u, const struct job_desc *j,
 	u->lat_percentile = j->lat_percentile;
 }
 
+/*
+ * steadystate's window of a unit of jobs i..i+n-1: under group_reporting the last job
+ * that kept one has the group's, as fio reports it. NULL in --status-interval's
+ * reports, whose copies take none (the window is made when the phase ends).
+ */
+static const struct report_ss *unit_ss(const struct sources *src, unsigned i, unsigned n)
+{
+	for (unsigned k = i + n; k > i; k--)
+		if (src->results[k - 1].ss)
+			return src->results[k - 1].ss;
+	return NULL;
+}
+
 static void fill_unit(struct report_unit *u, const struct run *r, const struct sources *src,
 		      unsigned i, const struct job_stats *st)
 {
@@ -214,6 +227,7 @@ static unsigned merge_group(const struct run *r, const struct sources *src, unsi
 		}
 	}
 	u->members = members * (r->ranks > 1 ? r->ranks : 1);
+	u->ss = unit_ss(src, i, n);
 	*merged = st;
 	return n;
 }
@@ -262,6 +276,7 @@ int run_build_report_of(const struct run *r, const struct job_result *results,
 				return -ENOMEM;
 		} else {
 			fill_unit(u, r, &src, i, results[i].st);
+			u->ss = unit_ss(&src, i, 1);
 		}
 		u->opt_names = out->names + at;
 		u->opt_values = out->values + at;

@@ -22,6 +22,7 @@
 #include "engine/files.h"
 #include "engine/lat_target.h"
 #include "engine/logs.h"
+#include "engine/steady.h"
 #include "engine/stripe/stripe.h"
 #include "engine/thread_env.h"
 #include "engine/verify.h"
@@ -702,6 +703,7 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 {
 	const struct job_list *jobs = r->jobs;
 	struct start_gate gate = { 0 };
+	struct steady *steady = NULL;
 	struct job_slot *slots;
 	unsigned n = 0, k = 0, started;
 	int ret, err;
@@ -717,14 +719,18 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 		ret = open_shared(r, phase, d);
 	if (!ret)
 		ret = share_locks(r, phase, d);
+	if (!ret && (ret = steady_start(r, phase, &steady)) < 0)
+		diag_set(d, ret, "cannot watch for steady state: %s", strerror(-ret));
 	if (ret < 0) {
 		close_shared(r, phase);
 		drop_locks(r, phase);
 		return ret;
 	}
 	slots = calloc(n, sizeof(*slots));
-	if (!slots)
+	if (!slots) {
+		steady_stop(steady);
 		return diag_set(d, -ENOMEM, "out of memory");
+	}
 	for (unsigned i = 0; i < jobs->njobs; i++)
 		if (jobs->jobs[i].phase == phase)
 			init_slot(r, &slots[k++], i, &gate);
@@ -744,6 +750,7 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 		if (slots[i].started)
 			pthread_join(slots[i].thread, NULL);
 	usage_end(&r->phases[phase]);
+	steady_stop(steady);
 	close_shared(r, phase);
 	drop_locks(r, phase);
 	free(slots);
@@ -847,6 +854,7 @@ void run_free(struct run *r)
 			stats_free(r->results[i].st);
 			logs_free(r->results[i].logs);
 			free(r->results[i].blocks);
+			free(r->results[i].ss);
 		}
 	}
 	free(r->files);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "jobs/opt_steady.h"
 #include "jobs/sysbench_modes.h"
 #include "jobs/validate.h"
 #include "base/units.h"
@@ -502,6 +503,9 @@ int jobs_build(const struct job_input *in, struct job_list *out, struct diag *d)
 			break;
 		place(out, &tmpl, new_source, &group_used);
 		new_source = false;
+		ret = job_check_steady_group(out, &tmpl, in->nranks, d);
+		if (ret)
+			break;
 		ret = append_passes(out, &tmpl, &cap, &group_used, d);
 	}
 	if (!ret && trailing)

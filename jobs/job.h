@@ -46,6 +46,8 @@ enum file_lock { FILE_LOCK_NONE, FILE_LOCK_EXCLUSIVE, FILE_LOCK_READWRITE };
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum think_count { THINK_COMPLETE, THINK_ISSUE };
 enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
+/* steadystate's criterion, as fio's flags: what is measured, how it is judged, the limit */
+enum ss_flag { SS_IOPS = 1, SS_BW = 2, SS_SLOPE = 4, SS_PCT = 8 };
 
 /* fio's error types, for ignore_error: a read's, a write's (or trim's, sync's), EILSEQ's */
 enum err_type { ERR_TYPE_READ, ERR_TYPE_WRITE, ERR_TYPE_VERIFY, ERR_TYPE_NR };
@@ -362,6 +364,12 @@ struct job_desc {
 	unsigned log_epoch_clock;	/* log_alternate_epoch_clock_id: a clockid_t */
 	bool block_error_pct;		/* block_error_percentiles: trims per block */
 	const char *profile_opt;	/* fio's tiobench threads= or dir=: a note, no effect */
+
+	/* steadystate (engine/steady.c): end the job once its last ss_dur seconds hold still */
+	unsigned ss_flags;		/* enum ss_flag: SS_IOPS or SS_BW, SS_SLOPE, SS_PCT */
+	double ss_limit;		/* IOPS, bytes/s, or percent of the window's mean */
+	uint64_t ss_dur_ns;		/* the window, whole seconds; 0: off */
+	uint64_t ss_ramp_ns;		/* no sample is kept until a second after this */
 
 	/* job control and reporting */
 	const char *wait_for;		/* start only once every job of this name has ended */

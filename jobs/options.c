@@ -11,6 +11,7 @@
 #include "jobs/opt_custom.h"
 #include "jobs/opt_thread.h"
 #include "jobs/opt_offsets.h"
+#include "jobs/opt_steady.h"
 #include "base/units.h"
 
 static const struct opt_enum sync_vals[] = {
@@ -770,16 +771,19 @@ const struct opt_def job_options[] = {
 		 "count the trims of each trim-sized block of the job's one file and report "
 		 "their percentiles and the blocks' states (trimmed, trim or write failure)"),
 
+	/* steady state: end a job once its IOPS or bandwidth hold still (engine/steady.c) */
+	JOB_CUSTOM("steadystate", ss_flags, "iops_slope:0.01%", opt_steadystate_parse,
+		   "end the job (its group, with group_reporting) once the criterion, judged "
+		   "each second over the last steadystate_duration, falls below the limit",
+		   .alias = "ss", .syntax = SS_SYNTAX),
+	JOB_TIME("steadystate_duration", ss_dur_ns, "0", NS_PER_SEC,
+		 "the rolling window steadystate judges, in whole seconds, a sample a second "
+		 "(0: no steady state detection)", .alias = "ss_dur"),
+	JOB_TIME("steadystate_ramp_time", ss_ramp_ns, "0", NS_PER_SEC,
+		 "run this long before steadystate keeps samples (it starts a second after)",
+		 .alias = "ss_ramp"),
+
 	/* the next issues' options, refused until they are built */
-	JOB_REFUSED("steadystate", NULL,
-		    "steady state detection is issue 17, not built yet",
-		    "end the job when it reaches steady state", .alias = "ss"),
-	JOB_REFUSED("steadystate_duration", "0",
-		    "steady state detection is issue 17, not built yet",
-		    "window of steady state detection", .alias = "ss_dur"),
-	JOB_REFUSED("steadystate_ramp_time", "0",
-		    "steady state detection is issue 17, not built yet",
-		    "time before steady state detection starts", .alias = "ss_ramp"),
 	JOB_REFUSED("write_iolog", NULL,
 		    "iolog record and replay is issue 17, not built yet",
 		    "record the job's I/Os to this file"),

@@ -17,6 +17,7 @@
 #include "jobs/job.h"
 #include "jobs/jobs.h"
 #include "jobs/options.h"
+#include "jobs/opt_steady.h"
 #include "jobs/opt_thread.h"
 #include "base/diag.h"
 #include "base/sysfs.h"
@@ -915,6 +916,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng,
 		ret = check_files(j, d);
 	if (!ret)
 		ret = check_control(j, d);
+	if (!ret)
+		ret = job_check_steady(j, d);
 	if (ret)
 		return ret;
 	if (j->verify != VERIFY_NONE && j->verify != VERIFY_NULL &&

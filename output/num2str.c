@@ -22,12 +22,18 @@ unsigned num2str_digits(uint64_t v)
 char *num2str(uint64_t num, unsigned maxlen, int pow2, enum n2s_unit unit, char *buf,
 	      size_t len)
 {
+	return num2str_scaled(num, 0, maxlen, pow2, unit, buf, len);
+}
+
+char *num2str_scaled(uint64_t num, unsigned first, unsigned maxlen, int pow2,
+		     enum n2s_unit unit, char *buf, size_t len)
+{
 	static const char *const si[N2S_PREFIXES] = { "", "k", "M", "G", "T", "P", "E" };
 	static const char *const iec[N2S_PREFIXES] = { "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei" };
 	static const char *const units[] = { "", "/s", "B", "B/s", "bit/s" };
 	const char *const *prefix = pow2 ? iec : si;
 	unsigned step = pow2 ? 1024 : 1000;
-	unsigned p = 0, rem = 0;
+	unsigned p = first < N2S_PREFIXES ? first : 0, divided = 0, rem = 0;
 	int room;
 	char frac[32];
 
@@ -39,9 +45,10 @@ char *num2str(uint64_t num, unsigned maxlen, int pow2, enum n2s_unit unit, char 
 		rem = (unsigned)(num % step);
 		num /= step;
 		p++;
+		divided++;
 	}
-	if (!p) {
-		snprintf(buf, len, "%llu%s", (unsigned long long)num, units[unit]);
+	if (!divided) {
+		snprintf(buf, len, "%llu%s%s", (unsigned long long)num, prefix[p], units[unit]);
 		return buf;
 	}
 	/*

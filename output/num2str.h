@@ -28,6 +28,13 @@ enum n2s_unit {
 char *num2str(uint64_t num, unsigned maxlen, int pow2, enum n2s_unit unit, char *buf,
 	      size_t len);
 
+/*
+ * As num2str(), for a num already counted in units of the first-th prefix (1: k or Ki),
+ * as fio's num2str() takes a base: the prefix starts there whichever pow2 picks.
+ */
+char *num2str_scaled(uint64_t num, unsigned first, unsigned maxlen, int pow2,
+		     enum n2s_unit unit, char *buf, size_t len);
+
 /* The number of decimal digits of v (1 for 0). */
 unsigned num2str_digits(uint64_t v);
 

@@ -18,6 +18,23 @@ struct disk_set;
 
 enum report_unified { REPORT_UNIFIED_NONE, REPORT_UNIFIED_MIXED, REPORT_UNIFIED_BOTH };
 
+/*
+ * steadystate: what fio's detection saw of a unit, its last duration seconds of samples
+ * (oldest first; a window never filled ends in zeros), and what it decided.
+ */
+struct report_ss {
+	bool of_iops;			/* the criterion measures IOPS, else bandwidth */
+	bool by_slope;			/* it judges the slope, else the largest deviation */
+	bool pct;			/* the limit is a percentage of the window's mean */
+	double limit;			/* else IOPS or bytes/s */
+	bool attained;
+	double criterion;		/* as last judged: slope or deviation, or its percent */
+	double max_deviation, slope;	/* the criterion's measure; the other stays 0 */
+	unsigned duration;		/* seconds: the samples of each array */
+	uint64_t *iops;			/* I/Os per second */
+	uint64_t *bw;			/* bytes per second */
+};
+
 /* One reporting unit: a job, or the merge of a group's jobs under group_reporting. */
 struct report_unit {
 	const char *name;
@@ -54,6 +71,7 @@ struct report_unit {
 	uint64_t phase_usr_ns, phase_sys_ns;	/* the whole process's CPU in that phase */
 	const uint32_t *block_info;	/* block_error_percentiles' blocks, NULL when off */
 	unsigned nblock_info;
+	const struct report_ss *ss;	/* steadystate's window, NULL when off */
 };
 
 /*

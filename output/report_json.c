@@ -243,6 +243,42 @@ static void json_blocks(struct json_out *j, const struct report_unit *u)
 	json_close(j, '}');
 }
 
+/* steadystate's window, keys, order and number forms as fio 3.33 writes them. */
+static void json_ss(struct json_out *j, const struct report_ss *ss)
+{
+	uint64_t bw_sum = 0, iops_sum = 0;
+	char text[64];
+
+	/* fio prints the limit and the criterion as floats, not doubles: their digits too */
+	snprintf(text, sizeof(text), "%s%s:%f%s", ss->of_iops ? "iops" : "bw",
+		 ss->by_slope ? "_slope" : "", (double)(float)ss->limit, ss->pct ? "%" : "");
+	json_open(j, "steadystate", '{');
+	json_str(j, "ss", text);
+	json_int(j, "duration", ss->duration);
+	json_int(j, "attained", ss->attained);
+	snprintf(text, sizeof(text), "%f%s", (double)(float)ss->criterion, ss->pct ? "%" : "");
+	json_str(j, "criterion", text);
+	json_float(j, "max_deviation", ss->max_deviation);
+	json_float(j, "slope", ss->slope);
+	json_open(j, "data", '{');
+	for (unsigned i = 0; i < ss->duration; i++) {
+		bw_sum += ss->bw[i];
+		iops_sum += ss->iops[i];
+	}
+	json_uint(j, "bw_mean", ss->duration ? bw_sum / ss->duration : 0);
+	json_uint(j, "iops_mean", ss->duration ? iops_sum / ss->duration : 0);
+	json_open(j, "iops", '[');
+	for (unsigned i = 0; i < ss->duration; i++)
+		json_uint(j, NULL, ss->iops[i]);
+	json_close(j, ']');
+	json_open(j, "bw", '[');
+	for (unsigned i = 0; i < ss->duration; i++)
+		json_uint(j, NULL, ss->bw[i]);
+	json_close(j, ']');
+	json_close(j, '}');
+	json_close(j, '}');
+}
+
 /*
  * One unit. In fio's client_stats a unit also names its host (and port, 0 here: MPI has
  * none), and the aggregate over hosts is named "All clients".
@@ -302,6 +338,8 @@ static void json_unit(struct json_out *j, const struct report_ctx *c, const stru
 		json_str(j, "desc", u->desc);
 	if (u->block_info)
 		json_blocks(j, u);
+	if (u->ss)
+		json_ss(j, u->ss);
 	json_iojob(j, u, st);
 	json_close(j, '}');
 }

@@ -265,6 +265,32 @@ static void print_blocks(FILE *f, const struct report_unit *u)
 			i == BLOCK_NSTATES - 1 ? '\n' : ',');
 }
 
+/*
+ * steadystate's line, as fio 3.33 prints it: the window's mean bandwidth in whole KiB
+ * (kB with kb_base=1000) shown with either prefix, its mean IOPS and the criterion.
+ */
+static void print_ss(FILE *f, const struct report_unit *u, const struct report_ss *ss)
+{
+	unsigned figs = u->sig_figs ? u->sig_figs : N2S_FIGURES;
+	uint64_t bw = 0, iops = 0;
+	int pow2 = u->kb_base != 1000;
+	char p1[32], p1alt[32], p2[32];
+
+	for (unsigned i = 0; i < ss->duration; i++) {
+		bw += ss->bw[i];
+		iops += ss->iops[i];
+	}
+	bw = ss->duration ? bw / ss->duration : 0;
+	iops = ss->duration ? iops / ss->duration : 0;
+	num2str_scaled(bw / u->kb_base, 1, figs, pow2, bw_unit(u->unit_bits), p1, sizeof(p1));
+	num2str_scaled(bw / u->kb_base, 1, figs, !pow2, bw_unit(u->unit_bits), p1alt,
+		       sizeof(p1alt));
+	num2str(iops, figs, 0, N2S_NONE, p2, sizeof(p2));
+	fprintf(f, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
+		ss->attained ? "yes" : "no", p1, p1alt, p2, ss->of_iops ? "iops" : "bw",
+		ss->by_slope ? " slope" : " mean dev", ss->criterion, ss->pct ? "%" : "");
+}
+
 /* cpu, IO depths, submit/complete, issued, errors and latency lines. */
 static void print_job_tail(FILE *f, const struct report_unit *u, const struct job_stats *st)
 {
@@ -300,6 +326,8 @@ static void print_job_tail(FILE *f, const struct report_unit *u, const struct jo
 			u->depth);
 	if (u->block_info)
 		print_blocks(f, u);
+	if (u->ss)
+		print_ss(f, u, u->ss);
 }
 
 static void print_unit(FILE *f, const struct report_ctx *c, const struct unit_view *v)

@@ -21,7 +21,9 @@
  *          a discard; or "slowMS": the call waits MS milliseconds, then runs as it would
  *          have (a slow I/O, for max_latency); for io_getevents alone, "depthUS": the call
  *          waits US microseconds for each I/O in flight (submitted by io_submit and not yet
- *          returned), so that an I/O's latency grows with the queue depth (latency_target)
+ *          returned), so that an I/O's latency grows with the queue depth
+ *          (latency_target); or "driftUS": the call waits US microseconds for each second
+ *          since the spec's first hit (a device that slows down steadily, for steadystate)
  *   NTH    the first matching call it hits, counting from 1 (default 1)
  *   COUNT  how many matching calls in a row it hits (default 1; 0: every one from NTH on)
  * IOJOB_FAULT_PATH=TEXT  only calls on files whose path contains TEXT count; without it,
@@ -85,6 +87,8 @@ struct fault {
 	int err;		/* errno, or 0 for a short transfer or a slow call */
 	unsigned long slow_ms;	/* a slow call: how long it waits */
 	unsigned long depth_us;	/* depthUS: the wait per I/O in flight */
+	unsigned long drift_us;	/* a drifting one: how much longer per second */
+	struct timespec first;	/* a drifting one: its first hit */
 	char what[16];		/* FAULT as written */
 	unsigned long nth, count;
 	unsigned long calls, hits;
@@ -165,11 +169,17 @@ static void parse_spec(char *spec)
 		f->depth_us = strtoul(what + 5, &end, 10);
 		if (!f->depth_us || *end || f->call != C_IO_GETEVENTS)
 			die("depth takes microseconds above 0, on io_getevents (depth500)", what);
+	} else if (!strncmp(what, "drift", 5)) {
+		char *end;
+
+		f->drift_us = strtoul(what + 5, &end, 10);
+		if (!f->drift_us || *end)
+			die("drift takes microseconds above 0 (drift1000)", what);
 	} else {
 		f->err = strcmp(what, "short") ? parse_errno(what) : 0;
 	}
 	if (f->err < 0)
-		die("unknown fault (an errno name or number, short or slowMS)", what);
+		die("unknown fault (an errno name or number, short, slowMS or driftUS)", what);
 	snprintf(f->what, sizeof(f->what), "%s", what);
 	f->nth = nth ? strtoul(nth, NULL, 10) : 1;
 	f->count = count ? strtoul(count, NULL, 10) : 1;
@@ -268,17 +278,31 @@ static bool fd_counts(int fd)
 }
 
 /* A slow call's wait, outside the lock: other threads' calls go on meanwhile. */
-static void wait_us(unsigned long us)
+static void wait_ns(unsigned long long ns)
 {
-	struct timespec ts = { (time_t)(us / 1000000), (long)(us % 1000000) * 1000L };
+	struct timespec ts = { (time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL) };
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 }
 
+/* A drifting fault's wait now: drift_us for each second since its first hit. */
+static unsigned long long drift_ns(struct fault *f)
+{
+	struct timespec now;
+	unsigned long long since;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (f->hits == 1)
+		f->first = now;
+	since = (unsigned long long)(now.tv_sec - f->first.tv_sec) * 1000000000ULL +
+		(unsigned long long)(now.tv_nsec - f->first.tv_nsec);
+	return since / 1000 * f->drift_us / 1000000ULL * 1000ULL;
+}
+
 int fault_hit(enum fault_call call, int fd)
 {
-	unsigned long slow_us = 0;
+	unsigned long long slow_ns = 0;
 	int ret = 0;
 
 	if (!real_pread)
@@ -292,20 +316,22 @@ int fault_hit(enum fault_call call, int fd)
 		if (f->call != call)
 			continue;
 		f->calls++;
-		if (ret || slow_us || f->calls < f->nth ||
+		if (ret || slow_ns || f->calls < f->nth ||
 		    (f->count && f->calls >= f->nth + f->count))
 			continue;
 		f->hits++;
 		if (f->slow_ms)
-			slow_us = f->slow_ms * 1000;
+			slow_ns = f->slow_ms * 1000000ULL;
 		else if (f->depth_us)
-			slow_us = f->depth_us * (unsigned long)aio_inflight;
+			slow_ns = f->depth_us * (unsigned long long)aio_inflight * 1000ULL;
+		else if (f->drift_us)
+			slow_ns = drift_ns(f);
 		else
 			ret = f->err ? f->err : FAULT_SHORT;
 	}
 	pthread_mutex_unlock(&lock);
-	if (slow_us)
-		wait_us(slow_us);
+	if (slow_ns)
+		wait_ns(slow_ns);
 	return ret;
 }
 

@@ -114,6 +114,30 @@ START_TEST(pair_puts_the_kb_base_first)
 }
 END_TEST
 
+/* A number already in KiB (or kB), as fio's steadystate line passes bw / kb_base. */
+static const struct {
+	uint64_t num;
+	int pow2;
+	enum n2s_unit unit;
+	const char *want;
+} scaled_cases[] = {
+	{ 2002, 1, N2S_BYTEPERSEC, "2002KiB/s" },	/* fio 3.33: bw=2002KiB/s (2002kB/s) */
+	{ 2002, 0, N2S_BYTEPERSEC, "2002kB/s" },
+	{ 20023, 1, N2S_BYTEPERSEC, "19.6MiB/s" },
+	{ 20023, 0, N2S_BYTEPERSEC, "20.0MB/s" },
+	{ 2002, 1, N2S_BITPERSEC, "15.6Mibit/s" },	/* 16016 Kibit/s */
+};
+
+START_TEST(scaled_starts_at_the_first_prefix)
+{
+	char buf[64];
+
+	ck_assert_str_eq(num2str_scaled(scaled_cases[_i].num, 1, 4, scaled_cases[_i].pow2,
+					scaled_cases[_i].unit, buf, sizeof(buf)),
+			 scaled_cases[_i].want);
+}
+END_TEST
+
 static Suite *num2str_suite(void)
 {
 	Suite *s = suite_create("num2str");
@@ -122,6 +146,10 @@ static Suite *num2str_suite(void)
 	tc = tcase_create("num2str");
 	tcase_add_loop_test(tc, num2str_matches_fio, 0, TABLE_LEN(cases));
 	tcase_add_test(tc, num2str_truncates_to_the_buffer);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("scaled");
+	tcase_add_loop_test(tc, scaled_starts_at_the_first_prefix, 0, TABLE_LEN(scaled_cases));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("pair");
