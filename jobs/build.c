@@ -30,11 +30,13 @@ struct key_ref {
 	bool global;		/* not from the job's own section */
 	bool bare;		/* written without '=' (val is "1") */
 	bool replaces;		/* --set: a list option takes this value instead of adding it */
+	unsigned layer;		/* the section it came from, in order (--set: after the last) */
 };
 
 struct key_list {
 	struct key_ref *v;
 	size_t n, cap;
+	unsigned layers;	/* sections pushed so far */
 };
 
 static int keys_push(struct key_list *l, const char *key, const char *val, const char *file,
@@ -42,7 +44,7 @@ static int keys_push(struct key_list *l, const char *key, const char *val, const
 {
 	if (GROW_FOR(l->v, l->cap, l->n) < 0)
 		return -ENOMEM;
-	l->v[l->n++] = (struct key_ref){ key, val, file, line, global };
+	l->v[l->n++] = (struct key_ref){ key, val, file, line, global, .layer = l->layers };
 	return 0;
 }
 
@@ -64,6 +66,7 @@ static int keys_push_section(struct key_list *l, const struct jf_section *s, boo
 			return ret;
 		l->v[l->n - 1].bare = s->keys[i].bare;
 	}
+	l->layers++;
 	return 0;
 }
 
@@ -297,6 +300,26 @@ static int collect_keys(const struct job_input *in, size_t sec, const size_t *gl
 	return ret;
 }
 
+/*
+ * The kb_base the keys of the layer starting at keys->v[at] are read with: as fio, a
+ * section's own kb_base (set anywhere in it) for all of its sizes, else the one in force
+ * from the sections before it. A [global] bs=4k stays 4096 under a job's kb_base=1000.
+ */
+static unsigned layer_kb_base(const struct key_list *keys, size_t at, unsigned before,
+			      const struct opt_ctx *ctx, struct job_desc *j)
+{
+	const struct opt_def *kb = opt_find(job_options, "kb_base");
+	unsigned layer = keys->v[at].layer, saved = j->kb_base, got = before;
+	char why[WHY_LEN];
+
+	for (size_t i = at; i < keys->n && keys->v[i].layer == layer; i++)
+		if (opt_find(job_options, keys->v[i].key) == kb &&
+		    opt_apply(kb, ctx, j, keys->v[i].val, why, sizeof(why)) == 0)
+			got = j->kb_base;
+	j->kb_base = saved;
+	return got;
+}
+
 /* One section to one job descriptor (before cloning). */
 static int build_one(const struct job_input *in, size_t sec, const size_t *globals,
 		     size_t nglobals, struct arena **arena, struct job_desc *j,
@@ -324,8 +347,12 @@ static int build_one(const struct job_input *in, size_t sec, const size_t *globa
 	ctx.kb_base = j->kb_base;
 	if (!ret)
 		apply_defaults(eng->options, &ctx, j->engine_opts.bytes);
-	for (size_t i = 0; !ret && i < keys.n; i++)
+	for (size_t i = 0; !ret && i < keys.n; i++) {
+		if (!i || keys.v[i].layer != keys.v[i - 1].layer)
+			ctx.kb_base = layer_kb_base(&keys, i, i ? ctx.kb_base : 1024, &ctx, j);
 		ret = apply_key(in, eng, &ctx, j, &keys.v[i], d);
+	}
+	ctx.kb_base = j->kb_base;
 	free(keys.v);
 	if (!ret)
 		sysbench_mode_defaults(j);

@@ -633,6 +633,25 @@ START_TEST(kb_base_from_global_applies_to_the_jobs_sizes)
 }
 END_TEST
 
+/* As fio: each section's sizes are read with its own kb_base; [global]'s keep theirs. */
+START_TEST(a_jobs_kb_base_leaves_the_globals_sizes_alone)
+{
+	const struct job_desc *j;
+
+	add_file("a.fio", "[global]\nbs=4k\nsize=1m\n[job]\nkb_base=1000\nrate=1k\n");
+	add_file("b.fio", "[global]\nkb_base=1000\nbs=8k\n[back]\nkb_base=1024\nsize=1m\n");
+	build_ok();
+	j = find_job("job", 0);
+	ck_assert_uint_eq(j->bs[IO_READ].min, 4096);
+	ck_assert_uint_eq(j->size.bytes, 1 << 20);
+	ck_assert_uint_eq(j->rate[IO_READ], 1000);
+	ck_assert_uint_eq(j->kb_base, 1000);
+	j = find_job("back", 0);
+	ck_assert_uint_eq(j->bs[IO_READ].min, 8000);
+	ck_assert_uint_eq(j->size.bytes, 1 << 20);
+}
+END_TEST
+
 START_TEST(global_applies_only_to_jobs_below_it_in_its_file)
 {
 	const struct job_desc *j;
@@ -1112,6 +1131,7 @@ static Suite *jobs_suite(void)
 	tcase_add_test(tc, rwmixwrite_sets_the_read_share_and_the_last_one_wins);
 	tcase_add_test(tc, kb_base_1000_makes_k_and_m_decimal_wherever_it_is_set);
 	tcase_add_test(tc, kb_base_from_global_applies_to_the_jobs_sizes);
+	tcase_add_test(tc, a_jobs_kb_base_leaves_the_globals_sizes_alone);
 	tcase_add_test(tc, name_option_renames_the_job);
 	tcase_add_test(tc, filename_accumulates_and_directory_is_replaced_over_repeated_keys);
 	suite_add_tcase(s, tc);
