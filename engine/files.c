@@ -210,7 +210,7 @@ static int size_replayed(const struct job_desc *j, struct io_file *f, unsigned i
 	int line = log->blktrace ? 0 : (int)rf->line;
 
 	if (!exists && !rf->written)
-		return diag_at(d, -ENOENT, log->path, line, "job '%s': '%s' does not exist, and "
+		return diag_at(d, -EINVAL, log->path, line, "job '%s': '%s' does not exist, and "
 			       "the log only reads it", j->name, f->path);
 	if (exists && !f->is_chr && rf->read_end > f->real_size &&
 	    (f->is_bdev || rf->read_end > rf->write_end))
