@@ -5,6 +5,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "jobs/blktrace.h"
 #include "jobs/iolog.h"
@@ -12,6 +14,38 @@
 #include "base/arena.h"
 #include "base/diag.h"
 #include "base/grow.h"
+
+/*
+ * read_iolog=-: stdin, made seekable the first time (what a pipe holds is copied into a
+ * memfd that becomes fd 0), because the jobs are built more than once (checked, then run)
+ * and each build reads the log.
+ */
+static int open_stdin(struct replay_stream *s, char *why, size_t whylen)
+{
+	char buf[65536];
+	ssize_t n = 0;
+	int m;
+
+	if (lseek(STDIN_FILENO, 0, SEEK_SET) < 0) {
+		if (errno != ESPIPE || (m = memfd_create("iojob-read_iolog", MFD_CLOEXEC)) < 0)
+			goto fail;
+		while ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+			if (n > 0 && write(m, buf, (size_t)n) != n)
+				break;
+		if (n != 0 || lseek(m, 0, SEEK_SET) < 0 || dup2(m, STDIN_FILENO) < 0) {
+			close(m);
+			goto fail;
+		}
+		close(m);
+	}
+	s->f = stdin;
+	fseek(stdin, 0, SEEK_SET);	/* drops what the stream had buffered */
+	clearerr(stdin);
+	return 0;
+fail:
+	snprintf(why, whylen, "'-' (stdin): %s", strerror(errno));
+	return -errno;
+}
 
 int replay_stream_open(struct replay_stream *s, const struct job_desc *j,
 		       struct replay_log *log, const char *path, bool loading, char *why,
@@ -26,8 +60,9 @@ int replay_stream_open(struct replay_stream *s, const struct job_desc *j,
 	s->loading = loading;
 	/* fio reads stdin as an iolog: a blktrace needs a file it can seek in */
 	if (!strcmp(path, "-")) {
-		s->f = stdin;
-		return iolog_read_header(s, why, whylen);
+		int ret = open_stdin(s, why, whylen);
+
+		return ret < 0 ? ret : iolog_read_header(s, why, whylen);
 	}
 	s->f = fopen(path, "rb");
 	if (!s->f) {
