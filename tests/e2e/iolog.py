@@ -365,6 +365,11 @@ def check_merge(c, d, fio_ok):
         c.check(rep == [(kinds[(r[3] >> 16) & (TC_READ | TC_WRITE | TC_DISCARD)], data,
                          r[1] * 512, r[2]) for r in want],
                 "the merged trace is replayed (scalars %s, iters %s)" % (scalars, iters))
+        os.unlink(merged)
+        none = strace_ios(iojob("--merge-blktrace-only", *args), d, {data})
+        with open(merged, "rb") as f:
+            c.check(none == [] and bt_parse(f.read()) == want,
+                    "--merge-blktrace-only writes the merge and issues no I/O")
         if fio_ok:
             c.check(strace_ios(fio("--name=m", "--read_iolog=" + merged, "--replay_skip=trim",
                                    "--replay_redirect=" + data), d, {data}) ==
