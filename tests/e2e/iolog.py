@@ -323,6 +323,36 @@ def check_blktrace(c, d, fio_ok):
             "trace's device number 7:99" in err, "a trace device not in /dev: %s" % err)
 
 
+def check_blktrace_device(c, d, fio_ok):
+    """Without replay_redirect a trace's I/O goes to the block device of its number, found
+    in /dev: a loop device over a file here (root and losetup, else this skips)."""
+    if os.geteuid() != 0 or not shutil.which("losetup"):
+        c.skip("blktrace device lookup: needs root and losetup")
+        return
+    img = os.path.join(d, "loop.img")
+    make_file(img, 1 << 20)
+    p = subprocess.run(["losetup", "-f", "--show", img], capture_output=True, text=True)
+    if p.returncode != 0:
+        c.skip("blktrace device lookup: losetup: " + p.stderr.strip())
+        return
+    loop = p.stdout.strip()
+    try:
+        rdev = os.stat(loop).st_rdev
+        trace = os.path.join(d, "loop.bin")
+        with open(trace, "wb") as f:
+            f.write(bt_trace([(100, "read", 8, 4096), (200, "read", 0, 512)],
+                             os.major(rdev) << 20 | os.minor(rdev)))
+        want = [("read", loop, 4096, 4096), ("read", loop, 0, 512)]
+        rep = strace_ios(iojob("--name=dev", "--read_iolog=" + trace), d, {loop})
+        c.check(rep == want, "a trace of %d:%d replays on %s: %s" %
+                (os.major(rdev), os.minor(rdev), loop, rep))
+        if fio_ok:
+            c.check(strace_ios(fio("--name=dev", "--read_iolog=" + trace), d, {loop}) == want,
+                    "fio 3.33 finds the same device")
+    finally:
+        subprocess.run(["losetup", "-d", loop])
+
+
 def model_merge(traces, scalars, iters):
     """The HOWTO's merge: each trace's queued reads, writes and discards, scaled by its
     percentage, repeated iters times (each pass after the last record's time), by time."""
@@ -452,6 +482,7 @@ def main():
         check_offsets(c, d, fio_ok)
         check_chunked_and_stdin(c, d)
         check_blktrace(c, d, fio_ok)
+        check_blktrace_device(c, d, fio_ok)
         check_merge(c, d, fio_ok)
         check_bad_logs(c, d)
         check_appended(c, d, fio_ok)
