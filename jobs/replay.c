@@ -271,6 +271,7 @@ static int read_log(struct job_desc *j, struct replay_log *log, struct replay_st
 	    !log->ios[REPLAY_FSYNC] && !log->ios[REPLAY_FDATASYNC]) {
 		snprintf(why, whylen, "there is no I/O to replay in it%s", j->replay_skip ?
 			 " (replay_skip left out the rest)" : "");
+		s->where = 0;	/* the whole log, no line of it */
 		ret = -EINVAL;
 	}
 	return ret;
