@@ -163,28 +163,29 @@ static int check_unreplayed(const struct job_desc *j, struct diag *d)
 static int check_replay_options(const struct job_desc *j, const struct engine_info *eng,
 				struct diag *d)
 {
-	static const struct { const char *opt, *why; } refused[] = {
-		{ "write_iolog", "a replay is not recorded again (fio drops write_iolog)" },
-		{ "filename", "the log names the files (replay_redirect sends every I/O to "
-		  "one file)" },
-		{ "opendir", "the log names the files" },
-		{ "loops", "the log is replayed once, as fio does" },
-		{ "time_based", "the replay ends with the log, as fio's does" },
-		{ "number_ios", "the log says how many I/Os there are" },
-		{ "verify", "replayed writes are not verified" },
-		{ "fsync", "the log's own sync lines are replayed" },
-		{ "fdatasync", "the log's own datasync lines are replayed" },
-		{ "sync_file_range", "the log's own sync lines are replayed" },
-		{ "fsync_every_ios", "the log's own sync lines are replayed" },
-		{ "stripe_chunk", "a stripe is not a target of a replay" },
-		{ "openfiles", "the log's files are all kept open" },
-		{ "unlink_each_loop", "the log is replayed once" },
-		{ "seq_cursor", "the log gives the offsets" },
+	const struct { const char *opt; bool set; const char *why; } refused[] = {
+		{ "write_iolog", j->write_iolog, "a replay is not recorded again (fio drops "
+		  "write_iolog)" },
+		{ "filename", j->filenames.n, "the log names the files (replay_redirect sends "
+		  "every I/O to one file)" },
+		{ "opendir", j->opendir, "the log names the files" },
+		{ "loops", j->loops > 1, "the log is replayed once, as fio does" },
+		{ "time_based", j->time_based, "the replay ends with the log, as fio's does" },
+		{ "number_ios", j->number_ios, "the log says how many I/Os there are" },
+		{ "verify", j->verify != VERIFY_NONE, "replayed writes are not verified" },
+		{ "fsync", j->fsync_every, "the log's own sync lines are replayed" },
+		{ "fdatasync", j->fdatasync_every, "the log's own datasync lines are replayed" },
+		{ "sync_file_range", j->sfr_every, "the log's own sync lines are replayed" },
+		{ "fsync_every_ios", j->fsync_every_ios, "the log's own sync lines are replayed" },
+		{ "openfiles", j->openfiles, "the log's files are all kept open" },
+		{ "stripe_chunk", j->stripe_chunk, "a stripe is not a target of a replay" },
+		{ "unlink_each_loop", j->unlink_each_loop, "the log is replayed once" },
+		{ "seq_cursor", j->seq_cursor_shared, "the log gives the offsets" },
 	};
 	unsigned n = j->read_iolog.n;
 
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
-		if (job_setting(j, refused[i].opt))
+		if (refused[i].set)
 			return job_fail_opt(j, refused[i].opt, d, "not with read_iolog: %s",
 					    refused[i].why);
 	if (eng->flags & (ENGINE_NO_FILES | ENGINE_NO_DATA | ENGINE_TIMED | ENGINE_MODIFIES |
@@ -401,11 +402,13 @@ int replay_load(struct job_desc *j, const struct engine_info *eng, struct arena 
 
 	if (!j->read_iolog.n)
 		return check_unreplayed(j, d);
-	ret = check_replay_options(j, eng, d);
-	if (ret)
-		return ret;
-	if (!j->jobnum)
+	/* a clone (read_iolog=a:b) was checked as its section's first job */
+	if (!j->jobnum) {
+		ret = check_replay_options(j, eng, d);
+		if (ret)
+			return ret;
 		note_unused(j, d);
+	}
 	path = j->read_iolog.v[j->jobnum % j->read_iolog.n];
 	if (j->merge_blktrace_file) {
 		/* fio merges once, before the clones are made: they all replay the merge */

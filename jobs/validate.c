@@ -349,6 +349,8 @@ static int check_logs(struct job_desc *j, bool paths, struct diag *d)
 		if (paths)
 			ret = check_log_dir(j, opts[i], *prefix[i], d);
 	}
+	if (!ret && paths && j->write_iolog)	/* issue 17: the record of the I/Os */
+		ret = check_log_dir(j, "write_iolog", j->write_iolog, d);
 	if (!ret && j->hist_log && !j->log_hist_ns)
 		return fail(j, "write_hist_log", d, "option 'write_hist_log' needs "
 			    "log_hist_msec (the interval between histograms)");

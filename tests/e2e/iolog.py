@@ -439,6 +439,14 @@ def check_bad_logs(c, d):
     code, _, err = run(["--name=bad", "--read_iolog=" + log])
     c.check(code == 2 and "short.log:4: job 'bad': the log reads '%s' up to byte 12288, past "
             "its end (8192 bytes)" % t in err, "a log reading past the end: %r" % err.strip())
+    code, _, err = run(["--name=w", "--filename=" + target, "--size=8k",
+                        "--write_iolog=/nonexistent/dir/w.log"])
+    c.check(code == 2 and "option 'write_iolog': cannot write logs in '/nonexistent/dir'" in
+            err, "write_iolog in a missing directory: exit %d, %r" % (code, err.strip()))
+    code, _, err = run(["--name=w", "--filename=" + target, "--size=8k",
+                        "--write_iolog=/dev/full"])
+    c.check(code == 1 and "write_iolog '/dev/full': No space left on device" in err,
+            "write_iolog that cannot be written fails the job: exit %d, %r" % (code, err.strip()))
     for args, opt in ((["--replay_scale=2"], "replay_scale"),
                       (["--read_iolog=" + log, "--loops=2"], "loops"),
                       (["--read_iolog=" + log, "--write_iolog=x.log"], "write_iolog"),

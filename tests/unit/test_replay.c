@@ -55,6 +55,8 @@ static int load(const char *text)
 {
 	ck_assert_int_eq(test_write_text(logpath, text), 0);
 	diag.msg[0] = '\0';
+	job.filenames.n = 0;	/* as a job file left it: the last load gave it files */
+	job.replay = NULL;
 	return replay_load(&job, &psync, &arena, &diag);
 }
 
