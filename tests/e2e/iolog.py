@@ -473,6 +473,13 @@ def check_appended(c, d, fio_ok):
             "numjobs=2: two logs appended to the one file: %s" % err.strip())
     rep = strace_ios(iojob("--name=r", "--read_iolog=" + log), d, {data})
     c.check(rep is not None and len(rep) == 32, "the appended log replays both jobs' I/Os")
+    # clones replay side by side, each the whole log (chunked: each reads it itself)
+    for extra in ([], ["--read_iolog_chunked=1"]):
+        code, out, err = run(["--name=r", "--read_iolog=" + log, "--numjobs=3",
+                              "--replay_no_stall=1", "--output-format=json"] + extra)
+        ios = [j["read"]["total_ios"] for j in json.loads(out)["jobs"]] if code == 0 else []
+        c.check(ios == [32, 32, 32], "numjobs=3 %s: each clone replays the log's 32 reads: "
+                "%s %s" % (" ".join(extra), ios, err.strip()))
     if fio_ok:
         c.check(strace_ios(fio("--name=r", "--read_iolog=" + log), d, {data}) == rep,
                 "fio 3.33 replays the appended log the same")
