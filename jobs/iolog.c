@@ -93,7 +93,7 @@ static int bad(char *why, size_t whylen, const char *fmt, const char *arg)
 }
 
 /* add, open or close: open and close must follow the file's add. */
-static int file_action(struct replay_stream *s, const char *name, const char *act,
+static int file_line(struct replay_stream *s, const char *name, const char *act,
 		       char *why, size_t whylen)
 {
 	int i;
@@ -118,7 +118,7 @@ static int act_of(const char *act)
  * An I/O action: 1 with *e filled, 0 when it issues nothing (a wait, a skipped
  * direction), or -EINVAL.
  */
-static int io_action(struct replay_stream *s, char **f, struct replay_entry *e, char *why,
+static int action_line(struct replay_stream *s, char **f, struct replay_entry *e, char *why,
 		     size_t whylen)
 {
 	const struct job_desc *j = s->j;
@@ -180,9 +180,9 @@ int iolog_next(struct replay_stream *s, struct replay_entry *e, char *why, size_
 			n--;
 		}
 		if (n == 2)
-			ret = file_action(s, rest[0], rest[1], why, whylen);
+			ret = file_line(s, rest[0], rest[1], why, whylen);
 		else if (n == 4)
-			ret = io_action(s, rest, e, why, whylen);
+			ret = action_line(s, rest, e, why, whylen);
 		else
 			return bad(why, whylen, "%s fields where a line has 'FILE ACTION' or "
 				   "'FILE ACTION OFFSET LENGTH'", n > 4 ? "too many" :
