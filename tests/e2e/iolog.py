@@ -290,6 +290,9 @@ def check_blktrace(c, d, fio_ok):
         rep = strace_ios(iojob(*args), d, {data})
         c.check(rep == want, "blktrace (%s-endian) replays its queued I/Os: %s" %
                 ("little" if order == "<" else "big", rep))
+        rep = strace_ios(iojob(*args + ["--read_iolog_chunked=1"]), d, {data})
+        c.check(rep == want, "blktrace (%s-endian) read in chunks: the same" %
+                ("little" if order == "<" else "big"))
         if fio_ok and order == "<":
             # fio 3.33 trims a regular file with BLKDISCARD, which fails (ENOTTY)
             c.check(strace_ios(fio(*args + ["--replay_skip=trim"]), d, {data}) ==
