@@ -10,7 +10,8 @@
 
 #include "jobs/replay.h"
 
-const char *const iolog_act_names[] = {
+/* fio's names of the I/O actions, indexed by replay_entry.act */
+static const char *const act_names[] = {
 	[IO_READ] = "read", [IO_WRITE] = "write", [IO_TRIM] = "trim",
 	[REPLAY_FSYNC] = "sync", [REPLAY_FDATASYNC] = "datasync",
 };
@@ -94,7 +95,7 @@ static int bad(char *why, size_t whylen, const char *fmt, const char *arg)
 
 /* add, open or close: open and close must follow the file's add. */
 static int file_line(struct replay_stream *s, const char *name, const char *act,
-		       char *why, size_t whylen)
+		     char *why, size_t whylen)
 {
 	int i;
 
@@ -109,7 +110,7 @@ static int file_line(struct replay_stream *s, const char *name, const char *act,
 static int act_of(const char *act)
 {
 	for (int a = 0; a <= REPLAY_FDATASYNC; a++)
-		if (!strcmp(act, iolog_act_names[a]))
+		if (!strcmp(act, act_names[a]))
 			return a;
 	return -1;
 }
@@ -119,7 +120,7 @@ static int act_of(const char *act)
  * direction), or -EINVAL.
  */
 static int action_line(struct replay_stream *s, char **f, struct replay_entry *e, char *why,
-		     size_t whylen)
+		       size_t whylen)
 {
 	const struct job_desc *j = s->j;
 	uint64_t off, len;

@@ -2,7 +2,7 @@
  * fio's iolog text, versions 2 and 3, as jobs/replay.c's stream reads it (private to the
  * replay's files): the version line, then file actions (add, open, close) and I/O actions
  * (read, write, trim, sync, datasync, and version 2's wait), version 3's with a timestamp
- * in microseconds first. Also the names a writer of the format uses.
+ * in microseconds first. Also the version line a writer of the format starts with.
  */
 #ifndef JOBS_IOLOG_H
 #define JOBS_IOLOG_H
@@ -15,9 +15,6 @@ struct replay_stream;
 /* The version line fio 3.33 writes, and the one of version 2. */
 #define IOLOG_V3_HEADER	"fio version 3 iolog"
 #define IOLOG_V2_HEADER	"fio version 2 iolog"
-
-/* fio's names of the I/O actions, indexed by replay_entry.act. */
-extern const char *const iolog_act_names[];
 
 /* Read the version line into s->log->version. 0, or -EINVAL with why[] set. */
 int iolog_read_header(struct replay_stream *s, char *why, size_t whylen);

@@ -198,10 +198,12 @@ static int check_replay_options(const struct job_desc *j, const struct engine_in
 	for (unsigned i = 0; i < n; i++)
 		if (!strcmp(j->read_iolog.v[i], "-") && (j->read_iolog_chunked ||
 							 j->merge_blktrace_file))
-			return job_fail_opt(j, "read_iolog", d, "'-' (stdin) can be read only "
-					    "once, and %s reads the log again while it runs",
-					    j->merge_blktrace_file ? "merge_blktrace_file" :
-					    "read_iolog_chunked");
+			return job_fail_opt(j, "read_iolog", d, j->merge_blktrace_file ?
+					    "'-' (stdin) holds an iolog, as fio reads it, and "
+					    "merge_blktrace_file merges blktraces" :
+					    "'-' (stdin) is kept whole in memory, to be read at "
+					    "each build of the jobs: read_iolog_chunked cannot "
+					    "bound it (give the log as a file)");
 	if ((j->nmerge_scalars && j->nmerge_scalars != n) ||
 	    (j->nmerge_iters && j->nmerge_iters != n))
 		return job_fail_opt(j, j->nmerge_scalars && j->nmerge_scalars != n ?
