@@ -64,11 +64,13 @@ int iolog_read_header(struct replay_stream *s, char *why, size_t whylen)
 	return 0;
 }
 
+/* The fields of a line; strtok_r, as clones read their chunks on threads of their own. */
 static int split(char *line, char **f)
 {
+	char *save = NULL;
 	int n = 0;
 
-	for (char *p = strtok(line, " \t"); p; p = strtok(NULL, " \t")) {
+	for (char *p = strtok_r(line, " \t", &save); p; p = strtok_r(NULL, " \t", &save)) {
 		if (n == MAX_FIELDS)
 			return MAX_FIELDS + 1;
 		f[n++] = p;

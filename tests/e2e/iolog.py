@@ -231,6 +231,15 @@ def check_chunked_and_stdin(c, d):
                            "--replay_no_stall=1"), d, {data})
     c.check(rep == want, "read_iolog_chunked replays all 10000 entries in order "
             "(%d issued)" % len(rep or []))
+    # clones read their chunks side by side (a line split on one thread must not be
+    # another's: strtok's shared state once broke it)
+    code, out, err = run(["--name=c", "--read_iolog=" + log, "--read_iolog_chunked=1",
+                          "--replay_no_stall=1", "--numjobs=4", "--output-format=json"])
+    got = [(j["read"]["total_ios"], j["write"]["total_ios"]) for j in
+           json.loads(out)["jobs"]] if code == 0 else err.strip()
+    reads = sum(1 for x in want if x[0] == "read")
+    c.check(got == [(reads, len(want) - reads)] * 4, "numjobs=4 read_iolog_chunked: each "
+            "clone replays the 10000 entries: %s" % (got,))
     with open(log) as f:
         text = f.read()
     rep = strace_ios(iojob("--name=c", "--read_iolog=-", "--replay_no_stall=1"), d, {data},
