@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/files.h"
 #include "engine/worker.h"
 #include "base/diag.h"
 #include "jobs/replay.h"
@@ -41,12 +42,21 @@ static bool refill(struct worker *w, struct replay *rp)
 	return n > 0;
 }
 
-/* The entry to issue next, or NULL at the end of the log. */
+/* The entry to issue next, or NULL at the end of the log; reopens are done on the way. */
 static const struct replay_entry *peek(struct worker *w, struct replay *rp)
 {
-	if (rp->next == rp->n && (!rp->chunked || rp->at_end || !refill(w, rp)))
-		return NULL;
-	return &rp->entries[rp->next];
+	const struct replay_entry *e;
+
+	for (;;) {
+		if (rp->next == rp->n && (!rp->chunked || rp->at_end || !refill(w, rp)))
+			return NULL;
+		e = &rp->entries[rp->next];
+		if (e->act != REPLAY_REOPEN)
+			return e;
+		/* fio closes the file and opens it again: its cached pages are dropped */
+		files_invalidate(w->job, &w->files[e->file]);
+		rp->next++;
+	}
 }
 
 int replay_start(struct worker *w)

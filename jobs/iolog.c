@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "jobs/replay.h"
+#include "base/grow.h"
 
 /* fio's names of the I/O actions, indexed by replay_entry.act */
 static const char *const act_names[] = {
@@ -95,18 +96,37 @@ static int bad(char *why, size_t whylen, const char *fmt, const char *arg)
 	return -EINVAL;
 }
 
-/* add, open or close: open and close must follow the file's add. */
+/*
+ * add, open or close: open and close must follow the file's add. 1 with *e a
+ * REPLAY_REOPEN when a closed file opens again, else 0, or -errno.
+ */
 static int file_line(struct replay_stream *s, const char *name, const char *act,
-		     char *why, size_t whylen)
+		     struct replay_entry *e, char *why, size_t whylen)
 {
-	int i;
+	bool open = !strcmp(act, "open");
+	int i, was;
 
-	if (strcmp(act, "add") && strcmp(act, "open") && strcmp(act, "close"))
+	if (strcmp(act, "add") && !open && strcmp(act, "close"))
 		return bad(why, whylen, "unknown file action '%s' (add, open or close)", act);
 	i = replay_stream_file(s, name, 0, !strcmp(act, "add"));
 	if (i == -1)
 		return bad(why, whylen, "'%s' is opened or closed before a line adds it", name);
-	return i == -ENOMEM ? i : 0;
+	if (i < 0 || !strcmp(act, "add"))
+		return i < 0 ? i : 0;
+	if (GROW_FOR(s->opened, s->opened_cap, i) < 0)
+		return -ENOMEM;
+	while (s->nopened <= (unsigned)i)
+		s->opened[s->nopened++] = 0;
+	was = s->opened[i];
+	s->opened[i] = open ? 1 : 2;
+	if (!open || was != 2)
+		return 0;
+	e->act = REPLAY_REOPEN;
+	e->file = (uint32_t)i;
+	e->off = 0;
+	e->len = 0;
+	e->line = s->where;
+	return 1;
 }
 
 static int act_of(const char *act)
@@ -183,7 +203,7 @@ int iolog_next(struct replay_stream *s, struct replay_entry *e, char *why, size_
 			n--;
 		}
 		if (n == 2)
-			ret = file_line(s, rest[0], rest[1], why, whylen);
+			ret = file_line(s, rest[0], rest[1], e, why, whylen);
 		else if (n == 4)
 			ret = action_line(s, rest, e, why, whylen);
 		else
@@ -192,11 +212,14 @@ int iolog_next(struct replay_stream *s, struct replay_entry *e, char *why, size_
 				   n < 2 ? "too few" : "a wrong number of");
 		if (ret < 0)
 			return ret;
-		if (ret == 0) {
-			/* fio sleeps a file action's time; a skipped I/O's is lost, as in fio */
-			if (n == 2)
-				s->pending_us += delay;
+		/* fio sleeps a file action's time; a skipped I/O's is lost, as in fio */
+		if (n == 2)
+			s->pending_us += delay;
+		if (ret == 0)
 			continue;
+		if (n == 2) {
+			e->delay_us = 0;	/* a reopen: its time goes to the next I/O */
+			return 1;
 		}
 		e->delay_us = s->pending_us + delay;
 		s->pending_us = 0;

@@ -90,6 +90,8 @@ void replay_stream_close(struct replay_stream *s)
 	s->f = NULL;
 	free(s->files);
 	s->files = NULL;
+	free(s->opened);
+	s->opened = NULL;
 }
 
 int replay_stream_file(struct replay_stream *s, const char *name, uint32_t dev, bool add)
@@ -236,7 +238,7 @@ static void count_entry(struct replay_log *log, struct replay_file *f,
 
 	log->ios[e->act]++;
 	if (e->act > IO_TRIM)
-		return;
+		return;	/* syncs and reopens move no data */
 	log->bytes += e->len;
 	if (e->len > log->len_max[e->act])
 		log->len_max[e->act] = e->len;

@@ -20,9 +20,14 @@ struct arena;
 struct diag;
 struct engine_info;
 
-/* What an entry does beyond enum io_dir's read, write and trim. */
+/*
+ * What an entry does beyond enum io_dir's read, write and trim. REPLAY_REOPEN: the log
+ * opens a file it closed, where fio drops the file's cached pages (invalidate).
+ */
 #define REPLAY_FSYNC		IO_NDIR
 #define REPLAY_FDATASYNC	(IO_NDIR + 1)
+#define REPLAY_REOPEN		(IO_NDIR + 2)
+#define REPLAY_NACTS		(IO_NDIR + 3)
 
 /* One I/O or sync to replay. */
 struct replay_entry {
@@ -30,7 +35,7 @@ struct replay_entry {
 	uint64_t delay_us;	/* after the previous entry was issued, time scale applied */
 	uint32_t len;
 	uint32_t file;		/* index in the log's files (the job's filenames) */
-	uint8_t act;		/* enum io_dir, REPLAY_FSYNC or REPLAY_FDATASYNC */
+	uint8_t act;		/* enum io_dir or REPLAY_*: less than REPLAY_NACTS */
 	unsigned line;		/* where it is in the log: a line, or a blktrace record */
 };
 
@@ -56,7 +61,7 @@ struct replay_log {
 	size_t nentries;
 	uint64_t bytes;			/* of every I/O entry, for the status line */
 	uint64_t len_max[IO_NDIR];	/* the longest I/O of each direction */
-	uint64_t ios[IO_NDIR + 2];	/* entries per act */
+	uint64_t ios[REPLAY_NACTS];	/* entries per act */
 	unsigned depth;			/* blktrace: the depth the trace had, else 0 */
 };
 
@@ -80,6 +85,9 @@ struct replay_stream {
 	int depth[IO_NDIR];		/* the most of them */
 	struct replay_file *files;	/* while loading: the files so far (malloc'd) */
 	unsigned nfiles, cap;
+	uint8_t *opened;		/* iolog: per file, 0 never opened, 1 open, 2 closed */
+	unsigned nopened;
+	size_t opened_cap;
 	unsigned last_file;		/* the last name looked up, tried first */
 	char line[8192];
 };

@@ -23,7 +23,8 @@ from common import BIN, Checks, is_asan_build, run, traced_env
 FIO = shutil.which("fio")
 STRACE = shutil.which("strace")
 CALLS = "pread64,pwrite64,fallocate,fsync,fdatasync"
-IO_RE = re.compile(r"^(?:\d+ +)?(pread64|pwrite64|fallocate|fsync|fdatasync)\(\d+<([^>]+)>"
+IO_RE = re.compile(r"^(?:\d+ +)?(pread64|pwrite64|fallocate|fsync|fdatasync|fadvise64)"
+                   r"\(\d+<([^>]+)>"
                    r"(?:, (.*))?\) += (-?\d+)")
 
 
@@ -34,11 +35,13 @@ def have_fio():
     return out == "fio-3.33"
 
 
-def strace_ios(cmd, d, files, stdin=None):
+def strace_ios(cmd, d, files, stdin=None, invalidates=False):
     """The I/Os cmd issues on the paths in files: [(kind, path, offset, length)] in order,
-    kind read, write, trim, sync or datasync; None when it fails."""
+    kind read, write, trim, sync or datasync (and with invalidates, "drop" for each
+    POSIX_FADV_DONTNEED, offset and length 0); None when it fails."""
     out = os.path.join(d, "strace.out")
-    p = subprocess.run([STRACE, "-f", "-qq", "-y", "-s", "0", "-e", "trace=" + CALLS,
+    calls = CALLS + (",fadvise64" if invalidates else "")
+    p = subprocess.run([STRACE, "-f", "-qq", "-y", "-s", "0", "-e", "trace=" + calls,
                         "-o", out] + cmd, cwd=d, capture_output=True, text=True,
                        input=stdin, env=traced_env(), timeout=120)
     if p.returncode != 0:
@@ -54,6 +57,9 @@ def strace_ios(cmd, d, files, stdin=None):
             if call in ("pread64", "pwrite64"):
                 n, off = args.split(", ")[-2:]
                 ios.append(("read" if call == "pread64" else "write", path, int(off), int(n)))
+            elif call == "fadvise64":
+                if args.endswith("POSIX_FADV_DONTNEED"):
+                    ios.append(("drop", path, 0, 0))
             elif call == "fallocate":
                 _, off, n = args.split(", ")
                 ios.append(("trim", path, int(off), int(n)))
@@ -143,6 +149,34 @@ def check_record_and_replay(c, d, fio_ok):
     rep = strace_ios(iojob("--name=rep", "--read_iolog=" + flog), d, {data})
     frep = strace_ios(fio("--name=rep", "--read_iolog=" + flog), d, {data})
     c.check(rep == frep == fran, "a log fio 3.33 wrote replays in iojob as in fio")
+
+
+def check_reopen(c, d, fio_ok):
+    """A log that closes a file and opens it again (fio's loops=2 writes one): fio drops
+    the file's cached pages at each open (invalidate=1), and so does the replay, there."""
+    data = os.path.join(d, "reopen.dat")
+    make_file(data, 16 << 10)
+    lines = ["0 %s add" % data, "1 %s open" % data]
+    for loop in range(2):
+        lines += ["%d %s read %d 4096" % (10 + loop * 10 + i, data, i * 4096) for i in range(4)]
+        lines.append("%d %s close" % (19 + loop * 10, data))
+        if not loop:
+            lines.append("20 %s open" % data)
+    log = os.path.join(d, "reopen.log")
+    write_log(log, lines)
+    reads = [("read", data, i * 4096, 4096) for i in range(4)]
+    want = [("drop", data, 0, 0)] + reads + [("drop", data, 0, 0)] + reads
+    rep = strace_ios(iojob("--name=ro", "--read_iolog=" + log), d, {data}, invalidates=True)
+    c.check(rep == want, "an open after a close drops the file's cache before the next "
+            "reads: %s" % [x[0] for x in rep or []])
+    rep = strace_ios(iojob("--name=ro", "--read_iolog=" + log, "--invalidate=0"), d, {data},
+                     invalidates=True)
+    c.check(rep == reads + reads, "with invalidate=0 nothing is dropped")
+    if fio_ok:
+        frep = strace_ios(fio("--name=ro", "--read_iolog=" + log), d, {data},
+                          invalidates=True)
+        c.check(frep == want, "fio 3.33 drops it at the same places: %s" %
+                [x[0] for x in frep or []])
 
 
 def check_v2_and_actions(c, d, fio_ok):
@@ -544,6 +578,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="iojob-iolog-") as d:
         check_record_and_replay(c, d, fio_ok)
         check_v2_and_actions(c, d, fio_ok)
+        check_reopen(c, d, fio_ok)
         check_offsets(c, d, fio_ok)
         check_chunked_and_stdin(c, d)
         check_chunked_memory(c, d)

@@ -32,7 +32,7 @@ static void check_log(const struct job_desc *j)
 	for (size_t i = 0; i < log->nentries; i++) {
 		const struct replay_entry *e = &log->entries[i];
 
-		if (e->file >= log->nfiles || e->act > REPLAY_FDATASYNC)
+		if (e->file >= log->nfiles || e->act >= REPLAY_NACTS)
 			abort();
 		if (e->act <= IO_TRIM && (!e->len || e->len > j->bs[e->act].max))
 			abort();

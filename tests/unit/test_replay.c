@@ -140,6 +140,20 @@ START_TEST(the_job_takes_files_directions_and_sizes_from_the_log)
 }
 END_TEST
 
+START_TEST(an_open_after_a_close_is_a_reopen_whose_time_goes_on)
+{
+	/* fio's quirk: after timestamp 0 the next line waits nothing (0 reads as "none") */
+	ck_assert_int_eq(load("fio version 3 iolog\n0 /f add\n1 /f open\n2 /f read 0 4096\n"
+			      "3 /f close\n10 /f open\n20 /f read 0 4096\n"), 0);
+	ck_assert_uint_eq(job.replay->nentries, 3);
+	ck_assert_uint_eq(entry(0)->delay_us, 1);
+	ck_assert_uint_eq(entry(1)->act, REPLAY_REOPEN);
+	ck_assert_uint_eq(entry(1)->delay_us, 0);
+	ck_assert_uint_eq(entry(2)->delay_us, 1 + 7 + 10);
+	ck_assert_int_eq(job.rw, RW_READ);
+}
+END_TEST
+
 /* offset, replay_scale, replay_align: the offset replayed */
 static const struct { uint64_t off; unsigned scale, align; uint64_t want; } offsets[] = {
 	{ 40960 + 512, 1, 4096, 40960 }, { 40960 + 512, 2, 0, 20480 + 256 },
@@ -246,6 +260,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, replay_time_scale_divides_the_delays_and_no_stall_drops_them);
 	tcase_add_test(tc, v2_waits_add_to_the_next_entry);
 	tcase_add_test(tc, the_job_takes_files_directions_and_sizes_from_the_log);
+	tcase_add_test(tc, an_open_after_a_close_is_a_reopen_whose_time_goes_on);
 	tcase_add_loop_test(tc, offsets_are_scaled_then_aligned_down, 0, TABLE_LEN(offsets));
 	tcase_add_test(tc, replay_skip_leaves_out_a_direction_and_its_time);
 	tcase_add_loop_test(tc, a_bad_log_names_its_line, 0, TABLE_LEN(bad));
