@@ -905,6 +905,9 @@ int job_check_readonly(const struct job_desc *j, const struct engine_info *eng, 
 	if (eng && (eng->flags & ENGINE_MODIFIES))
 		return fail(j, "ioengine", d, "option 'ioengine': this ioengine creates, changes "
 			    "or deletes files whatever rw= says, and --readonly forbids that");
+	if (j->replay && job_modifies(j))	/* issue 17: the log gave the job its rw */
+		return fail(j, "read_iolog", d, "option 'read_iolog': the log writes or trims, "
+			    "and --readonly forbids writes and trims");
 	if (rw_does(j->rw, IO_WRITE) && !j->verify_only)
 		return fail(j, "rw", d, "option 'rw': the job writes, and --readonly forbids "
 			    "writes and trims");

@@ -531,6 +531,15 @@ def check_bad_logs(c, d):
                         "--write_iolog=/dev/full"])
     c.check(code == 1 and "write_iolog '/dev/full': No space left on device" in err,
             "write_iolog that cannot be written fails the job: exit %d, %r" % (code, err.strip()))
+    rlog = os.path.join(d, "reads.log")
+    write_log(rlog, ["0 %s add" % t, "1 %s read 4096 4096" % t])
+    code, _, err = run(["--readonly", "--name=ro", "--read_iolog=" + rlog])
+    c.check(code == 0, "--readonly replays a log of reads: %s" % err.strip())
+    wlog = os.path.join(d, "writes.log")
+    write_log(wlog, ["0 %s add" % t, "1 %s write 0 4096" % t])
+    code, _, err = run(["--readonly", "--name=ro", "--read_iolog=" + wlog])
+    c.check(code == 2 and "option 'read_iolog': the log writes or trims, and --readonly "
+            "forbids" in err, "--readonly refuses a log that writes: %r" % err.strip())
     for args, opt in ((["--replay_scale=2"], "replay_scale"),
                       (["--read_iolog=" + log, "--loops=2"], "loops"),
                       (["--read_iolog=" + log, "--write_iolog=x.log"], "write_iolog"),
