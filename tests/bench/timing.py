@@ -200,6 +200,19 @@ def replay_case(iojob, d):
                                                      med))
         if not lo <= runtime <= hi or abs(med - gap_ms) > max(5, gap_ms * 0.3):
             bad.append(shown[-1] + " (want %d-%d ms, gaps %d)" % (lo, hi, gap_ms))
+        fio = shutil.which("fio")
+        if not fio:
+            continue
+        # fio's replay of the same log keeps the same times
+        p = subprocess.run([fio, "--output-format=json", "--name=r", "--ioengine=psync",
+                            "--read_iolog=" + log] + extra, cwd=d, capture_output=True,
+                           text=True, timeout=120)
+        fruntime = json.loads(p.stdout)["jobs"][0]["read"]["runtime"] if p.returncode == 0 \
+            else -1
+        shown.append("fio %d ms" % fruntime)
+        if not lo <= fruntime <= hi:
+            bad.append("fio's replay %s: runtime=%d ms (want %d-%d)" %
+                       (" ".join(extra) or "as logged", fruntime, lo, hi))
     return bad, "; ".join(shown)
 
 
