@@ -341,7 +341,7 @@ static int apply_log(struct job_desc *j, const struct replay_log *log, struct ar
 
 		memset(&j->bs[d], 0, sizeof(j->bs[d]));
 		j->bs[d].min = j->bs[d].max = len;
-		j->blockalign[d] = 0;
+		j->blockalign[d] = len;	/* never 0: a clone loads after the validation */
 	}
 	/* fio takes a blktrace's depth when the job sets none; clones keep the first's */
 	if (log->depth && !job_setting(j, "iodepth") && !j->jobnum)

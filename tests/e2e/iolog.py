@@ -151,6 +151,23 @@ def check_record_and_replay(c, d, fio_ok):
     c.check(rep == frep == fran, "a log fio 3.33 wrote replays in iojob as in fio")
 
 
+def check_clone_logs(c, d):
+    """read_iolog=a:b with numjobs=3: clone N replays log N modulo 2, as fio's clones."""
+    a, b = os.path.join(d, "ca.dat"), os.path.join(d, "cb.dat")
+    make_file(a, 64 << 10)
+    logs = [os.path.join(d, "ca.log"), os.path.join(d, "cb.log")]
+    write_log(logs[0], ["0 %s add" % a] + ["%d %s read %d 4096" % (i, a, i * 4096)
+                                           for i in range(1, 4)])
+    write_log(logs[1], ["0 %s add" % b] + ["%d %s write %d 8192" % (i, b, i * 8192)
+                                           for i in range(1, 6)])
+    code, out, err = run(["--name=cl", "--read_iolog=" + ":".join(logs), "--numjobs=3",
+                          "--replay_no_stall=1", "--output-format=json"])
+    got = [(j["read"]["total_ios"], j["write"]["total_ios"]) for j in
+           json.loads(out)["jobs"]] if code == 0 else err.strip()
+    c.check(got == [(3, 0), (0, 5), (3, 0)], "numjobs=3 over two logs: the clones replay "
+            "the first, the second, the first: %s" % (got,))
+
+
 def check_reopen(c, d, fio_ok):
     """A log that closes a file and opens it again (fio's loops=2 writes one): fio drops
     the file's cached pages at each open (invalidate=1), and so does the replay, there."""
@@ -588,6 +605,7 @@ def main():
         check_record_and_replay(c, d, fio_ok)
         check_v2_and_actions(c, d, fio_ok)
         check_reopen(c, d, fio_ok)
+        check_clone_logs(c, d)
         check_offsets(c, d, fio_ok)
         check_chunked_and_stdin(c, d)
         check_chunked_memory(c, d)
