@@ -70,6 +70,9 @@ const struct cli_opt cli_options[] = {
 	       .values = "full|delta"),
 	SWITCH("parse-only", CLI_PARSE_ONLY, CLI_ARG_NONE, NULL,
 	       "check the job files and options, run nothing"),
+	SWITCH("merge-blktrace-only", CLI_PARSE_ONLY, CLI_ARG_NONE, NULL,
+	       "fio's: write merge_blktrace_file's merge, run nothing (--parse-only, which "
+	       "merges too)"),
 	SWITCH("readonly", CLI_READONLY, CLI_ARG_NONE, NULL,
 	       "refuse jobs that write, trim or lay out files"),
 	SWITCH("cmdhelp", CLI_CMDHELP, CLI_ARG_OPTIONAL, "OPTION|all",
@@ -123,8 +126,6 @@ const struct cli_opt cli_options[] = {
 	SWITCH("memcpytest", CLI_REFUSED, CLI_ARG_OPTIONAL, "TYPE", "refused (not in iojob)",
 	       .refuse = "fio's memcpy speed test is not in iojob: --crctest times the "
 			 "checksums, ioengine=null the rest of the I/O path"),
-	SWITCH("merge-blktrace-only", CLI_REFUSED, CLI_ARG_NONE, NULL, "refused (not in iojob)",
-	       .refuse = "fio's blktrace merging is not in iojob, which replays no blktraces"),
 	SWITCH("profile", CLI_REFUSED, CLI_ARG_REQUIRED, "NAME", "refused (not in iojob)",
 	       .refuse = "fio's built-in profiles (act, tiobench) are not in iojob: write "
 			 "their jobs as a job file"),

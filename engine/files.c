@@ -20,6 +20,7 @@
 #include "engine/devices/signature.h"
 #include "engine/offsets.h"
 #include "engine/region.h"
+#include "jobs/replay.h"
 #include "base/diag.h"
 #include "base/grow.h"
 
@@ -193,6 +194,38 @@ static int size_one(const struct job_desc *j, struct io_file *f, unsigned nfiles
 	f->io_off = off;
 	f->io_len = len;
 	f->want_size = off + len;
+	return 0;
+}
+
+/*
+ * read_iolog: the region is the whole file or device, as far as the log reaches. The log's
+ * reads must find data (a file it reads before it writes must exist, and be long enough),
+ * and nothing is laid out: a file the log writes is created by the open, as in fio.
+ */
+static int size_replayed(const struct job_desc *j, struct io_file *f, unsigned i, bool exists,
+			 struct diag *d)
+{
+	const struct replay_log *log = j->replay;
+	const struct replay_file *rf = &log->files[i];
+	uint64_t end = rf->read_end > rf->write_end ? rf->read_end : rf->write_end;
+	int line = log->blktrace ? 0 : (int)rf->line;
+
+	if (!exists && !rf->written)
+		return diag_at(d, -EINVAL, log->path, line, "job '%s': '%s' does not exist, and "
+			       "the log only reads it", j->name, f->path);
+	if (exists && !f->is_chr && rf->read_end > f->real_size &&
+	    (f->is_bdev || rf->read_end > rf->write_end))
+		return diag_at(d, -EINVAL, log->path, log->blktrace ? 0 : (int)rf->read_end_line,
+			       "job '%s': the log reads '%s' up to byte %" PRIu64 ", past its end "
+			       "(%" PRIu64 " bytes)", j->name, f->path, rf->read_end,
+			       f->real_size);
+	if (f->is_bdev && end > f->real_size)
+		return diag_at(d, -EINVAL, log->path, line, "job '%s': the log writes '%s' up to "
+			       "byte %" PRIu64 ", past the end of the device (%" PRIu64 " bytes)",
+			       j->name, f->path, end, f->real_size);
+	f->io_off = 0;
+	f->io_len = end > f->real_size ? end : f->real_size;
+	f->want_size = exists ? f->real_size : 0;
 	return 0;
 }
 
@@ -408,7 +441,8 @@ int files_resolve(const struct job_desc *j, bool virtual_files,
 			f->deferred = true;
 			continue;
 		}
-		ret = size_one(j, f, n, exists, filesize, d);
+		ret = j->replay ? size_replayed(j, f, i, exists, d) :
+				  size_one(j, f, n, exists, filesize, d);
 		if (!ret)
 			ret = check_pseudo_fs(j, f, exists, d);
 	}

@@ -2,10 +2,13 @@
 #include "engine/io_plan.h"
 
 #include "engine/files.h"
+#include "engine/iolog_write.h"
 #include "engine/io_plan_offsets.h"
 #include "engine/pace.h"
+#include "engine/replay.h"
 #include "engine/verify.h"
 #include "engine/worker.h"
+#include "jobs/replay.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -105,7 +108,7 @@ static void fast_path_init(struct worker *w)
 		  j->verify == VERIFY_NONE &&
 		  j->rw != RW_RANDTRIMWRITE && !j->rw_nr && !b->nsplit &&
 		  b->min == b->max && !pace_gated(&w->pace) && !j->seq_cursor_shared &&
-		  !p->extra && !j->sfr_every && !p->loops_left && !j->lockfile;
+		  !p->extra && !j->sfr_every && !p->loops_left && !j->lockfile && !p->iolog;
 	if (!p->fast)
 		return;
 	p->fast_dir = d;
@@ -175,6 +178,25 @@ static int files_init(struct worker *w, uint64_t seed, uint64_t *io_size)
 	return 0;
 }
 
+/* read_iolog replaces the planner; write_iolog records what it plans. */
+static int iolog_init(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+	int ret = 0;
+
+	p->iolog = j->replay || j->write_iolog;
+	if (j->replay) {
+		p->bytes_left = j->replay->bytes;	/* for the status line */
+		ret = replay_start(w);
+	} else if (j->write_iolog && !p->rec) {
+		ret = iolog_write_start(w);	/* once: experimental_verify plans again */
+	}
+	if (ret == -ENOMEM && !w->error_msg[0])
+		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': out of memory", j->name);
+	return ret;
+}
+
 int plan_init(struct worker *w)
 {
 	const struct job_desc *j = w->job;
@@ -230,6 +252,9 @@ int plan_init(struct worker *w)
 	p->sync_all = false;
 	p->last_written = NULL;
 	cursor_init(w, io_size);
+	ret = iolog_init(w);
+	if (ret < 0)
+		return ret;
 	fast_path_init(w);
 	return window_init(w);
 }
@@ -267,6 +292,14 @@ void plan_free(struct worker *w)
 	}
 	free(p->files);
 	p->files = NULL;
+	replay_free(w);
+	iolog_write_free(w);
+}
+
+void plan_end(struct worker *w)
+{
+	iolog_write_end(w);
+	iolog_write_free(w);
 }
 
 int plan_next_dir(struct worker *w)
@@ -702,7 +735,9 @@ static bool plan_where(struct worker *w, int d, unsigned *fi, uint64_t *off, uin
 	return true;
 }
 
-bool plan_io_general(struct worker *w, struct io_req *r)
+/* The general planner: plan_io_general() without the iolog's. */
+static inline __attribute__((always_inline)) bool plan_io_planned(struct worker *w,
+								   struct io_req *r)
 {
 	const struct job_desc *j = w->job;
 	struct io_plan *p = &w->plan;
@@ -758,9 +793,31 @@ bool plan_io_general(struct worker *w, struct io_req *r)
 	return true;
 }
 
+/* read_iolog's entries instead of the plan, or write_iolog's record of the plan. */
+static __attribute__((noinline)) bool plan_io_iolog(struct worker *w, struct io_req *r)
+{
+	if (w->plan.replay)
+		return replay_io(w, r);
+	if (!plan_io_planned(w, r))
+		return false;
+	iolog_write_io(w, r);
+	return true;
+}
+
+bool plan_io_general(struct worker *w, struct io_req *r)
+{
+	if (__builtin_expect(w->plan.iolog, 0))
+		return plan_io_iolog(w, r);
+	return plan_io_planned(w, r);
+}
+
 int plan_restart(struct worker *w)
 {
+	struct iolog_writer *rec = w->plan.rec;	/* the record goes on */
+
+	w->plan.rec = NULL;
 	plan_free(w);
+	w->plan.rec = rec;
 	return plan_init(w);
 }
 
@@ -813,6 +870,8 @@ void plan_sync(struct worker *w, struct io_req *r)
 	}
 	if (p->window.on)
 		window_issued(w, (unsigned)(r->file - w->files));
+	if (__builtin_expect(p->rec != NULL, 0) && !w->ending)
+		iolog_write_io(w, r);	/* fio records no end_fsync */
 	/* fio counts fsync= syncs alone: fdatasync= ones only time, end_fsync not at all */
 	w->st->sync_ios++;
 	if (r->dir == IO_FSYNC && !w->ending)

@@ -21,6 +21,8 @@
 
 struct io_file;
 struct io_req;
+struct iolog_writer;
+struct replay;
 struct worker;
 
 /* The planner's cursor in one file: plan.files[i] goes with the worker's files[i]. */
@@ -78,6 +80,9 @@ struct io_plan {
 	uint64_t cursor_end;		/* where the cursor stops (UINT64_MAX: wraps) */
 	uint64_t cursor_span;		/* the files' regions end to end */
 	uint64_t cursor_flen;		/* their common length, 0 if they differ */
+	bool iolog;			/* read_iolog or write_iolog: plan_io_iolog() */
+	struct replay *replay;		/* read_iolog: the log's entries (replay.c), or NULL */
+	struct iolog_writer *rec;	/* write_iolog: the record (iolog_write.c), or NULL */
 };
 
 /*
@@ -95,6 +100,9 @@ bool plan_next_loop(struct worker *w);
 
 /* Free what plan_init() allocated. */
 void plan_free(struct worker *w);
+
+/* The job's I/O is over: write_iolog's log is closed (a failed write fails the job). */
+void plan_end(struct worker *w);
 
 /* The direction of the next I/O (random for mixed modes). */
 int plan_dir(struct worker *w);

@@ -222,8 +222,11 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 		if (stat(f[i].path, &st) < 0) {
 			if (errno == ENOENT && (ret = make_parents(j, f[i].path, d)) < 0)
 				break;
-			/* create_on_open: the job's own open (O_CREAT) makes it, at its start. */
-			if (!data && j->create_on_open)
+			/*
+			 * create_on_open: the job's own open (O_CREAT) makes it, at its start;
+			 * so too a file a replayed log writes, as fio's open of it does
+			 */
+			if (!data && (j->create_on_open || j->replay))
 				continue;
 			if (!data && (ret = create_empty(j, &f[i], d)) < 0)
 				break;

@@ -612,6 +612,7 @@ void worker_close_stats(const struct worker *w, struct job_stats *st)
 
 static void finish(struct worker *w)
 {
+	plan_end(w);
 	pace_end(w);
 	worker_close_stats(w, w->st);
 	if (w->logs)

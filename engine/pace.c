@@ -17,6 +17,7 @@
 #include "engine/engine.h"
 #include "engine/io_plan.h"
 #include "engine/lat_target.h"
+#include "engine/replay.h"
 
 #define STOP_POLL_NS	(10 * NS_PER_MSEC)	/* how often a job looks at the stop flag */
 #define MIN_SETTLE_NS	(2 * NS_PER_SEC)	/* rate_min is not checked before this, as fio */
@@ -58,7 +59,7 @@ void pace_init(struct worker *w)
 	}
 	rng_seed(&p->rng, j->randseed ^ 0x9a7e5ULL ^ (uint64_t)j->jobnum << 32);
 	p->gated = p->rated || p->thinking || j->fsync_every || j->fdatasync_every ||
-		   j->fsync_every_ios || w->flow;
+		   j->fsync_every_ios || w->flow || (j->replay && !j->replay_no_stall);
 }
 
 uint64_t pace_rate_gap_ns(const struct job_desc *j, int d)
@@ -478,6 +479,8 @@ bool pace_held_back(struct worker *w)
 	}
 	if (p->rated && rate_held_back(w))
 		return true;
+	if (w->plan.replay && replay_held_back(w))
+		return true;	/* the log's time for the next entry has not come */
 	return w->flow && flow_held_back(w);
 }
 

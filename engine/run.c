@@ -605,8 +605,10 @@ static bool can_share_fds(const struct run *r, unsigned i)
 	 * unlink_each_loop: each clone deletes and recreates its files, as fio's do;
 	 * create_serialize=0: each lays them out in its thread, after the run would open them
 	 */
+	/* read_iolog=a:b: the clones replay logs of different files (issue 17) */
 	return j->numjobs > 1 && j->filenames.n && (r->files[i].ops->flags & IOENG_POSITIONAL) &&
-	       !j->unlink_each_loop && j->create_serialize && !j->openfiles;
+	       !j->unlink_each_loop && j->create_serialize && !j->openfiles &&
+	       !(j->replay && j->read_iolog.n > 1 && !j->merge_blktrace_file);
 }
 
 static int open_shared(struct run *r, unsigned phase, struct diag *d)

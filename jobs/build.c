@@ -11,6 +11,7 @@
 
 #include "base/arena.h"
 #include "jobs/opt_steady.h"
+#include "jobs/replay.h"
 #include "jobs/sysbench_modes.h"
 #include "jobs/validate.h"
 #include "base/units.h"
@@ -357,6 +358,8 @@ static int build_one(const struct job_input *in, size_t sec, const size_t *globa
 	if (!ret)
 		sysbench_mode_defaults(j);
 	if (!ret)
+		ret = replay_load(j, eng, arena, d);
+	if (!ret)
 		ret = job_validate(j, eng, in, d);
 	return ret;
 }
@@ -384,7 +387,7 @@ static int too_many_jobs(const struct job_list *out, const struct job_desc *tmpl
 }
 
 static int append_clones(struct job_list *out, const struct job_desc *tmpl, size_t *cap,
-			 struct diag *d)
+			 const struct engine_info *eng, struct diag *d)
 {
 	if (out->njobs + tmpl->numjobs > JOBS_MAX)
 		return too_many_jobs(out, tmpl, d);
@@ -397,6 +400,13 @@ static int append_clones(struct job_list *out, const struct job_desc *tmpl, size
 		*j = *tmpl;
 		j->jobnum = c;
 		j->index = out->njobs++;
+		/* read_iolog=a:b: each clone replays the next log, as fio's clones do */
+		if (c && j->read_iolog.n > 1 && !j->merge_blktrace_file) {
+			int ret = replay_load(j, eng, &out->arena, d);
+
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }
@@ -425,7 +435,7 @@ static void place(struct job_list *out, struct job_desc *j, bool new_source, boo
 
 /* The job (and its clones) once per pass, each pass a phase and a group of its own. */
 static int append_passes(struct job_list *out, struct job_desc *tmpl, size_t *cap,
-			 bool *group_used, struct diag *d)
+			 bool *group_used, const struct engine_info *eng, struct diag *d)
 {
 	int ret = 0;
 
@@ -434,7 +444,7 @@ static int append_passes(struct job_list *out, struct job_desc *tmpl, size_t *ca
 			tmpl->stonewall = true;
 			place(out, tmpl, false, group_used);
 		}
-		ret = append_clones(out, tmpl, cap, d);
+		ret = append_clones(out, tmpl, cap, eng, d);
 	}
 	return ret;
 }
@@ -533,7 +543,8 @@ int jobs_build(const struct job_input *in, struct job_list *out, struct diag *d)
 		ret = job_check_steady_group(out, &tmpl, in->nranks, d);
 		if (ret)
 			break;
-		ret = append_passes(out, &tmpl, &cap, &group_used, d);
+		ret = append_passes(out, &tmpl, &cap, &group_used, jobs_engine(in, tmpl.ioengine),
+				    d);
 	}
 	if (!ret && trailing)
 		ret = check_trailing_globals(in, globals, nglobals, &out->arena, d);

@@ -62,6 +62,7 @@ enum unit_base { UNIT_BASE_AUTO, UNIT_BASE_BYTES, UNIT_BASE_BITS };
 #define JOB_MAX_LAT_OVER 4	/* limits of lat_over= */
 #define JOB_ENGINE_OPTS	128	/* bytes for the selected engine's options */
 #define JOB_CPU_WORDS	16	/* cpus_allowed= covers CPUs 0 to 1023 (CPU_SETSIZE) */
+#define JOB_MAX_MERGE	20	/* merge_blktrace_scalars and _iters, fio's list length */
 
 struct bs_split {
 	uint32_t bs;
@@ -111,6 +112,8 @@ struct ignore_list {
 	int err[JOB_MAX_IGNORE];
 	unsigned n;
 };
+
+struct replay_log;
 
 /* One option as the job file set it: for "job options" in JSON and for messages. */
 struct job_setting {
@@ -390,6 +393,22 @@ struct job_desc {
 	bool lat_run;			/* latency_run: go on adjusting, never settle */
 	unsigned sig_figs;		/* significant_figures */
 	int unit_base;			/* enum unit_base */
+
+	/* I/O record and replay (jobs/replay.c loads the log, engine/replay.c plays it) */
+	const char *write_iolog;	/* record every I/O issued to this file, or NULL */
+	struct str_list read_iolog;	/* logs to replay, clone N takes N modulo their count */
+	bool read_iolog_chunked;	/* read the log while replaying, a chunk at a time */
+	bool replay_no_stall;		/* issue as fast as possible, without the log's times */
+	const char *replay_redirect;	/* every I/O of the log goes to this file, or NULL */
+	unsigned replay_align;		/* offsets aligned down to this (a power of 2), 0: none */
+	unsigned replay_scale;		/* offsets divided by this, 0 or 1: as logged */
+	unsigned replay_time_scale;	/* percent of the log's rate (200: twice as fast) */
+	unsigned replay_skip;		/* 1 << enum io_dir, and 1 << REPLAY_FSYNC: left out */
+	const char *merge_blktrace_file;	/* merge the blktraces of read_iolog into it */
+	unsigned merge_scalars[JOB_MAX_MERGE];	/* percent of each trace's time; 0: unset */
+	unsigned merge_iters[JOB_MAX_MERGE];	/* passes over each trace; 0: unset */
+	unsigned nmerge_scalars, nmerge_iters;
+	const struct replay_log *replay;	/* the log this job replays, or NULL */
 
 	/* what was set, in order, for JSON "job options" */
 	struct job_setting *settings;

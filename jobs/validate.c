@@ -370,6 +370,8 @@ static int check_logs(struct job_desc *j, bool paths, struct diag *d)
 		if (paths)
 			ret = check_log_dir(j, opts[i], *prefix[i], d);
 	}
+	if (!ret && paths && j->write_iolog)	/* issue 17: the record of the I/Os */
+		ret = check_log_dir(j, "write_iolog", j->write_iolog, d);
 	if (!ret && j->hist_log && !j->log_hist_ns)
 		return fail(j, "write_hist_log", d, "option 'write_hist_log' needs "
 			    "log_hist_msec (the interval between histograms)");
@@ -949,6 +951,9 @@ int job_check_readonly(const struct job_desc *j, const struct engine_info *eng, 
 	if (eng && (eng->flags & ENGINE_MODIFIES))
 		return fail(j, "ioengine", d, "option 'ioengine': this ioengine creates, changes "
 			    "or deletes files whatever rw= says, and --readonly forbids that");
+	if (j->replay && job_modifies(j))	/* issue 17: the log gave the job its rw */
+		return fail(j, "read_iolog", d, "option 'read_iolog': the log writes or trims, "
+			    "and --readonly forbids writes and trims");
 	if (rw_does(j->rw, IO_WRITE) && !j->verify_only)
 		return fail(j, "rw", d, "option 'rw': the job writes, and --readonly forbids "
 			    "writes and trims");

@@ -6,7 +6,8 @@ How soon after a deadline a job stops depends on the machine and its load, so th
 on that are here, to run by hand on a quiet machine. So are the timing side of the rate
 and thinktime options, whose suite checks (tests/e2e/opts_rates.py) count sleep calls
 instead: rate_process's gap spread, rate_ignore_thinktime's and thinktime_iotime's I/Os
-in a runtime, thinktime_spin's CPU time, flow_sleep's pauses in a latency log.
+in a runtime, thinktime_spin's CPU time, flow_sleep's pauses in a latency log, and the
+times a replayed log keeps (read_iolog, replay_time_scale, replay_no_stall).
 
     tests/bench/timing.py [--iojob BIN] [-n RUNS]
 
@@ -172,12 +173,56 @@ def flow_sleep_case(iojob, d):
     return bad, "%d pauses of %d ms in %d s" % (pauses, sleep_ms, secs)
 
 
+def replay_case(iojob, d):
+    """read_iolog keeps the log's times: 11 reads 50 ms apart take about 500 ms and their
+    latency log shows 50 ms gaps; replay_time_scale=200 halves them, replay_no_stall drops
+    them (tests/e2e/iolog.py checks which I/Os, in which order, not when)."""
+    data = os.path.join(d, "replay.dat")
+    with open(data, "wb") as f:
+        f.write(os.urandom(64 << 10))
+    log = os.path.join(d, "replay.log")
+    with open(log, "w") as f:
+        f.write("fio version 3 iolog\n0 %s add\n0 %s open\n" % (data, data))
+        for i in range(11):
+            f.write("%d %s read %d 4096\n" % (1000 + 50000 * i, data, 4096 * i))
+    bad, shown = [], []
+    for extra, gap_ms, lo, hi in (([], 50, 450, 700), (["--replay_time_scale=200"], 25, 225, 400),
+                                  (["--replay_no_stall=1"], 0, 0, 100)):
+        jobs, err = run_jobs(iojob, ["--name=r", "--ioengine=psync", "--read_iolog=" + log,
+                                     "--write_lat_log=r", "--log_avg_msec=0"] + extra, d)
+        if not jobs:
+            return [err], ""
+        runtime = jobs["r"]["read"]["runtime"]
+        t = log_times(os.path.join(d, "r_lat.1.log"))
+        gaps = [b - a for a, b in zip(t, t[1:])]
+        med = statistics.median(gaps) if gaps else -1
+        shown.append("%s runtime=%d ms, gap %s ms" % (" ".join(extra) or "as logged", runtime,
+                                                     med))
+        if not lo <= runtime <= hi or abs(med - gap_ms) > max(5, gap_ms * 0.3):
+            bad.append(shown[-1] + " (want %d-%d ms, gaps %d)" % (lo, hi, gap_ms))
+        fio = shutil.which("fio")
+        if not fio:
+            continue
+        # fio's replay of the same log keeps the same times
+        p = subprocess.run([fio, "--output-format=json", "--name=r", "--ioengine=psync",
+                            "--read_iolog=" + log] + extra, cwd=d, capture_output=True,
+                           text=True, timeout=120)
+        fruntime = json.loads(p.stdout)["jobs"][0]["read"]["runtime"] if p.returncode == 0 \
+            else -1
+        shown.append("fio %d ms" % fruntime)
+        if not lo <= fruntime <= hi:
+            bad.append("fio's replay %s: runtime=%d ms (want %d-%d)" %
+                       (" ".join(extra) or "as logged", fruntime, lo, hi))
+    return bad, "; ".join(shown)
+
+
 # name, function(iojob, scratch directory) -> (what is out of bounds, what was measured)
 OPTION_CASES = [("rate_process", rate_process_case),
                 ("rate_ignore_thinktime", rate_ignore_thinktime_case),
                 ("thinktime_spin", thinktime_spin_case),
                 ("thinktime_iotime", thinktime_iotime_case),
-                ("flow_sleep", flow_sleep_case)]
+                ("flow_sleep", flow_sleep_case),
+                ("read_iolog timing", replay_case)]
 
 
 def run_case(iojob, opts):

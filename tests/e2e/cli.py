@@ -237,7 +237,7 @@ def check_fio_switches(c, d):
                      ("--idle-prof=system", "idleness"),
                      ("--bandwidth-log", "write_bw_log"), ("--latency-log=x", "write_lat_log"),
                      ("--cpuclock-test", "Clock:"), ("--memcpytest", "--crctest"),
-                     ("--merge-blktrace-only", "blktrace"), ("--profile=act", "job file")):
+                     ("--profile=act", "job file")):
         code, out, err = run([sw, "--name=a"] + NULL_JOB)
         c.check(code == 2 and out == "" and len(err.splitlines()) == 1 and word in err,
                 "%s refused in one line naming %s: %d %r" % (sw, word, code, err))

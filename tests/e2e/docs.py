@@ -8,6 +8,7 @@ import glob
 import os
 import re
 import shutil
+import struct
 import subprocess
 import tempfile
 
@@ -28,6 +29,8 @@ CUSTOM_SAMPLES = {
     "ignore_error": "EIO,ENOSPC:28", "max_latency": "10ms,20ms", "wait_for": "w",
     "verify_async_cpus": "0",
     "sqthread_poll_cpu": "0",  # issue 16: io_uring's, a CPU number
+    "read_iolog": "replay.log", "replay_skip": "trim",  # issue 17: write_replay_inputs()
+    "merge_blktrace_scalars": "50", "merge_blktrace_iters": "2",
 }
 # What to give a switch, by the metavar the man page shows it with.
 METAVAR_SAMPLES = {
@@ -40,6 +43,24 @@ METAVAR_SAMPLES = {
 # Options that the parser accepts only with another one.
 NEEDS = {"write_hist_log": ["--log_hist_msec=100"], "cgroup_weight": ["--cgroup=x"],
          "log_compression_cpus": ["--log_compression=1k"]}
+# The replay options act on a log: replay.log and trace.bin, which write_replay_inputs() makes.
+for _opt in ("read_iolog_chunked", "replay_no_stall", "replay_redirect", "replay_align",
+             "replay_scale", "replay_time_scale", "replay_skip"):
+    NEEDS[_opt] = ["--read_iolog=replay.log"]
+for _opt in ("merge_blktrace_file", "merge_blktrace_scalars", "merge_blktrace_iters"):
+    NEEDS[_opt] = ["--read_iolog=trace.bin", "--replay_redirect=data"] + \
+        (["--merge_blktrace_file=merged.bin"] if _opt != "merge_blktrace_file" else [])
+
+
+def write_replay_inputs(d):
+    """A log that writes one block of 'data' (so nothing need exist), and a blktrace of one
+    queued write: the samples the replay options are tried with."""
+    with open(os.path.join(d, "replay.log"), "w") as f:
+        f.write("fio version 3 iolog\n0 data add\n1 data write 0 4096\n")
+    action = 1 | (2 << 16)  # a queue event of a write
+    record = struct.pack("<IIQQIIIIIHH", 0x65617407, 0, 1000, 0, 4096, action, 1, 0, 0, 0, 0)
+    with open(os.path.join(d, "trace.bin"), "wb") as f:
+        f.write(record)
 # Options that need another job before theirs (wait_for names one above it).
 BEFORE = {"wait_for": ["--name=w", "--size=1m"]}
 # What a job with an engine's option needs besides (an engine that runs for runtime=).
@@ -317,6 +338,7 @@ def main():
     known = set(listed) | set(scraped)
     built = engines()
     with tempfile.TemporaryDirectory(prefix="iojob-docs-") as d:
+        write_replay_inputs(d)
         check_sources_agree(c, listed, scraped, built)
         check_help(c, built)
         for name, engine in sorted(listed.items()):

@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import re
+import struct
 import sys
 
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -77,6 +78,33 @@ def write(outdir, seeds):
         name = hashlib.sha1(data).hexdigest()
         with open(os.path.join(outdir, name), "wb") as f:
             f.write(data)
+
+
+def write_bytes(outdir, seeds):
+    os.makedirs(outdir, exist_ok=True)
+    for data in seeds:
+        with open(os.path.join(outdir, hashlib.sha1(data).hexdigest()), "wb") as f:
+            f.write(data)
+
+
+def replay_seeds():
+    """Logs for read_iolog: iologs of both versions with every action, and blktraces of
+    both byte orders with a payload, a notify and a completion (struct blk_io_trace)."""
+    v2 = ("fio version 2 iolog\n/f add\n/g add\n/f open\n/f read 0 4096\n/f wait 100 0\n"
+          "/g write 8192 512\n/f sync 0 0\n/g datasync 0 0\n/f trim 4096 4096\n/f close\n")
+    v3 = ("fio version 3 iolog\n0 /f add\n5 /f open\n9 /f read 0 4096\n30 /f write 4096 8192\n"
+          "31 /f sync 4096 0\n80 /f close\nfio version 3 iolog\n1 /f add\n2 /f read 0 1\n")
+    seeds = [v2.encode(), v3.encode()]
+    for order in "<>":
+        recs = b""
+        for i, (action, sector, nbytes, pdu) in enumerate(
+                [(1 | 1 << 26, 0, 0, b"msg\0"), (1 | 1 << 16, 8, 4096, b"xy"),
+                 (1 | 2 << 16, 16, 8192, b""), (8 | 2 << 16, 16, 8192, b""),
+                 (1 | 4 << 16, 0, 0, b""), (1 | (2 | 1 << 13) << 16, 64, 4096, b"")]):
+            recs += struct.pack(order + "IIQQIIIIIHH", 0x65617407, i, 1000 * i, sector,
+                                nbytes, action, 1, 8 << 20, 0, 0, len(pdu)) + pdu
+        seeds.append(recs)
+    return seeds
 
 
 def result_dir(ios, runtime_ms, bins):
@@ -165,6 +193,7 @@ def main():
     write(os.path.join(sys.argv[1], "jobfile"), jobs)
     write(os.path.join(sys.argv[1], "values"), values)
     write(os.path.join(sys.argv[1], "results"), results)
+    write_bytes(os.path.join(sys.argv[1], "replay"), replay_seeds())
     dictionary(os.path.join(sys.argv[1], "jobfile.dict"))
     print("corpus: %d job files, %d values, %d result sets in %s" %
           (len(jobs), len(values), len(results), sys.argv[1]))

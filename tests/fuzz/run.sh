@@ -5,7 +5,7 @@
 # sanitizer report is written to build-fuzz/fuzz/findings/TARGET/ and fails the run. The last
 # lines say how many inputs each target ran.
 #
-# usage: tests/fuzz/run.sh [SECONDS] [TARGET ...]     (targets: jobfile values results)
+# usage: tests/fuzz/run.sh [SECONDS] [TARGET ...]     (targets: jobfile values results replay)
 #        tests/fuzz/run.sh --repro TARGET FILE        (run one input, e.g. a finding)
 # IOJOB_FUZZ_FLAGS adds libFuzzer flags (-malloc_limit_mb=512 flags any larger allocation).
 set -uo pipefail
@@ -38,7 +38,7 @@ fi
 
 secs=${1:-60}
 shift $(($# > 0 ? 1 : 0))
-targets=${*:-jobfile values results}
+targets=${*:-jobfile values results replay}
 python3 tests/fuzz/corpus.py "$work/seeds" >/dev/null || exit 1
 
 status=0
