@@ -10,16 +10,18 @@ time over its I/Os), IOPS per CPU, peak RSS, and the ratios iojob/fio.
 
 Jobs: null1 null32 null1-gtod shm-psync shm-uring shm-vsync shm-pvsync shm-pvsync2 shm-mmap
 shm-splice disk-libaio disk-uring jobs64 jobs512 meta-filestat meta-filecreate shm-falloc
-shm-ftruncate cpuio disk-uring-cached (default: all). null1-gtod gives the job file gtod_reduce=1: fio then
-stops timing I/Os, iojob does not. The shm-* jobs after shm-uring are the local engines on
-the same page-cached file. jobs64/jobs512 run psync threads on one shared set of 64 files
-and also report the start-up time (wall time minus runtime). Data files are laid out
-before the first pair and removed at the end.
+shm-ftruncate cpuio disk-uring-cached (default: all). null1-gtod gives the job file
+gtod_reduce=1: fio then stops timing I/Os, iojob does not. The shm-* jobs after shm-uring
+are the local engines on the same page-cached file. jobs64/jobs512 run psync threads on one
+shared set of 64 files and also report the start-up time (wall time minus runtime). Data
+files are laid out before the first pair and removed at the end.
 
 disk-uring-cached (issue 19) is 4k randread at iodepth 32 in batches of 8 on a page-cached
-file of --disk-dir (ext4 here; invalidate=0 keeps it cached), with io_uring's default options: with --t-io-uring PATH
-(fio's t/io_uring, built from fio's source for the measurement) that tool runs the same load
-as a third column (-d32 -s8 -c8 -O0 -p0, its fixed buffers and files on), alternating too.
+file of --disk-dir (ext4 here; invalidate=0 keeps it cached), with io_uring's default
+options. With --t-io-uring PATH (fio's t/io_uring, built from fio's source for the
+measurement) that tool runs the same load as one more column (-d32 -s8 -c8 -O0 -p0, its
+fixed buffers and files on); --other-iojob BIN adds another build of iojob (the one before
+a change); all columns alternate.
 """
 import argparse
 import os
