@@ -72,7 +72,6 @@ enum ioq_status {
 #define IOENG_NOFILES	ENGINE_NO_FILES	/* does no I/O on files (null) */
 #define IOENG_TRIM	ENGINE_TRIM	/* can trim */
 #define IOENG_CHEAP_SUBMIT ENGINE_CHEAP_SUBMIT	/* submit() does no work per I/O */
-#define IOENG_REAP_ALL	ENGINE_REAP_ALL	/* getevents() costs per call, not per completion */
 #define IOENG_DEPTH_NEEDS_DIRECT ENGINE_DEPTH_NEEDS_DIRECT	/* see jobs/options.h */
 #define IOENG_NO_DATA	ENGINE_NO_DATA	/* moves no data: nothing to verify */
 #define IOENG_WRITE_ONLY ENGINE_WRITE_ONLY	/* only writes */

@@ -67,16 +67,12 @@ static void depth_defaults(struct job_desc *j, const struct engine_info *eng, st
 	 * rest and their clat reads short; a queue refilled in bursts runs below its depth.
 	 * An engine whose submit does no work (null) batches everything by default.
 	 */
-	if ((eng->flags & ENGINE_CHEAP_SUBMIT) && !job_setting(j, "iodepth_batch_submit"))
-		j->iodepth_batch_submit = j->iodepth;
-	/*
-	 * Where reaping costs a call, not a completion (io_uring's ring), every completion ready
-	 * is taken at once by default: those left behind would wait for the next call, their
-	 * clat stamped later than they were done.
-	 */
-	if ((eng->flags & (ENGINE_CHEAP_SUBMIT | ENGINE_REAP_ALL)) &&
-	    !job_setting(j, "iodepth_batch_complete_max"))
-		j->iodepth_batch_complete_max = j->iodepth;
+	if (eng->flags & ENGINE_CHEAP_SUBMIT) {
+		if (!job_setting(j, "iodepth_batch_submit"))
+			j->iodepth_batch_submit = j->iodepth;
+		if (!job_setting(j, "iodepth_batch_complete_max"))
+			j->iodepth_batch_complete_max = j->iodepth;
+	}
 	if (!j->iodepth_batch_submit || j->iodepth_batch_submit > j->iodepth)
 		j->iodepth_batch_submit = j->iodepth;
 	if (!j->iodepth_batch_complete_max)

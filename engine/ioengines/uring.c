@@ -516,7 +516,7 @@ static const struct opt_def uring_options[] = {
 
 const struct ioengine_ops uring_engine = {
 	.name		= "io_uring",
-	.flags		= IOENG_POSITIONAL | IOENG_TRIM | IOENG_REAP_ALL,
+	.flags		= IOENG_POSITIONAL | IOENG_TRIM,
 	.help		= "io_uring via liburing: a registered ring, buffers and files registered by "
 			  "default where the kernel takes them, SQ polling, polled, uncached and "
 			  "nowait I/O",

@@ -4,8 +4,7 @@ register the buffers (one per request) and the file, and set they keep fio's mea
 nothing registered; 1: registered, or the job fails where the kernel refuses); a refusal of
 an unset one, injected by strace, is passed over silently; registerfiles leaves files that
 openfiles= opens and closes alone unless asked; a setup flag the kernel refuses (EINVAL,
-injected) is dropped, newest first, and the job runs; and every completion ready is reaped
-at once unless iodepth_batch_complete_max says otherwise (iodepth_complete in the JSON)."""
+injected) is dropped, newest first, and the job runs."""
 import errno
 import json
 import os
@@ -144,23 +143,6 @@ def check_setup_fallback(c, d):
                 (n, "|".join(WANTED[:n]), "|".join(WANTED[n:]) or "-", last))
 
 
-def check_reap_all(c, d):
-    """Cached reads complete inside the submit: the reap at depth finds all 8 ready."""
-    code, out, err = run(["--name=j", "--ioengine=io_uring", "--iodepth=%d" % DEPTH,
-                          "--rw=read", "--size=%d" % SIZE, "--directory=" + d,
-                          "--invalidate=0", "--output-format=json"])
-    comp = json.loads(out)["jobs"][0]["iodepth_complete"] if code == 0 else {}
-    c.check(comp.get("8", 0) > 50, "default: most reaps take 5-8 completions: %r %s" %
-            (comp, err[-200:]))
-    code, out, err = run(["--name=j", "--ioengine=io_uring", "--iodepth=%d" % DEPTH,
-                          "--rw=read", "--size=%d" % SIZE, "--directory=" + d,
-                          "--invalidate=0", "--iodepth_batch_complete_max=1",
-                          "--output-format=json"])
-    comp = json.loads(out)["jobs"][0]["iodepth_complete"] if code == 0 else {}
-    c.check(comp.get("4") == 100, "iodepth_batch_complete_max=1: one per reap: %r %s" %
-            (comp, err[-200:]))
-
-
 def main():
     if not engine_available("io_uring"):
         print("SKIP: this build has no io_uring engine")
@@ -180,7 +162,6 @@ def main():
         check_refusals(c, d)
         check_openfiles(c, d)
         check_setup_fallback(c, d)
-        check_reap_all(c, d)
     finally:
         remove(d)
     c.finish()
