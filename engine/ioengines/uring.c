@@ -1,10 +1,16 @@
 /*
  * io_uring through liburing. The ring is set up single-issuer with deferred task work
  * (completions run when we enter the kernel to wait, with no interrupts of the job's
- * thread), its fd registered; fixedbufs and registerfiles register the request buffers
- * and files once, so the kernel neither pins pages nor looks up files per I/O. Reads and
+ * thread) and submit-all, its fd registered; the request buffers and the files are
+ * registered once, so the kernel neither pins pages nor looks up files per I/O. Reads and
  * writes are IORING_OP_READ/WRITE where the kernel has them (fio's nonvectored=-1), with
  * the RWF_* flags of nowait and uncached.
+ *
+ * Unlike fio, registering is the default: fixedbufs and registerfiles left unset register
+ * when the kernel takes it and fall back silently where it does not (the locked-memory
+ * limit, memory backed by a file, more files than RLIMIT_NOFILE, files opened and closed
+ * by openfiles=). Set explicitly, they mean what they mean in fio: 1 registers or the job
+ * fails, 0 registers nothing. The setup flags fall back one by one on older kernels.
  */
 #include "engine/ioengine.h"
 
@@ -16,6 +22,7 @@
 #include <sys/uio.h>
 
 #include "engine/cmdprio.h"
+#include "jobs/job.h"
 
 struct uring_opts {
 	struct cmdprio_opts cp;		/* first: the cmdprio_* parsers find it at offset 0 */
@@ -36,6 +43,7 @@ _Static_assert(offsetof(struct uring_opts, cp) == 0, "cmdprio options first");
 struct uring_state {
 	struct io_uring ring;
 	bool ring_ok;
+	bool fixed_bufs;	/* buffers registered: READ_FIXED and WRITE_FIXED */
 	bool files_registered;
 	unsigned unsubmitted;	/* queued, not yet reported submitted */
 	struct io_req **done;	/* requests of the last getevents() */
@@ -47,38 +55,52 @@ struct uring_state {
 	unsigned prepped;	/* I/Os since the last IOSQE_ASYNC */
 };
 
+/*
+ * The setup flags that help, newest first: on a kernel that refuses one (EINVAL), the ring
+ * is set up again without it, as t/io_uring does. CQSIZE is twice the submission ring, the
+ * kernel's own ratio: the loop keeps at most depth requests in flight, so completions can
+ * never overflow into the kernel's backlog.
+ */
+static const unsigned uring_extra_flags[] = {
+	IORING_SETUP_DEFER_TASKRUN,	/* 6.1 */
+	IORING_SETUP_SINGLE_ISSUER,	/* 6.0 */
+	IORING_SETUP_COOP_TASKRUN,	/* 5.19 */
+	IORING_SETUP_SUBMIT_ALL,	/* 5.18 */
+	IORING_SETUP_CQSIZE,		/* 5.5 */
+};
+
 static int uring_setup(struct uring_state *st, const struct uring_opts *o, unsigned depth)
 {
 	struct io_uring_params p;
+	unsigned flags = IORING_SETUP_SUBMIT_ALL | IORING_SETUP_CQSIZE;
 	int ret;
 
-	memset(&p, 0, sizeof(p));
 	if (o->sqthread_poll) {
-		p.flags = IORING_SETUP_SQPOLL;
-		if (o->sqpoll_cpu_set) {
-			p.flags |= IORING_SETUP_SQ_AFF;
-			p.sq_thread_cpu = o->sqpoll_cpu;
-		}
+		/* the kernel's thread issues: no single issuer, no task work of ours */
+		flags |= IORING_SETUP_SQPOLL;
+		if (o->sqpoll_cpu_set)
+			flags |= IORING_SETUP_SQ_AFF;
 	} else {
-		p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
-			  IORING_SETUP_COOP_TASKRUN;
+		flags |= IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+			 IORING_SETUP_COOP_TASKRUN;
 	}
 	if (o->hipri)
-		p.flags |= IORING_SETUP_IOPOLL;
-	/*
-	 * Twice the submission ring, the kernel's own ratio: the loop keeps at most depth
-	 * requests in flight, so completions can never overflow into the kernel's backlog.
-	 */
-	p.flags |= IORING_SETUP_CQSIZE;
-	p.cq_entries = depth * 2;
-	ret = io_uring_queue_init_params(depth, &st->ring, &p);
-	if (ret == -EINVAL && !o->sqthread_poll) {
-		/* Kernels before 6.1 lack deferred task work: fall back to the plain ring. */
+		flags |= IORING_SETUP_IOPOLL;
+	for (size_t i = 0;; i++) {
 		memset(&p, 0, sizeof(p));
-		p.flags = o->hipri ? IORING_SETUP_IOPOLL : 0;
+		p.flags = flags;
+		p.sq_thread_cpu = o->sqpoll_cpu;
+		p.cq_entries = depth * 2;
 		ret = io_uring_queue_init_params(depth, &st->ring, &p);
+		if (ret != -EINVAL)
+			return ret;
+		while (i < sizeof(uring_extra_flags) / sizeof(uring_extra_flags[0]) &&
+		       !(flags & uring_extra_flags[i]))
+			i++;
+		if (i == sizeof(uring_extra_flags) / sizeof(uring_extra_flags[0]))
+			return ret;	/* refused with none of them: the depth or the CPU */
+		flags &= ~uring_extra_flags[i];
 	}
-	return ret;
 }
 
 static int uring_register_bufs(struct ioengine *e, struct uring_state *st)
@@ -112,6 +134,25 @@ static bool uring_vectored(struct io_uring *ring, int nonvectored)
 	return !plain;
 }
 
+/*
+ * fixedbufs: set, fio's meaning (registered, or the job fails; 0: never). Unset: registered
+ * unless nonvectored=0 asks for readv/writev, and where the kernel refuses (the locked-memory
+ * limit, pages of a file mem= mapped), the buffers stay unregistered, silently.
+ */
+static int uring_init_bufs(struct ioengine *e, struct uring_state *st)
+{
+	const struct uring_opts *o = e->opts;
+	bool given = job_setting(e->job, "fixedbufs") != NULL;
+	int ret;
+
+	if (given ? !o->fixedbufs : o->nonvectored == 0 || !e->nbufs)
+		return 0;
+	ret = uring_register_bufs(e, st);
+	if (ret == 0)
+		st->fixed_bufs = true;
+	return given ? ret : 0;
+}
+
 /* The per-I/O choices the options make, worked out once. */
 static int uring_init_rw(struct ioengine *e, struct uring_state *st)
 {
@@ -122,7 +163,7 @@ static int uring_init_rw(struct ioengine *e, struct uring_state *st)
 	if (o->nowait)
 		st->rw_flags |= RWF_NOWAIT;
 	st->force_async_n = o->force_async;
-	st->vectored = !o->fixedbufs && uring_vectored(&st->ring, o->nonvectored);
+	st->vectored = !st->fixed_bufs && uring_vectored(&st->ring, o->nonvectored);
 	if (st->vectored) {
 		st->iov = calloc(e->nreqs, sizeof(*st->iov));
 		if (!st->iov)
@@ -153,14 +194,12 @@ static int uring_init(struct ioengine *e)
 		goto err_free;
 	st->ring_ok = true;
 	io_uring_register_ring_fd(&st->ring);	/* an optimisation: fine if refused */
+	ret = uring_init_bufs(e, st);
+	if (ret < 0)
+		goto err_ring;
 	ret = uring_init_rw(e, st);
 	if (ret < 0)
 		goto err_ring;
-	if (o->fixedbufs) {
-		ret = uring_register_bufs(e, st);
-		if (ret < 0)
-			goto err_ring;
-	}
 	e->priv = st;
 	e->cmdprio = st->cp.on ? &st->cp : NULL;
 	return 0;
@@ -191,17 +230,32 @@ static void uring_cleanup(struct ioengine *e)
 	e->priv = NULL;
 }
 
+/* Whether every file is open: openfiles= opens and closes them as the job goes. */
+static bool all_open(const struct ioengine *e)
+{
+	for (unsigned i = 0; i < e->nfiles; i++)
+		if (e->files[i].fd < 0)
+			return false;
+	return true;
+}
+
+/*
+ * registerfiles: set, fio's meaning (registered or the job fails; 0: never). Unset: the
+ * files are registered when all of them are open, and stay as they are where the kernel
+ * refuses (more than RLIMIT_NOFILE of them), silently.
+ */
 static int uring_open_files(struct ioengine *e)
 {
 	const struct uring_opts *o = e->opts;
 	struct uring_state *st = e->priv;
+	bool given = job_setting(e->job, "registerfiles") != NULL;
 	int *fds, ret;
 
 	if (st->rw_flags & RWF_DONTCACHE)
 		for (unsigned i = 0; i < e->nfiles; i++)
 			if (ioengine_probe_dontcache(&e->files[i]) < 0)
 				return -EOPNOTSUPP;
-	if (!o->registerfiles)
+	if (given ? !o->registerfiles : !e->nfiles || !all_open(e))
 		return 0;
 	fds = calloc(e->nfiles, sizeof(*fds));
 	if (!fds)
@@ -214,7 +268,7 @@ static int uring_open_files(struct ioengine *e)
 	free(fds);
 	if (ret == 0)
 		st->files_registered = true;
-	return ret;
+	return given ? ret : 0;
 }
 
 static void uring_close_files(struct ioengine *e)
@@ -243,13 +297,12 @@ static void prep_rw_vec(struct uring_state *st, struct io_uring_sqe *sqe, struct
 
 static void prep_rw(struct ioengine *e, struct io_uring_sqe *sqe, struct io_req *r, int fd)
 {
-	const struct uring_opts *o = e->opts;
 	struct uring_state *st = e->priv;
 	bool rd = r->dir == IO_READ;
 
 	if (__builtin_expect(st->vectored, 0)) {
 		prep_rw_vec(st, sqe, r, fd);
-	} else if (o->fixedbufs) {
+	} else if (st->fixed_bufs) {
 		if (rd)
 			io_uring_prep_read_fixed(sqe, fd, r->buf, r->len, r->off, (int)r->buf_slot);
 		else
@@ -330,9 +383,14 @@ static int uring_getevents(struct ioengine *e, unsigned min, unsigned max)
 	unsigned n = 0, head;
 	int ret;
 
+	/*
+	 * A poll enters the kernel only when nothing is ready: reads the page cache holds
+	 * complete inside the submit call, their entries already in the ring.
+	 */
+	ret = 0;
 	if (min)
 		ret = io_uring_wait_cqe_nr(&st->ring, &cqe, min);
-	else
+	else if (!io_uring_cq_ready(&st->ring))
 		ret = io_uring_get_events(&st->ring);	/* runs deferred completions */
 	if (ret < 0 && ret != -EINTR && ret != -ETIME && ret != -EAGAIN)
 		return ret;
@@ -429,10 +487,13 @@ static int parse_nonvectored(const struct opt_ctx *ctx, const char *val, void *d
 
 static const struct opt_def uring_options[] = {
 	CMDPRIO_OPTIONS("io_uring", struct uring_opts),
-	ENGINE_BOOL("io_uring", struct uring_opts, "fixedbufs", fixedbufs, "0",
-		    "register the I/O buffers with the kernel once"),
-	ENGINE_BOOL("io_uring", struct uring_opts, "registerfiles", registerfiles, "0",
-		    "register the files with the kernel once"),
+	/* no default: unset, they register where the kernel lets them (see the top) */
+	ENGINE_BOOL("io_uring", struct uring_opts, "fixedbufs", fixedbufs, NULL,
+		    "register the I/O buffers with the kernel once (unset: where the kernel "
+		    "takes them; fio: 0)"),
+	ENGINE_BOOL("io_uring", struct uring_opts, "registerfiles", registerfiles, NULL,
+		    "register the files with the kernel once (unset: when all are open and "
+		    "the kernel takes them; fio: 0)"),
 	ENGINE_BOOL("io_uring", struct uring_opts, "sqthread_poll", sqthread_poll, "0",
 		    "a kernel thread polls the submission queue (costs a core)"),
 	ENGINE_BOOL("io_uring", struct uring_opts, "hipri", hipri, "0",
@@ -456,8 +517,9 @@ static const struct opt_def uring_options[] = {
 const struct ioengine_ops uring_engine = {
 	.name		= "io_uring",
 	.flags		= IOENG_POSITIONAL | IOENG_TRIM,
-	.help		= "io_uring via liburing: a registered ring, fixed buffers and files, SQ polling, "
-			  "polled, uncached and nowait I/O",
+	.help		= "io_uring via liburing: a registered ring, buffers and files registered by "
+			  "default where the kernel takes them, SQ polling, polled, uncached and "
+			  "nowait I/O",
 	.options	= uring_options,
 	.options_size	= sizeof(struct uring_opts),
 	.init		= uring_init,

@@ -10,11 +10,18 @@ time over its I/Os), IOPS per CPU, peak RSS, and the ratios iojob/fio.
 
 Jobs: null1 null32 null1-gtod shm-psync shm-uring shm-vsync shm-pvsync shm-pvsync2 shm-mmap
 shm-splice disk-libaio disk-uring jobs64 jobs512 meta-filestat meta-filecreate shm-falloc
-shm-ftruncate cpuio (default: all). null1-gtod gives the job file gtod_reduce=1: fio then
-stops timing I/Os, iojob does not. The shm-* jobs after shm-uring are the local engines on
-the same page-cached file. jobs64/jobs512 run psync threads on one shared set of 64 files
-and also report the start-up time (wall time minus runtime). Data files are laid out
-before the first pair and removed at the end.
+shm-ftruncate cpuio disk-uring-cached (default: all). null1-gtod gives the job file
+gtod_reduce=1: fio then stops timing I/Os, iojob does not. The shm-* jobs after shm-uring
+are the local engines on the same page-cached file. jobs64/jobs512 run psync threads on one
+shared set of 64 files and also report the start-up time (wall time minus runtime). Data
+files are laid out before the first pair and removed at the end.
+
+disk-uring-cached (issue 19) is 4k randread at iodepth 32 in batches of 8 on a page-cached
+file of --disk-dir (ext4 here; invalidate=0 keeps it cached), with io_uring's default
+options. With --t-io-uring PATH (fio's t/io_uring, built from fio's source for the
+measurement) that tool runs the same load as one more column (-d32 -s8 -c8 -O0 -p0, its
+fixed buffers and files on); --other-iojob BIN adds another build of iojob (the one before
+a change); all columns alternate.
 """
 import argparse
 import os
@@ -62,7 +69,32 @@ JOBS = {
     "shm-ftruncate": "ioengine=ftruncate\nrw=randwrite\nsize=64m\n"
                      "filename={shm}/bench.ftruncate\n",
     "cpuio": "ioengine=cpuio\ncpuload=100\ncpuchunks=1000\nrw=read\nsize=1m\n",
+    # issue 19: io_uring at the kernel's floor; t/io_uring beside it (see the docstring)
+    "disk-uring-cached": "ioengine=io_uring\niodepth=32\niodepth_batch_submit=8\n"
+                         "iodepth_batch_complete_min=8\ninvalidate=0\nsize=1g\n"
+                         "filename={disk}/bench.data\n",
 }
+T_IO_URING = re.compile(r"IOPS=([0-9.]+)([KM]?),")
+
+
+def t_io_uring_cmd(args, paths):
+    """t/io_uring on the disk-uring-cached load: buffered, random, depth 32, batches of 8."""
+    return [args.t_io_uring, "-d32", "-s8", "-c8", "-b4096", "-O0", "-p0", "-B1", "-F1",
+            "-n1", "-R1", "-r%d" % args.runtime, os.path.join(paths["disk"], "bench.data")]
+
+
+def measure_t_io_uring(cmd, args):
+    """t/io_uring prints IOPS once a second: their mean, the first second left out."""
+    out, code, cpu, rss, wall = run(cmd)
+    vals = [float(v) * SCALE[u.replace("K", "k")] for v, u in T_IO_URING.findall(out)][1:]
+    if code or not vals:
+        sys.stderr.write("bench: %s gave no IOPS (exit %d):\n%s\n" %
+                         (" ".join(cmd), code, out[-2000:]))
+        return None
+    iops = statistics.mean(vals)
+    ios = iops * args.runtime
+    return {"iops": iops, "ns_per_io": cpu * 1e9 / ios, "iops_per_cpu": ios / cpu,
+            "rss_kib": rss, "startup_s": wall - args.runtime}
 
 
 def job_text(name, args, paths):
@@ -144,14 +176,19 @@ def bench_job(name, args, paths, tmp):
     sides = {"iojob": [args.iojob, path]}
     if args.fio:
         sides["fio"] = [args.fio, "--clocksource=cpu", path]
+    if args.other_iojob:
+        sides["iojob-other"] = [args.other_iojob, path]
+    if name == "disk-uring-cached" and args.t_io_uring:
+        sides["t/io_uring"] = t_io_uring_cmd(args, paths)
+    meas = {k: measure_t_io_uring if k == "t/io_uring" else measure for k in sides}
     rows = {k: [] for k in sides}
     for k, cmd in sides.items():
-        measure(cmd, args)          # warm-up, not counted
+        meas[k](cmd, args)          # warm-up, not counted
     for pair in range(args.pairs):
         order = list(sides) if pair % 2 == 0 else list(reversed(list(sides)))
         for k in order:
             time.sleep(args.gap)
-            rows[k].append(measure(sides[k], args))
+            rows[k].append(meas[k](sides[k], args))
         line = "%-12s %2d " % (name, pair + 1)
         for k in sides:
             r = rows[k][-1]
@@ -176,6 +213,11 @@ def bench_job(name, args, paths, tmp):
             summary += " | iojob/fio IOPS %.3f (%.3f..%.3f), IOPS/CPU %.3f, RSS %.3f, %d pairs" % (
                 statistics.median(ratios), min(ratios), max(ratios), statistics.median(cpu),
                 statistics.median(rss), len(ratios))
+    for k in ("iojob-other", "t/io_uring"):
+        ratios = [a["iops"] / b["iops"] for a, b in zip(rows["iojob"], rows.get(k, [])) if a and b]
+        if ratios:
+            summary += " | iojob/%s IOPS %.3f (%.3f..%.3f)" % (
+                k, statistics.median(ratios), min(ratios), max(ratios))
     print(summary, flush=True)
 
 
@@ -190,6 +232,9 @@ def main():
     ap.add_argument("--no-fio", action="store_true", help="run iojob alone")
     ap.add_argument("--disk-dir", default="/var/tmp")
     ap.add_argument("--shm-dir", default="/dev/shm")
+    ap.add_argument("--t-io-uring", help="fio's t/io_uring, for disk-uring-cached")
+    ap.add_argument("--other-iojob", help="a second iojob binary (an older build), one more "
+                    "column, alternating with the others")
     args = ap.parse_args()
     if args.no_fio:
         args.fio = None

@@ -1,7 +1,8 @@
 /*
  * The fault shim's io_uring part: io_uring_submit() fails, or sends half of what is queued,
  * and completions of reads and writes are changed in the completion ring after liburing's
- * calls that wait for or run them (__io_uring_get_cqe, io_uring_get_events). Which request
+ * calls that wait for or run them (__io_uring_get_cqe, io_uring_get_events) and after
+ * io_uring_submit(), inside which reads of the page cache complete. Which request
  * a completion belongs to is known from the entries io_uring_submit() sent. With deferred
  * task work (iojob's rings on Linux 6.1 and later) those calls are where every completion
  * appears; on older kernels one that arrives in between may escape its fault.
@@ -162,6 +163,7 @@ int io_uring_submit(struct io_uring *ring)
 	}
 	ret = real(ring);
 	ring->sq.sqe_tail += held;
+	uring_fault_cqes(ring);
 	return ret;
 }
 

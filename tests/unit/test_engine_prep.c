@@ -2,8 +2,10 @@
  * Tests of what the io_uring and libaio engines put in the kernel's hands for each I/O,
  * where no system call tracer can see it: the submission entry (opcode, RWF_* flags,
  * IOSQE_ASYNC) and the iocb (aio_rw_flags) queue() prepared, read back before submit(),
- * for fio's nonvectored, nowait, uncached and force_async; and the affinity of the
- * SQPOLL kernel thread for sqthread_poll_cpu, read from /proc while the ring exists.
+ * for fio's nonvectored, nowait, uncached and force_async, and io_uring's registered
+ * buffers and files, by default and as fixedbufs and registerfiles set them; and the
+ * affinity of the SQPOLL kernel thread for sqthread_poll_cpu, read from /proc while the
+ * ring exists.
  */
 #include "engine/ioengine.h"
 
@@ -49,10 +51,11 @@ struct rig {
 	struct io_req reqs[NREQS];
 	char path[64];
 	int init_ret;
+	bool mapped;		/* bufs are a shared mapping of the scratch file */
 };
 
-/* Build the job "ioengine=engine" with opts, then init() and open_files() the engine. */
-static void rig_open(struct rig *g, const char *engine, const char *opts)
+/* Build the job "ioengine=engine" with opts and the engine around it, not started yet. */
+static void rig_build(struct rig *g, const char *engine, const char *opts)
 {
 	struct job_input in = { .cli_defaults = -1 };
 	char text[1024];
@@ -81,11 +84,35 @@ static void rig_open(struct rig *g, const char *engine, const char *opts)
 	g->e.reqs = g->reqs;
 	g->e.nreqs = g->e.nbufs = NREQS;
 	g->e.buf_size = BS;
-	g->e.bufs = aligned_alloc(BS, NREQS * BS);
-	ck_assert_ptr_nonnull(g->e.bufs);
+}
+
+static void rig_start(struct rig *g)
+{
 	g->init_ret = g->e.ops->init(&g->e);
 	if (!g->init_ret && g->e.ops->open_files)
 		g->init_ret = g->e.ops->open_files(&g->e);
+}
+
+/* Build the job "ioengine=engine" with opts, then init() and open_files() the engine. */
+static void rig_open(struct rig *g, const char *engine, const char *opts)
+{
+	rig_build(g, engine, opts);
+	g->e.bufs = aligned_alloc(BS, NREQS * BS);
+	ck_assert_ptr_nonnull(g->e.bufs);
+	rig_start(g);
+}
+
+/* The same with the buffers a shared mapping of the scratch file, as mem=mmap:FILE makes. */
+static void rig_open_mapped(struct rig *g, const char *engine, const char *opts)
+{
+	void *map;
+
+	rig_build(g, engine, opts);
+	map = mmap(NULL, NREQS * BS, PROT_READ | PROT_WRITE, MAP_SHARED, g->file.fd, 0);
+	ck_assert(map != MAP_FAILED);
+	g->e.bufs = map;
+	g->mapped = true;
+	rig_start(g);
 }
 
 static void rig_close(struct rig *g)
@@ -94,7 +121,10 @@ static void rig_close(struct rig *g)
 		g->e.ops->close_files(&g->e);
 	if (g->e.priv)
 		g->e.ops->cleanup(&g->e);
-	free(g->e.bufs);
+	if (g->mapped)
+		munmap(g->e.bufs, NREQS * BS);
+	else
+		free(g->e.bufs);
 	close(g->file.fd);
 	unlink(g->path);
 	jobs_free(&g->jobs);
@@ -117,6 +147,8 @@ static struct io_req *rig_queue(struct rig *g, unsigned slot, int dir)
 }
 
 #if HAVE_LIBURING
+static void rig_one_read(struct rig *g);
+
 static const struct io_uring_sqe *queue_sqe(struct rig *g, unsigned slot, int dir)
 {
 	rig_queue(g, slot, dir);
@@ -124,12 +156,12 @@ static const struct io_uring_sqe *queue_sqe(struct rig *g, unsigned slot, int di
 }
 
 /* nonvectored=-1, fio's default: plain reads and writes on a kernel that has them. */
-START_TEST(uring_default_is_plain_read_write)
+START_TEST(uring_unregistered_is_plain_read_write)
 {
 	struct rig g;
 	const struct io_uring_sqe *sqe;
 
-	rig_open(&g, "io_uring", "");
+	rig_open(&g, "io_uring", "fixedbufs=0");
 	ck_assert_int_eq(g.init_ret, 0);
 	sqe = queue_sqe(&g, 0, IO_READ);
 	ck_assert_uint_eq(sqe->opcode, IORING_OP_READ);
@@ -163,9 +195,95 @@ START_TEST(uring_nonvectored_0_is_readv_writev)
 	sqe = queue_sqe(&g, 3, IO_WRITE);
 	ck_assert_uint_eq(sqe->opcode, IORING_OP_WRITEV);
 	rig_close(&g);
-	rig_open(&g, "io_uring", "nonvectored=1");
+	rig_open(&g, "io_uring", "nonvectored=1\nfixedbufs=0");
 	ck_assert_int_eq(g.init_ret, 0);
 	ck_assert_uint_eq(queue_sqe(&g, 0, IO_WRITE)->opcode, IORING_OP_WRITE);
+	rig_close(&g);
+}
+END_TEST
+
+/*
+ * Unset, fixedbufs and registerfiles register: READ_FIXED of the request's own buffer
+ * (buf_index its slot) on the file's registered index. A sync takes the fixed file too.
+ */
+START_TEST(uring_default_registers_buffers_and_files)
+{
+	struct rig g;
+	const struct io_uring_sqe *sqe;
+
+	rig_open(&g, "io_uring", "");
+	ck_assert_int_eq(g.init_ret, 0);
+	sqe = queue_sqe(&g, 3, IO_READ);
+	ck_assert_uint_eq(sqe->opcode, IORING_OP_READ_FIXED);
+	ck_assert_uint_eq(sqe->buf_index, 3);
+	ck_assert_uint_eq(sqe->addr, (uintptr_t)(g.e.bufs + 3 * BS));
+	ck_assert_uint_ne(sqe->flags & IOSQE_FIXED_FILE, 0);
+	ck_assert_int_eq(sqe->fd, 0);
+	sqe = queue_sqe(&g, 4, IO_WRITE);
+	ck_assert_uint_eq(sqe->opcode, IORING_OP_WRITE_FIXED);
+	ck_assert_uint_eq(sqe->buf_index, 4);
+	sqe = queue_sqe(&g, 5, IO_FSYNC);
+	ck_assert_uint_ne(sqe->flags & IOSQE_FIXED_FILE, 0);
+	/* and the kernel takes them: the reads come back whole */
+	ck_assert_int_eq(g.e.ops->submit(&g.e), 3);
+	for (unsigned done = 0; done < 3;) {
+		int n = g.e.ops->getevents(&g.e, 1, NREQS);
+
+		ck_assert_int_gt(n, 0);
+		for (int i = 0; i < n; i++) {
+			struct io_req *r = g.e.ops->event(&g.e, (unsigned)i);
+
+			ck_assert_int_eq(r->res, r->dir == IO_FSYNC ? 0 : BS);
+		}
+		done += (unsigned)n;
+	}
+	rig_close(&g);
+}
+END_TEST
+
+/* Set explicitly, each keeps fio's meaning: 0 registers nothing, the other still registers. */
+START_TEST(uring_explicit_zero_registers_nothing)
+{
+	struct rig g;
+	const struct io_uring_sqe *sqe;
+
+	rig_open(&g, "io_uring", "fixedbufs=0");
+	ck_assert_int_eq(g.init_ret, 0);
+	sqe = queue_sqe(&g, 1, IO_READ);
+	ck_assert_uint_eq(sqe->opcode, IORING_OP_READ);
+	ck_assert_uint_ne(sqe->flags & IOSQE_FIXED_FILE, 0);
+	rig_close(&g);
+	rig_open(&g, "io_uring", "registerfiles=0");
+	ck_assert_int_eq(g.init_ret, 0);
+	sqe = queue_sqe(&g, 1, IO_READ);
+	ck_assert_uint_eq(sqe->opcode, IORING_OP_READ_FIXED);
+	ck_assert_uint_eq(sqe->flags & IOSQE_FIXED_FILE, 0);
+	ck_assert_int_eq(sqe->fd, g.file.fd);
+	rig_close(&g);
+	/* nonvectored=0 asks for readv: no buffers registered behind its back */
+	rig_open(&g, "io_uring", "nonvectored=0");
+	ck_assert_int_eq(g.init_ret, 0);
+	ck_assert_uint_eq(queue_sqe(&g, 0, IO_READ)->opcode, IORING_OP_READV);
+	rig_close(&g);
+}
+END_TEST
+
+/*
+ * Buffers the kernel will not register (a shared mapping of a file: no long-term pins):
+ * unset, fixedbufs falls back to plain reads; fixedbufs=1, as fio, fails the job.
+ */
+START_TEST(uring_unregistrable_buffers_fall_back_unless_asked)
+{
+	struct rig g;
+
+	rig_open_mapped(&g, "io_uring", "");
+	ck_assert_int_eq(g.init_ret, 0);
+	rig_one_read(&g);
+	ck_assert_uint_eq(((const struct io_uring_sqe *)ioengine_uring_peek(&g.e))->opcode,
+			  IORING_OP_READ);
+	rig_close(&g);
+	rig_open_mapped(&g, "io_uring", "fixedbufs=1");
+	ck_assert_int_lt(g.init_ret, 0);
 	rig_close(&g);
 }
 END_TEST
@@ -427,7 +545,10 @@ static Suite *engine_prep_suite(void)
 	if (!uring_usable())
 		test_skipping("io_uring", "the kernel refuses io_uring_setup here");
 	if (uring_usable()) {
-		tcase_add_test(tc, uring_default_is_plain_read_write);
+		tcase_add_test(tc, uring_unregistered_is_plain_read_write);
+		tcase_add_test(tc, uring_default_registers_buffers_and_files);
+		tcase_add_test(tc, uring_explicit_zero_registers_nothing);
+		tcase_add_test(tc, uring_unregistrable_buffers_fall_back_unless_asked);
 		tcase_add_test(tc, uring_nonvectored_0_is_readv_writev);
 		tcase_add_test(tc, uring_nowait_sets_rwf_nowait);
 		tcase_add_test(tc, uring_uncached_sets_rwf_dontcache_when_buffered);
