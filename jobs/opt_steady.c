@@ -147,15 +147,17 @@ int job_check_steady_group(const struct job_list *before, const struct job_desc 
 		return job_fail_opt(j, "steadystate_duration", d, "not under MPI with %d ranks: "
 				    "each rank would judge its own I/O alone (run it on one rank)",
 				    nranks);
-	for (unsigned i = 0; i < before->njobs; i++) {
-		const struct job_desc *o = &before->jobs[i];
-		const char *opt;
+	/*
+	 * A group's jobs are built one after another, each checked against the one before
+	 * it: the last job built stands for the whole group (65,536 jobs, one comparison
+	 * each, not one per job before).
+	 */
+	const struct job_desc *o = before->njobs ? &before->jobs[before->njobs - 1] : NULL;
+	const char *opt;
 
-		if (o->groupid != j->groupid || !(opt = steady_difference(o, j)))
-			continue;
-		return job_fail_opt(j, opt, d, "differs from job '%s', in the same reporting "
-				    "group: as fio, every job of a group takes the same steady "
-				    "state options (a stonewall or new_group starts a group)", o->name);
-	}
-	return 0;
+	if (!o || o->groupid != j->groupid || !(opt = steady_difference(o, j)))
+		return 0;
+	return job_fail_opt(j, opt, d, "differs from job '%s', in the same reporting "
+			    "group: as fio, every job of a group takes the same steady "
+			    "state options (a stonewall or new_group starts a group)", o->name);
 }
