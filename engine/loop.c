@@ -307,25 +307,36 @@ static void submit(struct worker *w)
 	}
 }
 
-/* Hand r to the engine; it may complete r at once, or have no room for it now. */
-static void enqueue(struct worker *w, struct io_req *r)
+static void queued_other(struct worker *w, struct io_req *r, enum ioq_status s);
+
+/*
+ * Hand r to the engine; it may complete r at once, or have no room for it now. Inline for
+ * the common answer, queued: a call per I/O costs more than the work.
+ */
+static inline __attribute__((always_inline)) void enqueue(struct worker *w, struct io_req *r)
 {
-	switch (queue_io(w, r)) {
-	case IOQ_QUEUED:
+	enum ioq_status s = queue_io(w, r);
+
+	if (__builtin_expect(s == IOQ_QUEUED, 1))
 		w->q.queued[w->q.nqueued++] = r;
-		break;
-	case IOQ_DONE:
-		w->now = clock_ticks(w->clk);
-		r->t_submit = r->t_create;
-		if (complete(w, r, w->now, true))
-			req_queue_put(&w->q, r);
-		else
-			enqueue(w, r);
-		break;
-	case IOQ_BUSY:
+	else
+		queued_other(w, r, s);
+}
+
+/* queue() completed r at once (IOQ_DONE) or had no room for it (IOQ_BUSY). */
+static __attribute__((noinline)) void queued_other(struct worker *w, struct io_req *r,
+						   enum ioq_status s)
+{
+	if (s == IOQ_BUSY) {
 		w->q.retry[w->q.nretry++] = r;	/* room for every request: cannot overflow */
-		break;
+		return;
 	}
+	w->now = clock_ticks(w->clk);
+	r->t_submit = r->t_create;
+	if (complete(w, r, w->now, true))
+		req_queue_put(&w->q, r);
+	else
+		enqueue(w, r);
 }
 
 /* Requests the engine had no room for go first, in the order they came. */
