@@ -264,7 +264,7 @@ static void submit(struct worker *w)
 	struct req_queue *q = &w->q;
 	uint64_t t1, run_start = 0;
 	unsigned run = 0;
-	int n, run_dir = 0;
+	int n, run_dir = -1;	/* no run yet: no direction matches */
 
 	n = w->ops->submit(&w->eng);
 	t1 = w->now = clock_ticks(w->clk);
@@ -276,21 +276,26 @@ static void submit(struct worker *w)
 			 dir_verb[r->dir], r->file->path, r->off, r->len, strerror(-n));
 		return;
 	}
-	/* slat is the same for the I/Os created together: add each run at once. */
+	/*
+	 * slat is the same for the I/Os created together: add each run at once. A sync ends
+	 * a run and starts none (it has no slat); runs of equal stamps add up the same.
+	 */
 	for (int i = 0; i < n; i++) {
 		struct io_req *r = q->queued[i];
 
 		if (r->resubmit)
 			continue;
 		r->t_submit = t1;
-		if (r->dir >= IO_NDIR)
-			continue;
-		if (run && r->t_create == run_start && r->dir == run_dir) {
+		if (r->t_create == run_start && r->dir == run_dir) {
 			run++;
 			continue;
 		}
 		if (run)
 			account_slat(w, run_start, t1, run, run_dir);
+		run = 0;
+		run_dir = -1;
+		if (r->dir >= IO_NDIR)
+			continue;
 		run_start = r->t_create;
 		run_dir = r->dir;
 		run = 1;
