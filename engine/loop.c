@@ -620,6 +620,7 @@ void worker_close_stats(const struct worker *w, struct job_stats *st)
 {
 	uint64_t total = st->sync_ios, runtime = st->runtime_ns;
 
+	stats_fold_exact_clat(st);
 	for (int d = 0; d < IO_NDIR; d++) {
 		/* verify's reads of a write job are reads with a runtime, as in fio */
 		if (rw_does(w->job->rw, d) || st->dir[d].ios)
