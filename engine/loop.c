@@ -318,14 +318,20 @@ static void queued_other(struct worker *w, struct io_req *r, enum ioq_status s);
  * Hand r to the engine; it may complete r at once, or have no room for it now. Inline for
  * the common answer, queued: a call per I/O costs more than the work.
  */
-static inline __attribute__((always_inline)) void enqueue(struct worker *w, struct io_req *r)
+static inline __attribute__((always_inline)) void enqueue_as(struct worker *w, struct io_req *r,
+							     bool simple)
 {
-	enum ioq_status s = queue_io(w, r);
+	enum ioq_status s = simple ? w->ops->queue(&w->eng, r) : queue_io(w, r);
 
 	if (__builtin_expect(s == IOQ_QUEUED, 1))
 		w->q.queued[w->q.nqueued++] = r;
 	else
 		queued_other(w, r, s);
+}
+
+static inline __attribute__((always_inline)) void enqueue(struct worker *w, struct io_req *r)
+{
+	enqueue_as(w, r, false);
 }
 
 /* queue() completed r at once (IOQ_DONE) or had no room for it (IOQ_BUSY). */
@@ -399,7 +405,11 @@ static bool release_waiting(struct worker *w)
 	return true;
 }
 
-static void fill(struct worker *w)
+/*
+ * Take, plan and queue requests up to the limit, submitting in batches. simple: a job of
+ * run_async_simple(), whose tests per I/O for rate, thinktime, overlaps and locks go away.
+ */
+static inline __attribute__((always_inline)) void fill(struct worker *w, bool simple)
 {
 	const struct job_desc *j = w->job;
 	struct req_queue *q = &w->q;
@@ -419,14 +429,14 @@ static void fill(struct worker *w)
 	while (w->issuing && q->inflight + q->nqueued < q->limit) {
 		struct io_req *r;
 
-		if (pace_gated(&w->pace) && pace_held_back(w)) {
+		if (!simple && pace_gated(&w->pace) && pace_held_back(w)) {
 			q->held = true;
 			break;
 		}
 		r = req_queue_take(q);
 		if (plan_sync_due(&w->plan)) {
 			plan_sync(w, r);
-		} else if (!plan_io(w, r)) {
+		} else if (!(simple ? plan_io_fast(w, r) : plan_io(w, r))) {
 			req_queue_put(q, r);
 			/* openfiles: the next file opens once the I/O in flight on one completes */
 			if (plan_waiting(&w->plan) && q->inflight) {
@@ -438,12 +448,13 @@ static void fill(struct worker *w)
 		}
 		/* Created now: at the pass's start, after a pause, or after the last submit. */
 		r->t_create = w->now;
-		if (__builtin_expect(q->serialize, 0) && r->dir < IO_NDIR && overlaps_busy(w, r)) {
+		if (!simple && __builtin_expect(q->serialize, 0) && r->dir < IO_NDIR &&
+		    overlaps_busy(w, r)) {
 			q->waiting = r;		/* until what it overlaps completes */
 			q->held = true;
 			break;
 		}
-		enqueue(w, r);
+		enqueue_as(w, r, simple);
 		if (q->nretry)
 			break;
 		if (q->nqueued >= j->iodepth_batch_submit)
@@ -545,13 +556,13 @@ static void stalled(struct worker *w)
 	q->nqueued = q->nretry = 0;
 }
 
-static void run_async(struct worker *w)
+static inline __attribute__((always_inline)) void run_async_as(struct worker *w, bool simple)
 {
 	struct req_queue *q = &w->q;
 
 	w->t_progress = w->now;
 	while (w->issuing || q->inflight || q->nqueued || q->nretry || q->waiting) {
-		fill(w);
+		fill(w, simple);
 		if (q->inflight)
 			reap(w);
 		else if (q->nqueued || q->nretry)
@@ -559,6 +570,20 @@ static void run_async(struct worker *w)
 		if (pace_due(&w->pace, w->now))
 			pace_tick(w);
 	}
+}
+
+static void run_async(struct worker *w)
+{
+	run_async_as(w, false);
+}
+
+/*
+ * run_async() for the common job (plan_io's fast path, nothing gating, no lockfile, no
+ * serialize_overlap): the same loop without the tests that cannot fire.
+ */
+static void run_async_simple(struct worker *w)
+{
+	run_async_as(w, true);
 }
 
 /* end_fsync: sync every file the job wrote, inside the measured phase as fio does. */
@@ -661,6 +686,9 @@ void worker_run(struct worker *w)
 		w->issuing = false;
 	if (w->sync_path && plan_is_fast(&w->plan) && !pace_gated(&w->pace))
 		run_sync_fast(w);
+	else if (plan_is_fast(&w->plan) && !pace_gated(&w->pace) && !w->locking &&
+		 !w->q.serialize)
+		run_async_simple(w);
 	else
 		do {
 			if (w->sync_path)
