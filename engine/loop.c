@@ -470,14 +470,15 @@ out:
 /* Completions that share every stamp (one submit call's batch) are recorded at once. */
 static int account_run(struct worker *w, struct io_req *r, int i, int n)
 {
-	uint64_t bytes = r->full_len;
+	uint64_t bytes = r->full_len, t_submit = r->t_submit, t_create = r->t_create;
+	int dir = r->dir;	/* in locals: event() is a call, after which r's are loaded again */
 	unsigned k = 1;
 
 	for (; i < n; i++, k++) {
 		struct io_req *q = w->ops->event(&w->eng, (unsigned)i);
 
-		if (q->dir != r->dir || q->res != (int64_t)q->len || q->t_submit != r->t_submit ||
-		    q->t_create != r->t_create)
+		if (q->dir != dir || q->res != (int64_t)q->len || q->t_submit != t_submit ||
+		    q->t_create != t_create)
 			break;
 		bytes += q->full_len;
 		req_queue_put(&w->q, q);
