@@ -127,12 +127,12 @@ static void fail_io(struct worker *w, struct io_req *r, int err)
  * Returns true when the request is finished; the caller frees its slot.
  */
 static inline __attribute__((always_inline)) bool
-complete_io(struct worker *w, struct io_req *r, uint64_t now, bool with_lat)
+complete_io(struct worker *w, struct io_req *r, uint64_t now, bool with_lat, bool plain)
 {
 	if (r->dir < IO_NDIR && r->res == (int64_t)r->len) {
-		if (__builtin_expect(w->verify != NULL, 0))
+		if (!plain && __builtin_expect(w->verify != NULL, 0))
 			verify_done(w, r);
-		if (__builtin_expect(w->blocks != NULL, 0))
+		if (!plain && __builtin_expect(w->blocks != NULL, 0))
 			worker_block_done(w, r, 0);
 		account_n(w, r, now, 1, r->full_len, with_lat);
 		return true;
@@ -155,15 +155,30 @@ complete_io(struct worker *w, struct io_req *r, uint64_t now, bool with_lat)
 	return false;
 }
 
-/* complete_io(), and with openfiles= the file's count in flight, closing it when done. */
+/*
+ * complete_io(), and with openfiles= the file's count in flight, closing it when done.
+ * plain: the job neither verifies, nor keeps block states, nor opens files by window
+ * (is_plain(), asked once per loop), and those tests go away.
+ */
+static inline __attribute__((always_inline)) bool
+complete_as(struct worker *w, struct io_req *r, uint64_t now, bool with_lat, bool plain)
+{
+	bool done = complete_io(w, r, now, with_lat, plain);
+
+	if (!plain && __builtin_expect(w->plan.window.on, 0) && done)
+		window_completed(w, r);
+	return done;
+}
+
 static inline __attribute__((always_inline)) bool
 complete(struct worker *w, struct io_req *r, uint64_t now, bool with_lat)
 {
-	bool done = complete_io(w, r, now, with_lat);
+	return complete_as(w, r, now, with_lat, false);
+}
 
-	if (__builtin_expect(w->plan.window.on, 0) && done)
-		window_completed(w, r);
-	return done;
+static bool is_plain(const struct worker *w)
+{
+	return !w->verify && !w->blocks && !w->plan.window.on;
 }
 
 /*
@@ -225,7 +240,8 @@ static void run_sync(struct worker *w)
  * exactly one I/O. A pace tick's work belongs to none: the clock is read again after it.
  * This loop is iojob's floor per I/O.
  */
-static inline __attribute__((always_inline)) void sync_fast(struct worker *w, bool tsc)
+static inline __attribute__((always_inline)) void sync_fast(struct worker *w, bool tsc,
+							    bool plain)
 {
 	enum ioq_status (*queue)(struct ioengine *, struct io_req *) = w->ops->queue;
 	struct ioengine *e = &w->eng;
@@ -240,7 +256,7 @@ static inline __attribute__((always_inline)) void sync_fast(struct worker *w, bo
 		r->t_create = r->t_submit = now;
 		do
 			queue(e, r);
-		while (!complete(w, r, now = clock_ticks_as(tsc), false));
+		while (!complete_as(w, r, now = clock_ticks_as(tsc), false, plain));
 		w->now = now;
 		if (pace_due(&w->pace, now)) {
 			pace_tick(w);
@@ -251,10 +267,16 @@ static inline __attribute__((always_inline)) void sync_fast(struct worker *w, bo
 
 static void run_sync_fast(struct worker *w)
 {
-	if (w->clk->tsc)
-		sync_fast(w, true);
+	bool plain = is_plain(w);
+
+	if (w->clk->tsc && plain)
+		sync_fast(w, true, true);
+	else if (w->clk->tsc)
+		sync_fast(w, true, false);
+	else if (plain)
+		sync_fast(w, false, true);
 	else
-		sync_fast(w, false);
+		sync_fast(w, false, false);
 }
 
 /* Submit what is queued; stamp and count what went out. */
