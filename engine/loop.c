@@ -3,7 +3,9 @@
  * while latency_target searches), submit them (one per call unless the job batches), reap
  * them, and record each one. One clock read stamps every I/O a
  * submit call sent, one stamps everything a reap call returned, and an I/O's creation is
- * the latest reading before it was planned; a synchronous engine costs two reads per I/O.
+ * the latest reading before it was planned; a synchronous engine costs two reads per I/O,
+ * or one in its fast loop (the reading that ends an I/O starts the next). The common job's
+ * loops are chosen once, without the tests that cannot fire for it.
  * Completions that share all their stamps are recorded together. Nothing here allocates,
  * locks or makes a system call of its own per I/O, but for rate limits and thinktime.
  */
