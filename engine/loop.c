@@ -239,7 +239,8 @@ static void run_sync(struct worker *w)
  * per I/O: the reading that ends an I/O also starts the next, so an I/O's latency runs
  * from the end of the one before to its own end, and takes in iojob's own work between
  * them (recording the one before, planning it). Every tick of the run then belongs to
- * exactly one I/O. A pace tick's work belongs to none: the clock is read again after it.
+ * exactly one I/O. A pace tick's work and a new pass's cache drop belong to none: the clock
+ * is read again after them (plan_new_pass() reads it).
  * This loop is iojob's floor per I/O.
  */
 static inline __attribute__((always_inline)) void sync_fast(struct worker *w, bool tsc,
@@ -248,21 +249,23 @@ static inline __attribute__((always_inline)) void sync_fast(struct worker *w, bo
 	enum ioq_status (*queue)(struct ioengine *, struct io_req *) = w->ops->queue;
 	struct ioengine *e = &w->eng;
 	struct io_req *r = &w->q.reqs[0];
-	uint64_t now = w->now = clock_ticks_as(tsc);
+	uint64_t now;
 
+	w->now = clock_ticks_as(tsc);
 	while (w->issuing) {
 		if (!plan_io_fast(w, r)) {
 			w->issuing = false;
 			break;
 		}
-		r->t_create = r->t_submit = now;
+		/* the last reading: the previous I/O's end, or a new pass's once it began */
+		r->t_create = r->t_submit = w->now;
 		do
 			queue(e, r);
 		while (!complete_as(w, r, now = clock_ticks_as(tsc), false, plain));
 		w->now = now;
 		if (pace_due(&w->pace, now)) {
 			pace_tick(w);
-			now = w->now = clock_ticks_as(tsc);
+			w->now = clock_ticks_as(tsc);
 		}
 	}
 }
