@@ -74,16 +74,22 @@ account_n(struct worker *w, const struct io_req *r, uint64_t now, unsigned n, ui
 {
 	struct dir_stats *ds = &w->st->dir[r->dir];
 	uint64_t clat = clock_to_ns(w->clk, now - r->t_submit);
-	unsigned idx = hist_index(clat);
 
 	ds->ios += n;
 	ds->bytes += bytes;
-	ds->clat_hist.count[idx] += n;
-	w->st->lat_buckets[stats_lat_bucket_of(w->latmap, idx, clat)] += n;
-	if (n == 1)
-		moments_add1(&ds->clat, clat);
-	else
-		moments_add(&ds->clat, clat, n);
+	if (clat < HIST_EXACT) {
+		/* its bucket holds it exactly: moments and lat bucket follow from it at the end */
+		ds->clat_hist.count[clat] += n;
+	} else {
+		unsigned idx = hist_index(clat);
+
+		ds->clat_hist.count[idx] += n;
+		w->st->lat_buckets[stats_lat_bucket_of(w->latmap, idx, clat)] += n;
+		if (n == 1)
+			moments_add1(&ds->clat, clat);
+		else
+			moments_add(&ds->clat, clat, n);
+	}
 	if (with_lat) {
 		uint64_t lat = clock_to_ns(w->clk, now - r->t_create);
 

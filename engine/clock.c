@@ -45,7 +45,7 @@ static bool tsc_invariant(void)
 static void use_gettime(struct clock_src *c, const char *why)
 {
 	c->tsc = false;
-	c->mult = 0;
+	c->mult = 1ULL << 32;	/* ticks are ns: clock_to_ns() multiplies by one */
 	c->hz = NS_PER_SEC;
 	c->name = "clock_gettime";
 	c->why = why;

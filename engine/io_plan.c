@@ -410,6 +410,8 @@ static unsigned plan_file(struct worker *w, uint32_t len)
 void plan_new_pass(struct worker *w, struct io_file *f)
 {
 	files_invalidate(w->job, f);
+	/* the cache drop's time is no I/O's: what is planned next is stamped from here */
+	w->now = clock_ticks(w->clk);
 }
 
 /* len cut to fit in room bytes, in whole minimum blocks; 0 when not even one fits. */

@@ -160,7 +160,8 @@ void plan_fill_buffers(struct worker *w);
 
 /*
  * A pass over f's region starts again (loops, time_based, io_size past size): drop its
- * cached pages as fio does when it reopens or rewinds a file. Rare, so out of line.
+ * cached pages as fio does when it reopens or rewinds a file, then read the clock into
+ * w->now, so that what the drop took counts in no I/O's latency. Rare, so out of line.
  */
 void plan_new_pass(struct worker *w, struct io_file *f) __attribute__((cold));
 

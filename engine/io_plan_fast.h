@@ -22,9 +22,11 @@ plan_io_fast(struct worker *w, struct io_req *r)
 		return false;
 	p->fast_left--;
 	if (p->random) {
-		if (plan_pass_done(pf))
+		if (plan_pass_done(pf)) {
 			plan_new_pass(w, f);
-		off = offgen_next(&pf->gen) * p->align;
+			offgen_new_pass(&pf->gen);
+		}
+		off = offgen_next_in_pass(&pf->gen) * p->align;
 	} else {
 		off = pf->seq_pos[p->fast_dir];
 		if (off + p->fast_len > f->io_len) {

@@ -3,7 +3,9 @@
  * while latency_target searches), submit them (one per call unless the job batches), reap
  * them, and record each one. One clock read stamps every I/O a
  * submit call sent, one stamps everything a reap call returned, and an I/O's creation is
- * the latest reading before it was planned; a synchronous engine costs two reads per I/O.
+ * the latest reading before it was planned; a synchronous engine costs two reads per I/O,
+ * or one in its fast loop (the reading that ends an I/O starts the next). The common job's
+ * loops are chosen once, without the tests that cannot fire for it.
  * Completions that share all their stamps are recorded together. Nothing here allocates,
  * locks or makes a system call of its own per I/O, but for rate limits and thinktime.
  */
@@ -127,12 +129,12 @@ static void fail_io(struct worker *w, struct io_req *r, int err)
  * Returns true when the request is finished; the caller frees its slot.
  */
 static inline __attribute__((always_inline)) bool
-complete_io(struct worker *w, struct io_req *r, uint64_t now, bool with_lat)
+complete_io(struct worker *w, struct io_req *r, uint64_t now, bool with_lat, bool plain)
 {
 	if (r->dir < IO_NDIR && r->res == (int64_t)r->len) {
-		if (__builtin_expect(w->verify != NULL, 0))
+		if (!plain && __builtin_expect(w->verify != NULL, 0))
 			verify_done(w, r);
-		if (__builtin_expect(w->blocks != NULL, 0))
+		if (!plain && __builtin_expect(w->blocks != NULL, 0))
 			worker_block_done(w, r, 0);
 		account_n(w, r, now, 1, r->full_len, with_lat);
 		return true;
@@ -155,15 +157,30 @@ complete_io(struct worker *w, struct io_req *r, uint64_t now, bool with_lat)
 	return false;
 }
 
-/* complete_io(), and with openfiles= the file's count in flight, closing it when done. */
+/*
+ * complete_io(), and with openfiles= the file's count in flight, closing it when done.
+ * plain: the job neither verifies, nor keeps block states, nor opens files by window
+ * (is_plain(), asked once per loop), and those tests go away.
+ */
+static inline __attribute__((always_inline)) bool
+complete_as(struct worker *w, struct io_req *r, uint64_t now, bool with_lat, bool plain)
+{
+	bool done = complete_io(w, r, now, with_lat, plain);
+
+	if (!plain && __builtin_expect(w->plan.window.on, 0) && done)
+		window_completed(w, r);
+	return done;
+}
+
 static inline __attribute__((always_inline)) bool
 complete(struct worker *w, struct io_req *r, uint64_t now, bool with_lat)
 {
-	bool done = complete_io(w, r, now, with_lat);
+	return complete_as(w, r, now, with_lat, false);
+}
 
-	if (__builtin_expect(w->plan.window.on, 0) && done)
-		window_completed(w, r);
-	return done;
+static bool is_plain(const struct worker *w)
+{
+	return !w->verify && !w->blocks && !w->plan.window.on;
 }
 
 /*
@@ -217,27 +234,54 @@ static void run_sync(struct worker *w)
 }
 
 /*
- * run_sync() for the common job (plan_io's fast path, nothing gating): the same
- * steps with the checks that cannot fire taken out. This loop is iojob's floor per I/O.
+ * run_sync() for the common job (plan_io's fast path, nothing gating): the same steps with
+ * the checks that cannot fire taken out, the clock's kind fixed (tsc) and one clock read
+ * per I/O: the reading that ends an I/O also starts the next, so an I/O's latency runs
+ * from the end of the one before to its own end, and takes in iojob's own work between
+ * them (recording the one before, planning it). Every tick of the run then belongs to
+ * exactly one I/O. A pace tick's work and a new pass's cache drop belong to none: the clock
+ * is read again after them (plan_new_pass() reads it).
+ * This loop is iojob's floor per I/O.
  */
-static void run_sync_fast(struct worker *w)
+static inline __attribute__((always_inline)) void sync_fast(struct worker *w, bool tsc,
+							    bool plain)
 {
 	enum ioq_status (*queue)(struct ioengine *, struct io_req *) = w->ops->queue;
 	struct ioengine *e = &w->eng;
 	struct io_req *r = &w->q.reqs[0];
+	uint64_t now;
 
+	w->now = clock_ticks_as(tsc);
 	while (w->issuing) {
 		if (!plan_io_fast(w, r)) {
 			w->issuing = false;
 			break;
 		}
-		r->t_create = r->t_submit = clock_ticks(w->clk);
+		/* the last reading: the previous I/O's end, or a new pass's once it began */
+		r->t_create = r->t_submit = w->now;
 		do
 			queue(e, r);
-		while (!complete(w, r, w->now = clock_ticks(w->clk), false));
-		if (pace_due(&w->pace, w->now))
+		while (!complete_as(w, r, now = clock_ticks_as(tsc), false, plain));
+		w->now = now;
+		if (pace_due(&w->pace, now)) {
 			pace_tick(w);
+			w->now = clock_ticks_as(tsc);
+		}
 	}
+}
+
+static void run_sync_fast(struct worker *w)
+{
+	bool plain = is_plain(w);
+
+	if (w->clk->tsc && plain)
+		sync_fast(w, true, true);
+	else if (w->clk->tsc)
+		sync_fast(w, true, false);
+	else if (plain)
+		sync_fast(w, false, true);
+	else
+		sync_fast(w, false, false);
 }
 
 /* Submit what is queued; stamp and count what went out. */
@@ -247,7 +291,7 @@ static void submit(struct worker *w)
 	struct req_queue *q = &w->q;
 	uint64_t t1, run_start = 0;
 	unsigned run = 0;
-	int n, run_dir = 0;
+	int n, run_dir = -1;	/* no run yet: no direction matches */
 
 	n = w->ops->submit(&w->eng);
 	t1 = w->now = clock_ticks(w->clk);
@@ -259,21 +303,26 @@ static void submit(struct worker *w)
 			 dir_verb[r->dir], r->file->path, r->off, r->len, strerror(-n));
 		return;
 	}
-	/* slat is the same for the I/Os created together: add each run at once. */
+	/*
+	 * slat is the same for the I/Os created together: add each run at once. A sync ends
+	 * a run and starts none (it has no slat); runs of equal stamps add up the same.
+	 */
 	for (int i = 0; i < n; i++) {
 		struct io_req *r = q->queued[i];
 
 		if (r->resubmit)
 			continue;
 		r->t_submit = t1;
-		if (r->dir >= IO_NDIR)
-			continue;
-		if (run && r->t_create == run_start && r->dir == run_dir) {
+		if (r->t_create == run_start && r->dir == run_dir) {
 			run++;
 			continue;
 		}
 		if (run)
 			account_slat(w, run_start, t1, run, run_dir);
+		run = 0;
+		run_dir = -1;
+		if (r->dir >= IO_NDIR)
+			continue;
 		run_start = r->t_create;
 		run_dir = r->dir;
 		run = 1;
@@ -290,25 +339,42 @@ static void submit(struct worker *w)
 	}
 }
 
-/* Hand r to the engine; it may complete r at once, or have no room for it now. */
-static void enqueue(struct worker *w, struct io_req *r)
+static void queued_other(struct worker *w, struct io_req *r, enum ioq_status s);
+
+/*
+ * Hand r to the engine; it may complete r at once, or have no room for it now. Inline for
+ * the common answer, queued: a call per I/O costs more than the work.
+ */
+static inline __attribute__((always_inline)) void enqueue_as(struct worker *w, struct io_req *r,
+							     bool simple)
 {
-	switch (queue_io(w, r)) {
-	case IOQ_QUEUED:
+	enum ioq_status s = simple ? w->ops->queue(&w->eng, r) : queue_io(w, r);
+
+	if (__builtin_expect(s == IOQ_QUEUED, 1))
 		w->q.queued[w->q.nqueued++] = r;
-		break;
-	case IOQ_DONE:
-		w->now = clock_ticks(w->clk);
-		r->t_submit = r->t_create;
-		if (complete(w, r, w->now, true))
-			req_queue_put(&w->q, r);
-		else
-			enqueue(w, r);
-		break;
-	case IOQ_BUSY:
+	else
+		queued_other(w, r, s);
+}
+
+static inline __attribute__((always_inline)) void enqueue(struct worker *w, struct io_req *r)
+{
+	enqueue_as(w, r, false);
+}
+
+/* queue() completed r at once (IOQ_DONE) or had no room for it (IOQ_BUSY). */
+static __attribute__((noinline)) void queued_other(struct worker *w, struct io_req *r,
+						   enum ioq_status s)
+{
+	if (s == IOQ_BUSY) {
 		w->q.retry[w->q.nretry++] = r;	/* room for every request: cannot overflow */
-		break;
+		return;
 	}
+	w->now = clock_ticks(w->clk);
+	r->t_submit = r->t_create;
+	if (complete(w, r, w->now, true))
+		req_queue_put(&w->q, r);
+	else
+		enqueue(w, r);
 }
 
 /* Requests the engine had no room for go first, in the order they came. */
@@ -366,7 +432,11 @@ static bool release_waiting(struct worker *w)
 	return true;
 }
 
-static void fill(struct worker *w)
+/*
+ * Take, plan and queue requests up to the limit, submitting in batches. simple: a job of
+ * run_async_simple(), whose tests per I/O for rate, thinktime, overlaps and locks go away.
+ */
+static inline __attribute__((always_inline)) void fill(struct worker *w, bool simple)
 {
 	const struct job_desc *j = w->job;
 	struct req_queue *q = &w->q;
@@ -386,14 +456,14 @@ static void fill(struct worker *w)
 	while (w->issuing && q->inflight + q->nqueued < q->limit) {
 		struct io_req *r;
 
-		if (pace_gated(&w->pace) && pace_held_back(w)) {
+		if (!simple && pace_gated(&w->pace) && pace_held_back(w)) {
 			q->held = true;
 			break;
 		}
 		r = req_queue_take(q);
 		if (plan_sync_due(&w->plan)) {
 			plan_sync(w, r);
-		} else if (!plan_io(w, r)) {
+		} else if (!(simple ? plan_io_fast(w, r) : plan_io(w, r))) {
 			req_queue_put(q, r);
 			/* openfiles: the next file opens once the I/O in flight on one completes */
 			if (plan_waiting(&w->plan) && q->inflight) {
@@ -405,12 +475,13 @@ static void fill(struct worker *w)
 		}
 		/* Created now: at the pass's start, after a pause, or after the last submit. */
 		r->t_create = w->now;
-		if (__builtin_expect(q->serialize, 0) && r->dir < IO_NDIR && overlaps_busy(w, r)) {
+		if (!simple && __builtin_expect(q->serialize, 0) && r->dir < IO_NDIR &&
+		    overlaps_busy(w, r)) {
 			q->waiting = r;		/* until what it overlaps completes */
 			q->held = true;
 			break;
 		}
-		enqueue(w, r);
+		enqueue_as(w, r, simple);
 		if (q->nretry)
 			break;
 		if (q->nqueued >= j->iodepth_batch_submit)
@@ -426,14 +497,15 @@ out:
 /* Completions that share every stamp (one submit call's batch) are recorded at once. */
 static int account_run(struct worker *w, struct io_req *r, int i, int n)
 {
-	uint64_t bytes = r->full_len;
+	uint64_t bytes = r->full_len, t_submit = r->t_submit, t_create = r->t_create;
+	int dir = r->dir;	/* in locals: event() is a call, after which r's are loaded again */
 	unsigned k = 1;
 
 	for (; i < n; i++, k++) {
 		struct io_req *q = w->ops->event(&w->eng, (unsigned)i);
 
-		if (q->dir != r->dir || q->res != (int64_t)q->len || q->t_submit != r->t_submit ||
-		    q->t_create != r->t_create)
+		if (q->dir != dir || q->res != (int64_t)q->len || q->t_submit != t_submit ||
+		    q->t_create != t_create)
 			break;
 		bytes += q->full_len;
 		req_queue_put(&w->q, q);
@@ -512,13 +584,13 @@ static void stalled(struct worker *w)
 	q->nqueued = q->nretry = 0;
 }
 
-static void run_async(struct worker *w)
+static inline __attribute__((always_inline)) void run_async_as(struct worker *w, bool simple)
 {
 	struct req_queue *q = &w->q;
 
 	w->t_progress = w->now;
 	while (w->issuing || q->inflight || q->nqueued || q->nretry || q->waiting) {
-		fill(w);
+		fill(w, simple);
 		if (q->inflight)
 			reap(w);
 		else if (q->nqueued || q->nretry)
@@ -526,6 +598,20 @@ static void run_async(struct worker *w)
 		if (pace_due(&w->pace, w->now))
 			pace_tick(w);
 	}
+}
+
+static void run_async(struct worker *w)
+{
+	run_async_as(w, false);
+}
+
+/*
+ * run_async() for the common job (plan_io's fast path, nothing gating, no lockfile, no
+ * serialize_overlap): the same loop without the tests that cannot fire.
+ */
+static void run_async_simple(struct worker *w)
+{
+	run_async_as(w, true);
 }
 
 /* end_fsync: sync every file the job wrote, inside the measured phase as fio does. */
@@ -587,6 +673,7 @@ void worker_close_stats(const struct worker *w, struct job_stats *st)
 {
 	uint64_t total = st->sync_ios, runtime = st->runtime_ns;
 
+	stats_fold_exact_clat(st);
 	for (int d = 0; d < IO_NDIR; d++) {
 		/* verify's reads of a write job are reads with a runtime, as in fio */
 		if (rw_does(w->job->rw, d) || st->dir[d].ios)
@@ -628,6 +715,9 @@ void worker_run(struct worker *w)
 		w->issuing = false;
 	if (w->sync_path && plan_is_fast(&w->plan) && !pace_gated(&w->pace))
 		run_sync_fast(w);
+	else if (plan_is_fast(&w->plan) && !pace_gated(&w->pace) && !w->locking &&
+		 !w->q.serialize)
+		run_async_simple(w);
 	else
 		do {
 			if (w->sync_path)

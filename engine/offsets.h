@@ -105,14 +105,20 @@ static inline uint64_t offgen_permute(const struct offgen *g, uint64_t x)
 	return x;
 }
 
-/* The next block number, in [0, nblocks). Inline: it is on every random I/O's path. */
-static inline uint64_t offgen_next(struct offgen *g)
+/* offgen_next() for a caller that has started the next pass where one was due. */
+static inline uint64_t offgen_next_in_pass(struct offgen *g)
 {
 	if (g->mode != OFFGEN_PERM)
 		return offgen_next_other(g);
-	if (g->done == g->nblocks)
-		offgen_new_pass(g);
 	return offgen_permute(g, g->done++);
+}
+
+/* The next block number, in [0, nblocks). Inline: it is on every random I/O's path. */
+static inline uint64_t offgen_next(struct offgen *g)
+{
+	if (g->mode == OFFGEN_PERM && g->done == g->nblocks)
+		offgen_new_pass(g);
+	return offgen_next_in_pass(g);
 }
 
 #endif

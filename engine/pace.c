@@ -193,7 +193,9 @@ void pace_publish(struct worker *w, int state)
 	for (int d = 0; d < IO_NDIR; d++) {
 		atomic_store_explicit(&p->ios[d], w->st->dir[d].ios, memory_order_release);
 		atomic_store_explicit(&p->bytes[d], w->st->dir[d].bytes, memory_order_release);
-		atomic_store_explicit(&p->clat_sum_ns[d], w->st->dir[d].clat.sum,
+		/* the fast latencies are in the histogram alone until the end */
+		atomic_store_explicit(&p->clat_sum_ns[d], w->st->dir[d].clat.sum +
+				      stats_exact_clat_sum(&w->st->dir[d].clat_hist),
 				      memory_order_release);
 	}
 	atomic_store_explicit(&p->pub_ns, clock_to_ns(w->clk, w->now), memory_order_release);

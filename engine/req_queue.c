@@ -18,10 +18,10 @@ int req_queue_init(struct req_queue *q, unsigned depth, struct iomem_spec *mem, 
 		return ret;
 	q->bufs = q->mem.bufs;
 	q->reqs = calloc(depth, sizeof(*q->reqs));
-	q->free_slots = calloc(depth, sizeof(*q->free_slots));
+	q->free_reqs = calloc(depth, sizeof(*q->free_reqs));
 	q->queued = calloc(depth, sizeof(*q->queued));
 	q->retry = calloc(depth, sizeof(*q->retry));
-	if (!q->reqs || !q->free_slots || !q->queued || !q->retry) {
+	if (!q->reqs || !q->free_reqs || !q->queued || !q->retry) {
 		snprintf(err, errlen, "no memory for %u requests", depth);
 		return -ENOMEM;
 	}
@@ -30,7 +30,7 @@ int req_queue_init(struct req_queue *q, unsigned depth, struct iomem_spec *mem, 
 		q->reqs[i].buf_slot = i;
 		q->reqs[i].buf_base = q->bufs + (size_t)i * buf_size;
 		q->reqs[i].dir = IO_NDIR;	/* not yet used */
-		q->free_slots[i] = depth - 1 - i;
+		q->free_reqs[i] = &q->reqs[depth - 1 - i];
 	}
 	q->nfree = depth;
 	return 0;
@@ -42,12 +42,12 @@ void req_queue_free(struct req_queue *q)
 	if (!q->abandoned)
 		iomem_free(&q->mem);
 	free(q->reqs);
-	free(q->free_slots);
+	free(q->free_reqs);
 	free(q->queued);
 	free(q->retry);
 	q->bufs = NULL;
 	q->reqs = NULL;
-	q->free_slots = NULL;
+	q->free_reqs = NULL;
 	q->queued = NULL;
 	q->retry = NULL;
 }

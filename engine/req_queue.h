@@ -21,7 +21,7 @@ struct req_queue {
 					 * search depth (lat_target.c sets it) */
 	unsigned char *bufs;		/* the requests' buffers, one block */
 	struct iomem mem;		/* where that block lives (mem=, iomem_align) */
-	unsigned *free_slots;
+	struct io_req **free_reqs;	/* a stack of the requests not taken */
 	unsigned nfree;
 	struct io_req **queued;		/* accepted by queue(), not yet submitted, in order */
 	unsigned nqueued;
@@ -56,7 +56,7 @@ static inline bool req_queue_busy(const struct req_queue *q)
 
 static inline struct io_req *req_queue_take(struct req_queue *q)
 {
-	struct io_req *r = &q->reqs[q->free_slots[--q->nfree]];
+	struct io_req *r = q->free_reqs[--q->nfree];
 
 	r->busy = true;
 	return r;
@@ -65,7 +65,7 @@ static inline struct io_req *req_queue_take(struct req_queue *q)
 static inline void req_queue_put(struct req_queue *q, struct io_req *r)
 {
 	r->busy = false;
-	q->free_slots[q->nfree++] = r->slot;
+	q->free_reqs[q->nfree++] = r;
 }
 
 #endif

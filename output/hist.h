@@ -14,6 +14,7 @@
 #define HIST_VAL	(1u << HIST_BITS)		/* buckets per power of two */
 #define HIST_GROUPS	40
 #define HIST_BUCKETS	(HIST_GROUPS * HIST_VAL)	/* 2560 */
+#define HIST_EXACT	(2 * HIST_VAL)	/* values below it: bucket index == value (128 ns) */
 
 struct hist {
 	uint64_t count[HIST_BUCKETS];

@@ -336,6 +336,31 @@ void stats_unify(struct job_stats *st)
 	}
 }
 
+void stats_fold_exact_clat(struct job_stats *st)
+{
+	for (int d = 0; d < STATS_NDIR; d++) {
+		struct dir_stats *ds = &st->dir[d];
+
+		for (unsigned v = 0; v < HIST_EXACT; v++) {
+			uint64_t n = ds->clat_hist.count[v];
+
+			if (!n)
+				continue;
+			moments_add(&ds->clat, v, n);
+			st->lat_buckets[stats_lat_bucket(v)] += n;
+		}
+	}
+}
+
+uint64_t stats_exact_clat_sum(const struct hist *h)
+{
+	uint64_t sum = 0;
+
+	for (unsigned v = 0; v < HIST_EXACT; v++)
+		sum += v * h->count[v];
+	return sum;
+}
+
 void stats_lat_map_init(struct lat_map *m)
 {
 	for (unsigned idx = 0; idx < HIST_BUCKETS; idx++) {

@@ -174,6 +174,17 @@ static inline unsigned stats_lat_bucket_of(const struct lat_map *m, unsigned his
 	return b != STATS_LAT_SPLIT ? b : stats_lat_bucket(ns);
 }
 
+/*
+ * The event loop records a completion latency below HIST_EXACT ns in its histogram bucket
+ * alone, which holds the value exactly: its clat moments and lat bucket are added up from
+ * the bucket here, once, when the run's figures are taken (a copy's, or the job's at its
+ * end). Exact: the same sums as one moments_add per I/O. Call it once per set of counters.
+ */
+void stats_fold_exact_clat(struct job_stats *st);
+
+/* The sum of the clat samples that only the exact buckets hold (stats_fold_exact_clat). */
+uint64_t stats_exact_clat_sum(const struct hist *h);
+
 /* The index into depth[] for an in-flight count, and into submit[]/complete[] for a batch. */
 static inline unsigned stats_depth_bucket(unsigned depth)
 {

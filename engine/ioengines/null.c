@@ -9,11 +9,17 @@
 #include <errno.h>
 #include <stdlib.h>
 
+/*
+ * The FIFO's counters: reaped, submitted, queued. The last reap's events are read in place,
+ * from reaped_from on: a request queued while they are read goes in at tail, which never
+ * reaches one still unread (those and the queued ones are distinct requests, at most
+ * nreqs, and the FIFO holds nreqs or more).
+ */
 struct null_state {
-	unsigned head, sub, tail;	/* FIFO counters: reaped, submitted, queued */
+	unsigned head, sub, tail;
+	unsigned reaped_from;
 	unsigned mask;
 	struct io_req **fifo;
-	struct io_req **events;
 };
 
 static int null_init(struct ioengine *e)
@@ -29,10 +35,7 @@ static int null_init(struct ioengine *e)
 	if (!st)
 		return -ENOMEM;
 	st->fifo = calloc(size, sizeof(*st->fifo));
-	st->events = calloc(e->nreqs, sizeof(*st->events));
-	if (!st->fifo || !st->events) {
-		free(st->fifo);
-		free(st->events);
+	if (!st->fifo) {
 		free(st);
 		return -ENOMEM;
 	}
@@ -48,7 +51,6 @@ static void null_cleanup(struct ioengine *e)
 	if (!st)
 		return;
 	free(st->fifo);
-	free(st->events);
 	free(st);
 	e->priv = NULL;
 }
@@ -81,8 +83,8 @@ static int null_getevents(struct ioengine *e, unsigned min, unsigned max)
 	(void)min;
 	if (n > max)
 		n = max;
-	for (unsigned i = 0; i < n; i++)
-		st->events[i] = st->fifo[st->head++ & st->mask];
+	st->reaped_from = st->head;
+	st->head += n;
 	return (int)n;
 }
 
@@ -90,7 +92,7 @@ static struct io_req *null_event(struct ioengine *e, unsigned i)
 {
 	struct null_state *st = e->priv;
 
-	return st->events[i];
+	return st->fifo[(st->reaped_from + i) & st->mask];
 }
 
 const struct ioengine_ops null_engine = {
