@@ -181,9 +181,11 @@ static bool can_share_fds(const struct run *r, unsigned i);
  */
 static int ensure_fd_limit(const struct run *r, struct diag *d)
 {
-	uint64_t need = 64 + 3ULL * r->jobs->njobs;	/* ours, and a few per job for engines */
+	uint64_t need = 64;	/* ours, and an engine's short-lived ones (falloc reopens) */
 	struct rlimit rl;
 
+	for (unsigned i = 0; i < r->jobs->njobs; i++)
+		need += r->files[i].ops->fds;	/* a ring, a pipe: 65,536 null jobs need none */
 	for (unsigned i = 0; i < r->jobs->njobs; i++)
 		if (!(r->files[i].ops->flags & IOENG_NOFILES) &&
 		    (!can_share_fds(r, i) || r->jobs->jobs[i].jobnum == 0)) {

@@ -456,6 +456,7 @@ static const struct opt_def uring_options[] = {
 const struct ioengine_ops uring_engine = {
 	.name		= "io_uring",
 	.flags		= IOENG_POSITIONAL | IOENG_TRIM,
+	.fds		= 1,	/* the ring */
 	.help		= "io_uring via liburing: a registered ring, fixed buffers and files, SQ polling, "
 			  "polled, uncached and nowait I/O",
 	.options	= uring_options,
