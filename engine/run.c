@@ -734,7 +734,10 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 	if (err) {
 		/* The jobs that did start must not run alone: they see stop and end at once. */
 		atomic_store(&r->stop, true);
-		ret = diag_set(d, -err, "cannot start %u job threads: %s", n, strerror(err));
+		ret = diag_set(d, -err, "cannot start %u job threads: %s (%u started)%s", n,
+			       strerror(err), started, err == EAGAIN ? ": each takes a task "
+			       "id and two mappings, see kernel.pid_max, kernel.threads-max and "
+			       "vm.max_map_count" : "");
 	}
 	gate_wait_ready(&gate, started);
 	meet_ranks(r, &r->phases[phase]);
