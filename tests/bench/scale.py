@@ -35,12 +35,16 @@ SIZES = {
 FIO_MAX_JOBS = 2048     # fio 3.33 refuses numjobs past its shared-memory segment here
 
 
-def timed(cmd, cwd=None, env=None):
+def timed(cmd, cwd=None, env=None, timeout=None):
     """Run cmd under GNU time: (exit code, wall s, peak RSS KiB, output); the CPU seconds
     (user + system, which a loaded machine inflates less than wall time) in timed.cpu."""
     start = time.monotonic()
-    p = subprocess.run([GNU_TIME, "-f", "SCALE_RSS=%M %U %S"] + cmd, cwd=cwd, env=env,
-                       capture_output=True, text=True)
+    try:
+        p = subprocess.run([GNU_TIME, "-f", "SCALE_RSS=%M %U %S"] + cmd, cwd=cwd, env=env,
+                           capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed.cpu = float("nan")
+        return 124, float("nan"), float("nan"), ""
     wall = time.monotonic() - start
     rss, timed.cpu = float("nan"), float("nan")
     for line in p.stderr.splitlines():
@@ -170,7 +174,8 @@ def row_ranks(args, sizes, tmp):
     base = [mpirun, "--allow-run-as-root", "--oversubscribe", "-np"]
     rows = []
     for n in sizes:
-        _, empty, _, _ = timed(base + [str(n), "true"], cwd=tmp)
+        # mpirun -np 64 true hung here (OpenMPI 4, 2 cores) where iojob-mpi ran in 6 s
+        _, empty, _, _ = timed(base + [str(n), "true"], cwd=tmp, timeout=60)
         code, wall, _, out = timed(base + [str(n), mpi, "--name=j", "--ioengine=null",
                                            "--size=4k", "--bs=4k", "--output-format=json"],
                                    cwd=tmp)
