@@ -97,6 +97,7 @@ struct path_lock;
 struct ioengine_ops {
 	const char *name;
 	unsigned flags;
+	unsigned fds;		/* descriptors an instance holds open besides its files */
 	const char *help;
 	const struct opt_def *options;	/* engine-only options, or NULL */
 	size_t options_size;

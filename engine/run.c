@@ -182,9 +182,11 @@ static bool can_share_fds(const struct run *r, unsigned i);
  */
 static int ensure_fd_limit(const struct run *r, struct diag *d)
 {
-	uint64_t need = 64 + 3ULL * r->jobs->njobs;	/* ours, and a few per job for engines */
+	uint64_t need = 64;	/* ours, and an engine's short-lived ones (falloc reopens) */
 	struct rlimit rl;
 
+	for (unsigned i = 0; i < r->jobs->njobs; i++)
+		need += r->files[i].ops->fds;	/* a ring, a pipe: 65,536 null jobs need none */
 	for (unsigned i = 0; i < r->jobs->njobs; i++)
 		if (!(r->files[i].ops->flags & IOENG_NOFILES) &&
 		    (!can_share_fds(r, i) || r->jobs->jobs[i].jobnum == 0)) {
@@ -740,7 +742,10 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 	if (err) {
 		/* The jobs that did start must not run alone: they see stop and end at once. */
 		atomic_store(&r->stop, true);
-		ret = diag_set(d, -err, "cannot start %u job threads: %s", n, strerror(err));
+		ret = diag_set(d, -err, "cannot start %u job threads: %s (%u started)%s", n,
+			       strerror(err), started, err == EAGAIN ? ": each takes a task "
+			       "id and two mappings, see kernel.pid_max, kernel.threads-max and "
+			       "vm.max_map_count" : "");
 	}
 	gate_wait_ready(&gate, started);
 	meet_ranks(r, &r->phases[phase]);

@@ -151,6 +151,7 @@ static const char *splice_hint(int err)
 const struct ioengine_ops splice_engine = {
 	.name		= "splice",
 	.flags		= IOENG_SYNC | IOENG_TRIM | IOENG_POSITIONAL,
+	.fds		= 2,	/* the pipe */
 	.help		= "splice and vmsplice through a pipe, one I/O at a time",
 	.init		= splice_init,
 	.init_hint	= splice_hint,

@@ -517,6 +517,7 @@ static const struct opt_def uring_options[] = {
 const struct ioengine_ops uring_engine = {
 	.name		= "io_uring",
 	.flags		= IOENG_POSITIONAL | IOENG_TRIM,
+	.fds		= 1,	/* the ring */
 	.help		= "io_uring via liburing: a registered ring, buffers and files registered by "
 			  "default where the kernel takes them, SQ polling, polled, uncached and "
 			  "nowait I/O",

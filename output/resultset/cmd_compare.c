@@ -254,6 +254,8 @@ static int build_side(struct compare_run *c, unsigned i)
 	if (!side->n)
 		return cmd_fail(CMD, "side '%s': no run matches --job and --where",
 				s->kind == SIDE_FILE ? s->file : s->label);
+	if (compare_index(side) < 0)
+		return cmd_fail(CMD, "out of memory");
 	if (s->kind == SIDE_FILE)
 		return file_side_name(c, i);
 	side->name = s->label;
@@ -316,8 +318,10 @@ int compare_main(int argc, char **argv)
 		ret = parse_args(c, argc, argv);
 	if (ret == CMD_CONTINUE)
 		ret = run_compare(c);
-	for (unsigned i = 0; i < c->nsides; i++)
+	for (unsigned i = 0; i < c->nsides; i++) {
+		compare_index_free(&c->sides[i]);
 		free(c->sides[i].units);
+	}
 	rs_sel_free(&c->sel);
 	rs_free(&c->set);
 	free(c);

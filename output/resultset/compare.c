@@ -58,41 +58,110 @@ static void unit_key(const struct rs_unit *u, char *buf, size_t len)
 		rs_cell_str(u->cell, "", buf + at, len - at);
 }
 
-/* The side's unit for key: the last one, as a sweep run again appends newer lines. */
-static const struct rs_unit *find(const struct cmp_side *s, const char *key)
+/* A unit's run key, made once; side and pos say where it stands (the order shown). */
+struct cmp_key {
+	char *key;
+	const struct rs_unit *unit;
+	unsigned side;
+	size_t pos;
+};
+
+/* By key, then by where the unit stands: equal keys keep their order. */
+static int key_cmp(const void *a, const void *b)
+{
+	const struct cmp_key *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	if (c)
+		return c;
+	if (x->side != y->side)
+		return x->side < y->side ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int pos_cmp(const void *a, const void *b)
+{
+	const struct cmp_key *x = a, *y = b;
+
+	if (x->side != y->side)
+		return x->side < y->side ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+int compare_index(struct cmp_side *s)
 {
 	char k[KEY_LEN];
 
-	for (size_t i = s->n; i-- > 0;) {
+	compare_index_free(s);
+	s->keys = calloc(s->n + 1, sizeof(*s->keys));
+	if (!s->keys)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->n; i++) {
 		unit_key(s->units[i], k, sizeof(k));
-		if (!strcmp(k, key))
-			return s->units[i];
+		s->keys[i] = (struct cmp_key){ .key = strdup(k), .unit = s->units[i], .pos = i };
+		if (!s->keys[i].key) {
+			compare_index_free(s);
+			return -ENOMEM;
+		}
 	}
-	return NULL;
+	qsort(s->keys, s->n, sizeof(*s->keys), key_cmp);
+	return 0;
 }
 
-/* One representative unit per key, sides in order; returns how many. */
+void compare_index_free(struct cmp_side *s)
+{
+	for (size_t i = 0; s->keys && i < s->n; i++)
+		free(s->keys[i].key);
+	free(s->keys);
+	s->keys = NULL;
+}
+
+/* The side's unit for key: the last one, as a sweep run again appends newer lines. */
+static const struct rs_unit *find(const struct cmp_side *s, const char *key)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {	/* the first entry past key: the last of key's is before it */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(s->keys[mid].key, key) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && !strcmp(s->keys[lo - 1].key, key) ? s->keys[lo - 1].unit : NULL;
+}
+
+/*
+ * One representative unit per key, sides in order (a run's first unit on the first side
+ * that has it); returns how many. Every side's sorted keys go into one list, sorted again
+ * (the first of each key is its representative), then put back in the order shown.
+ */
 static size_t collect_keys(const struct cmp_side *sides, unsigned nsides,
 			   const struct rs_unit **reps, size_t max)
 {
-	char k[KEY_LEN], k2[KEY_LEN];
-	size_t n = 0;
+	struct cmp_key *all;
+	size_t total = 0, n = 0, kept = 0;
 
-	for (unsigned s = 0; s < nsides; s++) {
+	for (unsigned s = 0; s < nsides; s++)
+		total += sides[s].n;
+	all = malloc((total + 1) * sizeof(*all));
+	if (!all)
+		return 0;
+	for (unsigned s = 0; s < nsides; s++)
 		for (size_t i = 0; i < sides[s].n; i++) {
-			size_t j;
-
-			unit_key(sides[s].units[i], k, sizeof(k));
-			for (j = 0; j < n; j++) {
-				unit_key(reps[j], k2, sizeof(k2));
-				if (!strcmp(k, k2))
-					break;
-			}
-			if (j == n && n < max)
-				reps[n++] = sides[s].units[i];
+			all[n] = sides[s].keys[i];
+			all[n++].side = s;
 		}
-	}
-	return n;
+	qsort(all, n, sizeof(*all), key_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!i || strcmp(all[i].key, all[kept - 1].key))
+			all[kept++] = all[i];
+	qsort(all, kept, sizeof(*all), pos_cmp);
+	for (size_t i = 0; i < kept && i < max; i++)
+		reps[i] = all[i].unit;
+	free(all);
+	return kept < max ? kept : max;
 }
 
 size_t compare_runs(const struct cmp_side *sides, unsigned nsides, const struct rs_unit **reps,
@@ -248,7 +317,7 @@ int compare_tables(const struct cmp_side *sides, unsigned nsides, const struct m
 {
 	size_t total = 0, nkeys, cap = 0;
 	const struct rs_unit **reps;
-	int n = 0, failed = 0;
+	int n = 0, failed = 0, several;
 
 	for (unsigned s = 0; s < nsides; s++)
 		total += sides[s].n;
@@ -259,13 +328,14 @@ int compare_tables(const struct cmp_side *sides, unsigned nsides, const struct m
 		return reps ? -EINVAL : -ENOMEM;
 	}
 	nkeys = collect_keys(sides, nsides, reps, total);
+	several = several_cells(reps, nkeys);	/* once: per table it made the tables n^2 */
 	for (size_t k = 0; !failed && k < nkeys; k++) {
 		failed = GROW_FOR(*out, cap, n) < 0;
 		if (!failed) {
 			struct table *t = *out;
 
-			failed = key_table(&t[n], reps[k], several_cells(reps, nkeys), sides,
-					   nsides, m, nm) < 0;
+			failed = key_table(&t[n], reps[k], several, sides, nsides, m,
+					   nm) < 0;
 			if (failed)
 				table_free(&t[n]);
 			n += !failed;

@@ -7,6 +7,9 @@ and prints per pair and as medians: IOPS, CPU ns per I/O (the whole process's us
 time over its I/Os), IOPS per CPU, peak RSS, and the ratios iojob/fio.
 
     tests/bench/bench.py [-n PAIRS] [-t SECONDS] [--iojob BIN] [--disk-dir DIR] [JOB ...]
+    tests/bench/bench.py --scale small|big [--rows jobs,files,filesize,ranks,cells,logs]
+
+--scale prints the growth tables of tests/bench/scale.py (issue 19) instead of the pairs.
 
 Jobs: null1 null32 null1-gtod shm-psync shm-uring shm-vsync shm-pvsync shm-pvsync2 shm-mmap
 shm-splice disk-libaio disk-uring jobs64 jobs512 meta-filestat meta-filecreate shm-falloc
@@ -235,9 +238,16 @@ def main():
     ap.add_argument("--t-io-uring", help="fio's t/io_uring, for disk-uring-cached")
     ap.add_argument("--other-iojob", help="a second iojob binary (an older build), one more "
                     "column, alternating with the others")
+    ap.add_argument("--scale", choices=["small", "big"], help="the growth tables instead")
+    ap.add_argument("--rows", help="with --scale: which rows (default: all)")
     args = ap.parse_args()
     if args.no_fio:
         args.fio = None
+    if args.scale:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import scale
+        scale.main(args)
+        return
     unknown = [j for j in args.jobs if j not in JOBS]
     if unknown:
         ap.error("unknown job(s): %s (known: %s)" % (" ".join(unknown), " ".join(JOBS)))

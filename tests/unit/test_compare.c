@@ -70,6 +70,7 @@ static void load_side(struct side_data *s, struct cmp_side *side, const char *te
 		side->units[i] = &s->sel.units[i];
 	side->n = s->sel.n;
 	side->name = name;
+	ck_assert_int_eq(compare_index(side), 0);
 }
 
 static void seed003_setup(void)
@@ -93,6 +94,7 @@ static void seed003_teardown(void)
 		table_free(&tables[i]);
 	free(tables);
 	for (int s = 0; s < 2; s++) {
+		compare_index_free(&sides[s]);
 		free(sides[s].units);
 		rs_sel_free(&sd[s].sel);
 		rs_free(&sd[s].set);
@@ -215,6 +217,72 @@ START_TEST(ratios_print_with_three_digits)
 }
 END_TEST
 
+/*
+ * The index behind compare_runs/compare_find: many cells, a side in reverse order, a cell
+ * run again (the later line counts) and a cell only one side has.
+ */
+#define GRID	3000
+
+static void write_side(struct side_data *s, struct cmp_side *side, int reverse, int extra)
+{
+	struct diag d = { 0 };
+	int fd = -1;
+	FILE *f;
+
+	snprintf(s->path, sizeof(s->path), "/tmp/iojob-test-compare-XXXXXX");
+	fd = mkstemp(s->path);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	for (int i = 0; i < GRID + extra; i++)
+		fprintf(f, "{\"iojob_result\": 1, \"label\": \"\", \"cell\": {\"x\": \"%d\"}, "
+			"\"report\": {\"jobs\": [{\"jobname\": \"j\", \"groupid\": 0}]}}\n",
+			reverse ? GRID - 1 - i : i);
+	if (reverse)	/* x=5 again, after the rest */
+		fprintf(f, "{\"iojob_result\": 1, \"label\": \"\", \"cell\": {\"x\": \"5\"}, "
+			"\"report\": {\"jobs\": [{\"jobname\": \"j\", \"groupid\": 0}]}}\n");
+	fclose(f);
+	ck_assert_msg(rs_load(&s->set, s->path, &d) == 0, "%s", d.msg);
+	ck_assert_int_ge(rs_select(&s->set, NULL, NULL, 0, &s->sel), 0);
+	side->units = malloc(s->sel.n * sizeof(*side->units));
+	for (size_t i = 0; i < s->sel.n; i++)
+		side->units[i] = &s->sel.units[i];
+	side->n = s->sel.n;
+	ck_assert_int_eq(compare_index(side), 0);
+}
+
+START_TEST(runs_keep_first_order_and_find_the_last_line)
+{
+	const struct rs_unit **reps = malloc(2 * (GRID + 2) * sizeof(*reps));
+	char want[64], got[64];
+	size_t n;
+
+	memset(sd, 0, sizeof(sd));
+	memset(sides, 0, sizeof(sides));
+	write_side(&sd[0], &sides[0], 1, 0);
+	write_side(&sd[1], &sides[1], 0, 1);
+	ck_assert_uint_eq(sides[0].n, GRID + 1);
+	n = compare_runs(sides, 2, reps, 2 * (GRID + 2));
+	ck_assert_uint_eq(n, GRID + 1);	/* each x once, B's extra one last */
+	for (size_t i = 0; i < n; i++) {
+		snprintf(want, sizeof(want), "x=%zu", i < GRID ? GRID - 1 - i : i);
+		rs_cell_str(reps[i]->cell, "", got, sizeof(got));
+		ck_assert_str_eq(got, want);
+	}
+	ck_assert_ptr_eq(compare_find(&sides[0], reps[GRID - 1 - 5]), sides[0].units[GRID]);
+	ck_assert_ptr_eq(compare_find(&sides[1], reps[GRID - 1 - 5]), sides[1].units[5]);
+	ck_assert_ptr_null(compare_find(&sides[0], reps[GRID]));
+	ck_assert_uint_eq(compare_common(sides, 2), GRID);
+	for (int s = 0; s < 2; s++) {
+		compare_index_free(&sides[s]);
+		free(sides[s].units);
+		rs_sel_free(&sd[s].sel);
+		rs_free(&sd[s].set);
+		unlink(sd[s].path);
+	}
+	free(reps);
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -233,6 +301,10 @@ static Suite *compare_suite(void)
 	tcase_add_checked_fixture(tc, seed003_setup, seed003_teardown);
 	tcase_add_loop_test(tc, seed003_ratios_and_better_side, 0, TABLE_LEN(seed003_rows));
 	tcase_add_test(tc, seed003_tables_are_per_job_and_direction);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("index");
+	tcase_add_test(tc, runs_keep_first_order_and_find_the_last_line);
 	suite_add_tcase(s, tc);
 	return s;
 }
