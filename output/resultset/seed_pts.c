@@ -165,10 +165,11 @@ static void tracked_name(const struct pts_run *run, char *buf, size_t len)
 		 run->test->track_unit);
 }
 
-static void add_fact(struct table *t, const char *what, const char *fmt, ...)
+/* A row: what (when not NULL) in the first column, then the formatted text. */
+static void add_row(struct table *t, const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static void add_fact(struct table *t, const char *what, const char *fmt, ...)
+static void add_row(struct table *t, const char *what, const char *fmt, ...)
 {
 	size_t row = table_add_row(t);
 	char buf[512];
@@ -177,9 +178,13 @@ static void add_fact(struct table *t, const char *what, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	table_set(t, row, 0, what);
-	table_set(t, row, 1, buf);
+	if (what)
+		table_set(t, row, 0, what);
+	table_set(t, row, what ? 1 : 0, buf);
 }
+
+/* A row of one column: a departure from the specification. */
+#define add_line(t, ...) add_row(t, NULL, __VA_ARGS__)
 
 /* The steady state in a few lines: what is tracked, where the window held, its figures. */
 static int summary_table(const struct pts_run *run, struct table **t, int *n)
@@ -196,19 +201,19 @@ static int summary_table(const struct pts_run *run, struct table **t, int *n)
 	table_head(tb, 0, "item", TA_LEFT);
 	table_head(tb, 1, "value", TA_LEFT);
 	tracked_name(run, name, sizeof(name));
-	add_fact(tb, "tracked", "%s", name);
-	add_fact(tb, "rounds", "%u", run->nrounds);
+	add_row(tb, "tracked", "%s", name);
+	add_row(tb, "rounds", "%u", run->nrounds);
 	if (run->attained)
-		add_fact(tb, "steady state", "attained at round %u", run->attained);
+		add_row(tb, "steady state", "attained at round %u", run->attained);
 	else
-		add_fact(tb, "steady state", "not attained in %u rounds", run->nrounds);
+		add_row(tb, "steady state", "not attained in %u rounds", run->nrounds);
 	if (!w->first)
 		return 0;
-	add_fact(tb, "window", "rounds %u-%u", w->first, w->last);
-	add_fact(tb, "average", "%.6g", w->avg / div);
-	add_fact(tb, "range", "%.6g (%.2f%% of the average; at most %.0f%%)",
+	add_row(tb, "window", "rounds %u-%u", w->first, w->last);
+	add_row(tb, "average", "%.6g", w->avg / div);
+	add_row(tb, "range", "%.6g (%.2f%% of the average; at most %.0f%%)",
 		 (w->max - w->min) / div, w->range_frac * 100, PTS_RANGE_LIMIT * 100);
-	add_fact(tb, "slope", "%.6g per round (excursion %.2f%% of the average; at most %.0f%%)",
+	add_row(tb, "slope", "%.6g per round (excursion %.2f%% of the average; at most %.0f%%)",
 		 w->slope / div, w->slope_frac * 100, PTS_SLOPE_LIMIT * 100);
 	return 0;
 }
@@ -237,20 +242,6 @@ static int rounds_table(const struct pts_run *run, struct table **t, int *n)
 			table_set(tb, row, 2, "*");
 	}
 	return 0;
-}
-
-static void add_line(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void add_line(struct table *t, const char *fmt, ...)
-{
-	size_t row = table_add_row(t);
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	table_set(t, row, 0, buf);
 }
 
 static double fact_num(const struct pts_run *run, const char *key)
