@@ -4,6 +4,7 @@ import os
 import re
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -17,6 +18,15 @@ SKIP = 77
 
 class Failure(Exception):
     pass
+
+
+def _terminated(signum, frame):
+    """meson ends a test past its timeout with SIGTERM: leave through the finally blocks,
+    so that the loop devices a test attached are detached and its files removed."""
+    raise SystemExit(128 + signum)
+
+
+signal.signal(signal.SIGTERM, _terminated)
 
 
 def run(args, cwd=None, stdin=None, timeout=120):
