@@ -1,4 +1,4 @@
-/* A job's log files: entries per I/O or per window while it runs, files afterwards. */
+/* A job's log files: entries per I/O or per window, written as chunks fill and at the end. */
 #include "engine/logs.h"
 
 #include <errno.h>
@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine/logs_gz.h"
 #include "engine/worker.h"
 #include "output/stream.h"
 #include "base/diag.h"
@@ -32,17 +31,26 @@ static unsigned sample_logs(struct job_logs *l, struct joblog **out)
 }
 
 /*
- * Chunks of log_entries, then doubling; with log_compression, none over that many bytes of
- * fio's samples, so that a chunk is compressed once it holds them.
+ * A text log's chunks stop growing here: written as they fill, larger ones would only hold
+ * more memory (16384 entries are 512 KiB).
+ */
+#define TEXT_CHUNK_MAX	16384u
+
+/*
+ * Chunks of log_entries, then doubling. A compressed file (log_store_compressed) keeps a
+ * zlib stream per chunk, as fio's, so its chunks are fio's: up to log_compression bytes of
+ * fio's samples, or fio's largest; a text log's are at most TEXT_CHUNK_MAX.
  */
 static void size_logs(struct job_logs *l, const struct job_desc *j)
 {
-	struct joblog *logs[LOGS_GZ_MAX];
+	struct joblog *logs[LOGS_WRITER_MAX];
 	unsigned n = sample_logs(l, logs), max_cap = 0;
 	size_t sample = j->log_offset ? JOBLOG_SAMPLE_OFFSET_BYTES : JOBLOG_SAMPLE_BYTES;
 
 	if (j->log_compression)
 		max_cap = j->log_compression / sample ? (unsigned)(j->log_compression / sample) : 1;
+	if (!j->log_store_compressed && (!max_cap || max_cap > TEXT_CHUNK_MAX))
+		max_cap = TEXT_CHUNK_MAX;
 	for (unsigned i = 0; i < n; i++)
 		joblog_init(logs[i], j->log_entries, max_cap);
 }
@@ -50,13 +58,76 @@ static void size_logs(struct job_logs *l, const struct job_desc *j)
 /* log_entries' point: the first chunk of each log exists before the first I/O. */
 static bool prealloc(struct job_logs *l)
 {
-	struct joblog *logs[LOGS_GZ_MAX];
+	struct joblog *logs[LOGS_WRITER_MAX];
 	unsigned n = sample_logs(l, logs);
 
 	for (unsigned i = 0; i < n; i++)
 		if (!logs[i]->first && !joblog_grow(logs[i]))
 			return false;
 	return true;
+}
+
+/* A log's file: per job PREFIX_KIND.N.log, with per_job_logs=0 one PREFIX_KIND.log. */
+static void log_path(char *buf, size_t len, const struct job_desc *j, const char *prefix,
+		     const char *kind)
+{
+	const char *fz = j->log_store_compressed ? ".fz" : "";
+
+	if (j->per_job_logs)
+		snprintf(buf, len, "%s_%s.%u.log%s", prefix, kind, j->index + 1, fz);
+	else
+		snprintf(buf, len, "%s_%s.log%s", prefix, kind, fz);
+}
+
+/* Which file a sample log goes to, and whether it has one (a disabled latency has none). */
+static void sink_of(const struct job_logs *l, const struct job_desc *j,
+		    const struct joblog *log, const char **prefix, const char **kind, bool *off)
+{
+	*prefix = j->lat_log;
+	*off = false;
+	if (log == &l->clat_log)
+		*kind = "clat", *off = j->disable_clat;
+	else if (log == &l->slat_log)
+		*kind = "slat", *off = j->disable_slat;
+	else if (log == &l->lat_log)
+		*kind = "lat", *off = j->disable_lat;
+	else if (log == &l->bw_log)
+		*kind = "bw", *prefix = j->bw_log;
+	else
+		*kind = "iops", *prefix = j->iops_log;
+}
+
+/* The logs' writer: the sample logs' files, then the histogram log's. */
+static int start_writer(struct job_logs *l, const struct job_desc *j)
+{
+	struct log_sink_desc sinks[LOGS_WRITER_MAX + 1];
+	struct joblog *logs[LOGS_WRITER_MAX];
+	unsigned n = sample_logs(l, logs);
+	const char *prefix, *kind;
+	char path[4096];
+	bool off;
+
+	for (unsigned i = 0; i <= n; i++) {
+		if (i < n)
+			sink_of(l, j, logs[i], &prefix, &kind, &off);
+		else if (l->hist_before)
+			prefix = j->hist_log, kind = "clat_hist", off = false;
+		else
+			break;
+		log_path(path, sizeof(path), j, prefix, kind);
+		l->paths[i] = strdup(path);
+		if (!l->paths[i])
+			return -ENOMEM;
+		sinks[i] = (struct log_sink_desc){ .log = i < n ? logs[i] : NULL,
+						   .hist = i < n ? NULL : &l->hist,
+						   .path = l->paths[i], .own_file = j->per_job_logs,
+						   .discard = off };
+	}
+	n += l->hist_before != NULL;
+	if (!n)
+		return 0;
+	return logs_writer_new(&l->writer, sinks, n, l->form, j->log_store_compressed,
+			       &j->log_compression_cpus);
 }
 
 struct job_logs *logs_create(const struct job_desc *j, int *err)
@@ -90,6 +161,8 @@ struct job_logs *logs_create(const struct job_desc *j, int *err)
 		if (!l->hist_before)
 			goto nomem;
 	}
+	if (start_writer(l, j) < 0)
+		goto nomem;
 	return l;
 
 nomem:
@@ -109,33 +182,14 @@ static void drop_entries(struct job_logs *l)
 	histlog_free(&l->hist);
 }
 
-/* Stop log_compression's thread, with every chunk compressed. */
-static void stop_gz(struct job_logs *l)
-{
-	int ret = logs_gz_stop(l->gz);
-
-	l->gz = NULL;
-	if (ret < 0 && !l->gz_err)
-		l->gz_err = ret;
-}
-
-/* Start log_compression's thread for a job's logs. */
-static int start_gz(struct job_logs *l, const struct job_desc *j)
-{
-	struct joblog *logs[LOGS_GZ_MAX];
-	unsigned n = sample_logs(l, logs);
-
-	if (!j->log_compression || !n)
-		return 0;
-	return logs_gz_start(&l->gz, logs, n, l->form, &j->log_compression_cpus);
-}
-
 void logs_free(struct job_logs *l)
 {
 	if (!l)
 		return;
-	stop_gz(l);
+	logs_writer_free(l->writer);
 	drop_entries(l);
+	for (unsigned i = 0; i < LOGS_WRITER_MAX + 1; i++)
+		free(l->paths[i]);
 	free(l->hist_before);
 	free(l);
 }
@@ -157,14 +211,10 @@ void logs_start(struct worker *w)
 	struct job_logs *l = w->logs;
 	struct timespec ts;
 
-	/* What ramp_time logged does not belong to the measured run. */
-	stop_gz(l);
+	/* What ramp_time logged does not belong to the measured run: not kept, not written. */
+	logs_writer_reset(l->writer);
 	drop_entries(l);
-	l->gz_err = 0;
-	if (!prealloc(l))
-		l->gz_err = -ENOMEM;
-	if (start_gz(l, w->job) < 0)
-		l->gz_err = -ENOMEM;
+	prealloc(l);	/* log_entries' chunks; the first entry retries where this failed */
 	if (l->hist_before)
 		memset(l->hist_before, 0, IO_NDIR * sizeof(*l->hist_before));
 	memset(l->win_n, 0, sizeof(l->win_n));
@@ -297,6 +347,8 @@ static void add_hist(struct worker *w, uint64_t ms)
 		histlog_add(&l->hist, ms, (uint32_t)d, (uint32_t)w->job->bs[d].min, h,
 			    &l->hist_before[d]);
 	}
+	if (l->writer)
+		logs_writer_hand_records(l->writer, &l->hist);	/* written as they come */
 }
 
 uint64_t logs_next_deadline(const struct worker *w)
@@ -339,35 +391,75 @@ void logs_finish(struct worker *w)
 		close_window(w, w->now, to_ms(w, w->now));
 	if (l->hist_before)
 		add_hist(w, to_ms(w, w->now));
-	stop_gz(l);	/* every chunk compressed before the files are written */
+	logs_writer_drain(l->writer);	/* every full chunk written before the rest is */
 }
 
-/* Per job PREFIX_KIND.N.log; with per_job_logs=0 one PREFIX_KIND.log for every job. */
-static int write_one(const struct job_desc *j, const char *prefix, const char *kind,
-		     bool first_of_name, const struct joblog *log, const struct histlog *hist,
-		     struct diag *d)
+/* Where a log sits among the writer's sinks (sample_logs() order, then hist); -1: none. */
+static int sink_index(struct job_logs *l, const struct joblog *log, const struct histlog *h)
 {
+	struct joblog *logs[LOGS_WRITER_MAX];
+	unsigned n = sample_logs(l, logs);
+
+	for (unsigned i = 0; log && i < n; i++)
+		if (logs[i] == log)
+			return (int)i;
+	return h && l->hist_before ? (int)n : -1;
+}
+
+/* Append what the writer spilled (per_job_logs=0), from its start, to the shared file. */
+static int copy_spill(FILE *from, FILE *to)
+{
+	char buf[64 << 10];
+	size_t n;
+
+	if (fseek(from, 0, SEEK_SET) < 0)	/* flushes what is buffered first */
+		return -errno;
+	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+		if (fwrite(buf, 1, n, to) != n)
+			return -EIO;
+	return ferror(from) ? -EIO : 0;
+}
+
+/*
+ * One log file: what the writer wrote while the job ran (in the file already, or in a
+ * spill file copied over), then the entries still in memory.
+ */
+static int write_one(const struct job_desc *j, struct job_logs *l, const char *prefix,
+		     const char *kind, bool first_of_name, const struct joblog *log,
+		     const struct histlog *hist, struct diag *d)
+{
+	int idx = sink_index(l, log, hist), ret = 0, err;
+	FILE *f, *spill = NULL;
+	uint64_t lost = 0;
+	bool own = false;
 	char path[4096];
-	FILE *f;
-	int ret, err;
 
-	const char *fz = j->log_store_compressed ? ".fz" : "";
-	unsigned form = (j->log_offset ? JOBLOG_OFFSET : 0) | (j->log_prio ? JOBLOG_PRIO : 0);
-
-	if (j->per_job_logs)
-		snprintf(path, sizeof(path), "%s_%s.%u.log%s", prefix, kind, j->index + 1, fz);
-	else
-		snprintf(path, sizeof(path), "%s_%s.log%s", prefix, kind, fz);
-	f = fopen(path, first_of_name ? "w" : "a");
-	if (!f)
-		return diag_set(d, -errno, "job '%s': log '%s': %s", j->name, path,
-				strerror(errno));
-	if (hist)
+	log_path(path, sizeof(path), j, prefix, kind);
+	if (idx >= 0) {
+		ret = logs_writer_error(l->writer, (unsigned)idx, &lost);
+		spill = logs_writer_take_file(l->writer, (unsigned)idx, &own);
+	}
+	if (ret < 0) {
+		if (spill)
+			fclose(spill);
+		return diag_set(d, ret, "job '%s': cannot write log '%s': %s (%llu entries "
+				"lost)", j->name, path, strerror(-ret), (unsigned long long)lost);
+	}
+	f = own && spill ? spill : fopen(path, first_of_name ? "w" : "a");
+	if (!f) {
+		ret = -errno;
+		if (spill)
+			fclose(spill);
+		return diag_set(d, ret, "job '%s': log '%s': %s", j->name, path, strerror(-ret));
+	}
+	if (spill && !own) {
+		ret = copy_spill(spill, f);
+		fclose(spill);
+	}
+	if (!ret && hist)
 		ret = histlog_write(f, hist);
-	else if (j->log_store_compressed)
-		ret = joblog_write_z(f, log, form);
-	else
-		ret = joblog_write(f, log, form);
+	else if (!ret)
+		ret = joblog_write(f, log, l->form, j->log_store_compressed);
 	err = stream_finish(f, true);	/* names the reason where the writes only set ferror */
 	if (err < 0 || ret < 0)
 		return diag_set(d, err < 0 ? err : ret, "job '%s': cannot write log '%s': %s",
@@ -395,36 +487,33 @@ int logs_write_all(const struct job_list *jobs, struct job_logs *const *logs,
 
 	for (unsigned i = 0; !ret && i < jobs->njobs; i++) {
 		const struct job_desc *j = &jobs->jobs[i];
-		const struct job_logs *l = logs[i];
+		struct job_logs *l = logs[i];
 		bool fresh;
 
 		if (!l)
 			continue;
-		if (l->gz_err)
-			return diag_set(d, l->gz_err, "job '%s': log_compression: no memory to "
-					"compress its logs: entries were lost", j->name);
 		if (j->lat_log) {
 			fresh = !written_before(jobs, logs, i, j->lat_log,
 						offsetof(struct job_desc, lat_log));
 			/* as fio, a latency disable_* leaves out has no log file at all */
 			if (!j->disable_clat)
-				ret = write_one(j, j->lat_log, "clat", fresh, &l->clat_log, NULL,
+				ret = write_one(j, l, j->lat_log, "clat", fresh, &l->clat_log, NULL,
 						d);
 			if (!ret && !j->disable_slat)
-				ret = write_one(j, j->lat_log, "slat", fresh, &l->slat_log, NULL, d);
+				ret = write_one(j, l, j->lat_log, "slat", fresh, &l->slat_log, NULL, d);
 			if (!ret && !j->disable_lat)
-				ret = write_one(j, j->lat_log, "lat", fresh, &l->lat_log, NULL, d);
+				ret = write_one(j, l, j->lat_log, "lat", fresh, &l->lat_log, NULL, d);
 		}
 		if (!ret && j->bw_log)
-			ret = write_one(j, j->bw_log, "bw", !written_before(jobs, logs, i,
+			ret = write_one(j, l, j->bw_log, "bw", !written_before(jobs, logs, i,
 					j->bw_log, offsetof(struct job_desc, bw_log)),
 					&l->bw_log, NULL, d);
 		if (!ret && j->iops_log)
-			ret = write_one(j, j->iops_log, "iops", !written_before(jobs, logs, i,
+			ret = write_one(j, l, j->iops_log, "iops", !written_before(jobs, logs, i,
 					j->iops_log, offsetof(struct job_desc, iops_log)),
 					&l->iops_log, NULL, d);
 		if (!ret && j->hist_log)
-			ret = write_one(j, j->hist_log, "clat_hist", !written_before(jobs, logs, i,
+			ret = write_one(j, l, j->hist_log, "clat_hist", !written_before(jobs, logs, i,
 					j->hist_log, offsetof(struct job_desc, hist_log)),
 					NULL, &l->hist, d);
 	}

@@ -1,7 +1,8 @@
 /*
  * A job's log files while it runs: what each completion adds (one entry per I/O, or into
  * the current log_avg_msec window), the windows and histogram intervals closed between
- * I/Os, and writing the files once the run is over.
+ * I/Os, the sample logs' full chunks written as they fill (logs_writer.h), and the rest
+ * written once the run is over.
  */
 #ifndef ENGINE_LOGS_H
 #define ENGINE_LOGS_H
@@ -10,6 +11,7 @@
 #include <stdint.h>
 
 #include "jobs/jobs.h"
+#include "engine/logs_writer.h"
 #include "output/joblog.h"
 #include "output/stats.h"
 
@@ -17,7 +19,6 @@ struct diag;
 struct io_req;
 struct worker;
 
-struct logs_gz;
 
 struct job_logs {
 	bool lat, bw, iops;		/* which of write_lat/bw/iops_log are on */
@@ -25,8 +26,8 @@ struct job_logs {
 	bool window_max;		/* log_max_value: a window's largest latency, not its mean */
 	unsigned form;			/* JOBLOG_OFFSET, JOBLOG_PRIO */
 	uint16_t ioprio;		/* the job's own priority, for I/Os cmdprio did not pick */
-	struct logs_gz *gz;		/* log_compression's thread, while the job runs */
-	int gz_err;			/* a chunk it could not compress: the log lost it */
+	struct logs_writer *writer;	/* writes the sample logs' full chunks as they fill */
+	char *paths[LOGS_WRITER_MAX + 1];	/* their files: sample_logs() order, then hist */
 	struct joblog clat_log, slat_log, lat_log, bw_log, iops_log;
 	struct histlog hist;
 	struct hist *hist_before;	/* clat histograms at the last hist entry, per direction */

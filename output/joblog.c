@@ -1,4 +1,4 @@
-/* Log files in fio's formats: in-memory entries, written out once the job is done. */
+/* Log files in fio's formats: entries in chunks, and each chunk as fio's text or zlib. */
 #include "output/joblog.h"
 
 #include <errno.h>
@@ -83,81 +83,124 @@ static void put_sample(uint8_t *p, const struct joblog_entry *e, unsigned flags)
 		put_u64(p + 32, e->offset);
 }
 
-struct joblog_z *joblog_deflate(const struct joblog_chunk *c, unsigned flags)
+/*
+ * One zlib stream of the chunk's samples, at zlib's default level as fio's gz_work makes
+ * them, written to f.
+ */
+static int put_deflated(FILE *f, const struct joblog_chunk *c, unsigned flags)
 {
 	size_t size = flags & JOBLOG_OFFSET ? JOBLOG_SAMPLE_OFFSET_BYTES : JOBLOG_SAMPLE_BYTES;
 	size_t raw_len = (size_t)c->n * size;
 	uLongf zlen = compressBound((uLong)raw_len);
-	uint8_t *raw = malloc(raw_len ? raw_len : 1);
-	struct joblog_z *z = malloc(sizeof(*z) + zlen), *shrunk;
+	uint8_t *raw = malloc(raw_len), *z = malloc(zlen);
+	int ret = -ENOMEM;
 
 	if (!raw || !z)
-		goto err;
+		goto out;
 	for (unsigned i = 0; i < c->n; i++)
 		put_sample(raw + i * size, &c->e[i], flags);
-	/* one zlib stream per chunk at zlib's default level, as fio's gz_work makes them */
-	if (compress2(z->data, &zlen, raw, (uLong)raw_len, Z_DEFAULT_COMPRESSION) != Z_OK)
-		goto err;
-	free(raw);
-	z->next = NULL;
-	z->len = zlen;
-	shrunk = realloc(z, sizeof(*z) + zlen);
-	return shrunk ? shrunk : z;
-
-err:
+	if (compress2(z, &zlen, raw, (uLong)raw_len, Z_DEFAULT_COMPRESSION) != Z_OK)
+		goto out;
+	ret = fwrite(z, 1, zlen, f) == zlen ? 0 : -EIO;
+out:
 	free(raw);
 	free(z);
-	return NULL;
+	return ret;
 }
 
-void joblog_add_z(struct joblog *l, struct joblog_z *z)
+/* v in decimal at p; returns the end. Two digits at a time: a log line holds five. */
+static char *put_dec(char *p, uint64_t v)
 {
-	z->next = NULL;
-	if (l->zlast)
-		l->zlast->next = z;
-	else
-		l->zfirst = z;
-	l->zlast = z;
-}
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
+	char tmp[20], *t = tmp + sizeof(tmp);
+	size_t n;
 
-static void put_line(FILE *f, const struct joblog_entry *e, unsigned flags)
-{
-	fprintf(f, "%" PRIu64 ", %" PRIu64 ", %u, %u, ", e->time_ms, e->value, e->ddir, e->bs);
-	if (flags & JOBLOG_OFFSET)
-		fprintf(f, "%" PRIu64 ", ", e->offset);
-	/* fio 3.33's last column: the raw priority with log_prio, else whether it is RT */
-	if (flags & JOBLOG_PRIO)
-		fprintf(f, "0x%04x\n", e->ioprio);
-	else
-		fprintf(f, "%u\n", (e->ioprio >> IOPRIO_CLASS_SHIFT) == IOPRIO_CLASS_RT);
-}
-
-int joblog_write(FILE *f, const struct joblog *l, unsigned flags)
-{
-	for (const struct joblog_z *z = l->zfirst; z; z = z->next)
-		if (joblog_inflate(f, z->data, z->len) != Z_OK)
-			return -EIO;
-	for (const struct joblog_chunk *c = l->first; c; c = c->next)
-		for (unsigned i = 0; i < c->n; i++)
-			put_line(f, &c->e[i], flags);
-	return ferror(f) ? -EIO : 0;
-}
-
-int joblog_write_z(FILE *f, const struct joblog *l, unsigned flags)
-{
-	for (const struct joblog_z *z = l->zfirst; z; z = z->next)
-		fwrite(z->data, 1, z->len, f);
-	for (const struct joblog_chunk *c = l->first; c; c = c->next) {
-		struct joblog_z *z = c->n ? joblog_deflate(c, flags) : NULL;
-
-		if (!c->n)
-			continue;	/* nothing logged: no stream, as fio */
-		if (!z)
-			return -ENOMEM;
-		fwrite(z->data, 1, z->len, f);
-		free(z);
+	while (v >= 100) {
+		t -= 2;
+		memcpy(t, pairs + 2 * (v % 100), 2);
+		v /= 100;
 	}
-	return ferror(f) ? -EIO : 0;
+	if (v >= 10) {
+		t -= 2;
+		memcpy(t, pairs + 2 * v, 2);
+	} else {
+		*--t = (char)('0' + v);
+	}
+	n = (size_t)(tmp + sizeof(tmp) - t);
+	memcpy(p, t, n);
+	return p + n;
+}
+
+static char *put_field(char *p, uint64_t v)
+{
+	p = put_dec(p, v);
+	*p++ = ',';
+	*p++ = ' ';
+	return p;
+}
+
+/* One line, "time, value, ddir, bs, [offset, ]prio\n", at p; returns its end. */
+static char *format_line(char *p, const struct joblog_entry *e, unsigned flags)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	p = put_field(p, e->time_ms);
+	p = put_field(p, e->value);
+	p = put_field(p, e->ddir);
+	p = put_field(p, e->bs);
+	if (flags & JOBLOG_OFFSET)
+		p = put_field(p, e->offset);
+	/* fio 3.33's last column: the raw priority with log_prio, else whether it is RT */
+	if (flags & JOBLOG_PRIO) {
+		*p++ = '0';
+		*p++ = 'x';
+		for (int shift = 12; shift >= 0; shift -= 4)
+			*p++ = hex[e->ioprio >> shift & 0xf];
+	} else {
+		*p++ = (e->ioprio >> IOPRIO_CLASS_SHIFT) == IOPRIO_CLASS_RT ? '1' : '0';
+	}
+	*p++ = '\n';
+	return p;
+}
+
+/* Lines are formatted into a block this large, then written at once. */
+#define LINE_MAX_BYTES	128
+#define TEXT_BLOCK	(64u << 10)
+
+static int put_text(FILE *f, const struct joblog_entry *e, size_t n, unsigned flags)
+{
+	char buf[TEXT_BLOCK], *p = buf;
+
+	for (size_t i = 0; i < n; i++) {
+		p = format_line(p, &e[i], flags);
+		if ((size_t)(buf + sizeof(buf) - p) < LINE_MAX_BYTES || i + 1 == n) {
+			if (fwrite(buf, 1, (size_t)(p - buf), f) != (size_t)(p - buf))
+				return -EIO;
+			p = buf;
+		}
+	}
+	return 0;
+}
+
+int joblog_put_chunk(FILE *f, const struct joblog_chunk *c, unsigned flags, bool deflated)
+{
+	if (!c->n)
+		return 0;	/* nothing logged: no stream, as fio */
+	return deflated ? put_deflated(f, c, flags) : put_text(f, c->e, c->n, flags);
+}
+
+int joblog_write(FILE *f, const struct joblog *l, unsigned flags, bool deflated)
+{
+	int ret = 0;
+
+	for (const struct joblog_chunk *c = l->first; c && !ret; c = c->next)
+		ret = joblog_put_chunk(f, c, flags, deflated);
+	if (!ret && ferror(f))
+		ret = -EIO;
+	return ret;
 }
 
 /* One inflated stream's samples as fio prints them, in the form of its first sample. */
@@ -182,7 +225,7 @@ static void put_samples(FILE *f, const uint8_t *p, size_t len)
 		e.ddir = (uint8_t)(ddir & ~(SAMPLE_OFFSET_BIT | SAMPLE_PRIO_BIT));
 		e.bs = (uint32_t)get_u64(p + 24);
 		e.offset = flags & JOBLOG_OFFSET ? get_u64(p + 32) : 0;
-		put_line(f, &e, flags);
+		put_text(f, &e, 1, flags);
 	}
 }
 
@@ -273,18 +316,12 @@ int histlog_write(FILE *f, const struct histlog *l)
 void joblog_free(struct joblog *l)
 {
 	struct joblog_chunk *c = l->first, *next;
-	struct joblog_z *z = l->zfirst, *znext;
 
 	for (; c; c = next) {
 		next = c->next;
 		free(c);
 	}
-	for (; z; z = znext) {
-		znext = z->next;
-		free(z);
-	}
 	l->first = l->last = NULL;
-	l->zfirst = l->zlast = NULL;
 	l->next_cap = l->first_cap;
 }
 

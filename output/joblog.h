@@ -1,8 +1,9 @@
 /*
  * Log files as fio writes them (write_lat_log, write_bw_log, write_iops_log,
- * write_hist_log): entries are kept in memory while the job runs and written out after it,
- * so that logging costs the I/O path an append and nothing else; fio's compressed form
- * (log_compression, log_store_compressed, --inflate-log) is a zlib stream per chunk.
+ * write_hist_log): entries are appended to chunks, so that logging costs the I/O path an
+ * append and nothing else, and a full chunk is handed on (engine/logs_writer.c writes it
+ * to the file while the job runs); fio's compressed form (log_store_compressed,
+ * --inflate-log) is a zlib stream per chunk.
  */
 #ifndef OUTPUT_JOBLOG_H
 #define OUTPUT_JOBLOG_H
@@ -40,16 +41,9 @@ struct joblog_chunk {
 	struct joblog_entry e[];
 };
 
-/* One chunk of entries compressed: a zlib stream of fio's binary samples. */
-struct joblog_z {
-	struct joblog_z *next;
-	size_t len;
-	uint8_t data[];
-};
-
 struct joblog;
 
-/* Takes a full chunk off the log (log_compression): it now belongs to the callee. */
+/* Takes a full chunk off the log: it now belongs to the callee. */
 typedef void joblog_full_fn(struct joblog *l, struct joblog_chunk *c, void *ctx);
 
 /*
@@ -59,13 +53,12 @@ typedef void joblog_full_fn(struct joblog *l, struct joblog_chunk *c, void *ctx)
  */
 struct joblog {
 	struct joblog_chunk *first, *last;	/* NULL: nothing logged yet */
-	struct joblog_z *zfirst, *zlast;	/* chunks compressed so far, in order */
 	unsigned first_cap, next_cap, max_cap;	/* 0: JOBLOG_ENTRIES_MAX */
 	joblog_full_fn *full;
 	void *full_ctx;
 };
 
-/* Size the chunks (log_entries, and log_compression's chunk in entries, 0: no limit). */
+/* Size the chunks (log_entries, and the largest chunk in entries, 0: fio's largest). */
 void joblog_init(struct joblog *l, unsigned first_cap, unsigned max_cap);
 
 /* Make room after the last chunk; returns false when out of memory (the entry is lost). */
@@ -89,22 +82,15 @@ static inline void joblog_add(struct joblog *l, uint64_t time_ms, uint64_t value
 }
 
 /*
- * Compress one chunk's entries as fio does (flags: JOBLOG_OFFSET, JOBLOG_PRIO) into a new
- * joblog_z; NULL when out of memory.
+ * Write one chunk's entries: in fio 3.33's text format (flags JOBLOG_OFFSET adds the
+ * offset column, JOBLOG_PRIO prints the priority as 0x%04x), or with deflated as one zlib
+ * stream of fio's binary samples (log_store_compressed). An empty chunk writes nothing.
+ * Returns 0, -ENOMEM, or -EIO when the stream failed.
  */
-struct joblog_z *joblog_deflate(const struct joblog_chunk *c, unsigned flags);
+int joblog_put_chunk(FILE *f, const struct joblog_chunk *c, unsigned flags, bool deflated);
 
-/* Append a compressed chunk to the log, after those before it. */
-void joblog_add_z(struct joblog *l, struct joblog_z *z);
-
-/*
- * Write every entry in fio 3.33's text format, the compressed chunks first (inflated);
- * flags JOBLOG_OFFSET adds the offset column, JOBLOG_PRIO prints the priority as 0x%04x.
- */
-int joblog_write(FILE *f, const struct joblog *l, unsigned flags);
-
-/* Write every entry as fio's log_store_compressed file: a zlib stream per chunk. */
-int joblog_write_z(FILE *f, const struct joblog *l, unsigned flags);
+/* Write every entry the log holds, a chunk at a time as joblog_put_chunk() does. */
+int joblog_write(FILE *f, const struct joblog *l, unsigned flags, bool deflated);
 
 /*
  * Print, as fio's --inflate-log does, the samples of the zlib (or gzip) streams in[0..len)
@@ -136,7 +122,7 @@ int histlog_add(struct histlog *l, uint64_t time_ms, uint32_t ddir, uint32_t bs,
 
 int histlog_write(FILE *f, const struct histlog *l);
 
-/* Free every entry and compressed chunk; the log keeps its sizes, ready for more. */
+/* Free every entry; the log keeps its sizes, ready for more. */
 void joblog_free(struct joblog *l);
 void histlog_free(struct histlog *l);
 

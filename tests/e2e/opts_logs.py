@@ -168,7 +168,7 @@ def check_log_entries(c, d):
 
 
 def check_compression_cpus(c, d):
-    """log_compression_cpus: the compressing thread (iojob-logz) runs on those CPUs only.
+    """log_compression_cpus: the log writer thread (iojob-logw) runs on those CPUs only.
     The job runs until the test has seen the thread's affinity, then is stopped."""
     cpu = sorted(os.sched_getaffinity(0))[-1]
     p = subprocess.Popen([BIN, "--name=g", "--ioengine=null", "--size=1g", "--bs=4k",
@@ -178,12 +178,12 @@ def check_compression_cpus(c, d):
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     seen, deadline = None, time.monotonic() + 30
     while seen is None and p.poll() is None and time.monotonic() < deadline:
-        seen = logz_affinity(p.pid)
+        seen = writer_affinity(p.pid)
         if seen is None:
             time.sleep(0.05)	# waiting for the thread to exist, not for time to pass
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)
-    c.check(seen == str(cpu), "log_compression_cpus=%d: iojob-logz's Cpus_allowed_list %s"
+    c.check(seen == str(cpu), "log_compression_cpus=%d: iojob-logw's Cpus_allowed_list %s"
             " %s" % (cpu, seen, err))
     lines = read_log(os.path.join(d, "g_iops.1.log")) if os.path.exists(
         os.path.join(d, "g_iops.1.log")) else []
@@ -194,7 +194,7 @@ def check_compression_cpus(c, d):
             "log_compression_cpus without log_compression: %s" % err)
 
 
-def logz_affinity(pid):
+def writer_affinity(pid):
     try:
         tasks = os.listdir("/proc/%d/task" % pid)
     except OSError:
@@ -202,7 +202,7 @@ def logz_affinity(pid):
     for t in tasks:
         try:
             with open("/proc/%d/task/%s/comm" % (pid, t)) as f:
-                if f.read().strip() != "iojob-logz":
+                if f.read().strip() != "iojob-logw":
                     continue
             with open("/proc/%d/task/%s/status" % (pid, t)) as f:
                 for line in f:
