@@ -126,7 +126,9 @@ static int parse_string(struct cursor *c, char **out)
 		goto err;
 	c->p++;
 	buf[n] = '\0';
-	*out = buf;
+	*out = cap - n > 16 ? realloc(buf, n + 1) : buf;	/* long strings grew by doubling */
+	if (!*out)
+		*out = buf;
 	return 0;
 err:
 	free(buf);
@@ -196,6 +198,53 @@ static int push(struct jv *v, char *key, size_t *cap)
 	return 0;
 }
 
+/*
+ * An object's keys in one block after the array that points at them: a result line's
+ * hundreds of short keys would otherwise cost an allocation each.
+ */
+static void pack_keys(struct jv *v)
+{
+	size_t bytes = v->n * sizeof(v->keys[0]), len;
+	char **block, *at;
+
+	for (size_t i = 0; i < v->n; i++)
+		bytes += strlen(v->keys[i]) + 1;
+	block = malloc(bytes);
+	if (!block)
+		return;	/* kept as they are: one allocation each */
+	at = (char *)(block + v->n);
+	for (size_t i = 0; i < v->n; i++) {
+		len = strlen(v->keys[i]) + 1;
+		memcpy(at, v->keys[i], len);
+		free(v->keys[i]);
+		block[i] = at;
+		at += len;
+	}
+	free(v->keys);
+	v->keys = block;
+	v->packed = true;
+}
+
+/*
+ * A container is complete: give back the room its items grew by (they double, from 8,
+ * and most objects hold a few members) and pack its keys, so that a result set of
+ * thousands of lines holds what it read, not its slack.
+ */
+static void fit(struct jv *v, size_t cap)
+{
+	void *p;
+
+	if (!v->n)
+		return;
+	if (cap != v->n) {
+		p = realloc(v->items, v->n * sizeof(v->items[0]));
+		if (p)
+			v->items = p;
+	}
+	if (v->type == JV_OBJECT)
+		pack_keys(v);
+}
+
 /* An array or object after its opening bracket. */
 static int parse_container(struct cursor *c, struct jv *out, char close)
 {
@@ -243,6 +292,7 @@ static int parse_container(struct cursor *c, struct jv *out, char close)
 		if (c->p < c->end && *c->p == close) {
 			c->p++;
 			c->depth--;
+			fit(out, cap);
 			return 0;
 		}
 		return -EINVAL;
@@ -316,14 +366,18 @@ int jv_parse(const char *text, size_t len, struct jv *out, struct jv_error *err)
 
 void jv_free(struct jv *v)
 {
-	for (size_t i = 0; i < v->n; i++) {
-		jv_free(&v->items[i]);
-		if (v->keys)
-			free(v->keys[i]);
+	if (v->type == JV_STRING)
+		free(v->string);
+	if (v->type == JV_ARRAY || v->type == JV_OBJECT) {
+		for (size_t i = 0; i < v->n; i++) {
+			jv_free(&v->items[i]);
+			if (v->type == JV_OBJECT && !v->packed)
+				free(v->keys[i]);
+		}
+		free(v->items);
+		if (v->type == JV_OBJECT)
+			free(v->keys);
 	}
-	free(v->items);
-	free(v->keys);
-	free(v->string);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -364,6 +418,11 @@ const struct jv *jv_path(const struct jv *v, const char *path)
 double jv_num(const struct jv *v, double dflt)
 {
 	return v && v->type == JV_NUMBER ? v->number : dflt;
+}
+
+uint64_t jv_uint(const struct jv *v, uint64_t dflt)
+{
+	return v && v->type == JV_NUMBER ? v->uint : dflt;
 }
 
 const char *jv_str(const struct jv *v, const char *dflt)

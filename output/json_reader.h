@@ -12,15 +12,26 @@
 
 enum jv_type { JV_NULL, JV_BOOL, JV_NUMBER, JV_STRING, JV_ARRAY, JV_OBJECT };
 
+/*
+ * One value: 24 bytes, since a result set holds hundreds of them per line and thousands of
+ * lines. Only the members of its type are meaningful (they share the union).
+ */
 struct jv {
-	enum jv_type type;
+	uint8_t type;			/* enum jv_type */
 	bool boolean;
-	double number;
-	uint64_t uint;		/* exact when the number is a whole number >= 0 */
-	char *string;
-	struct jv *items;	/* array items or object values */
-	char **keys;		/* object keys, parallel to items */
-	size_t n;
+	bool packed;			/* a complete object: its keys in the keys array's block */
+	uint32_t n;			/* array items or object members */
+	union {
+		struct {
+			double number;
+			uint64_t uint;	/* exact when the number is a whole number >= 0 */
+		};
+		char *string;
+		struct {
+			struct jv *items;	/* array items or object values */
+			char **keys;		/* object keys, parallel to items */
+		};
+	};
 };
 
 /* Where parsing stopped, and why when it is a number: for a message naming the key. */
@@ -46,6 +57,9 @@ const struct jv *jv_path(const struct jv *v, const char *path);
 
 /* The number at v, or dflt when v is missing or not a number. */
 double jv_num(const struct jv *v, double dflt);
+
+/* The whole number at v (exact to 2^64), or dflt when v is missing or not one. */
+uint64_t jv_uint(const struct jv *v, uint64_t dflt);
 
 /* The string at v, or dflt. */
 const char *jv_str(const struct jv *v, const char *dflt);

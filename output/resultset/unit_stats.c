@@ -215,7 +215,7 @@ static uint64_t add_bins(struct hist *h, const struct rs_unit *u, enum us_dir d,
 
 			b = jv_get(b, "bins");
 			for (size_t k = 0; b && b->type == JV_OBJECT && k < b->n; k++) {
-				uint64_t cnt = b->items[k].uint;
+				uint64_t cnt = jv_uint(&b->items[k], 0);
 
 				hist_add(h, strtoull(b->keys[k], NULL, 10), cnt);
 				total += cnt;
@@ -291,7 +291,7 @@ static double bins_over(const struct rs_unit *u, uint64_t limit_ns)
 				if (cnt < 0)
 					cnt = 0;
 				if (strtoull(b->keys[k], NULL, 10) >= limit_ns)
-					cnt += (double)b->items[k].uint;
+					cnt += (double)jv_uint(&b->items[k], 0);
 			}
 		}
 	}
