@@ -142,13 +142,14 @@ static void print_header(FILE *out, const struct cli *c, const struct job_list *
 	const char *keys[CELL_MAX_OVERRIDES], *values[CELL_MAX_OVERRIDES];
 	struct resultset_meta m;
 	struct report_header h;
-	bool some_gettime = false;
+	bool some_gettime = false, some_cpu = false;
 
 	for (unsigned i = 0; i < jobs->njobs; i++) {
 		const struct job_desc *j = &jobs->jobs[i];
 		unsigned long long lo[STATS_NDIR], hi[STATS_NDIR];
 
 		some_gettime |= j->clocksource == CLOCKSRC_GETTIME;
+		some_cpu |= j->clocksource == CLOCKSRC_CPU;
 		if (j->jobnum)
 			continue;
 		for (int d = 0; d < STATS_NDIR; d++) {
@@ -165,8 +166,10 @@ static void print_header(FILE *out, const struct cli *c, const struct job_list *
 		.set_keys = m.set_keys, .set_values = m.set_values, .nsets = m.nsets,
 		.cell_keys = m.cell_keys, .cell_values = m.cell_values, .ncell = m.ncell,
 		.cell_idx = c->cells.cell_idx, .ncells = c->cells.ncells,
-		.tsc = r->clock.tsc, .tsc_hz = r->clock.hz, .clock_why = r->clock.why,
-		.some_gettime = some_gettime,
+		.tsc = r->clock.tsc, .clock_why = r->clock.why, .some_gettime = some_gettime,
+		/* the TSC's rate: the run's clock's, or what clocksource=cpu calibrated */
+		.tsc_hz = r->clock.tsc ? r->clock.hz : r->cpu.hz,
+		.some_cpu_tsc = some_cpu && r->cpu.tsc,
 		.nranks = c->dist->nranks, .nhosts = c->dist->nhosts,
 		.nthreads = jobs->njobs,
 		.version = c->fio_mode ? FIO_MODE_VERSION(IOJOB_VERSION) : NULL,

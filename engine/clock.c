@@ -51,16 +51,18 @@ static void use_gettime(struct clock_src *c, const char *why)
 	c->why = why;
 }
 
-void clock_init(struct clock_src *c, bool force_gettime)
+void clock_init(struct clock_src *c, enum clock_pick pick)
 {
 	const char *env = env_get(ENV_CLOCK);
 	uint64_t t0, t1, c0, c1;
 
-	if (force_gettime || (env && !strcmp(env, "gettime")))
+	if (env && !strcmp(env, "gettime"))
+		return use_gettime(c, "IOJOB_CLOCK=gettime");
+	if (pick == CLOCK_PICK_GETTIME)
 		return use_gettime(c, "clocksource=clock_gettime");
 	if (!tsc_invariant())
 		return use_gettime(c, "the CPU has no invariant TSC");
-	if (!kernel_trusts_tsc())
+	if (pick == CLOCK_PICK_AUTO && !kernel_trusts_tsc())
 		return use_gettime(c, "the kernel does not use the TSC as its clock");
 	c->tsc = true;
 	t0 = clock_mono_ns();

@@ -1,7 +1,7 @@
 /*
  * The clock of the I/O path: the CPU's time-stamp counter when it is invariant and the
- * kernel trusts it across CPUs (about 9 ns a read here), else clock_gettime(MONOTONIC)
- * (about 20 ns). Timestamps stay in ticks in the hot path and become nanoseconds per
+ * kernel trusts it across CPUs (about 9-11 ns a read), else clock_gettime(MONOTONIC)
+ * (about 20-26 ns). Timestamps stay in ticks in the hot path and become nanoseconds per
  * sample with one multiply.
  */
 #ifndef ENGINE_CLOCK_H
@@ -25,10 +25,17 @@ struct clock_src {
 };
 
 /*
- * Pick and calibrate the clock (about 20 ms against CLOCK_MONOTONIC). force_gettime skips
- * the TSC (IOJOB_CLOCK=gettime in the environment does the same).
+ * Which clock to pick: the TSC where the kernel trusts it (its own clocksource), always
+ * clock_gettime, or the TSC wherever the CPU says it is invariant (clocksource=cpu, as
+ * fio's: a VM's kernel may distrust it for reasons of its own, such as migration).
  */
-void clock_init(struct clock_src *c, bool force_gettime);
+enum clock_pick { CLOCK_PICK_AUTO, CLOCK_PICK_GETTIME, CLOCK_PICK_CPU };
+
+/*
+ * Pick and calibrate the clock (about 20 ms against CLOCK_MONOTONIC). IOJOB_CLOCK=gettime
+ * in the environment makes every pick clock_gettime.
+ */
+void clock_init(struct clock_src *c, enum clock_pick pick);
 
 /*
  * A reading of c, whose kind tsc is (c->tsc): a loop chosen once per job passes it as a

@@ -97,6 +97,7 @@ struct run {
 	const struct job_list *jobs;
 	struct clock_src clock;		/* the TSC when usable, else clock_gettime */
 	struct clock_src gettime;	/* for jobs with clocksource=clock_gettime */
+	struct clock_src cpu;		/* for jobs with clocksource=cpu: the TSC if invariant */
 	struct lat_map latmap;		/* shared by every job's accounting */
 	struct job_result *results;	/* one per job */
 	struct phase_usage *phases;	/* one per phase */

@@ -108,8 +108,10 @@ static int map_alloc(struct iomem *m, const struct iomem_spec *s, char *err, siz
 
 		snprintf(err, errlen, "mmap of %zu bytes%s%s%s: %s%s", m->len,
 			 s->path ? " of '" : "", s->path ? s->path : "", s->path ? "'" : "",
-			 strerror(e), s->type == MEM_MMAPHUGE && e == ENOMEM ? " (too few free "
-			 "huge pages: raise /proc/sys/vm/nr_hugepages)" : "");
+			 strerror(e), s->type != MEM_MMAPHUGE ? "" : e == ENOMEM ? " (too few "
+			 "free huge pages: raise /proc/sys/vm/nr_hugepages)" : e == EINVAL ?
+			 " (no huge pages of hugepage-size here: /sys/kernel/mm/hugepages lists "
+			 "the sizes)" : "");
 		return -e;
 	}
 	m->base = p;

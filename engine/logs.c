@@ -461,9 +461,11 @@ static int write_one(const struct job_desc *j, struct job_logs *l, const char *p
 	else if (!ret)
 		ret = joblog_write(f, log, l->form, j->log_store_compressed);
 	err = stream_finish(f, true);	/* names the reason where the writes only set ferror */
-	if (err < 0 || ret < 0)
-		return diag_set(d, err < 0 ? err : ret, "job '%s': cannot write log '%s': %s",
-				j->name, path, strerror(err < 0 ? -err : -ret));
+	if (ret < 0 || err < 0) {	/* the first failure: a later flush may know less */
+		ret = ret < 0 ? ret : err;
+		return diag_set(d, ret, "job '%s': cannot write log '%s': %s", j->name, path,
+				strerror(-ret));
+	}
 	return 0;
 }
 

@@ -85,11 +85,9 @@ static void write_chunk(struct log_sink *s, struct joblog_chunk *c)
 	if (!s->err && !s->f)
 		open_file(s);
 	if (!s->err) {
-		errno = 0;
 		ret = joblog_put_chunk(s->f, c, s->w->flags, s->w->deflated);
-		/* a buffered write that failed shows in ferror(); its errno is the reason */
 		if (ret < 0)
-			s->err = ret == -EIO && errno ? -errno : ret;
+			s->err = ret;
 	}
 	if (s->err)
 		s->lost += c->n;

@@ -54,7 +54,7 @@ struct run_files {
 struct start_gate {
 	atomic_uint ready;
 	atomic_uint go;
-	uint64_t go_tsc;	/* when go was given, in each clock's ticks */
+	uint64_t go_tsc;	/* when go was given, in TSC ticks (and in ns: go_ns) */
 	uint64_t go_ns;
 };
 
@@ -84,9 +84,9 @@ static void gate_wait_ready(struct start_gate *g, unsigned n)
 		futex_wait(&g->ready, seen);
 }
 
-static void gate_open(struct start_gate *g, const struct run *r)
+static void gate_open(struct start_gate *g)
 {
-	g->go_tsc = clock_ticks(&r->clock);
+	g->go_tsc = clock_ticks_as(true);	/* a TSC reading, for the jobs that use it */
 	g->go_ns = clock_mono_ns();
 	atomic_store(&g->go, 1);
 	futex_wake(&g->go, INT_MAX);
@@ -292,8 +292,14 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 	r->jobs = jobs;
 	atomic_init(&r->stop, false);
 	atomic_init(&r->end_all, false);
-	clock_init(&r->clock, false);
-	clock_init(&r->gettime, true);
+	clock_init(&r->clock, CLOCK_PICK_AUTO);
+	clock_init(&r->gettime, CLOCK_PICK_GETTIME);
+	r->cpu = r->clock;	/* calibrated again only where the kernel distrusts the TSC */
+	for (unsigned i = 0; !r->clock.tsc && i < jobs->njobs; i++)
+		if (jobs->jobs[i].clocksource == CLOCKSRC_CPU) {
+			clock_init(&r->cpu, CLOCK_PICK_CPU);
+			break;
+		}
 	stats_lat_map_init(&r->latmap);
 	r->results = calloc(jobs->njobs, sizeof(*r->results));
 	r->files = calloc(jobs->njobs, sizeof(*r->files));
@@ -574,7 +580,8 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 	s->w.job = &r->jobs->jobs[index];
 	s->w.njobs = r->jobs->njobs;
 	s->w.ops = r->files[index].ops;
-	s->w.clk = s->w.job->clocksource == CLOCKSRC_GETTIME ? &r->gettime : &r->clock;
+	s->w.clk = s->w.job->clocksource == CLOCKSRC_GETTIME ? &r->gettime :
+		   s->w.job->clocksource == CLOCKSRC_CPU ? &r->cpu : &r->clock;
 	s->w.latmap = &r->latmap;
 	s->w.rare_min = rare_min(s->w.job);
 	s->w.progress = &r->results[index].progress;
@@ -752,7 +759,7 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 	if (phase == 0)
 		diskset_snapshot_start(&r->disks);
 	usage_begin(&r->phases[phase]);
-	gate_open(&gate, r);
+	gate_open(&gate);
 	for (unsigned i = 0; i < n; i++)
 		if (slots[i].started)
 			pthread_join(slots[i].thread, NULL);

@@ -88,7 +88,7 @@ static const struct opt_enum zonemode_vals[] = {
 };
 
 static const struct opt_enum clock_vals[] = {
-	{ "cpu", CLOCKSRC_CPU, "the CPU's time-stamp counter (iojob's default when usable)" },
+	{ "cpu", CLOCKSRC_CPU, "the CPU's time-stamp counter wherever it is invariant" },
 	{ "clock_gettime", CLOCKSRC_GETTIME, "clock_gettime(CLOCK_MONOTONIC)" },
 	{ "gettimeofday", CLOCKSRC_GETTIME, "same as clock_gettime (monotonic)" },
 	{ NULL },

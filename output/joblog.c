@@ -101,7 +101,8 @@ static int put_deflated(FILE *f, const struct joblog_chunk *c, unsigned flags)
 		put_sample(raw + i * size, &c->e[i], flags);
 	if (compress2(z, &zlen, raw, (uLong)raw_len, Z_DEFAULT_COMPRESSION) != Z_OK)
 		goto out;
-	ret = fwrite(z, 1, zlen, f) == zlen ? 0 : -EIO;
+	errno = 0;
+	ret = fwrite(z, 1, zlen, f) == zlen && !ferror(f) ? 0 : errno ? -errno : -EIO;
 out:
 	free(raw);
 	free(z);
@@ -177,8 +178,14 @@ static int put_text(FILE *f, const struct joblog_entry *e, size_t n, unsigned fl
 	for (size_t i = 0; i < n; i++) {
 		p = format_line(p, &e[i], flags);
 		if ((size_t)(buf + sizeof(buf) - p) < LINE_MAX_BYTES || i + 1 == n) {
-			if (fwrite(buf, 1, (size_t)(p - buf), f) != (size_t)(p - buf))
-				return -EIO;
+			errno = 0;
+			/*
+			 * The reason (ENOSPC, EDQUOT) is errno now: glibc may count a write
+			 * that failed as done, and keep only the stream's error flag.
+			 */
+			if (fwrite(buf, 1, (size_t)(p - buf), f) != (size_t)(p - buf) ||
+			    ferror(f))
+				return errno ? -errno : -EIO;
 			p = buf;
 		}
 	}

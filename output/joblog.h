@@ -85,7 +85,7 @@ static inline void joblog_add(struct joblog *l, uint64_t time_ms, uint64_t value
  * Write one chunk's entries: in fio 3.33's text format (flags JOBLOG_OFFSET adds the
  * offset column, JOBLOG_PRIO prints the priority as 0x%04x), or with deflated as one zlib
  * stream of fio's binary samples (log_store_compressed). An empty chunk writes nothing.
- * Returns 0, -ENOMEM, or -EIO when the stream failed.
+ * Returns 0, -ENOMEM, or the write's -errno (-EIO when the stream kept no reason).
  */
 int joblog_put_chunk(FILE *f, const struct joblog_chunk *c, unsigned flags, bool deflated);
 

@@ -165,6 +165,7 @@ struct report_header {
 	uint64_t tsc_hz;
 	const char *clock_why;		/* why not the TSC */
 	bool some_gettime;		/* a job asked for clocksource=clock_gettime */
+	bool some_cpu_tsc;		/* without the TSC, a job's clocksource=cpu took it */
 	int nranks;			/* MPI ranks, on nhosts hosts */
 	unsigned nhosts;
 	unsigned nthreads;

@@ -43,6 +43,8 @@ void report_run_header(FILE *f, const struct report_header *h)
 		fprintf(f, "Clock: clock_gettime (%s)", h->clock_why);
 	if (h->tsc && h->some_gettime)
 		fprintf(f, "; clock_gettime where clocksource=clock_gettime");
+	if (!h->tsc && h->some_cpu_tsc)
+		fprintf(f, "; tsc (%.0f MHz) where clocksource=cpu", (double)h->tsc_hz / 1e6);
 	fprintf(f, "\n");
 	if (h->nranks > 1)
 		fprintf(f, "Ranks: %d on %u host%s (MPI), each running the jobs below\n",

@@ -33,6 +33,11 @@ CASES = [
      "ioengine=null\nrw=randwrite\niodepth=8\nrate_iops=200000\n", False),
     ("psync qd1 read of a file (sync fast loop)",
      "ioengine=psync\nrw=read\niodepth=1\nsize=4m\nfilename={dir}/data\n", True),
+    # each loop is built for its clock's kind: the TSC, and clock_gettime
+    ("null qd1 randread, clocksource=cpu",
+     "ioengine=null\nrw=randread\niodepth=1\nclocksource=cpu\n", True),
+    ("null qd32 randread, clocksource=clock_gettime",
+     "ioengine=null\nrw=randread\niodepth=32\nclocksource=clock_gettime\n", False),
 ]
 
 
@@ -82,8 +87,44 @@ def check_buckets(c, name, job, bins_all):
         lo = e
 
 
+def tsc_state():
+    """(whether the kernel's clocksource is the TSC, whether the CPU's TSC is invariant)."""
+    try:
+        with open("/sys/devices/system/clocksource/clocksource0/current_clocksource") as f:
+            kernel = f.read().startswith("tsc")
+    except OSError:
+        kernel = False
+    with open("/proc/cpuinfo") as f:
+        flags = next((line.split(":", 1)[1].split() for line in f
+                      if line.startswith("flags")), [])
+    return kernel, "constant_tsc" in flags and "nonstop_tsc" in flags
+
+
+def check_clock_header(c):
+    """clocksource=cpu takes the TSC wherever the CPU says it is invariant, as fio's does,
+    also where the kernel does not use it (a VM's kvm-clock): the header says which clock
+    each job's latencies were taken with; clock_gettime is always clock_gettime."""
+    kernel, invariant = tsc_state()
+    if os.environ.get("IOJOB_CLOCK") == "gettime":
+        c.skip("IOJOB_CLOCK=gettime: every job uses clock_gettime")
+        return
+    base = ["--name=c", "--ioengine=null", "--size=1m"]
+    want = {"cpu": "Clock: tsc (" if kernel else
+            "; tsc (" if invariant else "Clock: clock_gettime (the CPU has no invariant TSC)",
+            "clock_gettime": "; clock_gettime where clocksource=clock_gettime" if kernel else
+            "Clock: clock_gettime ("}
+    for cs, text in want.items():
+        rc, out, err = run(base + ["--clocksource=" + cs])
+        line = next((l for l in out.splitlines() if l.startswith("Clock:")), "")
+        c.check(rc == 0 and text in line and (cs != "cpu" or kernel or not invariant or
+                                               line.endswith("where clocksource=cpu")),
+                "clocksource=%s (kernel's TSC %s, invariant %s): %r %s" %
+                (cs, kernel, invariant, line, err))
+
+
 def main():
     c = Checks("fast_loops")
+    check_clock_header(c)
     tmp = scratch_dir()
     try:
         with open(os.path.join(tmp, "data"), "wb") as f:

@@ -1038,6 +1038,10 @@ START_TEST(run_header_says_sets_cell_clock_ranks)
 	h = (struct report_header){ .clock_why = "IOJOB_CLOCK=gettime", .nranks = 1,
 				    .nthreads = 1 };
 	report_run_header(f, &h);
+	h.clock_why = "the kernel does not use the TSC as its clock";
+	h.some_cpu_tsc = true;
+	h.tsc_hz = 2096000000ULL;
+	report_run_header(f, &h);
 	ck_assert_int_eq(fclose(f), 0);
 	ck_assert_str_eq(buf, "iojob-" IOJOB_VERSION "\n"
 			 "Overrides (--set): bs=8k, iodepth=4\n"
@@ -1047,6 +1051,10 @@ START_TEST(run_header_says_sets_cell_clock_ranks)
 			 "Starting 2 threads\n"
 			 "iojob-" IOJOB_VERSION "\n"
 			 "Clock: clock_gettime (IOJOB_CLOCK=gettime)\n"
+			 "Starting 1 thread\n"
+			 "iojob-" IOJOB_VERSION "\n"
+			 "Clock: clock_gettime (the kernel does not use the TSC as its clock); "
+			 "tsc (2096 MHz) where clocksource=cpu\n"
 			 "Starting 1 thread\n");
 	free(buf);
 }
