@@ -439,6 +439,10 @@ static int write_one(const struct job_desc *j, struct job_logs *l, const char *p
 		ret = logs_writer_error(l->writer, (unsigned)idx, &lost);
 		spill = logs_writer_take_file(l->writer, (unsigned)idx, &own);
 	}
+	if (!ret && log && log->lost) {
+		ret = -ENOMEM;
+		lost = log->lost;
+	}
 	if (ret < 0) {
 		if (spill)
 			fclose(spill);

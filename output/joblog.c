@@ -330,6 +330,7 @@ void joblog_free(struct joblog *l)
 	}
 	l->first = l->last = NULL;
 	l->next_cap = l->first_cap;
+	l->lost = 0;
 }
 
 void histlog_free(struct histlog *l)

@@ -54,6 +54,7 @@ typedef void joblog_full_fn(struct joblog *l, struct joblog_chunk *c, void *ctx)
 struct joblog {
 	struct joblog_chunk *first, *last;	/* NULL: nothing logged yet */
 	unsigned first_cap, next_cap, max_cap;	/* 0: JOBLOG_ENTRIES_MAX */
+	uint64_t lost;				/* entries with no memory to go to */
 	joblog_full_fn *full;
 	void *full_ctx;
 };
@@ -70,8 +71,10 @@ static inline void joblog_add(struct joblog *l, uint64_t time_ms, uint64_t value
 {
 	struct joblog_entry *e;
 
-	if ((!l->last || l->last->n == l->last->cap) && !joblog_grow(l))
+	if ((!l->last || l->last->n == l->last->cap) && !joblog_grow(l)) {
+		l->lost++;	/* counted, so that the log's file is not taken for whole */
 		return;
+	}
 	e = &l->last->e[l->last->n++];
 	e->time_ms = time_ms;
 	e->value = value;
@@ -122,7 +125,7 @@ int histlog_add(struct histlog *l, uint64_t time_ms, uint32_t ddir, uint32_t bs,
 
 int histlog_write(FILE *f, const struct histlog *l);
 
-/* Free every entry; the log keeps its sizes, ready for more. */
+/* Free every entry (and the count of those lost); the log keeps its sizes, ready for more. */
 void joblog_free(struct joblog *l);
 void histlog_free(struct histlog *l);
 
