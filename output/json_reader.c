@@ -290,9 +290,14 @@ static int parse_container(struct cursor *c, struct jv *out, char close)
 			continue;
 		}
 		if (c->p < c->end && *c->p == close) {
+			/* the key an error names may be this object's last: it moves when packed */
+			bool named = close == '}' && c->key == out->keys[out->n - 1];
+
 			c->p++;
 			c->depth--;
 			fit(out, cap);
+			if (named)
+				c->key = out->keys[out->n - 1];
 			return 0;
 		}
 		return -EINVAL;

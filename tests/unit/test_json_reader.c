@@ -281,6 +281,8 @@ START_TEST(complete_objects_are_packed)
 		"{\"a\": {\"x\": 1}, \"b\": [1, {\"c\": 2}, ",
 		"{\"a\": \"s\", \"bb\": ",
 	};
+	static const char after[] = "{\"a\": {\"x\": 1, \"yy\": 2}, }";
+	struct jv_error err;
 	struct jv v;
 
 	ck_assert_uint_eq(sizeof(struct jv), 24);
@@ -294,6 +296,9 @@ START_TEST(complete_objects_are_packed)
 	jv_free(&v);
 	for (size_t i = 0; i < TABLE_LEN(cut); i++)
 		ck_assert_int_eq(jv_parse(cut[i], strlen(cut[i]), &v, NULL), -EINVAL);
+	/* the error names the last key read, which moved when its object was packed */
+	ck_assert_int_eq(jv_parse(after, strlen(after), &v, &err), -EINVAL);
+	ck_assert_str_eq(err.key, "yy");
 }
 END_TEST
 
