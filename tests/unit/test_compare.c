@@ -50,27 +50,43 @@ static struct cmp_side sides[2];
 static struct table *tables;
 static int ntables;
 
-static void load_side(struct side_data *s, struct cmp_side *side, const char *text,
-		      const char *name)
+/* A new temporary file for a side's lines, open for writing. */
+static FILE *side_file(struct side_data *s)
 {
-	struct diag d = { 0 };
 	int fd;
-	FILE *f;
 
 	snprintf(s->path, sizeof(s->path), "/tmp/iojob-test-compare-XXXXXX");
 	fd = mkstemp(s->path);
 	ck_assert_int_ge(fd, 0);
-	f = fdopen(fd, "w");
-	fputs(text, f);
-	fclose(f);
+	return fdopen(fd, "w");
+}
+
+/* Load the side's file and index every unit of it; returns how many there are. */
+static size_t index_side(struct side_data *s, struct cmp_side *side)
+{
+	struct diag d = { 0 };
+	int n;
+
 	ck_assert_msg(rs_load(&s->set, s->path, &d) == 0, "%s", d.msg);
-	ck_assert_int_eq(rs_select(&s->set, NULL, NULL, 0, &s->sel), 2);
+	n = rs_select(&s->set, NULL, NULL, 0, &s->sel);
+	ck_assert_int_ge(n, 0);
 	side->units = malloc(s->sel.n * sizeof(*side->units));
 	for (size_t i = 0; i < s->sel.n; i++)
 		side->units[i] = &s->sel.units[i];
 	side->n = s->sel.n;
-	side->name = name;
 	ck_assert_int_eq(compare_index(side), 0);
+	return (size_t)n;
+}
+
+static void load_side(struct side_data *s, struct cmp_side *side, const char *text,
+		      const char *name)
+{
+	FILE *f = side_file(s);
+
+	fputs(text, f);
+	fclose(f);
+	side->name = name;
+	ck_assert_uint_eq(index_side(s, side), 2);
 }
 
 static void seed003_setup(void)
@@ -225,14 +241,8 @@ END_TEST
 
 static void write_side(struct side_data *s, struct cmp_side *side, int reverse, int extra)
 {
-	struct diag d = { 0 };
-	int fd = -1;
-	FILE *f;
+	FILE *f = side_file(s);
 
-	snprintf(s->path, sizeof(s->path), "/tmp/iojob-test-compare-XXXXXX");
-	fd = mkstemp(s->path);
-	ck_assert_int_ge(fd, 0);
-	f = fdopen(fd, "w");
 	for (int i = 0; i < GRID + extra; i++)
 		fprintf(f, "{\"iojob_result\": 1, \"label\": \"\", \"cell\": {\"x\": \"%d\"}, "
 			"\"report\": {\"jobs\": [{\"jobname\": \"j\", \"groupid\": 0}]}}\n",
@@ -241,13 +251,7 @@ static void write_side(struct side_data *s, struct cmp_side *side, int reverse, 
 		fprintf(f, "{\"iojob_result\": 1, \"label\": \"\", \"cell\": {\"x\": \"5\"}, "
 			"\"report\": {\"jobs\": [{\"jobname\": \"j\", \"groupid\": 0}]}}\n");
 	fclose(f);
-	ck_assert_msg(rs_load(&s->set, s->path, &d) == 0, "%s", d.msg);
-	ck_assert_int_ge(rs_select(&s->set, NULL, NULL, 0, &s->sel), 0);
-	side->units = malloc(s->sel.n * sizeof(*side->units));
-	for (size_t i = 0; i < s->sel.n; i++)
-		side->units[i] = &s->sel.units[i];
-	side->n = s->sel.n;
-	ck_assert_int_eq(compare_index(side), 0);
+	index_side(s, side);
 }
 
 START_TEST(runs_keep_first_order_and_find_the_last_line)
