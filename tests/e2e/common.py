@@ -36,6 +36,22 @@ def run(args, cwd=None, stdin=None, timeout=120):
     return p.returncode, p.stdout, p.stderr
 
 
+def run_fio_racy(fio, args, cwd=None, timeout=30, tries=3):
+    """Run fio where its log compression worker starts (log_compression,
+    log_store_compressed). fio 3.33 can hang for good there: workqueue_init() assigns the
+    new worker's flags after pthread_create(), wiping the RUNNING flag when the worker got
+    there first, and then waits for RUNNING forever; a loaded machine makes that likely.
+    A run that does not end in timeout seconds (they take well under one) is killed and
+    started again. Returns the CompletedProcess, or None when every try hung."""
+    for _ in range(tries):
+        try:
+            return subprocess.run([fio] + args, cwd=cwd, capture_output=True, text=True,
+                                  timeout=timeout)
+        except subprocess.TimeoutExpired:
+            continue
+    return None
+
+
 def is_tsan_build():
     p = subprocess.run(["ldd", BIN], capture_output=True, text=True)
     return "libtsan" in p.stdout
