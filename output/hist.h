@@ -33,6 +33,20 @@ static inline unsigned hist_index(uint64_t ns)
 	return idx < HIST_BUCKETS ? idx : HIST_BUCKETS - 1;
 }
 
+/*
+ * The buckets of a histogram that may hold counts, as ranges [lo[k], hi[k]) in order: those
+ * on pages of memory this process wrote (base/mem_pages.h). The others read as zeros, and
+ * reading them would cost a page each where the kernel maps no zero page. Every reader of
+ * a whole histogram goes through them.
+ */
+#define HIST_SPANS	8
+struct hist_spans {
+	unsigned n;
+	uint16_t lo[HIST_SPANS], hi[HIST_SPANS];
+};
+
+void hist_spans(const struct hist *h, struct hist_spans *s);
+
 /* Count n samples of value ns. */
 static inline void hist_add(struct hist *h, uint64_t ns, uint64_t n)
 {

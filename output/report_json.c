@@ -21,23 +21,31 @@
  * tools know no larger bin (fio_jsonplus_clat2csv loops forever on one), so ours, which go
  * on, are folded into that bucket here as fio would have counted them.
  */
-static void json_bins(struct json_out *j, const struct hist *h)
+static void json_bin(struct json_out *j, unsigned i, uint64_t n)
 {
 	char name[32];
-	uint64_t n;
-	unsigned i;
 
+	snprintf(name, sizeof(name), "%llu", (unsigned long long)hist_bucket_value(i));
+	json_uint(j, name, n);
+}
+
+static void json_bins(struct json_out *j, const struct hist *h)
+{
+	struct hist_spans s;
+	uint64_t last = 0;	/* fio's last bucket and all ours above it */
+
+	hist_spans(h, &s);
 	json_open(j, "bins", '{');
-	for (i = 0; i < FIO_HIST_BUCKETS; i++) {
-		n = h->count[i];
-		if (i == FIO_HIST_BUCKETS - 1)
-			for (unsigned k = FIO_HIST_BUCKETS; k < HIST_BUCKETS; k++)
-				n += h->count[k];
-		if (!n)
-			continue;
-		snprintf(name, sizeof(name), "%llu", (unsigned long long)hist_bucket_value(i));
-		json_uint(j, name, n);
+	for (unsigned k = 0; k < s.n; k++) {
+		for (unsigned i = s.lo[k]; i < s.hi[k]; i++) {
+			if (i >= FIO_HIST_BUCKETS - 1)
+				last += h->count[i];
+			else if (h->count[i])
+				json_bin(j, i, h->count[i]);
+		}
 	}
+	if (last)
+		json_bin(j, FIO_HIST_BUCKETS - 1, last);
 	json_close(j, '}');
 }
 

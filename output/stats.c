@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/mem_pages.h"
+
 /* The fields of a zeroed direction that do not start at zero. */
 static void dir_init(struct dir_stats *d)
 {
@@ -43,18 +45,32 @@ void stats_init(struct job_stats *st)
 }
 
 /*
- * Zero n bytes at p, writing only the 64-byte runs that are not zero already: a page no
- * sample touched is the shared zero page, and a write would give it memory of its own.
+ * Zero n bytes at p, writing only the 64-byte runs that are not zero already, and not
+ * even reading the pages never written (base/mem_pages.h): a page no sample touched has
+ * no memory of its own (or is the shared zero page), and a write or a read would give it
+ * some.
  */
 static void clear_lazily(char *p, size_t n)
 {
 	static const char zero[64];
+	size_t page = mem_page_size(), at = 0;
 
-	for (size_t at = 0; at < n; at += sizeof(zero)) {
-		size_t k = n - at < sizeof(zero) ? n - at : sizeof(zero);
+	while (at < n) {
+		uint64_t used = mem_pages_used(p + at, n - at);
+		/* the end of the page p + at is on, then of each next one the probe answered */
+		size_t end = ((uintptr_t)(p + at) / page + 1) * page - (uintptr_t)p;
 
-		if (memcmp(p + at, zero, k))
-			memset(p + at, 0, k);
+		for (unsigned k = 0; k < MEM_PAGES_MAX && at < n; k++, end += page) {
+			size_t stop = end < n ? end : n;
+
+			for (; (used >> k & 1) && at < stop; at += sizeof(zero)) {
+				size_t len = stop - at < sizeof(zero) ? stop - at : sizeof(zero);
+
+				if (memcmp(p + at, zero, len))
+					memset(p + at, 0, len);
+			}
+			at = stop;
+		}
 	}
 }
 
@@ -336,22 +352,44 @@ void stats_unify(struct job_stats *st)
 	}
 }
 
+/* The exact buckets (below HIST_EXACT) on pages that were written, as spans. */
+static void exact_spans(const struct hist *h, struct hist_spans *s)
+{
+	unsigned n = 0;
+
+	hist_spans(h, s);
+	for (unsigned k = 0; k < s->n && s->lo[k] < HIST_EXACT; n = ++k)
+		if (s->hi[k] > HIST_EXACT)
+			s->hi[k] = HIST_EXACT;
+	s->n = n;
+}
+
 void stats_fold_exact_clat(struct job_stats *st)
 {
+	struct hist_spans s;
+
 	for (int d = 0; d < STATS_NDIR; d++) {
 		struct dir_stats *ds = &st->dir[d];
 
-		for (unsigned v = 0; v < HIST_EXACT; v++) {
-			uint64_t n = ds->clat_hist.count[v];
+		exact_spans(&ds->clat_hist, &s);
+		for (unsigned k = 0; k < s.n; k++) {
+			for (unsigned v = s.lo[k]; v < s.hi[k]; v++) {
+				uint64_t n = ds->clat_hist.count[v];
 
-			if (!n)
-				continue;
-			moments_add(&ds->clat, v, n);
-			st->lat_buckets[stats_lat_bucket(v)] += n;
+				if (!n)
+					continue;
+				moments_add(&ds->clat, v, n);
+				st->lat_buckets[stats_lat_bucket(v)] += n;
+			}
 		}
 	}
 }
 
+/*
+ * Read as it is, without a probe: a running job asks every 10 ms (pace_publish), and its
+ * 1 KiB of exact buckets mostly share the direction's first page with the counters that
+ * stats_new() writes, so a probe would cost a system call to save no memory.
+ */
 uint64_t stats_exact_clat_sum(const struct hist *h)
 {
 	uint64_t sum = 0;

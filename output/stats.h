@@ -66,15 +66,20 @@ struct dir_stats {
 	struct moments bw;	/* samples in KiB/s, one per bw window */
 	struct moments iops;	/* samples in I/O per s, one per iops window */
 	struct sample_sum bw_sum, iops_sum;	/* kept by stats_merge and stats_unify */
-	struct hist clat_hist;
-	struct hist slat_hist;	/* filled only with slat_percentiles */
-	struct hist lat_hist;	/* filled only with lat_percentiles */
 	uint64_t lat_over[STATS_LAT_OVER_NR];	/* lat_over=: I/Os at or above each limit */
 	/* Per priority, only when cmdprio is used: nprio 0 is the common case, none kept. */
 	uint32_t nprio;
 	uint32_t own_ioprio;	/* the job's prioclass/prio: what its I/Os count under */
 	bool prio_lat;		/* the entries hold lat (lat_percentiles), not clat */
 	bool prio_dropped;	/* a merge met more priorities than fit: show none */
+	/*
+	 * The histograms come after every counter, so that a merge or a report that reads
+	 * the counters of a direction that did no I/O reads one page, not a page behind
+	 * each histogram block.
+	 */
+	struct hist clat_hist;
+	struct hist slat_hist;	/* filled only with slat_percentiles */
+	struct hist lat_hist;	/* filled only with lat_percentiles */
 	struct prio_stats prio[STATS_PRIO_NR];
 };
 
@@ -84,7 +89,6 @@ struct job_stats {
 	uint64_t sync_ios;		/* fsync/fdatasync calls, end_fsync's too */
 	uint64_t fsync_ios;		/* the fsync= ones: what fio counts and shows */
 	struct moments sync_lat;
-	struct hist sync_hist;
 	uint64_t depth[STATS_DEPTH_NR];	/* I/Os issued while this many were in flight */
 	uint64_t submit[STATS_BATCH_NR];	/* submit calls, by I/Os carried */
 	uint64_t complete[STATS_BATCH_NR];	/* reap calls, by I/Os returned */
@@ -95,6 +99,7 @@ struct job_stats {
 	uint64_t total_err;		/* errors skipped by continue_on_error */
 	int first_error;		/* errno of the first error, 0 if none */
 	int error;			/* errno that stopped the job, 0 if none */
+	struct hist sync_hist;		/* last, as in a direction: the counters share a page */
 };
 
 static inline void moments_init(struct moments *m)

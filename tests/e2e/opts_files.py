@@ -22,12 +22,13 @@ def iojob(args, cwd):
     return run(["--eta=never"] + args, cwd=cwd)
 
 
-def traced(args, cwd, calls, raw=False):
-    """Run iojob under strace -f for the calls; (exit code, stdout, trace lines), each call
-    on one line unless raw (as strace wrote them)."""
+def traced(args, cwd, calls, raw=False, path=None):
+    """Run iojob under strace -f for the calls (on path alone when given); (exit code,
+    stdout, trace lines), each call on one line unless raw (as strace wrote them)."""
     trace = os.path.join(cwd, "strace.out")
-    p = subprocess.run([STRACE, "-f", "-qq", "-o", trace, "-e", "trace=" + calls, BIN,
-                        "--eta=never"] + args, cwd=cwd, capture_output=True, text=True,
+    only = ["-P", path] if path else []
+    p = subprocess.run([STRACE, "-f", "-qq", "-o", trace, "-e", "trace=" + calls] + only +
+                       [BIN, "--eta=never"] + args, cwd=cwd, capture_output=True, text=True,
                        timeout=120, env=traced_env())
     with open(trace) as f:
         lines = f.read().splitlines()
@@ -458,7 +459,7 @@ def check_lockfile(c, d):
         args = ["--name=a", "--filename=lk", "--size=1m", "--bs=4k", "--rw=randrw",
                 "--numjobs=4", "--lockfile=" + mode, "--name=b", "--filename=lk",
                 "--size=1m", "--bs=4k", "--rw=randread", "--lockfile=" + mode]
-        code, _, lines = traced(args, d, "pread64,pwrite64", raw=True)
+        code, _, lines = traced(args, d, "pread64,pwrite64", raw=True, path=path)
         most, clashes = overlaps(lines)
         if mode == "none":
             ok = most > 1 and clashes > 0

@@ -27,7 +27,8 @@
  *   NTH    the first matching call it hits, counting from 1 (default 1)
  *   COUNT  how many matching calls in a row it hits (default 1; 0: every one from NTH on)
  * IOJOB_FAULT_PATH=TEXT  only calls on files whose path contains TEXT count; without it,
- *          calls on regular files and block devices (never pipes, terminals, /dev/null)
+ *          calls on regular files and block devices (never pipes, terminals, /dev/null,
+ *          nor /proc's files)
  * IOJOB_FAULT_LOG=FILE   written at exit: "CALL FAULT calls=N hits=M", one line per SPEC;
  *          a depth spec's adds " max_inflight=K", the most I/Os libaio had in flight at once
  *
@@ -39,6 +40,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -47,6 +49,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -262,13 +265,15 @@ __attribute__((destructor)) static void fault_report(void)
 static bool fd_counts(int fd)
 {
 	char link[64], path[PATH_MAX];
+	struct statfs fs;
 	struct stat st;
 	ssize_t n;
 
 	if (fd == FAULT_ANY_FD)
 		return true;
-	if (!path_filter)
-		return fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode));
+	if (!path_filter)	/* not /proc's files: iojob reads its own pagemap, for one */
+		return fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) &&
+		       !(fstatfs(fd, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC);
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, path, sizeof(path) - 1);
 	if (n < 0)

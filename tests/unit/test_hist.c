@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include <check.h>
+#include <sys/mman.h>
 
+#include "base/mem_pages.h"
 #include "output/hist.h"
 #include "test_util.h"
 
@@ -192,6 +194,50 @@ START_TEST(merge_equals_the_histogram_of_the_union)
 }
 END_TEST
 
+/*
+ * A histogram that straddles pages of its own mapping, only one page of it written: the
+ * probe finds that page alone, the spans are its buckets, and merge, total, percentiles
+ * read the same figures as from a copy whose every page is in memory.
+ */
+START_TEST(readers_skip_pages_never_written_and_miss_nothing)
+{
+	size_t page = mem_page_size(), len = 8 * page;
+	char *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* 384 bytes into a page, where a direction's clat histogram starts */
+	struct hist *h = (struct hist *)(map + page + 384), *dst = hist_new(), *copy;
+	unsigned at = (unsigned)((3 * page - 384) / sizeof(uint64_t)) + 5;
+	double pct[] = { 1, 50, 99.9, 100 };
+	uint64_t got[4], want[4];
+	struct hist_spans s;
+
+	ck_assert(map != MAP_FAILED);
+	ck_assert_uint_eq(mem_pages_used(map, len), 0);
+	h->count[at] = 3;	/* on the histogram's fourth page, the mapping's fifth */
+	h->count[at + 1] = 1;
+	ck_assert_uint_eq(mem_pages_used(map, len), 1u << 4);
+	hist_spans(h, &s);
+	ck_assert_uint_eq(s.n, 1);
+	ck_assert_uint_eq(s.lo[0], (3 * page - 384) / sizeof(uint64_t));
+	ck_assert_uint_eq(s.hi[0], (4 * page - 384) / sizeof(uint64_t));
+	ck_assert_uint_eq(hist_total(h), 4);
+	copy = hist_new();
+	copy->count[at] = 3;
+	copy->count[at + 1] = 1;
+	hist_percentiles(h, pct, 4, got);
+	hist_percentiles(copy, pct, 4, want);
+	ck_assert_int_eq(memcmp(got, want, sizeof(got)), 0);
+	ck_assert_uint_eq(got[0], hist_bucket_value(at));
+	ck_assert_uint_eq(got[3], hist_bucket_value(at + 1));
+	hist_merge(dst, h);
+	ck_assert_int_eq(memcmp(dst, copy, sizeof(*dst)), 0);
+	/* the probe read no page: those of the mapping before and after are still unmapped */
+	ck_assert_uint_eq(mem_pages_used(map, len), 1u << 4);
+	munmap(map, len);
+	free(copy);
+	free(dst);
+}
+END_TEST
+
 static Suite *hist_suite(void)
 {
 	Suite *s = suite_create("hist");
@@ -212,6 +258,7 @@ static Suite *hist_suite(void)
 
 	tc = tcase_create("merge");
 	tcase_add_test(tc, merge_equals_the_histogram_of_the_union);
+	tcase_add_test(tc, readers_skip_pages_never_written_and_miss_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }
