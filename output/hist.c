@@ -22,6 +22,9 @@ uint64_t hist_bucket_value(unsigned idx)
 	return base + (k << err_bits) + ((uint64_t)1 << (err_bits - 1));
 }
 
+/* Pages of 4 KiB or more: a histogram lies on at most 6, so at most 3 spans apart. */
+_Static_assert((sizeof(struct hist) / 4096 + 2) / 2 <= HIST_SPANS, "too few spans");
+
 void hist_spans(const struct hist *h, struct hist_spans *s)
 {
 	size_t page = mem_page_size(), per = page / sizeof(h->count[0]);
