@@ -56,7 +56,7 @@ void run_status_answer(struct worker *w)
 	if (want == atomic_load_explicit(&p->snap_done, memory_order_relaxed))
 		return;
 	to = &p->snap[want & 1];
-	memcpy(to->st, w->st, sizeof(*to->st));
+	stats_copy(to->st, w->st);
 	pace_measure(w, to->st);
 	worker_close_stats(w, to->st);
 	to->tid = w->tid;
@@ -206,10 +206,9 @@ int status_report_init(struct status_report **out, struct run *r)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++) {
 		for (int k = 0; k < 2; k++) {
-			s->snaps[i][k].st = calloc(1, sizeof(*s->snaps[i][k].st));
+			s->snaps[i][k].st = stats_new();
 			if (!s->snaps[i][k].st)
 				return -ENOMEM;
-			stats_init_zeroed(s->snaps[i][k].st);
 		}
 	}
 	if (r->disks.n) {
@@ -230,8 +229,8 @@ void status_report_free(struct status_report *s)
 		return;
 	for (unsigned i = 0; s->snaps && i < s->run->jobs->njobs; i++) {
 		s->run->results[i].progress.snap = NULL;
-		free(s->snaps[i][0].st);
-		free(s->snaps[i][1].st);
+		stats_free(s->snaps[i][0].st);
+		stats_free(s->snaps[i][1].st);
 	}
 	free(s->snaps);
 	free(s->view);

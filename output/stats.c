@@ -74,6 +74,37 @@ static void clear_lazily(char *p, size_t n)
 	}
 }
 
+/*
+ * Copy n bytes from src to dst page by page: a page of src never written is zeros, so
+ * dst's is cleared lazily instead, and neither is touched where neither was written.
+ */
+static void copy_lazily(char *dst, const char *src, size_t n)
+{
+	size_t page = mem_page_size(), at = 0, zeros = 0;	/* zeros: where a gap began */
+
+	while (at < n) {
+		uint64_t used = mem_pages_used(src + at, n - at);
+		size_t end = ((uintptr_t)(src + at) / page + 1) * page - (uintptr_t)src;
+
+		for (unsigned k = 0; k < MEM_PAGES_MAX && at < n; k++, end += page) {
+			size_t stop = end < n ? end : n;
+
+			if (used >> k & 1) {
+				clear_lazily(dst + zeros, at - zeros);
+				memcpy(dst + at, src + at, stop - at);
+				zeros = stop;
+			}
+			at = stop;
+		}
+	}
+	clear_lazily(dst + zeros, n - zeros);
+}
+
+void stats_copy(struct job_stats *dst, const struct job_stats *src)
+{
+	copy_lazily((char *)dst, (const char *)src, sizeof(*src));
+}
+
 void stats_restart(struct job_stats *st)
 {
 	size_t tail = offsetof(struct job_stats, dir) + sizeof(st->dir);

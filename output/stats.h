@@ -231,6 +231,12 @@ void stats_prio_layout(struct dir_stats *d, uint32_t own, const uint32_t *ioprio
 struct job_stats *stats_new(void);
 void stats_free(struct job_stats *st);
 
+/*
+ * *dst = *src, touching only the pages of each that were written (base/mem_pages.h): a
+ * --status-interval copy of a job costs the pages its I/Os used, not all 450 KB.
+ */
+void stats_copy(struct job_stats *dst, const struct job_stats *src);
+
 /* Zero every counter and set every moments' min to "none yet". */
 void stats_init(struct job_stats *st);
 

@@ -9,6 +9,7 @@
 
 #include <check.h>
 
+#include "base/mem_pages.h"
 #include "output/stats.h"
 #include "test_util.h"
 
@@ -559,6 +560,52 @@ START_TEST(stats_new_leaves_the_histograms_unmapped)
 }
 END_TEST
 
+/* Pages of st that may hold data (base/mem_pages.h): those a copy must carry. */
+static unsigned pages_written(const struct job_stats *st)
+{
+	const char *p = (const char *)st;
+	size_t chunk = MEM_PAGES_MAX * mem_page_size();
+	unsigned n = 0;
+
+	for (size_t at = 0; at < sizeof(*st); at += chunk)
+		n += (unsigned)__builtin_popcountll(mem_pages_used(p + at, sizeof(*st) - at < chunk ?
+								   sizeof(*st) - at : chunk));
+	return n;
+}
+
+/*
+ * A --status-interval copy (stats_copy) equals its source, old samples of the copy
+ * cleared, and costs only the pages the source wrote: a memcpy would give all 110 of the
+ * copy's pages memory.
+ */
+START_TEST(copy_is_equal_and_takes_only_the_pages_written)
+{
+	struct job_stats *st = stats_new(), *c = stats_new();
+	unsigned before;
+
+	ck_assert_ptr_nonnull(st);
+	ck_assert_ptr_nonnull(c);
+	hist_add(&st->dir[0].clat_hist, 100000, 2);
+	moments_add(&st->dir[0].clat, 100000, 2);
+	hist_add(&st->dir[1].lat_hist, 5000000, 1);
+	hist_add(&st->sync_hist, 30000000, 1);
+	before = resident_pages(c) + (resident_pages(c) != resident_pages(st) ?
+				      resident_pages(st) : 0);
+	stats_copy(c, st);
+	ck_assert_uint_le(resident_pages(c) + (resident_pages(c) != resident_pages(st) ?
+					      resident_pages(st) : 0), before + pages_written(st));
+	ck_assert_uint_lt(pages_written(st), 16);
+	ck_assert_int_eq(memcmp(c, st, sizeof(*st)), 0);
+	/* the copy's old samples go where the source has none now */
+	stats_restart(st);
+	hist_add(&st->dir[2].clat_hist, 700, 1);
+	stats_copy(c, st);
+	ck_assert_int_eq(memcmp(c, st, sizeof(*st)), 0);
+	stats_free(st);
+	stats_free(c);
+}
+END_TEST
+
 /*
  * The event loop's way (engine/account.h): a latency below HIST_EXACT goes into its bucket
  * alone, one above into the bucket, the moments and the lat buckets. After the fold the
@@ -633,6 +680,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, unify_merges_the_priorities_of_both_directions);
 	tcase_add_test(tc, restart_is_init_for_stats_in_use);
 	tcase_add_test(tc, stats_new_leaves_the_histograms_unmapped);
+	tcase_add_test(tc, copy_is_equal_and_takes_only_the_pages_written);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("buckets");
