@@ -1,4 +1,5 @@
 """Shared helpers of the end-to-end tests: run the iojob binary, split its output, check."""
+import contextlib
 import json
 import os
 import re
@@ -183,6 +184,14 @@ class Checks:
     def skip(self, why):
         self.skips.append(why)
 
+    def in_scratch(self, check):
+        """check(self, d) in a scratch directory of its own, removed after."""
+        d = scratch_dir()
+        try:
+            check(self, d)
+        finally:
+            remove(d)
+
     def finish(self):
         for s in self.skips:
             print("SKIP: " + s)
@@ -203,3 +212,35 @@ class Checks:
 
 def remove(path):
     shutil.rmtree(path, ignore_errors=True)
+
+
+def run_checks(name, checks):
+    """A script's usual main(): each check(c, d) in a scratch directory of its own, then
+    the summary and the exit status."""
+    c = Checks(name)
+    for check in checks:
+        c.in_scratch(check)
+    c.finish()
+
+
+@contextlib.contextmanager
+def small_tmpfs(c, d, name, options, what):
+    """A tmpfs mounted at d/name with options ("size=256k", "ro,size=64k") for the with
+    block, unmounted after it; None, and what is not tested skipped, where none can be
+    mounted (not root, no mount(8), refused)."""
+    mnt = os.path.join(d, name)
+    os.mkdir(mnt)
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        c.skip("%s: mounting a tmpfs needs root and mount(8)" % what)
+        yield None
+        return
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", mnt],
+                       capture_output=True, text=True)
+    if p.returncode:
+        c.skip("%s: cannot mount a tmpfs: %s" % (what, p.stderr.strip()))
+        yield None
+        return
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", mnt])

@@ -20,9 +20,9 @@ import json
 import os
 import re
 import subprocess
-import tempfile
 
-from common import BIN, Checks, engine_available, remove, scratch_dir, split_normal_json
+from common import BIN, Checks, engine_available, remove, scratch_dir, small_tmpfs, \
+    split_normal_json
 
 SHIM = os.environ.get("IOJOB_FAULT_SHIM", "")
 KiB = 1024
@@ -406,21 +406,14 @@ def check_nodata_engines(c, d):
                 "%s %s %s: exit %d, hits %s: %s" % (engine, rw, spec, code, hits, errs))
 
 
-def check_real_enospc(c):
+def check_real_enospc(c, d):
     """A 1 MiB tmpfs and jobs that need 4 MiB: they fail before the timed phase."""
-    if os.geteuid() != 0:
-        c.skip("real ENOSPC: needs root to mount a tmpfs")
-        return
-    mnt = tempfile.mkdtemp(prefix="iojob-enospc-")
-    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "iojob-enospc", mnt],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        c.skip("real ENOSPC: cannot mount a tmpfs: " + p.stderr.strip())
-        os.rmdir(mnt)
-        return
-    try:
-        for rw, pattern in (("read", r"laying out '%s' at offset \d+ \(4194304 bytes needed\)"),
-                            ("write", r"cannot size '%s' to 4194304 bytes")):
+    with small_tmpfs(c, d, "enospc", "size=1m", "real ENOSPC") as mnt:
+        if not mnt:
+            return
+        for rw, pattern in (
+                ("read", r"laying out '%s' at offset \d+ \(4194304 bytes needed\)"),
+                ("write", r"cannot size '%s' to 4194304 bytes")):
             path = os.path.join(mnt, "data-" + rw)
             p = subprocess.run([BIN, "--eta=never", "--name=f", "--filename=" + path,
                                 "--rw=" + rw, "--size=4m"], capture_output=True, text=True,
@@ -431,9 +424,6 @@ def check_real_enospc(c):
                     "tmpfs %s: exit %d, message %r" % (rw, p.returncode, p.stderr))
             c.check("IOPS=" not in p.stdout, "tmpfs %s: the timed phase ran" % rw)
             os.unlink(path)
-    finally:
-        subprocess.run(["umount", mnt])
-        os.rmdir(mnt)
 
 
 def main():
@@ -460,7 +450,7 @@ def main():
         check_nodata_engines(c, d)
     finally:
         remove(d)
-    check_real_enospc(c)
+    c.in_scratch(check_real_enospc)
     c.finish()
 
 

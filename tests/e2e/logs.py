@@ -7,7 +7,7 @@ import os
 import shutil
 import subprocess
 
-from common import Checks, engine_available, remove, run, scratch_dir
+from common import engine_available, run, run_checks
 
 FIO_BINS = 1856
 # Time-based null jobs paced: the logs do not need millions of entries, and the null
@@ -142,15 +142,9 @@ def check_fio_tools(c, d):
 
 
 def main():
-    c = Checks("logs")
-    for check in (check_per_io, check_slat_async, check_averaged, check_shared_file_and_bare,
-                  check_hist, check_fio_tools):
-        d = scratch_dir()
-        try:
-            check(c, d)
-        finally:
-            remove(d)
-    c.finish()
+    run_checks("logs", (
+        check_per_io, check_slat_async, check_averaged, check_shared_file_and_bare,
+        check_hist, check_fio_tools))
 
 
 if __name__ == "__main__":

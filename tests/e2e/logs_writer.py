@@ -9,7 +9,7 @@ import signal
 import subprocess
 import time
 
-from common import BIN, Checks, is_asan_build, remove, run, scratch_dir
+from common import BIN, is_asan_build, run, run_checks, small_tmpfs
 
 # 2^21 null I/Os: clat and lat logs of 64 MiB each while in memory, before the writer.
 MANY = 1 << 21
@@ -136,35 +136,20 @@ def check_ramp(c, d):
 
 def check_no_space(c, d):
     """A log that fills its file system fails the run, naming the log and what was lost."""
-    mnt = os.path.join(d, "small")
-    os.mkdir(mnt)
-    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mnt],
-                       capture_output=True, text=True)
-    if p.returncode:
-        c.skip("no tmpfs mount here (%s): a full log's file system not tested" %
-               p.stderr.strip())
-        return
-    try:
+    with small_tmpfs(c, d, "small", "size=256k", "a full log's file system") as mnt:
+        if not mnt:
+            return
         code, _, err = run(["--name=f", "--ioengine=null", "--size=1g", "--bs=4k",
                             "--write_iops_log=" + os.path.join(mnt, "f"),
                             "--output=/dev/null"], cwd=d)
         c.check(code == 1 and "cannot write log" in err and "f_iops.1.log" in err and
                 "No space left on device" in err and "entries lost" in err,
                 "a full file system: exit %d, %r" % (code, err))
-    finally:
-        subprocess.run(["umount", mnt])
 
 
 def main():
-    c = Checks("logs_writer")
-    d = scratch_dir()
-    try:
-        for check in (check_bounded, check_written_while_running, check_shared_file,
-                      check_ramp, check_no_space):
-            check(c, d)
-    finally:
-        remove(d)
-    c.finish()
+    run_checks("logs_writer", (check_bounded, check_written_while_running, check_shared_file,
+                               check_ramp, check_no_space))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ import re
 import shutil
 import subprocess
 
-from common import BIN, Checks, engine_available, remove, run, scratch_dir, traced_env
+from common import BIN, Checks, engine_available, remove, run, scratch_dir, small_tmpfs, \
+    traced_env
 
 KiB = 1024
 STRACE = shutil.which("strace")
@@ -170,15 +171,9 @@ def check_fill_device(c, d):
     """On a 4 MiB tmpfs: fill_device=1 sizes the file to the free space and writes it
     full; with size= larger than the file system it ends at ENOSPC without error, where
     fill_device=0 fails; a read job reads what filling wrote."""
-    if os.geteuid() != 0:
-        c.skip("fill_device: mounting a small tmpfs needs root")
-        return
-    mnt = os.path.join(d, "mnt")
-    os.mkdir(mnt)
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mnt]).returncode:
-        c.skip("fill_device: cannot mount a tmpfs")
-        return
-    try:
+    with small_tmpfs(c, d, "mnt", "size=4m", "fill_device") as mnt:
+        if not mnt:
+            return
         fs = 4 << 20
         cases = [(["--rw=write", "--fill_device=1"], 0, "write"),
                  (["--rw=write", "--fill_fs=1", "--size=8m", "--fallocate=none"], 0, "write"),
@@ -195,8 +190,6 @@ def check_fill_device(c, d):
                         "%s: %d bytes, not the file system's %d" % (args, done, fs))
             for n in os.listdir(mnt):
                 os.unlink(os.path.join(mnt, n))
-    finally:
-        subprocess.run(["umount", mnt])
 
 
 def check_unlink_each_loop(c, d):

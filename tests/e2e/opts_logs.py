@@ -10,7 +10,7 @@ import subprocess
 import time
 import zlib
 
-from common import BIN, Checks, remove, run, run_fio_racy, scratch_dir
+from common import BIN, run, run_checks, run_fio_racy
 
 SAMPLE = 32		# fio 3.33's binary sample; 40 with log_offset
 SAMPLE_OFFSET = 40
@@ -284,16 +284,10 @@ def check_refusals(c, d):
 
 
 def main():
-    c = Checks("opts_logs")
-    for check in (check_log_max_value, check_log_prio, check_log_compression,
-                  check_log_entries, check_compression_cpus, check_alternate_epoch,
-                  check_block_error_percentiles, check_refusals):
-        d = scratch_dir()
-        try:
-            check(c, d)
-        finally:
-            remove(d)
-    c.finish()
+    run_checks("opts_logs", (
+        check_log_max_value, check_log_prio, check_log_compression, check_log_entries,
+        check_compression_cpus, check_alternate_epoch, check_block_error_percentiles,
+        check_refusals))
 
 
 if __name__ == "__main__":

@@ -14,8 +14,7 @@ import re
 import shutil
 import subprocess
 
-from common import BIN, Checks, engine_available, remove, run, scratch_dir, \
-    split_normal_json, traced_env
+from common import BIN, Checks, engine_available, run, split_normal_json, traced_env
 
 NULL = ["--ioengine=null", "--rw=read", "--bs=4k", "--size=1g"]
 SLEEPS = ("clock_nanosleep", "nanosleep")
@@ -314,11 +313,7 @@ def main():
         if check not in (check_rate_min, check_offload) and not shutil.which("strace"):
             c.skip("strace not installed: no %s" % check.__name__)
             continue
-        d = scratch_dir()
-        try:
-            check(c, d)
-        finally:
-            remove(d)
+        c.in_scratch(check)
     c.finish()
 
 

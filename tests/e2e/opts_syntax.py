@@ -10,7 +10,7 @@ import os
 import shutil
 import subprocess
 
-from common import BIN, Checks, remove, run, scratch_dir
+from common import BIN, run, run_checks
 
 FIO = shutil.which("fio")
 PAGE = os.sysconf("SC_PAGESIZE")
@@ -308,15 +308,9 @@ def check_value_forms(c, d):
 
 
 def main():
-    c = Checks("opts_syntax")
-    for check in (check_keywords, check_expressions, check_all_forms, check_include_errors,
-                  check_include_from_cwd, check_value_forms):
-        d = scratch_dir()
-        try:
-            check(c, d)
-        finally:
-            remove(d)
-    c.finish()
+    run_checks("opts_syntax", (
+        check_keywords, check_expressions, check_all_forms, check_include_errors,
+        check_include_from_cwd, check_value_forms))
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ import struct
 import subprocess
 import zlib
 
-from common import BIN, Checks, is_tsan_build, remove, run, scratch_dir, traced_env
+from common import BIN, is_tsan_build, run, run_checks, traced_env
 
 # The fault shim, where this build has it, and not under ThreadSanitizer: a shim preloaded
 # before TSan's runtime crashes it
@@ -526,16 +526,10 @@ def check_state(c, d):
 
 
 def main():
-    c = Checks("opts_verify")
-    for check in (check_methods, check_methods_with_fio, check_meta_null, check_pattern_with_fio, check_verify_offset,
-                  check_backlog_batch, check_trims, check_async, check_experimental,
-                  check_state):
-        d = scratch_dir()
-        try:
-            check(c, d)
-        finally:
-            remove(d)
-    c.finish()
+    run_checks("opts_verify", (
+        check_methods, check_methods_with_fio, check_meta_null, check_pattern_with_fio,
+        check_verify_offset, check_backlog_batch, check_trims, check_async,
+        check_experimental, check_state))
 
 
 if __name__ == "__main__":

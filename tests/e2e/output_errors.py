@@ -3,10 +3,9 @@
 full file system), from iojob report and iojob compare, in log files and in --results, the
 write error is said on stderr and the exit status is 1, where fio exits 0 with it lost."""
 import os
-import shutil
 import subprocess
 
-from common import BIN, Checks, remove, run, scratch_dir
+from common import BIN, Checks, remove, run, scratch_dir, small_tmpfs
 
 JOB = ["--name=x", "--ioengine=null", "--size=1m"]
 ENOSPC = "No space left on device"
@@ -71,21 +70,8 @@ def check_results(c, d, path, what):
             "--results %s: exit %d %r" % (what, code, err))
 
 
-def mount_full_tmpfs(c, d):
-    """A small tmpfs under d, filled up; None (and why, skipped) where it cannot be."""
-    if os.geteuid() != 0:
-        c.skip("a full file system needs root to mount a tmpfs")
-        return None
-    if not shutil.which("mount"):
-        c.skip("a full file system needs mount(8), which is missing")
-        return None
-    mnt = os.path.join(d, "full")
-    os.mkdir(mnt)
-    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        c.skip("cannot mount a tmpfs: " + p.stderr.strip())
-        return None
+def fill(mnt):
+    """Write a file on mnt until its file system is full."""
     try:
         with open(os.path.join(mnt, "fill"), "wb") as f:
             while True:
@@ -93,14 +79,13 @@ def mount_full_tmpfs(c, d):
                 f.flush()
     except OSError:
         pass
-    return mnt
 
 
 def check_full_fs(c, d):
-    mnt = mount_full_tmpfs(c, d)
-    if not mnt:
-        return
-    try:
+    with small_tmpfs(c, d, "full", "size=64k", "a full file system") as mnt:
+        if not mnt:
+            return
+        fill(mnt)
         check_output_file(c, d, os.path.join(mnt, "report.txt"), "on a full tmpfs")
         code, _, err = run(["report", "a.jsonl", "--svg", os.path.join(mnt, "c.svg")], cwd=d)
         c.check(code == 1 and said(err, "c.svg"), "report --svg on a full tmpfs: exit %d %r"
@@ -111,8 +96,6 @@ def check_full_fs(c, d):
                                text=True, timeout=120)
         c.check(p.returncode == 1 and said(p.stderr, "stdout"),
                 "stdout on a full tmpfs: exit %d %r" % (p.returncode, p.stderr))
-    finally:
-        subprocess.run(["umount", mnt])
 
 
 def main():

@@ -7,7 +7,7 @@ import json
 import os
 import re
 
-from common import Checks, engine_available, remove, run, scratch_dir
+from common import engine_available, run, run_checks
 
 MIB = 1 << 20
 
@@ -116,15 +116,9 @@ def check_bad_options(c, d):
 
 
 def main():
-    c = Checks("verify")
-    for check in (check_engines, check_overlap_in_flight, check_corruption, check_pattern,
-                  check_bad_options):
-        d = scratch_dir()
-        try:
-            check(c, d)
-        finally:
-            remove(d)
-    c.finish()
+    run_checks("verify", (
+        check_engines, check_overlap_in_flight, check_corruption, check_pattern,
+        check_bad_options))
 
 
 if __name__ == "__main__":
