@@ -2,6 +2,7 @@
 import contextlib
 import json
 import os
+import platform
 import re
 import resource
 import shutil
@@ -11,10 +12,40 @@ import sys
 import tempfile
 import threading
 import time
+from fractions import Fraction
 
 SRC = os.environ.get("IOJOB_SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 BIN = os.environ.get("IOJOB_BIN", os.path.join(SRC, "build", "iojob"))
 SKIP = 77
+
+
+# long double's significand: x87's 64 bits on x86, IEEE quad's 113 elsewhere (aarch64, s390x)
+LD_BITS = 64 if platform.machine() in ("x86_64", "amd64", "i386", "i686") else 113
+
+
+def long_double(x):
+    """The Fraction x rounded to the nearest long double (ties to even), exactly."""
+    if x == 0:
+        return Fraction(0)
+    e = abs(x).numerator.bit_length() - abs(x).denominator.bit_length()
+    if Fraction(2) ** e > abs(x):
+        e -= 1
+    unit = Fraction(2) ** (e - LD_BITS + 1)
+    return round(x / unit) * unit
+
+
+def fio_percentile(counts, pct):
+    """fio's percentile rule, in its arithmetic: the first value whose running count reaches
+    (long double)pct / 100 * total; counts maps value (int or str) to samples."""
+    items = sorted((int(k), n) for k, n in counts.items())
+    total = sum(n for _, n in items)
+    want = long_double(long_double(Fraction(pct) / 100) * total)
+    run_ = 0
+    for value, n in items:
+        run_ += n
+        if run_ >= want:
+            return value
+    return items[-1][0]
 
 
 class Failure(Exception):

@@ -9,9 +9,8 @@ import os
 import re
 import shutil
 import subprocess
-from fractions import Fraction
 
-from common import SRC, Checks, remove, run, scratch_dir
+from common import SRC, Checks, fio_percentile, remove, run, scratch_dir
 
 MPI_BIN = os.environ.get("IOJOB_MPI_BIN", "")
 SHIM = os.environ.get("IOJOB_FAULT_SHIM", "")
@@ -35,18 +34,6 @@ def mpirun(c, contexts, cwd, want=0, timeout=180):
     c.check(p.returncode == want, "%s: exit %d (want %d): %s" %
             (" ".join(cmd[-len(contexts[-1][2]):]), p.returncode, want, p.stderr[-2000:]))
     return p
-
-
-def percentile(bins, p):
-    """iojob's (and fio's) rule: the first bucket whose running count reaches p% of all."""
-    items = sorted((int(k), v) for k, v in bins.items())
-    total = sum(v for _, v in items)
-    want, run = Fraction(p) / 100 * total, 0
-    for k, v in items:
-        run += v
-        if run >= want:
-            return k
-    return items[-1][0]
 
 
 def add_bins(a, b):
@@ -94,7 +81,7 @@ def check_merge(c, d, hosts):
         c.check(summed == agg["bins"], "%s: %s bins are the hosts' summed" % (what, ddir))
         for key, val in agg["percentile"].items():
             # a bucket's value, clamped to the samples' range as iojob reports it
-            want = min(max(percentile(agg["bins"], key), agg["min"]), agg["max"])
+            want = min(max(fio_percentile(agg["bins"], float(key)), agg["min"]), agg["max"])
             c.check(want == val,
                     "%s: %s p%s %d is the summed histogram's" % (what, ddir, key, val))
         n = sum(e[ddir]["clat_ns"]["N"] for e in per_host)

@@ -17,7 +17,7 @@ import subprocess
 import xml.etree.ElementTree as ET
 import zlib
 
-from common import Checks, remove, run, run_bounded, scratch_dir
+from common import Checks, fio_percentile, remove, run, run_bounded, scratch_dir
 
 SVG = "{http://www.w3.org/2000/svg}"
 BS = 16384
@@ -71,16 +71,6 @@ def merged_bins(cells_, d=None):
                 for k, n in o[kind].get("bins", {}).items():
                     out[int(k)] = out.get(int(k), 0) + n
     return out
-
-
-def percentile(bins, pct):
-    """The first bin where the running count reaches pct of the total (fio's rule)."""
-    total, run_ = sum(bins.values()), 0
-    for v in sorted(bins):
-        run_ += bins[v]
-        if run_ >= pct / 100.0 * total:
-            return v
-    return max(bins)
 
 
 CURVE_PCT = [1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99,
@@ -237,7 +227,7 @@ def check_sysbench_row(c, label, r, cell):
     c.check(m is not None and abs(float(m.group(1)) * 1024 ** ["b", "Kb", "Mb", "Gb", "Tb"]
                                   .index(m.group(2)) / (req * BS) - 1) < 1e-4,
             "%s: bytes/sec %s is req/sec x 16 KiB in sysbench's units" % (what, r[3]))
-    p95 = percentile(merged_bins([cell]), 95) / 1e6
+    p95 = fio_percentile(merged_bins([cell]), 95) / 1e6
     lat_max = max(o["lat_ns"]["max"] for j in cell["report"]["jobs"]
                   for o in dir_objs(j, None) if o["total_ios"]) / 1e6
     c.check(close(r[5], p95) and close(r[6], lat_max),
@@ -507,10 +497,10 @@ def check_latency_chart(c, d, rs):
             if not got:
                 continue	# a run of one I/O (a loaded machine): no percentile to draw
             first = min(got)
-            ratio = percentile(bins, first) / got[first] if got[first] and bins else 0
+            ratio = fio_percentile(bins, first) / got[first] if got[first] and bins else 0
             unit = min((1, 1e3, 1e6, 1e9), key=lambda u: abs(u - ratio))
             c.check(abs(ratio / unit - 1) < 1e-6 and all(
-                abs(got[p] * unit - percentile(bins, p)) < 1e-6 * unit for p in got),
+                abs(got[p] * unit - fio_percentile(bins, p)) < 1e-6 * unit for p in got),
                 "%s: the curve is its own json+ bins' percentiles: %r" % (name, got))
 
 

@@ -16,8 +16,9 @@ import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
+from collections import Counter
 
-from common import Checks, is_asan_build, is_tsan_build, remove, run, scratch_dir
+from common import Checks, fio_percentile, is_asan_build, is_tsan_build, remove, run, scratch_dir
 from report import png_nonwhite
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -93,16 +94,6 @@ def bucket_value(ns):
     msb = ns.bit_length() - 1
     err = msb - 6
     return (1 << msb) + (((ns >> err) & 63) << err) + (1 << (err - 1))
-
-
-def percentile(values, pct):
-    """fio's rule on bucket values: the first where the running count reaches pct."""
-    s = sorted(values)
-    want = pct / 100.0 * len(s)
-    for i, v in enumerate(s):
-        if i + 1 >= want:
-            return v
-    return s[-1]
 
 
 # ---- reading charts ----
@@ -374,7 +365,7 @@ def check_lat_logs(c, d):
             end = round(float(p.get("data-x")) * 1000)
             vals = [bucket_value(l[1]) for l in lines if l[2] == ddir and
                     end - win <= l[0] < end]
-            want = percentile(vals, pct) / div if vals else None
+            want = fio_percentile(Counter(vals), pct) / div if vals else None
             if want is None or not close(float(p.get("data-y")), want):
                 bad.append((end, p.get("data-y"), want))
         c.check(ps and not bad, "%s: each window's percentile of its log lines: %r" %
