@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "jobs/replay.h"
 
@@ -358,10 +360,31 @@ static int merge_write(struct merge_cursor *cur, unsigned n, FILE *out, char *wh
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * The merge goes to a file of its own beside merge_blktrace_file and is renamed over it
+ * once whole: a failed merge leaves what was there, and the ranks of an MPI run, which
+ * all merge the same traces, never read a file another rank is still writing.
+ */
+static FILE *open_beside(const char *path, char *tmp, size_t len)
+{
+	char host[64] = "";
+	int fd;
+
+	gethostname(host, sizeof(host) - 1);
+	if ((size_t)snprintf(tmp, len, "%s.%s.%ld.part", path, host, (long)getpid()) >= len) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	return fd < 0 ? NULL : fdopen(fd, "wb");
+}
+
 int blktrace_merge(const struct job_desc *j, char *why, size_t whylen)
 {
 	unsigned n = j->read_iolog.n;
 	struct merge_cursor *cur = calloc(n, sizeof(*cur));
+	const char *path = j->merge_blktrace_file;
+	char tmp[PATH_MAX];
 	FILE *out = NULL;
 	int ret = 0;
 
@@ -369,18 +392,22 @@ int blktrace_merge(const struct job_desc *j, char *why, size_t whylen)
 		return -ENOMEM;
 	for (unsigned i = 0; !ret && i < n; i++)
 		ret = merge_open(j, i, &cur[i], why, whylen);
-	if (!ret && !(out = fopen(j->merge_blktrace_file, "wb"))) {
+	if (!ret && !(out = open_beside(path, tmp, sizeof(tmp)))) {
 		ret = -errno;
-		snprintf(why, whylen, "cannot write '%s': %s", j->merge_blktrace_file,
-			 strerror(errno));
+		snprintf(why, whylen, "cannot write '%s': %s", path, strerror(errno));
 	}
 	if (!ret)
 		ret = merge_write(cur, n, out, why, whylen);
 	if (out && fclose(out) && !ret) {
 		ret = -errno;
-		snprintf(why, whylen, "writing '%s': %s", j->merge_blktrace_file,
-			 strerror(errno));
+		snprintf(why, whylen, "writing '%s': %s", path, strerror(errno));
 	}
+	if (out && !ret && rename(tmp, path)) {
+		ret = -errno;
+		snprintf(why, whylen, "cannot write '%s': %s", path, strerror(errno));
+	}
+	if (out && ret)
+		unlink(tmp);
 	for (unsigned i = 0; i < n; i++)
 		if (cur[i].f)
 			fclose(cur[i].f);

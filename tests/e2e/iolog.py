@@ -507,6 +507,29 @@ def check_merge(c, d, fio_ok):
                     [x for x in rep or [] if x[0] != "trim"],
                     "fio 3.33 replays iojob's merged trace the same (its own merge reads no "
                     "record)")
+    check_merge_fails_whole(c, d, paths[0], merged, data)
+
+
+def check_merge_fails_whole(c, d, good, merged, data):
+    """A trace cut short midway: exit 2, and the file there before is left as it was (the
+    merge is written beside it and renamed over it once whole), with no part left over."""
+    cut = os.path.join(d, "mcut.bin")
+    with open(good, "rb") as f:
+        blob = f.read()
+    with open(cut, "wb") as f:
+        f.write(blob + blob[:20])
+    with open(merged, "wb") as f:
+        f.write(b"an earlier merge")
+    code, _, err = run(["--name=m", "--read_iolog=%s:%s" % (good, cut),
+                        "--merge_blktrace_file=" + merged, "--replay_redirect=" + data], cwd=d)
+    with open(merged, "rb") as f:
+        kept = f.read()
+    left = [n for n in os.listdir(d) if n.startswith("merged.bin.")]
+    where = "'%s': record %d: cut short (20 of 48 bytes)" % (cut, len(blob) // 48 + 1)
+    c.check(code == 2 and where in err and kept == b"an earlier merge" and not left,
+            "a merge that fails midway keeps the earlier file (%r) and leaves no part (%r): "
+            "exit %d, %r" % (kept[:20], left, code, err.strip()))
+    os.unlink(merged)
 
 
 def check_bad_logs(c, d):
