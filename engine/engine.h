@@ -5,6 +5,7 @@
 #ifndef ENGINE_ENGINE_H
 #define ENGINE_ENGINE_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <time.h>
@@ -117,6 +118,13 @@ struct run {
 	time_t end_time;
 	unsigned long long end_ms;
 	struct run_status *status;	/* the status thread, NULL when none */
+	/*
+	 * The running phase's steadystate watcher, for --status-interval's reports; NULL
+	 * between phases. The lock orders a report's look at it (or at the windows the last
+	 * one left in results[].ss) before the phase's end stops it.
+	 */
+	pthread_mutex_t steady_lock;
+	struct steady *steady;
 	/*
 	 * The ranks of an MPI run meet here before every phase (run or not, so that none
 	 * waits forever for one that failed) and at the end; NULL for a run on its own.

@@ -149,8 +149,8 @@ static void lat_fill(struct report_unit *u, const struct job_desc *j,
 
 /*
  * steadystate's window of a unit of jobs i..i+n-1: under group_reporting the last job
- * that kept one has the group's, as fio reports it. NULL in --status-interval's
- * reports, whose copies take none (the window is made when the phase ends).
+ * that kept one has the group's, as fio reports it (in --status-interval's reports too:
+ * the window as it stands, status_report.c).
  */
 static const struct report_ss *unit_ss(const struct sources *src, unsigned i, unsigned n)
 {

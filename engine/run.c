@@ -290,6 +290,7 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 
 	memset(r, 0, sizeof(*r));
 	r->jobs = jobs;
+	pthread_mutex_init(&r->steady_lock, NULL);
 	atomic_init(&r->stop, false);
 	atomic_init(&r->end_all, false);
 	clock_init(&r->clock, CLOCK_PICK_AUTO);
@@ -709,6 +710,23 @@ static void meet_ranks(struct run *r, struct phase_usage *u)
 	r->synced = true;
 }
 
+/* The phase's steadystate watcher, where --status-interval's reports can see it. */
+static void watch(struct run *r, struct steady *steady)
+{
+	pthread_mutex_lock(&r->steady_lock);
+	r->steady = steady;
+	pthread_mutex_unlock(&r->steady_lock);
+}
+
+/* Its windows go to results[].ss, which a report then reads instead. */
+static void stop_watching(struct run *r, struct steady *steady)
+{
+	pthread_mutex_lock(&r->steady_lock);
+	r->steady = NULL;
+	steady_stop(steady);
+	pthread_mutex_unlock(&r->steady_lock);
+}
+
 /* One phase: every job set up, the disks sampled at the start, all released at once. */
 static int run_phase(struct run *r, unsigned phase, struct diag *d)
 {
@@ -737,9 +755,10 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 		drop_locks(r, phase);
 		return ret;
 	}
+	watch(r, steady);
 	slots = calloc(n, sizeof(*slots));
 	if (!slots) {
-		steady_stop(steady);
+		stop_watching(r, steady);
 		return diag_set(d, -ENOMEM, "out of memory");
 	}
 	for (unsigned i = 0; i < jobs->njobs; i++)
@@ -764,7 +783,7 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 		if (slots[i].started)
 			pthread_join(slots[i].thread, NULL);
 	usage_end(&r->phases[phase]);
-	steady_stop(steady);
+	stop_watching(r, steady);
 	close_shared(r, phase);
 	drop_locks(r, phase);
 	free(slots);
@@ -878,6 +897,7 @@ void run_free(struct run *r)
 	diskset_free(&r->disks);
 	device_users_free(&r->devices);
 	thread_env_free(&r->env);
+	pthread_mutex_destroy(&r->steady_lock);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -14,6 +14,7 @@
 #include "engine/engine.h"
 #include "engine/lat_target.h"
 #include "engine/pace.h"
+#include "engine/steady.h"
 #include "engine/worker.h"
 #include "output/diskstats.h"
 #include "output/report.h"
@@ -134,6 +135,35 @@ static void view_of(struct status_report *s, unsigned i, struct job_result *v)
 }
 
 /*
+ * steadystate's windows: the running phase's as they stand, an earlier phase's as it left
+ * them. Under the run's lock, which the phase's end takes to stop its watcher.
+ */
+static void windows_of(struct status_report *s)
+{
+	struct run *r = s->run;
+
+	pthread_mutex_lock(&r->steady_lock);
+	for (unsigned i = 0; i < r->jobs->njobs; i++) {
+		s->view[i].ss = r->steady ? steady_snapshot(r->steady, i) : NULL;
+		if (!s->view[i].ss)
+			s->view[i].ss = r->results[i].ss;	/* set once, kept to the end */
+	}
+	pthread_mutex_unlock(&r->steady_lock);
+}
+
+/* The snapshots; a window borrowed from results[].ss is left (read under the lock too). */
+static void windows_free(struct status_report *s)
+{
+	struct run *r = s->run;
+
+	pthread_mutex_lock(&r->steady_lock);
+	for (unsigned i = 0; i < r->jobs->njobs; i++)
+		if (s->view[i].ss != r->results[i].ss)
+			free(s->view[i].ss);
+	pthread_mutex_unlock(&r->steady_lock);
+}
+
+/*
  * The disks so far: their counters now against those the run read at its start, which
  * it did before any job left JOB_WAITING (the jobs' release of their state orders it).
  */
@@ -177,6 +207,7 @@ void status_report_show(struct status_report *s, FILE *f, unsigned formats,
 		}
 	for (unsigned i = 0; i < s->run->jobs->njobs; i++)
 		view_of(s, i, &s->view[i]);
+	windows_of(s);
 	/* phases[] stays zero: what a phase cost the process is known when it ends */
 	if (run_build_report_of(s->run, s->view, s->phases, &rr) == 0) {
 		rr.rep.time = tv.tv_sec;
@@ -187,6 +218,7 @@ void status_report_show(struct status_report *s, FILE *f, unsigned formats,
 		fflush(f);
 	}
 	run_report_free(&rr);
+	windows_free(s);
 }
 
 /* The run's disk list is filled in before (run_prepare), its counters later. */

@@ -152,13 +152,11 @@ static void *steady_thread(void *arg)
 
 		if (pthread_cond_timedwait(&s->wake, &s->lock, &at) != ETIMEDOUT)
 			continue;	/* told to quit, or woken early */
-		pthread_mutex_unlock(&s->lock);
-		check(s);
+		check(s);	/* under the lock: steady_snapshot() reads the windows */
 		now = clock_mono_ns();
 		next += NS_PER_SEC;
 		if (next <= now)
 			next = now + NS_PER_SEC;	/* far behind: a second from now, no burst */
-		pthread_mutex_lock(&s->lock);
 	}
 	pthread_mutex_unlock(&s->lock);
 	return NULL;
@@ -277,6 +275,18 @@ static struct report_ss *verdict(const struct steady_job *sj, const struct job_d
 	rs->iops = (uint64_t *)(rs + 1);
 	rs->bw = rs->iops + w->dur;
 	ss_window_ordered(w, sj->attained, rs->iops, rs->bw);
+	return rs;
+}
+
+struct report_ss *steady_snapshot(struct steady *s, unsigned index)
+{
+	struct report_ss *rs = NULL;
+
+	pthread_mutex_lock(&s->lock);
+	for (unsigned k = 0; k < s->n; k++)
+		if (s->jobs[k].index == index && s->jobs[k].has_data)
+			rs = verdict(&s->jobs[k], &s->r->jobs->jobs[index]);
+	pthread_mutex_unlock(&s->lock);
 	return rs;
 }
 

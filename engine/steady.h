@@ -9,6 +9,7 @@
 #ifndef ENGINE_STEADY_H
 #define ENGINE_STEADY_H
 
+struct report_ss;
 struct run;
 struct steady;
 
@@ -17,6 +18,12 @@ struct steady;
  * runs, when none does. Returns 0 or -errno (no memory, no thread).
  */
 int steady_start(struct run *r, unsigned phase, struct steady **out);
+
+/*
+ * The window of job index as it stands (malloc'd, for --status-interval's reports), or
+ * NULL where that job keeps none or there is no memory.
+ */
+struct report_ss *steady_snapshot(struct steady *s, unsigned index);
 
 /*
  * Once the phase's jobs have ended: stop watching and leave each window in its job's

@@ -131,8 +131,9 @@ def check_intervals(c):
     code, out, err = run(JOB + ["--status-interval=250ms", "--output-format=json"])
     c.check(code == 0 and err == "", "status-interval json: exit %d %s" % (code, err))
     docs = documents(out)
-    # 1 s in 250 ms intervals: 4 (the last may fall after the end), then the report
-    c.check(4 <= len(docs) <= 6, "one whole document per interval, then the report: %d" %
+    # 1 s in 250 ms intervals: 3 at least (the 4th may fall after the end), then the
+    # report; more where a loaded machine took longer to start or to end the job
+    c.check(len(docs) >= 4, "one whole document per interval, then the report: %d" %
             len(docs))
     check_cumulative(c, "json", docs)
     total = docs[-1]["jobs"][0]["read"]["total_ios"]
@@ -181,6 +182,35 @@ def check_phases_report(c):
             "the second phase's job counts from zero, once it runs")
 
 
+def check_steadystate(c):
+    """steadystate in every interval's report too, as fio 3.33 prints it: the window as it
+    stands, oldest sample first, so each is the start of the final report's window."""
+    job = [a for a in JOB if a != "--runtime=1"] + [
+        "--runtime=2.5", "--steadystate=iops:0.1%", "--steadystate_duration=10"]
+    code, out, err = run(job + ["--status-interval=500ms", "--output-format=json"])
+    docs = documents(out)
+    wins = [d["jobs"][0].get("steadystate") for d in docs]
+    c.check(code == 0 and len(docs) >= 3 and all(
+        w and w["duration"] == 10 and not w["attained"] and
+        len(w["data"]["iops"]) == len(w["data"]["bw"]) == 10 for w in wins),
+        "a steadystate window in each of %d documents: %s" % (len(docs), err))
+    if code or not all(wins):
+        return
+    check_cumulative(c, "steadystate", docs)
+    final, bad, seen = wins[-1]["data"], [], 0
+    for w in wins[:-1]:
+        n = sum(1 for v in w["data"]["iops"] if v)
+        seen = max(seen, n)
+        if any(w["data"][k][:n] != final[k][:n] or any(w["data"][k][n:]) for k in ("iops", "bw")):
+            bad.append(w["data"])
+    c.check(not bad, "each interval's window is the start of the final one (up to %d samples "
+            "so far): %s, final %s" % (seen, bad, final))
+    code, out, err = run(job + ["--status-interval=500ms"])
+    reports = out.count("s: (groupid=0, jobs=1)")
+    c.check(code == 0 and reports >= 3 and out.count("  steadystate  : attained=no, ") ==
+            reports, "normal: a steadystate line in each of %d reports" % reports)
+
+
 def check_delta(c):
     code, out, err = run(JOB + ["--status-interval=250ms", "--output-format=json",
                                 "--status-format=delta"])
@@ -190,7 +220,7 @@ def check_delta(c):
     while lines and lines[0].startswith('{"interval"'):
         objs.append(json.loads(lines.pop(0)))
     final = json.loads("\n".join(lines))
-    c.check(3 <= len(objs) <= 5, "one JSON object per 250 ms interval: %d" % len(objs))
+    c.check(len(objs) >= 3, "one JSON object per 250 ms interval: %d" % len(objs))
     c.check([o["interval"] for o in objs] == list(range(1, len(objs) + 1)), "numbered")
     total = final["jobs"][0]["read"]["total_ios"]
     summed = sum(o["jobs"][0]["read"]["total_ios"] for o in objs)
@@ -211,7 +241,8 @@ def main():
     c = Checks("status")
     parts = [(f, Checks(f.__name__)) for f in (check_terminal, check_phases,
                                                 check_not_terminal, check_intervals,
-                                                check_phases_report, check_delta)]
+                                                check_phases_report, check_steadystate,
+                                                check_delta)]
     with ThreadPoolExecutor(max_workers=len(parts)) as pool:
         for done in [pool.submit(f, part) for f, part in parts]:
             done.result()
