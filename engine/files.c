@@ -157,6 +157,31 @@ static uint64_t free_space(const char *path)
 	return (uint64_t)sv.f_bavail * sv.f_frsize;
 }
 
+/*
+ * filesize=: the file is that size (drawn from a range), or stays as it is when it exists
+ * at a size within the range; the region runs from the offset to the file's end, as in
+ * fio, and size= only bounds how much I/O is done (io_plan.c).
+ */
+static int size_by_filesize(const struct job_desc *j, struct io_file *f, bool exists,
+			    uint64_t filesize, struct diag *d)
+{
+	bool regular = !f->is_bdev && !f->is_chr;
+	uint64_t size = exists && f->real_size >= j->filesize.lo &&
+			f->real_size <= j->filesize.hi ? f->real_size : filesize;
+	uint64_t off = j->file_append && regular ? f->real_size : region_offset(j, size);
+
+	if (!regular && f->real_size && size > f->real_size)
+		size = f->real_size;	/* a device is no bigger than it is */
+	if (off >= size || size - off < job_bs_max(j))
+		return fail(j, d, -EINVAL, "the region of '%s' from offset %" PRIu64 " to its "
+			    "end (filesize %" PRIu64 ") is smaller than the block size (%" PRIu64
+			    ")", f->path, off, size, job_bs_max(j));
+	f->io_off = off;
+	f->io_len = size - off;
+	f->want_size = size > f->real_size || !exists ? size : f->real_size;
+	return 0;
+}
+
 /* Size, offset and region of one file, fio's way: size is split over the files. */
 static int size_one(const struct job_desc *j, struct io_file *f, unsigned nfiles, bool exists,
 		    uint64_t filesize, struct diag *d)
@@ -178,11 +203,14 @@ static int size_one(const struct job_desc *j, struct io_file *f, unsigned nfiles
 				    "less than one block (%" PRIu64 " bytes) free for each of its %u "
 				    "file%s", f->path, bs, nfiles, nfiles > 1 ? "s" : "");
 	}
-	if ((j->size.pct > 0 || j->offset.pct > 0 || j->offset_increment.pct > 0 ||
+	if ((j->size.pct > 0 || ((j->offset.pct > 0 || j->offset_increment.pct > 0) &&
+				 !j->filesize.hi) ||
 	     (!j->size.bytes && !filesize)) && (!exists || (f->is_chr && !sized)))
 		return fail(j, d, -EINVAL, "'%s' %s, so its size is unknown (set size= or "
 			    "filesize=)", f->path, f->is_chr ? "is a character device" :
 			    "does not exist");
+	if (j->filesize.hi)
+		return size_by_filesize(j, f, exists, filesize, d);
 	/* file_append: as offset= the file's size, for regular files alone (as fio) */
 	off = j->file_append && regular ? f->real_size : region_offset(j, f->real_size);
 	len = filesize ? filesize : region_length(j, f->real_size, off, nfiles);

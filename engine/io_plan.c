@@ -223,8 +223,8 @@ int plan_init(struct worker *w)
 			io_size += w->files[i].io_len * j->io_size_pct / 100;
 	} else if (j->io_size) {
 		io_size = j->io_size;
-	} else if (j->filesize.hi && j->size.bytes) {
-		/* with filesize=, size= no longer sizes files: it says how much I/O to do */
+	} else if (j->filesize.hi && j->size.bytes && j->size.bytes < io_size) {
+		/* with filesize=, size= no longer sizes files: it bounds the I/O, as in fio */
 		io_size = j->size.bytes;
 	}
 	p->bytes_left = j->time_based ? UINT64_MAX : io_size * j->loops;

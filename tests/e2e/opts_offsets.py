@@ -342,6 +342,65 @@ def check_sizes(c, d):
     c.check(code == 2 and "zone" in err, "io_size=2z without zones refused: %r" % err)
 
 
+FILESIZE_CASES = [
+    # (options, the file's size before or None), bs=4k, rw=read
+    (["--filesize=64k", "--size=128k"], None),
+    (["--filesize=64k", "--offset=32k"], None),
+    (["--filesize=64k", "--offset=16k", "--size=16k"], None),
+    (["--filesize=64k", "--offset=16k", "--io_size=128k"], None),
+    (["--filesize=64k", "--offset=16k"], 128 * K),
+    (["--filesize=64k", "--offset=16k"], 16 * K),
+    (["--filesize=32k-64k", "--offset=50%"], 48 * K),
+]
+
+
+def filesize_model(args, before):
+    """fio's rule: the file is filesize= (unless it already is a size of the range), the
+    region runs from the offset to its end, and size= bounds the I/O, io_size= sets it."""
+    opt = dict(a[2:].split("=") for a in args)
+    lo, _, hi = opt["filesize"].partition("-")
+    lo, hi = int(lo[:-1]) * K, int((hi or lo)[:-1]) * K
+    end = before if before is not None and lo <= before <= hi else lo
+    off = opt.get("offset", "0")
+    off = end * int(off[:-1]) // 100 if off.endswith("%") else int(off[:-1] or 0) * K
+    region = list(range(off, end, 4 * K))
+    amount = int(opt["io_size"][:-1]) * K if "io_size" in opt else \
+        min(int(opt.get("size", "0k")[:-1]) * K or end - off, end - off)
+    return [region[i % len(region)] for i in range(amount // (4 * K))], max(end, before or 0)
+
+
+def check_filesize(c, d):
+    """filesize= sizes the file and ends the region there, whatever offset= and size= say
+    (an offset past it is refused, in errors.py)."""
+    path = os.path.join(d, "fs.dat")
+    for args, before in FILESIZE_CASES:
+        for who in ("iojob", "fio") if shutil.which("fio") else ("iojob",):
+            for old in (path, os.path.join(d, "fs.iolog")):
+                if os.path.exists(old):
+                    os.unlink(old)
+            if before is not None:
+                with open(path, "wb") as f:
+                    f.write(b"\0" * before)
+            log = os.path.join(d, "fs.iolog")
+            cmd = ["--name=fs", "--filename=fs.dat", "--rw=read", "--bs=4k", "--ioengine=psync",
+                   "--write_iolog=" + log, "--output=/dev/null"] + args
+            if who == "fio":
+                p = subprocess.run(["fio"] + cmd, cwd=d, capture_output=True, text=True)
+                code, err = p.returncode, p.stderr
+            else:
+                code, _, err = run(cmd, cwd=d)
+            got = []
+            if not code:
+                with open(log) as f:
+                    got = [int(w[3]) for w in (l.split() for l in f)
+                           if len(w) == 5 and w[2] == "read"]
+            size = os.path.getsize(path) if os.path.exists(path) else None
+            want, want_size = filesize_model(args, before)
+            c.check(code == 0 and got == want and size == want_size,
+                    "%s %s on a file of %s: a file of %s, offsets %s (want %d bytes, %s) %s" %
+                    (who, " ".join(args), before, size, got, want_size, want, err.strip()))
+
+
 def depth_levels(args):
     code, out, err = run(["--name=s", "--ioengine=null", "--rw=randwrite", "--iodepth=8",
                           "--io_size=400k", "--output-format=json"] + args)
@@ -397,6 +456,7 @@ def main():
         check_center(c, d)
         check_offset_align(c, d)
         check_sizes(c, d)
+        check_filesize(c, d)
         check_serialize(c, d)
         check_softrandommap(c, d)
     finally:
