@@ -214,6 +214,32 @@ static const char *rank_vars(const struct job_input *in, const struct opt_def *o
 	return arena_strdup(arena, out);
 }
 
+/*
+ * Run as fio: a size followed by text that holds no digit, read as fio reads it (the size
+ * alone), with a note; -EINVAL for anything else, whose error then stands.
+ */
+static int apply_as_fio(const struct opt_def *o, const struct opt_ctx *ctx, void *base,
+			const char *val, const struct key_ref *k, struct diag *d)
+{
+	size_t n = value_size_prefix(val);
+	char head[64], why[WHY_LEN];
+
+	if ((o->type != OPT_SIZE && o->type != OPT_SIZE_PCT && o->type != OPT_RANGE) || !n ||
+	    n >= sizeof(head) || !val[n] || strpbrk(val + n, "0123456789"))
+		return -EINVAL;
+	memcpy(head, val, n);
+	head[n] = '\0';
+	if (opt_apply(o, ctx, base, head, why, sizeof(why)) < 0)
+		return -EINVAL;
+	if (k->line > 0)
+		diag_note(d, "%s:%d: option '%s': '%s' is read as '%s', as fio reads it", k->file,
+			  k->line, o->name, val, head);
+	else
+		diag_note(d, "%s: option '%s': '%s' is read as '%s', as fio reads it", k->file,
+			  o->name, val, head);
+	return 0;
+}
+
 static int apply_key(const struct job_input *in, const struct engine_info *eng,
 		     const struct opt_ctx *ctx, struct job_desc *j, const struct key_ref *k,
 		     struct diag *d)
@@ -236,6 +262,8 @@ static int apply_key(const struct job_input *in, const struct engine_info *eng,
 		*(struct str_list *)((char *)base + o->off) = (struct str_list){ 0 };
 	val = rank_vars(in, o, k->val, ctx->arena);
 	ret = val ? opt_apply(o, ctx, base, val, why, sizeof(why)) : -ENOMEM;
+	if (ret == -EINVAL && in->fio_sizes && apply_as_fio(o, ctx, base, val, k, d) == 0)
+		ret = 0;
 	if (ret == -ENOMEM)
 		return diag_at(d, ret, k->file, k->line, "job '%s': option '%s': out of memory",
 			       j->name, o->name);

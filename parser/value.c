@@ -117,6 +117,34 @@ static int scale_decimal(const struct decimal *dec, uint64_t k, uint64_t *out)
 	return 0;
 }
 
+size_t value_size_prefix(const char *s)
+{
+	const char *p = s;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && isxdigit((unsigned char)p[2])) {
+		for (p += 2; isxdigit((unsigned char)*p); p++)
+			;
+	} else {
+		if (!isdigit((unsigned char)*p))
+			return 0;
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (*p == '.' && isdigit((unsigned char)p[1]))
+			for (p++; isdigit((unsigned char)*p); p++)
+				;
+	}
+	if (*p && strchr("kmgtpKMGTP", *p)) {
+		p++;
+		if (*p == 'i' || *p == 'I')
+			p++;
+	}
+	if (*p == 'b' || *p == 'B')
+		p++;
+	return (size_t)(p - s);
+}
+
 /*
  * The multiplier of a size suffix: k..p (power of kb_base) or ki..pi (power of 1024),
  * then an optional 'b'. Returns 0 if [p, end) is not a suffix.

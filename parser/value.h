@@ -21,6 +21,13 @@
 int value_parse_size(const char *s, unsigned kb_base, uint64_t *out);
 
 /*
+ * How much of s fio's size parser reads: blanks, decimal (with a fraction) or 0x hex
+ * digits, then a suffix's letters (k, ki, kib, kb, b...). fio ignores what follows
+ * ("65536)" is 65536 to it); 0 where s starts with no number.
+ */
+size_t value_size_prefix(const char *s);
+
+/*
  * As value_parse_size(), but "N%" (0 < N <= 100, fractions allowed) is also accepted:
  * then *pct is set to N and *out to 0; otherwise *pct is 0.
  */

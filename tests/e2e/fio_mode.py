@@ -143,6 +143,30 @@ def check_quiet_stderr(c, link, d):
     remove(os.path.join(d, "n.bin"))
 
 
+def check_trailing_text(c, link, d):
+    """fio's own t/strided.py passes filesize=65536) (a stray parenthesis fio ignores):
+    run as fio, a size followed by text without digits is read as fio reads it, with a note
+    under --notes; under iojob's name, and with digits after it (4k-8k)), it stays an
+    error."""
+    job = ["--name=t", "--ioengine=null", "--size=1m", "--bs=4k", "--output-format=json"]
+    for val, head, size in (("65536)", "65536", 65536), ("8kx", "8k", 8192),
+                            ("0x4000)", "0x4000", 16384)):
+        code, out, err = fio(link, job + ["--filesize=" + val, "--notes"], d)
+        try:
+            done = json.loads(out)["jobs"][0]["read"]["io_bytes"]
+        except (ValueError, KeyError, IndexError):
+            done = None
+        c.check(code == 0 and done == size and "option 'filesize': '%s' is read as '%s', as "
+                "fio reads it" % (val, head) in err,
+                "run as fio, filesize=%s: %s bytes (want %d): %r" % (val, done, size, err))
+    code, _, err = run(job + ["--filesize=65536)"], cwd=d)
+    c.check(code == 2 and "'65536)' is not a size" in err,
+            "under iojob's name it is refused: %d %r" % (code, err))
+    code, _, err = fio(link, job + ["--filesize=4k-8k)"], d)
+    c.check(code == 1 and "'4k-8k)' is not a size" in err,
+            "digits after the size stay an error run as fio too: %d %r" % (code, err))
+
+
 def real_fio_333():
     """fio 3.33 itself, when installed: the exit codes are compared with its own too."""
     path = shutil.which("fio")
@@ -273,6 +297,7 @@ def main():
         check_report_version(c, link, d)
         check_quiet_stderr(c, link, d)
         check_exit_codes(c, link, d)
+        check_trailing_text(c, link, d)
         check_status_line(c, link, d)
         check_signal(c, link, d)
         check_install(c)
