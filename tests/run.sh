@@ -9,7 +9,9 @@ cd "$top"
 
 tests/deps.sh test || exit 1
 # fio's own example job files, for e2e/fio_examples.py (fetched once, kept in ~/.cache)
-IOJOB_FIO_EXAMPLES=$(tests/fio_source.py) && export IOJOB_FIO_EXAMPLES
+IOJOB_FIO_EXAMPLES=$(tests/fio_source.py examples) && export IOJOB_FIO_EXAMPLES
+# and its own test scripts (t/*.py), for e2e/fio_scripts.py
+IOJOB_FIO_SCRIPTS=$(tests/fio_source.py t) && export IOJOB_FIO_SCRIPTS
 
 # Sanitizer findings must fail the test that triggered them, not scroll by.
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
