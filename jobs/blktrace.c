@@ -368,6 +368,7 @@ static int merge_write(struct merge_cursor *cur, unsigned n, FILE *out, char *wh
 static FILE *open_beside(const char *path, char *tmp, size_t len)
 {
 	char host[64] = "";
+	FILE *f;
 	int fd;
 
 	gethostname(host, sizeof(host) - 1);
@@ -376,7 +377,14 @@ static FILE *open_beside(const char *path, char *tmp, size_t len)
 		return NULL;
 	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	return fd < 0 ? NULL : fdopen(fd, "wb");
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "wb");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+	}
+	return f;
 }
 
 int blktrace_merge(const struct job_desc *j, char *why, size_t whylen)
