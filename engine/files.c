@@ -160,7 +160,8 @@ static uint64_t free_space(const char *path)
 /*
  * filesize=: the file is that size (drawn from a range), or stays as it is when it exists
  * at a size within the range; the region runs from the offset to the file's end, as in
- * fio, and size= only bounds how much I/O is done (io_plan.c).
+ * fio (size=N% takes that share of it), and size= in bytes only bounds how much I/O is
+ * done (io_plan.c).
  */
 static int size_by_filesize(const struct job_desc *j, struct io_file *f, bool exists,
 			    uint64_t filesize, struct diag *d)
@@ -178,7 +179,11 @@ static int size_by_filesize(const struct job_desc *j, struct io_file *f, bool ex
 			    ")", f->path, off, size, job_bs_max(j));
 	f->io_off = off;
 	f->io_len = size - off;
-	f->want_size = size > f->real_size || !exists ? size : f->real_size;
+	/* size=N%: that share of the file, from the offset, as fio cuts it */
+	if (j->size.pct > 0 && region_length(j, size, off, 1) < f->io_len)
+		f->io_len = region_length(j, size, off, 1);
+	/* as fio extends it: to the region's end, never shorter than it is */
+	f->want_size = exists && f->real_size > off + f->io_len ? f->real_size : off + f->io_len;
 	return 0;
 }
 
@@ -203,9 +208,9 @@ static int size_one(const struct job_desc *j, struct io_file *f, unsigned nfiles
 				    "less than one block (%" PRIu64 " bytes) free for each of its %u "
 				    "file%s", f->path, bs, nfiles, nfiles > 1 ? "s" : "");
 	}
-	if ((j->size.pct > 0 || ((j->offset.pct > 0 || j->offset_increment.pct > 0) &&
-				 !j->filesize.hi) ||
-	     (!j->size.bytes && !filesize)) && (!exists || (f->is_chr && !sized)))
+	if ((((j->size.pct > 0 || j->offset.pct > 0 || j->offset_increment.pct > 0) &&
+	      !j->filesize.hi) || (!j->size.bytes && !filesize)) &&
+	    (!exists || (f->is_chr && !sized)))
 		return fail(j, d, -EINVAL, "'%s' %s, so its size is unknown (set size= or "
 			    "filesize=)", f->path, f->is_chr ? "is a character device" :
 			    "does not exist");

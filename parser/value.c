@@ -135,6 +135,8 @@ size_t value_size_prefix(const char *s)
 			for (p++; isdigit((unsigned char)*p); p++)
 				;
 	}
+	if (*p == '%')
+		return (size_t)(p + 1 - s);	/* a share: size=50% */
 	if (*p && strchr("kmgtpKMGTP", *p)) {
 		p++;
 		if (*p == 'i' || *p == 'I')

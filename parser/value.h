@@ -22,7 +22,7 @@ int value_parse_size(const char *s, unsigned kb_base, uint64_t *out);
 
 /*
  * How much of s fio's size parser reads: blanks, decimal (with a fraction) or 0x hex
- * digits, then a suffix's letters (k, ki, kib, kb, b...). fio ignores what follows
+ * digits, then a suffix's letters (k, ki, kib, kb, b...) or '%'. fio ignores what follows
  * ("65536)" is 65536 to it); 0 where s starts with no number.
  */
 size_t value_size_prefix(const char *s);

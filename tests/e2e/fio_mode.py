@@ -159,6 +159,14 @@ def check_trailing_text(c, link, d):
         c.check(code == 0 and done == size and "option 'filesize': '%s' is read as '%s', as "
                 "fio reads it" % (val, head) in err,
                 "run as fio, filesize=%s: %s bytes (want %d): %r" % (val, done, size, err))
+    code, out, err = fio(link, ["--name=t", "--ioengine=null", "--filesize=64k", "--size=50%)",
+                                "--bs=4k", "--output-format=json"], d)
+    try:
+        done = json.loads(out)["jobs"][0]["read"]["io_bytes"]
+    except (ValueError, KeyError, IndexError):
+        done = None
+    c.check(code == 0 and done == 32768, "run as fio, size=50%%) is half the file: %s %r" %
+            (done, err))
     code, _, err = run(job + ["--filesize=65536)"], cwd=d)
     c.check(code == 2 and "'65536)' is not a size" in err,
             "under iojob's name it is refused: %d %r" % (code, err))

@@ -351,22 +351,32 @@ FILESIZE_CASES = [
     (["--filesize=64k", "--offset=16k"], 128 * K),
     (["--filesize=64k", "--offset=16k"], 16 * K),
     (["--filesize=32k-64k", "--offset=50%"], 48 * K),
+    (["--filesize=64k", "--size=50%"], None),
+    (["--filesize=64k", "--size=25%", "--offset=8k"], None),
+    (["--filesize=64k", "--size=50%", "--offset=48k"], None),
 ]
 
 
 def filesize_model(args, before):
     """fio's rule: the file is filesize= (unless it already is a size of the range), the
-    region runs from the offset to its end, and size= bounds the I/O, io_size= sets it."""
+    region runs from the offset to its end (size=N%: that share of the file, in whole
+    blocks), size= in bytes bounds the I/O and io_size= sets it; a file is extended to the
+    region's end."""
     opt = dict(a[2:].split("=") for a in args)
     lo, _, hi = opt["filesize"].partition("-")
     lo, hi = int(lo[:-1]) * K, int((hi or lo)[:-1]) * K
     end = before if before is not None and lo <= before <= hi else lo
     off = opt.get("offset", "0")
     off = end * int(off[:-1]) // 100 if off.endswith("%") else int(off[:-1] or 0) * K
-    region = list(range(off, end, 4 * K))
+    size = opt.get("size", "")
+    length = end - off
+    if size.endswith("%"):
+        length = min(end * int(size[:-1]) // 100 // (4 * K) * 4 * K, length)
+    region = list(range(off, off + length, 4 * K))
     amount = int(opt["io_size"][:-1]) * K if "io_size" in opt else \
-        min(int(opt.get("size", "0k")[:-1]) * K or end - off, end - off)
-    return [region[i % len(region)] for i in range(amount // (4 * K))], max(end, before or 0)
+        min(int(size[:-1]) * K, length) if size and not size.endswith("%") else length
+    return ([region[i % len(region)] for i in range(amount // (4 * K))],
+            max(off + length, before or 0))
 
 
 def check_filesize(c, d):
