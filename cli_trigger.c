@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/units.h"
+#include "engine/devices/path_guard.h"
 #include "engine/engine.h"
 
 /* How often the file and the clock are looked at: fio's main loop sleeps 100 ms. */
@@ -21,9 +22,14 @@
 static bool fired(struct cli_trigger *t, uint64_t now)
 {
 	struct stat st;
+	char why[512];
 
 	if (t->file && stat(t->file, &st) == 0) {
-		if (unlink(t->file) < 0)
+		/* what appeared under the name may be no file to remove (a device node) */
+		if (path_guard(t->file, PATH_DELETE, why, sizeof(why)))
+			fprintf(stderr, "%s: --trigger-file: fired, and '%s' is left: it %s\n",
+				cli_prog(), t->file, why);
+		else if (unlink(t->file) < 0)
 			fprintf(stderr, "%s: --trigger-file: cannot remove '%s': %s\n", cli_prog(),
 				t->file, strerror(errno));
 		return true;
@@ -62,8 +68,15 @@ int cli_trigger_start(struct cli_trigger *t, struct run *volatile *running)
 {
 	int ret;
 
+	char why[512];
+
 	if (!t->file && !t->timeout_ns)
 		return 0;
+	if (t->file && path_guard(t->file, PATH_DELETE, why, sizeof(why))) {
+		fprintf(stderr, "%s: --trigger-file '%s': refusing to watch it, since it is "
+			"removed when it fires: it %s\n", cli_prog(), t->file, why);
+		return -EPERM;
+	}
 	t->running = running;
 	t->start_ns = clock_mono_ns();
 	pthread_mutex_init(&t->lock, NULL);

@@ -19,6 +19,7 @@
 #include "config.h"
 #include "engine/cells.h"
 #include "engine/dist/dist.h"
+#include "engine/devices/path_guard.h"
 #include "engine/dist/dist_report.h"
 #include "engine/engine.h"
 #include "jobs/jobs.h"
@@ -429,18 +430,19 @@ static void quiet_other_ranks(struct cli *c)
  */
 static int open_outputs(const struct cli *c, FILE **out, struct diag *d)
 {
+	char why[512];
 	FILE *f;
 	int ret;
 
 	if (!dist_root(c->dist))
 		return 0;
-	if (c->results && (ret = resultset_check(c->results)) < 0)
-		return diag_set(d, ret, "--results '%s': %s", c->results, strerror(-ret));
+	if (c->results && (ret = resultset_check(c->results, why, sizeof(why))) < 0)
+		return diag_set(d, ret, "--results '%s': %s", c->results, why);
 	if (!c->output)
 		return 0;
-	f = fopen(c->output, "w");
+	f = path_fopen(c->output, "w", why, sizeof(why));
 	if (!f)
-		return diag_set(d, -errno, "--output '%s': %s", c->output, strerror(errno));
+		return diag_set(d, -errno, "--output '%s': %s", c->output, why);
 	*out = f;
 	return 0;
 }
@@ -518,7 +520,7 @@ int main(int argc, char **argv)
 	struct cli c;
 	struct dist dist;
 	struct diag d = { 0 };
-	int ret;
+	int ret, err;
 
 	/* Subcommands on result sets: they run no jobs (and fio has none: a job file). */
 	if (argc > 1 && !cli_run_as_fio(argv[0]) && (cmd = command_find(argv[1]))) {
@@ -536,8 +538,8 @@ int main(int argc, char **argv)
 	ret = cli_parse(&c, argc, argv);
 	if (ret < 0)
 		ret = build(&c, &d);
-	if (ret < 0 && !c.parse_only && cli_trigger_start(&c.trigger, &running) < 0)
-		ret = EXIT_JOB_FAILED;
+	if (ret < 0 && !c.parse_only && (err = cli_trigger_start(&c.trigger, &running)) < 0)
+		ret = err == -EPERM ? EXIT_USAGE : EXIT_JOB_FAILED;
 	if (ret < 0)
 		ret = c.parse_only ? 0 : run(&c, &d);
 	cli_trigger_stop(&c.trigger);

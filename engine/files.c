@@ -16,6 +16,7 @@
 
 #include "engine/devices/blockdev.h"
 #include "engine/devices/device_users.h"
+#include "engine/devices/path_guard.h"
 #include "engine/devices/pseudo_fs.h"
 #include "engine/devices/signature.h"
 #include "engine/offsets.h"
@@ -651,9 +652,50 @@ static int check_may_create(const struct job_desc *j, const struct io_file *f, s
 		       "not exist, and allow_file_create=0 forbids creating it", j->name, f->path);
 }
 
+/* The option that makes the job delete its files, for the message. */
+static const char *deleting_option(const struct job_desc *j)
+{
+	if (ioengine_find(j->ioengine)->flags & IOENG_DELETES)
+		return "ioengine";
+	if (j->unlink)
+		return "unlink";
+	return j->unlink_each_loop ? "unlink_each_loop" : "create";
+}
+
+bool files_deleted(const struct job_desc *j)
+{
+	return (ioengine_find(j->ioengine)->flags & IOENG_DELETES) || j->unlink ||
+	       j->unlink_each_loop || j->create == CREATE_RECREATE;
+}
+
+int files_guard(const struct job_desc *j, const struct io_file *f, unsigned n,
+		enum path_use use, struct diag *d)
+{
+	const char *opt = use == PATH_DELETE ? deleting_option(j) : "ioengine", *file;
+	char why[512];
+	int line;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (path_guard(f[i].path, use, why, sizeof(why)) == 0)
+			continue;
+		job_where(j, opt, &file, &line);
+		return diag_at(d, -EPERM, file, line, "job '%s': option '%s': refusing to %s '%s': "
+			       "it %s", j->name, opt, use == PATH_DELETE ? "delete" : "create",
+			       f[i].path, why);
+	}
+	return 0;
+}
+
+/* Whether the job changes its files: rw= writes or trims, or the engine does (falloc). */
+static bool writes_files(const struct job_desc *j)
+{
+	return job_modifies(j) || (ioengine_find(j->ioengine)->flags & IOENG_MODIFIES);
+}
+
 int files_check(const struct job_desc *j, const struct io_file *f, unsigned n,
 		struct device_users *u, struct diag *d)
 {
+	bool writes = writes_files(j);
 	int ret = 0;
 
 	for (unsigned i = 0; !ret && i < n; i++) {
@@ -661,9 +703,9 @@ int files_check(const struct job_desc *j, const struct io_file *f, unsigned n,
 			continue;
 		if (j->direct)
 			ret = check_direct(j, &f[i], d);
-		if (!ret && !f[i].is_chr && job_modifies(j) && !j->allow_mounted_write)
+		if (!ret && !f[i].is_chr && writes && !j->allow_mounted_write)
 			ret = check_in_use(j, &f[i], u, d);
-		if (!ret && f[i].is_bdev && job_modifies(j) && !j->allow_overwrite_signatures)
+		if (!ret && f[i].is_bdev && writes && !j->allow_overwrite_signatures)
 			ret = check_signatures(j, &f[i], u, d);
 		if (!ret && j->readonly)
 			ret = check_readonly(j, &f[i], d);
@@ -674,7 +716,16 @@ int files_check(const struct job_desc *j, const struct io_file *f, unsigned n,
 		if (!ret && j->verify != VERIFY_NONE)
 			ret = check_verify_source(j, &f[i], d);
 	}
+	if (!ret && files_deleted(j))
+		ret = files_guard(j, f, n, PATH_DELETE, d);
 	return ret;
+}
+
+void files_claim(const struct job_desc *j, struct io_file *f, unsigned n,
+		 struct device_users *u)
+{
+	for (unsigned i = 0; i < n; i++)
+		f[i].claim = f[i].is_bdev && writes_files(j) && !j->allow_mounted_write ? u : NULL;
 }
 
 void files_free(struct io_file *f, unsigned n)

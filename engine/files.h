@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "engine/devices/path_guard.h"
 #include "engine/ioengine.h"
 
 struct device_users;
@@ -38,6 +39,29 @@ int files_resolve(const struct job_desc *j, bool virtual_files,
  */
 int files_check(const struct job_desc *j, const struct io_file *f, unsigned n,
 		struct device_users *u, struct diag *d);
+
+/*
+ * Whether the job deletes its files: filedelete, dirdelete, unlink=1, unlink_each_loop=1,
+ * create=recreate.
+ */
+bool files_deleted(const struct job_desc *j);
+
+/*
+ * The guard (engine/devices/path_guard.h) over the names of files a job deletes
+ * (PATH_DELETE; files_check() makes this check too) or an engine creates itself
+ * (PATH_WRITE: filecreate, dircreate): no device node, nothing on a pseudo file system,
+ * no loop device's backing file or swap file. Returns 0, or -EPERM with d naming the job,
+ * the option and the file.
+ */
+int files_guard(const struct job_desc *j, const struct io_file *f, unsigned n,
+		enum path_use use, struct diag *d);
+
+/*
+ * Mark the block devices the job writes (unless allow_mounted_write) for claiming at
+ * their open: device_claim() on u, which the run keeps until its end.
+ */
+void files_claim(const struct job_desc *j, struct io_file *f, unsigned n,
+		 struct device_users *u);
 
 /*
  * Create what does not exist yet, and write out the data of files a job will read (or

@@ -34,6 +34,8 @@ struct io_file {
 	unsigned lbs;		/* logical block size of the device below */
 	unsigned open_flags;
 	struct path_lock *lock;	/* lockfile: shared by the phase's jobs on this path, or NULL */
+	/* a block device the job writes: the run's checks, which claim it when it is opened */
+	struct device_users *claim;
 	bool lock_owner;	/* this one made it and frees it */
 };
 
@@ -88,11 +90,15 @@ enum ioq_status {
 /* Makes its files itself (filecreate, dircreate): the runner neither looks them up nor
  * lays them out; their sizes come from size= or filesize=. Implies IOENG_NAMES. */
 #define IOENG_MAKES_FILES (1u << 19)
-#define IOENG_FLAGS	(ENGINE_FLAGS | IOENG_INLINE_QD1 | IOENG_NAMES | IOENG_MAKES_FILES)
+/* Deletes its files (filedelete, dirdelete): engine/files.c guards them as deletions. */
+#define IOENG_DELETES	(1u << 20)
+#define IOENG_FLAGS	(ENGINE_FLAGS | IOENG_INLINE_QD1 | IOENG_NAMES | IOENG_MAKES_FILES | \
+			 IOENG_DELETES)
 
 struct ioengine;
 struct cmdprio;
 struct path_lock;
+struct device_users;
 
 struct ioengine_ops {
 	const char *name;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/devices/path_guard.h"
 #include "engine/worker.h"
 #include "base/diag.h"
 #include "jobs/iolog.h"
@@ -82,19 +83,18 @@ int iolog_write_start(struct worker *w)
 {
 	struct iolog_writer *l = malloc(sizeof(*l));
 	const char *path = w->job->write_iolog;
+	char why[512];
 
 	if (!l)
 		return -ENOMEM;
 	memset(l, 0, offsetof(struct iolog_writer, buf));
 	w->plan.rec = l;
 	/* fio appends, a version line for each job */
-	l->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	l->fd = path_open(path, O_WRONLY | O_CREAT | O_APPEND, 0644, why, sizeof(why));
 	if (l->fd < 0) {
-		int err = errno;
-
 		diag_format(w->error_msg, sizeof(w->error_msg), "job '%s': write_iolog '%s': %s",
-			    w->job->name, path, strerror(err));
-		return -err;
+			    w->job->name, path, why);
+		return l->fd;
 	}
 	l->t0 = clock_ticks(w->clk);
 	add_line(l, "%s\n", IOLOG_V3_HEADER);

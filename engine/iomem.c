@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/devices/path_guard.h"
 #include "jobs/job.h"
 
 #define PAGE		4096u
@@ -66,11 +67,12 @@ static int open_map_file(struct iomem *m, const char *path, bool sized, char *er
 			 size_t errlen)
 {
 	bool existed = access(path, F_OK) == 0;
+	char why[512];
 
-	m->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	m->fd = path_open(path, O_RDWR | O_CREAT, 0644, why, sizeof(why));
 	if (m->fd < 0) {
-		snprintf(err, errlen, "open '%s' to map: %s", path, strerror(errno));
-		return -errno;
+		snprintf(err, errlen, "open '%s' to map: %s", path, why);
+		return m->fd;
 	}
 	m->fd_open = true;
 	if (!existed) {

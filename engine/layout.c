@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "engine/devices/blockdev.h"
+#include "engine/devices/device_users.h"
 #include "engine/offsets.h"
 #include "base/diag.h"
 
@@ -346,10 +347,36 @@ static int pre_read(const struct job_desc *j, const struct io_file *f, char *err
 	return ret;
 }
 
+/*
+ * A block device the job writes is claimed (O_EXCL, held until the run ends) and checked
+ * again at its open, which may come long after the run's checks: after a startdelay, or
+ * in a later phase.
+ */
+static int claim(const struct job_desc *j, const struct io_file *f, char *err, size_t len)
+{
+	char why[1024];
+	int ret;
+
+	if (!f->claim)
+		return 0;
+	ret = device_claim(f->claim, f->path, why, sizeof(why));
+	if (ret > 0)
+		snprintf(err, len, "job '%s': refusing to write to '%s': %s (set "
+			 "allow_mounted_write=1 to allow it)", j->name, f->path, why);
+	else if (ret < 0)
+		snprintf(err, len, "job '%s': cannot claim '%s' for writing, or tell whether it "
+			 "is in use (%s), so it will not be written (allow_mounted_write=1 skips "
+			 "this check)", j->name, f->path, strerror(-ret));
+	return ret ? -EPERM : 0;
+}
+
 int files_open_one(const struct job_desc *j, struct io_file *f, char *err, size_t len)
 {
 	int ret;
 
+	ret = claim(j, f, err, len);
+	if (ret < 0)
+		return ret;
 	f->fd = open(f->path, open_flags(j, f), 0644);
 	if (f->fd < 0) {
 		int e = errno;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/devices/path_guard.h"
 #include "engine/worker.h"
 #include "output/stream.h"
 #include "base/diag.h"
@@ -432,7 +433,7 @@ static int write_one(const struct job_desc *j, struct job_logs *l, const char *p
 	FILE *f, *spill = NULL;
 	uint64_t lost = 0;
 	bool own = false;
-	char path[4096];
+	char path[4096], why[512];
 
 	log_path(path, sizeof(path), j, prefix, kind);
 	if (idx >= 0) {
@@ -449,12 +450,12 @@ static int write_one(const struct job_desc *j, struct job_logs *l, const char *p
 		return diag_set(d, ret, "job '%s': cannot write log '%s': %s (%llu entries "
 				"lost)", j->name, path, strerror(-ret), (unsigned long long)lost);
 	}
-	f = own && spill ? spill : fopen(path, first_of_name ? "w" : "a");
+	f = own && spill ? spill : path_fopen(path, first_of_name ? "w" : "a", why, sizeof(why));
 	if (!f) {
 		ret = -errno;
 		if (spill)
 			fclose(spill);
-		return diag_set(d, ret, "job '%s': log '%s': %s", j->name, path, strerror(-ret));
+		return diag_set(d, ret, "job '%s': log '%s': %s", j->name, path, why);
 	}
 	if (spill && !own) {
 		ret = copy_spill(spill, f);
@@ -484,6 +485,38 @@ static bool written_before(const struct job_list *jobs, struct job_logs *const *
 			return true;
 	}
 	return false;
+}
+
+int logs_check_paths(const struct job_desc *j, struct diag *d)
+{
+	static const struct {
+		size_t prefix;
+		const char *kind, *option;
+	} logs[] = {
+		{ offsetof(struct job_desc, lat_log), "clat", "write_lat_log" },
+		{ offsetof(struct job_desc, lat_log), "slat", "write_lat_log" },
+		{ offsetof(struct job_desc, lat_log), "lat", "write_lat_log" },
+		{ offsetof(struct job_desc, bw_log), "bw", "write_bw_log" },
+		{ offsetof(struct job_desc, iops_log), "iops", "write_iops_log" },
+		{ offsetof(struct job_desc, hist_log), "clat_hist", "write_hist_log" },
+	};
+	char path[4096], why[512];
+	const char *file;
+	int line;
+
+	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+		const char *prefix = *(const char *const *)((const char *)j + logs[i].prefix);
+
+		if (!prefix)
+			continue;
+		log_path(path, sizeof(path), j, prefix, logs[i].kind);
+		if (path_guard(path, PATH_WRITE, why, sizeof(why)) == 0)
+			continue;
+		job_where(j, logs[i].option, &file, &line);
+		return diag_at(d, -EINVAL, file, line, "job '%s': option '%s': refusing to write "
+			       "the log '%s': it %s", j->name, logs[i].option, path, why);
+	}
+	return 0;
 }
 
 int logs_write_all(const struct job_list *jobs, struct job_logs *const *logs,

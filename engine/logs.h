@@ -63,6 +63,12 @@ void logs_tick(struct worker *w);
 /* The job ended: close the last, partial window. */
 void logs_finish(struct worker *w);
 
+/*
+ * Whether the job's log files may be written (engine/devices/path_guard.h), checked before
+ * the run: 0, or -EINVAL (a usage error) with d naming the job, the option and the file.
+ */
+int logs_check_paths(const struct job_desc *j, struct diag *d);
+
 /* Write the files of every job that logged (PREFIX_TYPE.N.log, or PREFIX_TYPE.log). */
 int logs_write_all(const struct job_list *jobs, struct job_logs *const *logs,
 		   struct diag *d);

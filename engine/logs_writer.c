@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/devices/path_guard.h"
+
 /*
  * Chunks one log may have waiting before the I/O thread waits for the writer: enough to
  * ride out a slow write, few enough that memory stays a handful of chunks per log.
@@ -68,7 +70,10 @@ static FILE *open_spill(const char *path)
 /* The log's own file, or its spill file, opened on first use. */
 static void open_file(struct log_sink *s)
 {
-	s->f = s->d.own_file ? fopen(s->d.path, "w") : open_spill(s->d.path);
+	char why[512];
+
+	s->f = s->d.own_file ? path_fopen(s->d.path, "w", why, sizeof(why)) :
+	       open_spill(s->d.path);
 	if (!s->f)
 		s->err = -errno;
 }

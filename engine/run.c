@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "engine/control.h"
+#include "engine/devices/path_guard.h"
 #include "engine/files.h"
 #include "engine/lat_target.h"
 #include "engine/logs.h"
@@ -170,6 +171,7 @@ static int resolve_deferred(struct run *r, unsigned phase, struct diag *d)
 			ret = files_check(j, rf->f, rf->n, &r->devices, d);
 		if (ret)
 			return ret;
+		files_claim(j, rf->f, rf->n, &r->devices);
 	}
 	return 0;
 }
@@ -251,6 +253,25 @@ static int job_nomem(const struct job_desc *j, int ret, struct diag *d)
 	return ret == -ENOMEM ? diag_set(d, ret, "job '%s': out of memory", j->name) : ret;
 }
 
+/*
+ * The files a job writes besides its data, its iolog and its logs, checked before anything
+ * runs: a path the guard refuses (a device, a pseudo file system) would fail the job
+ * after it ran, with its results.
+ */
+static int check_outputs(const struct job_desc *j, struct diag *d)
+{
+	const char *file;
+	char why[512];
+	int line;
+
+	if (j->write_iolog && path_guard(j->write_iolog, PATH_WRITE, why, sizeof(why))) {
+		job_where(j, "write_iolog", &file, &line);
+		return diag_at(d, -EINVAL, file, line, "job '%s': option 'write_iolog': refusing "
+			       "to write '%s': it %s", j->name, j->write_iolog, why);
+	}
+	return logs_check_paths(j, d);
+}
+
 /* Name and check job i's files, knowing what the jobs of earlier phases write. */
 static int resolve_files(struct run *r, unsigned i, struct diag *d)
 {
@@ -261,9 +282,18 @@ static int resolve_files(struct run *r, unsigned i, struct diag *d)
 	struct earlier e = { r, j->phase, i };
 	int ret;
 
-	ret = files_resolve(j, virtual_files, written_earlier, &e, &rf->f, &rf->n, d);
+	ret = check_outputs(j, d);
+	if (!ret)
+		ret = files_resolve(j, virtual_files, written_earlier, &e, &rf->f, &rf->n, d);
 	if (!ret && !virtual_files)
 		ret = files_check(j, rf->f, rf->n, &r->devices, d);
+	/* the names an engine makes itself (dircreate), and dirdelete's directories */
+	if (!ret && virtual_files && (rf->ops->flags & IOENG_MAKES_FILES))
+		ret = files_guard(j, rf->f, rf->n, PATH_WRITE, d);
+	if (!ret && virtual_files && files_deleted(j))
+		ret = files_guard(j, rf->f, rf->n, PATH_DELETE, d);
+	if (!ret && !virtual_files)
+		files_claim(j, rf->f, rf->n, &r->devices);
 	return ret;
 }
 
@@ -272,6 +302,7 @@ int run_check_files(const struct job_list *jobs, struct diag *d)
 	struct run r = { .jobs = jobs };
 	int ret = 0;
 
+	device_users_init(&r.devices);
 	r.files = calloc(jobs->njobs, sizeof(*r.files));
 	if (!r.files)
 		return diag_set(d, -ENOMEM, "out of memory");
@@ -291,6 +322,7 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 	memset(r, 0, sizeof(*r));
 	r->jobs = jobs;
 	pthread_mutex_init(&r->steady_lock, NULL);
+	device_users_init(&r->devices);
 	atomic_init(&r->stop, false);
 	atomic_init(&r->end_all, false);
 	clock_init(&r->clock, CLOCK_PICK_AUTO);

@@ -16,6 +16,7 @@
 
 #include "engine/cgroup.h"
 #include "engine/devices/iosched.h"
+#include "engine/devices/path_guard.h"
 #include "jobs/opt_thread.h"
 #include "base/diag.h"
 
@@ -278,17 +279,22 @@ static int spawn_sh(const char *cmd, const char *out, pid_t *pid)
 {
 	const char *argv[] = { "sh", "-c", cmd, NULL };
 	posix_spawn_file_actions_t fa;
-	int ret;
+	char why[512];
+	int fd, ret;
 
+	/* opened here, through the guard of every output, and handed to the child */
+	fd = path_open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644, why, sizeof(why));
+	if (fd < 0)
+		return fd;
 	ret = posix_spawn_file_actions_init(&fa);
-	if (ret)
-		return -ret;
-	ret = posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (!ret)
-		ret = posix_spawn_file_actions_adddup2(&fa, 1, 2);
+		ret = posix_spawn_file_actions_adddup2(&fa, fd, 1);
+	if (!ret)
+		ret = posix_spawn_file_actions_adddup2(&fa, fd, 2);
 	if (!ret)
 		ret = posix_spawn(pid, "/bin/sh", &fa, NULL, (char *const *)argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	close(fd);
 	return -ret;
 }
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "engine/io_plan.h"
+#include "engine/devices/path_guard.h"
 #include "engine/verify_priv.h"
 #include "engine/worker.h"
 
@@ -215,11 +216,11 @@ void verify_prepare_write(struct worker *w, struct io_req *r)
 static void dump_chunk(const struct worker *w, const struct io_file *f, uint64_t off,
 		       const unsigned char *got, uint32_t len)
 {
-	char path[4096];
+	char path[4096], why[512];
 	int fd;
 
 	snprintf(path, sizeof(path), "%s.%" PRIu64 ".received", f->path, off);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = path_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, why, sizeof(why));
 	if (fd >= 0) {
 		if (write(fd, got, len) != (ssize_t)len)
 			(void)0;	/* a dump is a courtesy: the failure is reported anyway */
@@ -228,7 +229,7 @@ static void dump_chunk(const struct worker *w, const struct io_file *f, uint64_t
 	if (!w->verify->pattern_only || !w->job->verify_pattern_len)
 		return;
 	snprintf(path, sizeof(path), "%s.%" PRIu64 ".expected", f->path, off);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = path_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, why, sizeof(why));
 	if (fd >= 0) {
 		unsigned char *want = malloc(len);
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/devices/path_guard.h"
 #include "engine/verify_priv.h"
 #include "engine/worker.h"
 
@@ -103,7 +104,7 @@ int verify_save_state(struct worker *w, unsigned index)
 	const struct job_desc *j = w->job;
 	struct state_list *s = NULL;
 	struct state_hdr h;
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[512];
 	size_t size;
 	int fd = -1, err = ENOMEM;
 
@@ -118,13 +119,17 @@ int verify_save_state(struct worker *w, unsigned index)
 	h.version = htole64(STATE_VERSION);
 	h.size = htole64(size);
 	h.crc = htole64(fio_crc32c(s, size));
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, &h, sizeof(h)) != (ssize_t)sizeof(h) ||
-	    write(fd, s, size) != (ssize_t)size)
-		err = fd < 0 || errno ? errno : EIO;
+	fd = path_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, why, sizeof(why));
+	if (fd < 0) {
+		free(s);
+		worker_fail(w, -fd, "verify_state_save: '%s': %s", path, why);
+		return fd;
+	}
+	if (write(fd, &h, sizeof(h)) != (ssize_t)sizeof(h) || write(fd, s, size) != (ssize_t)size)
+		err = errno ? errno : EIO;
 	else
 		err = 0;
-	if (fd >= 0 && close(fd) < 0 && !err)
+	if (close(fd) < 0 && !err)
 		err = errno;
 	free(s);
 	if (!err)

@@ -13,6 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "engine/devices/path_guard.h"
 #include "jobs/replay.h"
 
 /* The kernel's blktrace_api.h: the magic, the version and what an action holds. */
@@ -398,6 +399,12 @@ int blktrace_merge(const struct job_desc *j, char *why, size_t whylen)
 
 	if (!cur)
 		return -ENOMEM;
+	/* the merge is renamed over path: never over a device node, nor onto /proc */
+	ret = path_guard(path, PATH_WRITE, tmp, sizeof(tmp));
+	if (ret) {
+		snprintf(why, whylen, "refusing to write '%s': it %s", path, tmp);
+		ret = -EPERM;
+	}
 	for (unsigned i = 0; !ret && i < n; i++)
 		ret = merge_open(j, i, &cur[i], why, whylen);
 	if (!ret && !(out = open_beside(path, tmp, sizeof(tmp)))) {

@@ -17,6 +17,7 @@
 #include "output/json_writer.h"
 #include "output/report.h"
 #include "output/resultset_check.h"
+#include "engine/devices/path_guard.h"
 #include "output/stream.h"
 
 static void string_map(struct json_out *j, const char *key, const char *const *k,
@@ -147,16 +148,15 @@ static int end_last_line(int fd, const struct stat *st)
 	return n == 1 && c != '\n' ? write_all(fd, "\n", 1) : 0;
 }
 
-static int open_results(const char *path)
+/* Through the guard of every output: never a device, a pseudo file system, a loop's file. */
+static int open_results(const char *path, char *why, size_t len)
 {
-	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-
-	return fd < 0 ? -errno : fd;
+	return path_open(path, O_RDWR | O_APPEND | O_CREAT, 0666, why, len);
 }
 
-int resultset_check(const char *path)
+int resultset_check(const char *path, char *why, size_t len)
 {
-	int fd = open_results(path);
+	int fd = open_results(path, why, len);
 
 	if (fd < 0)
 		return fd;
@@ -166,7 +166,7 @@ int resultset_check(const char *path)
 
 int resultset_append(const char *path, const struct resultset_meta *m, const struct report *r)
 {
-	char *line = NULL;
+	char *line = NULL, why[512];
 	size_t len = 0;
 	struct stat st;
 	int fd, ret;
@@ -174,7 +174,7 @@ int resultset_append(const char *path, const struct resultset_meta *m, const str
 	ret = build_line(m, r, &line, &len);
 	if (ret < 0)
 		goto out;
-	fd = open_results(path);
+	fd = open_results(path, why, sizeof(why));
 	if (fd < 0) {
 		ret = fd;
 		goto out;

@@ -16,6 +16,7 @@
 #define OUTPUT_RESULTSET_WRITE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct report;
 
@@ -42,9 +43,10 @@ int resultset_append(const char *path, const struct resultset_meta *m, const str
 
 /*
  * Whether path can take results, checked before a sweep runs by opening it for appending
- * (created when missing). Returns 0 or -errno.
+ * (created when missing) through path_open() (engine/devices/path_guard.h). Returns 0, or
+ * -errno with why saying what is wrong.
  */
-int resultset_check(const char *path);
+int resultset_check(const char *path, char *why, size_t len);
 
 /*
  * Whether path already holds a cell with this label, these swept values, these --set

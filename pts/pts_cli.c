@@ -14,6 +14,7 @@
 #include "base/units.h"
 #include "config.h"
 #include "engine/devices/blockdev.h"
+#include "engine/devices/path_guard.h"
 #include "engine/engine.h"
 #include "output/resultset/cmd_common.h"
 #include "parser/value.h"
@@ -289,6 +290,11 @@ static int plan_target(struct pts_plan *p, const char *fraction)
 
 static int plan_results(struct pts_plan *p, const char *dir)
 {
+	char why[512];
+
+	if (path_guard(dir, PATH_WRITE, why, sizeof(why)))
+		return cmd_fail(PTS_CMD, "--results '%s': refusing to write there: it %s", dir,
+				why);
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
 		return cmd_fail(PTS_CMD, "--results '%s': %s", dir, strerror(errno));
 	p->dir = dir;

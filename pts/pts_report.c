@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "engine/devices/path_guard.h"
 #include "output/resultset/html_page.h"
 #include "output/resultset/pts_charts.h"
 #include "output/resultset/resultset_read.h"
@@ -48,11 +49,14 @@ static int fail_file(const char *path, int err)
 static int write_file(const char *path, int (*fn)(FILE *f, const struct report_data *r,
 						   int arg), const struct report_data *r, int arg)
 {
-	FILE *f = fopen(path, "w");
+	char why[512];
+	FILE *f = path_fopen(path, "w", why, sizeof(why));
 	int ret, err;
 
-	if (!f)
-		return fail_file(path, -errno);
+	if (!f) {
+		fprintf(stderr, "iojob pts: cannot write '%s': %s\n", path, why);
+		return 1;
+	}
 	ret = fn(f, r, arg);
 	err = stream_finish(f, true);
 	return ret < 0 || err < 0 ? fail_file(path, err < 0 ? err : ret) : 0;

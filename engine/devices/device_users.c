@@ -21,12 +21,24 @@
 /* Loop over loop over ... deeper than this is refused rather than followed. */
 #define LOOP_DEPTH_MAX	8
 
+/* A number from /sys/block/name/<what> (loop/offset, size in sectors), or 0. */
+static uint64_t sysfs_number(const char *name, const char *what)
+{
+	char path[PATH_MAX], text[32];
+
+	if (sysfs_path(path, sizeof(path), SYSFS_REAL, "block/%s/%s", name, what) < 0 ||
+	    sysfs_read(AT_FDCWD, path, text, sizeof(text)) < 0)
+		return 0;
+	return strtoull(text, NULL, 10);
+}
+
 /* Add /sys/block/name when it is a loop device with a backing file that still exists. */
 static int add_loop(struct device_users *u, const char *name, size_t *cap)
 {
 	char path[PATH_MAX], back[PATH_MAX];
 	struct loop_backing *b;
 	struct stat st;
+	uint64_t limit;
 	dev_t dev;
 
 	if (sysfs_path(path, sizeof(path), SYSFS_REAL, "block/%s/loop/backing_file", name) < 0 ||
@@ -44,6 +56,10 @@ static int add_loop(struct device_users *u, const char *name, size_t *cap)
 	b->st_dev = st.st_dev;
 	b->st_ino = st.st_ino;
 	b->st_rdev = S_ISBLK(st.st_mode) ? st.st_rdev : 0;
+	b->off = sysfs_number(name, "loop/offset");
+	/* the device's size is what the sizelimit or the file's end leave past the offset */
+	limit = sysfs_number(name, "size");
+	b->len = limit ? limit << 9 : UINT64_MAX - b->off;
 	return 0;
 }
 
@@ -95,7 +111,14 @@ static bool overlap(dev_t a, dev_t b)
 }
 
 static int dev_used(struct device_users *u, dev_t dev, const char *node, int depth,
-		    char *why, size_t len);
+		    bool down, char *why, size_t len);
+
+/* Whether the loop device b is over the file or device st (or a partition or disk of it). */
+static bool is_over(const struct loop_backing *b, const struct stat *st)
+{
+	return S_ISBLK(st->st_mode) ? b->st_rdev && overlap(b->st_rdev, st->st_rdev) :
+	       b->st_dev == st->st_dev && b->st_ino == st->st_ino;
+}
 
 /* A loop device over what matches, used in turn: 1 with why, 0, or -errno. */
 static int loops_used(struct device_users *u, const struct stat *st, int depth, char *why,
@@ -106,20 +129,79 @@ static int loops_used(struct device_users *u, const struct stat *st, int depth, 
 
 	for (unsigned i = 0; !ret && i < u->nloops; i++) {
 		const struct loop_backing *b = &u->loops[i];
-		bool over = S_ISBLK(st->st_mode) ?
-			    b->st_rdev && overlap(b->st_rdev, st->st_rdev) :
-			    b->st_dev == st->st_dev && b->st_ino == st->st_ino;
-
-		if (!over)
+		if (!is_over(b, st))
 			continue;
 		if (depth >= LOOP_DEPTH_MAX)
 			return -ELOOP;
 		snprintf(node, sizeof(node), "/dev/%s", b->name);
-		ret = dev_used(u, b->loop, node, depth + 1, sub, sizeof(sub));
+		ret = dev_used(u, b->loop, node, depth + 1, false, sub, sizeof(sub));
 		if (ret > 0)
 			snprintf(why, len, "%s is a loop device over it, and %s", b->name, sub);
 	}
 	return ret;
+}
+
+/* The loop device dev, when it is one with a backing file; else NULL. */
+static const struct loop_backing *loop_of(const struct device_users *u, dev_t dev)
+{
+	for (unsigned i = 0; i < u->nloops; i++)
+		if (u->loops[i].loop == dev)
+			return &u->loops[i];
+	return NULL;
+}
+
+/* Whether two loop devices show some of the same bytes of one backing file or device. */
+static bool same_bytes(const struct loop_backing *a, const struct loop_backing *b)
+{
+	bool same = a->st_rdev || b->st_rdev ?
+		    a->st_rdev && b->st_rdev && overlap(a->st_rdev, b->st_rdev) :
+		    a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+
+	return same && a->off < b->off + b->len && b->off < a->off + a->len;
+}
+
+/*
+ * Below the loop device b: the device it is over, in use; or another loop device over
+ * the same bytes of its backing file, in use (a second loop device over a mounted one's
+ * image, or one with an offset and a sizelimit over a mounted partition's bytes).
+ */
+static int backing_used(struct device_users *u, const struct loop_backing *b, int depth,
+			char *why, size_t len)
+{
+	char sub[1024], node[64];
+	int ret = 0;
+
+	if (depth >= LOOP_DEPTH_MAX)
+		return -ELOOP;
+	if (b->st_rdev) {
+		snprintf(node, sizeof(node), "/dev/block/%u:%u", major(b->st_rdev),
+			 minor(b->st_rdev));
+		ret = dev_used(u, b->st_rdev, node, depth + 1, true, sub, sizeof(sub));
+		if (ret > 0)
+			snprintf(why, len, "%s is a loop device over %s, and %s", b->name, node,
+				 sub);
+	}
+	for (unsigned i = 0; !ret && i < u->nloops; i++) {
+		const struct loop_backing *o = &u->loops[i];
+
+		if (o == b || !same_bytes(b, o))
+			continue;
+		snprintf(node, sizeof(node), "/dev/%s", o->name);
+		ret = dev_used(u, o->loop, node, depth + 1, false, sub, sizeof(sub));
+		if (ret > 0)
+			snprintf(why, len, "%s shows the same bytes of its backing file as %s, and "
+				 "%s", b->name, o->name, sub);
+	}
+	return ret;
+}
+
+/* Whether this run holds dev with O_EXCL (device_claim()). */
+static bool claimed(const struct device_users *u, dev_t dev)
+{
+	for (unsigned i = 0; i < u->nclaims; i++)
+		if (u->claims[i].dev == dev)
+			return true;
+	return false;
 }
 
 /* An exclusive open fails with EBUSY while the kernel holds the device in a way the checks
@@ -133,9 +215,14 @@ static int held_exclusively(const char *node)
 	return fd < 0 && errno == EBUSY;
 }
 
+/*
+ * Whether dev is used: itself, what is built on it (loop devices over it, to any depth)
+ * and, going down, what it is built on (a loop device's backing file or device).
+ */
 static int dev_used(struct device_users *u, dev_t dev, const char *node, int depth,
-		    char *why, size_t len)
+		    bool down, char *why, size_t len)
 {
+	const struct loop_backing *b;
 	struct stat st = { .st_mode = S_IFBLK, .st_rdev = dev };
 	char where[512];
 	int ret;
@@ -151,12 +238,17 @@ static int dev_used(struct device_users *u, dev_t dev, const char *node, int dep
 		snprintf(why, len, "%s: md, dm or LVM is built on it", where);
 		return 1;
 	}
-	if (ret == 0 && held_exclusively(node)) {
+	/* a device this run claimed is held exclusively by that claim */
+	if (ret == 0 && !claimed(u, dev) && held_exclusively(node)) {
 		snprintf(why, len, "the kernel holds %s (a file system, swap, md, dm or LVM "
 			 "uses it)", node);
 		return 1;
 	}
-	return ret < 0 ? ret : loops_used(u, &st, depth, why, len);
+	if (ret == 0)
+		ret = loops_used(u, &st, depth, why, len);
+	if (ret == 0 && down && (b = loop_of(u, dev)))
+		ret = backing_used(u, b, depth, why, len);
+	return ret;
 }
 
 bool dev_set_has(const struct dev_set *s, dev_t dev)
@@ -187,7 +279,7 @@ int device_used(struct device_users *u, const struct stat *st, const char *path,
 	if (ret < 0)
 		return ret;
 	if (S_ISBLK(st->st_mode)) {
-		ret = dev_used(u, st->st_rdev, path, 0, why, len);
+		ret = dev_used(u, st->st_rdev, path, 0, true, why, len);
 	} else {
 		/* /proc/swaps is read once a run unless a swap file is in use */
 		if (!u->loaded_swaps) {
@@ -206,8 +298,83 @@ int device_used(struct device_users *u, const struct stat *st, const char *path,
 	return ret;
 }
 
+int device_loop_over(struct device_users *u, const struct stat *st, char *name, size_t len)
+{
+	int ret = load_loops(u);
+
+	for (unsigned i = 0; !ret && i < u->nloops; i++) {
+		const struct loop_backing *b = &u->loops[i];
+		if (is_over(b, st)) {
+			snprintf(name, len, "%s", b->name);
+			return 1;
+		}
+	}
+	return ret;
+}
+
+void device_users_init(struct device_users *u)
+{
+	memset(u, 0, sizeof(*u));
+	pthread_mutex_init(&u->lock, NULL);
+}
+
+/* Forget the loop devices and the devices found unused: the next check reads sysfs anew. */
+static void forget(struct device_users *u)
+{
+	free(u->loops);
+	u->loops = NULL;
+	u->nloops = 0;
+	u->loaded = false;
+	u->unused.n = 0;
+}
+
+static int claim_locked(struct device_users *u, const char *path, char *why, size_t len)
+{
+	struct stat st;
+	int fd, ret;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	if (claimed(u, st.st_rdev))
+		return 0;	/* another job of the run claimed it: our O_EXCL would fail */
+	if (GROW_FOR(u->claims, u->claims_cap, u->nclaims) < 0)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0 && errno == EBUSY) {
+		snprintf(why, len, "%s is open exclusively by another program, or held by the "
+			 "kernel (a file system, swap, md, dm or LVM uses it)", path);
+		return 1;
+	}
+	if (fd < 0)
+		return -errno;
+	u->claims[u->nclaims++] = (struct dev_claim){ st.st_rdev, fd };
+	forget(u);
+	ret = load_loops(u);
+	if (ret == 0)
+		ret = dev_used(u, st.st_rdev, path, 0, true, why, len);
+	if (ret != 0)
+		close(u->claims[--u->nclaims].fd);	/* refused: hold nothing for it */
+	return ret;
+}
+
+int device_claim(struct device_users *u, const char *path, char *why, size_t len)
+{
+	int ret;
+
+	pthread_mutex_lock(&u->lock);
+	ret = claim_locked(u, path, why, len);
+	pthread_mutex_unlock(&u->lock);
+	return ret;
+}
+
 void device_users_free(struct device_users *u)
 {
+	for (unsigned i = 0; i < u->nclaims; i++)
+		close(u->claims[i].fd);
+	free(u->claims);
+	pthread_mutex_destroy(&u->lock);
 	free(u->loops);
 	free(u->unused.v);
 	free(u->blank.v);

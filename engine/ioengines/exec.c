@@ -6,6 +6,7 @@
  * bytes) a look at the program every 50 ms. At the end a program still running gets
  * SIGTERM, grace_time seconds to exit, then SIGKILL.
  */
+#include "engine/devices/path_guard.h"
 #include "engine/ioengine.h"
 
 #include <errno.h>
@@ -154,21 +155,33 @@ static int start_program(struct ioengine *e, struct exec_state *st)
 {
 	const struct exec_opts *o = e->opts;
 	posix_spawn_file_actions_t fa;
-	int ret;
+	int out = -1, err = -1, ret;
+	char why[512];
 
-	ret = posix_spawn_file_actions_init(&fa);
-	if (ret)
-		return -ret;
+	/* the child's files pass the guard of every output: opened here, handed over */
 	if (o->std_redirect) {
-		ret = posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, st->out_path,
-						       O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		out = path_open(st->out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644, why, sizeof(why));
+		err = out < 0 ? out : path_open(st->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644,
+						why, sizeof(why));
+		if (err < 0) {
+			if (out >= 0)
+				close(out);
+			return err;
+		}
+	}
+	ret = posix_spawn_file_actions_init(&fa);
+	if (!ret && out >= 0) {
+		ret = posix_spawn_file_actions_adddup2(&fa, out, STDOUT_FILENO);
 		if (!ret)
-			ret = posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, st->err_path,
-							       O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			ret = posix_spawn_file_actions_adddup2(&fa, err, STDERR_FILENO);
 	}
 	if (!ret)
 		ret = posix_spawnp(&st->pid, st->argv[0], &fa, NULL, st->argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	if (out >= 0) {
+		close(out);
+		close(err);
+	}
 	if (ret)
 		st->pid = 0;
 	return -ret;

@@ -159,7 +159,7 @@ const struct ioengine_ops filestat_engine = {
 
 const struct ioengine_ops filedelete_engine = {
 	.name	= "filedelete",
-	.flags	= META_CHANGES,
+	.flags	= META_CHANGES | IOENG_DELETES,
 	.help	= "times the removal (unlink) of each file, laid out first as for reading",
 	.queue	= filedelete_queue,
 };
@@ -181,7 +181,7 @@ const struct ioengine_ops dirstat_engine = {
 
 const struct ioengine_ops dirdelete_engine = {
 	.name	= "dirdelete",
-	.flags	= META_CHANGES | IOENG_MAKES_FILES,
+	.flags	= META_CHANGES | IOENG_MAKES_FILES | IOENG_DELETES,
 	.help	= "times the removal (rmdir) of each directory, made first where missing",
 	.init	= make_dirs,
 	.queue	= dirdelete_queue,

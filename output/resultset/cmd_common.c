@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/devices/path_guard.h"
 #include "output/resultset/commands.h"
 #include "output/resultset/resultset_read.h"
 #include "output/resultset/seed_tables.h"
@@ -70,6 +71,18 @@ int cmd_parse_format(const char *s, struct cmd_format *out)
 	if (comma)
 		return -EINVAL;
 	return table_style_parse(s, &out->style);
+}
+
+FILE *cmd_open_output(const char *cmd, const char *opt, const char *path, int *status)
+{
+	char why[512];
+	FILE *f = path_fopen(path, "w", why, sizeof(why));
+
+	if (!f) {
+		*status = errno == EPERM ? CMD_USAGE : CMD_OUTPUT_FAILED;
+		fprintf(stderr, "iojob %s: %s '%s': %s\n", cmd, opt, path, why);
+	}
+	return f;
 }
 
 int cmd_fail(const char *cmd, const char *fmt, ...)

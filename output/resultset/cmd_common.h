@@ -90,6 +90,13 @@ void cmd_append(char *buf, size_t len, const char *fmt, ...)
 /* What goes before item i of n in a list read out: "", ", ", or last before the last. */
 const char *cmd_list_sep(size_t i, size_t n, const char *last);
 
+/*
+ * Open a chart or page that OPT names for writing, through the guard of every output
+ * (engine/devices/path_guard.h). NULL after saying why, with *status CMD_USAGE where the
+ * guard refused the path (a device, a pseudo file system), CMD_OUTPUT_FAILED otherwise.
+ */
+FILE *cmd_open_output(const char *cmd, const char *opt, const char *path, int *status);
+
 /* Print "iojob CMD: MESSAGE" on stderr; returns CMD_USAGE. */
 int cmd_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

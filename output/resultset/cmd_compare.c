@@ -272,9 +272,11 @@ static int write_svg(const struct compare_run *c)
 		int ret;
 
 		cmd_nth_path(c->svg, (int)i, path, sizeof(path));
-		f = fopen(path, "w");
-		ret = f ? chart_compare(f, c->sides, c->nsides, &c->m[i]) : -errno;
-		if (f && (stream_finish(f, true) < 0 && ret >= 0))
+		f = cmd_open_output(CMD, "--svg", path, &ret);
+		if (!f)
+			return ret;
+		ret = chart_compare(f, c->sides, c->nsides, &c->m[i]);
+		if (stream_finish(f, true) < 0 && ret >= 0)
 			ret = -EIO;
 		if (ret < 0) {
 			cmd_fail(CMD, "--svg '%s': %s", path, strerror(-ret));

@@ -291,9 +291,9 @@ static int write_svg(const struct report_run *r)
 		FILE *f;
 
 		cmd_nth_path(r->a.svg, (int)i, path, sizeof(path));
-		f = fopen(path, "w");
+		f = cmd_open_output(CMD, "--svg", path, &ret);
 		if (!f)
-			return chart_failed("--svg", path, -errno, &d);
+			return ret;
 		ret = close_chart(f, r->a.kind->draw(&v, f, i, &d));
 		ret = ret < 0 ? chart_failed("--svg", path, ret, &d) : CMD_CONTINUE;
 	}
@@ -305,11 +305,11 @@ static int write_html(const struct report_run *r, const struct table *t, int nt)
 	struct report_view v;
 	struct diag d = { 0 };
 	char title[512];
-	FILE *f = fopen(r->a.html, "w");
 	int ret;
+	FILE *f = cmd_open_output(CMD, "--html", r->a.html, &ret);
 
 	if (!f)
-		return chart_failed("--html", r->a.html, -errno, &d);
+		return ret;
 	snprintf(title, sizeof(title), "iojob report: %s%s",
 		 r->a.nfiles ? r->a.files[0] : r->a.logs[0],
 		 r->a.nfiles + r->a.nlogs > 1 ? " and more" : "");

@@ -91,7 +91,7 @@ def check_includes(c, graph, files):
 
 
 MESON_DEP = re.compile(r"\b([a-z_]+)_dep\b")
-MESON_NAME = {"output/resultset": "resultset"}
+MESON_NAME = {"output/resultset": "resultset", "engine/devices": "devices"}
 
 
 def meson_owner(mod, graph):
