@@ -37,14 +37,18 @@ class Stack:
     def sh(self, cmd, **kw):
         return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
-    def attach(self, path, ro=False):
-        args = ["losetup", "-f", "--show"] + (["-r"] if ro else []) + [path]
+    def attach(self, path, ro=False, extra=()):
+        args = ["losetup", "-f", "--show"] + (["-r"] if ro else []) + list(extra) + [path]
         p = self.sh(args)
         if p.returncode:
             raise RuntimeError("losetup %s: %s" % (path, p.stderr.strip()))
         dev = p.stdout.strip()
         self.undo.append(["losetup", "-d", dev])
         return dev
+
+    def attach_range(self, path, offset, size):
+        """A loop device over size bytes of path from offset (losetup -o, --sizelimit)."""
+        return self.attach(path, extra=["-o", str(offset), "--sizelimit", str(size)])
 
     def mount(self, dev, mnt):
         os.makedirs(mnt, exist_ok=True)
