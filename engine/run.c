@@ -277,8 +277,8 @@ static int resolve_files(struct run *r, unsigned i, struct diag *d)
 {
 	const struct job_desc *j = &r->jobs->jobs[i];
 	struct run_files *rf = &r->files[i];
-	bool virtual_files = ioengine_find(j->ioengine)->flags & (IOENG_NOFILES |
-								  IOENG_MAKES_FILES);
+	unsigned flags = ioengine_find(j->ioengine)->flags;	/* rf->ops: set by run_prepare() */
+	bool virtual_files = flags & (IOENG_NOFILES | IOENG_MAKES_FILES);
 	struct earlier e = { r, j->phase, i };
 	int ret;
 
@@ -288,7 +288,7 @@ static int resolve_files(struct run *r, unsigned i, struct diag *d)
 	if (!ret && !virtual_files)
 		ret = files_check(j, rf->f, rf->n, &r->devices, d);
 	/* the names an engine makes itself (dircreate), and dirdelete's directories */
-	if (!ret && virtual_files && (rf->ops->flags & IOENG_MAKES_FILES))
+	if (!ret && virtual_files && (flags & IOENG_MAKES_FILES))
 		ret = files_guard(j, rf->f, rf->n, PATH_WRITE, d);
 	if (!ret && virtual_files && files_deleted(j))
 		ret = files_guard(j, rf->f, rf->n, PATH_DELETE, d);

@@ -150,6 +150,14 @@ def check_deletions(c, st, d):
         if not kept and os.path.exists("/dev/loop-control") and path.startswith("/dev/"):
             restore_node(path, was)
     c.check(os.path.ismount(mnt), "deletions: the file system is still mounted")
+    # the engines that make their own files make none on a pseudo file system (a
+    # directory made in cgroupfs or configfs is a kernel object)
+    for engine in ["dircreate", "dirdelete", "filecreate"]:
+        code, _, err = run(["--name=e", "--ioengine=" + engine, "--filename=/sys/iojob-e2e-x",
+                            "--size=4k"])
+        c.check(code == 1 and "refusing to create '/sys/iojob-e2e-x'" in err and
+                not os.path.lexists("/sys/iojob-e2e-x"),
+                "%s on sysfs: refused, exit 1 (exit %d): %s" % (engine, code, err))
     st.pop()
     st.pop()
     st.pop()
