@@ -105,6 +105,11 @@ def check_full_fs(c, d):
                 % (code, err))
         c.check(not os.path.exists(os.path.join(mnt, "c.svg")),
                 "a chart made on a full tmpfs and not written is removed")
+        code, _, err = run(JOB + ["--write_bw_log=" + os.path.join(mnt, "full")], cwd=d)
+        c.check(code == 1 and said(err, "cannot write log '%s/full_bw.1.log'" % mnt),
+                "a log on a full tmpfs: exit %d %r" % (code, err))
+        c.check(not [n for n in os.listdir(mnt) if n.startswith("full_")],
+                "a log not written on a full tmpfs is removed: %r" % os.listdir(mnt))
         check_results(c, d, os.path.join(mnt, "r.jsonl"), "on a full tmpfs")
         c.check(not os.path.exists(os.path.join(mnt, "r.jsonl")),
                 "--results made on a full tmpfs and not written is removed")
