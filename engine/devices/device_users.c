@@ -122,8 +122,11 @@ static int loops_used(struct device_users *u, const struct stat *st, int depth, 
 	return ret;
 }
 
-/* An exclusive open fails with EBUSY while the kernel holds the device in a way the checks
- * of mounts and holders cannot see (mounted in another mount namespace). */
+/*
+ * An exclusive open fails with EBUSY while the device is held in a way the checks of mounts
+ * and holders cannot see: by the kernel (mounted in another mount namespace) or by a
+ * program that opened it O_EXCL (mkfs, another iojob run).
+ */
 static int held_exclusively(const char *node)
 {
 	int fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC);
@@ -152,8 +155,8 @@ static int dev_used(struct device_users *u, dev_t dev, const char *node, int dep
 		return 1;
 	}
 	if (ret == 0 && held_exclusively(node)) {
-		snprintf(why, len, "the kernel holds %s (a file system, swap, md, dm or LVM "
-			 "uses it)", node);
+		snprintf(why, len, "%s is open exclusively (O_EXCL) by another program or held "
+			 "by the kernel: a file system, swap, md, dm or LVM", node);
 		return 1;
 	}
 	return ret < 0 ? ret : loops_used(u, &st, depth, why, len);
