@@ -434,10 +434,19 @@ static void quiet_other_ranks(struct cli *c)
  */
 static int distinct_outputs(const struct cli *c, struct diag *d)
 {
-	if (!c->results || !c->output || same_file_test(c->output, c->results) != 1)
+	struct stat out, res;
+
+	if (!c->results)
 		return 0;
-	return diag_set(d, -EINVAL, "--output '%s' and --results '%s' are one file: the report "
-			"would write over the result set", c->output, c->results);
+	if (c->output && same_file_test(c->output, c->results) == 1)
+		return diag_set(d, -EINVAL, "--output '%s' and --results '%s' are one file: the "
+				"report would write over the result set", c->output, c->results);
+	/* the report on stdout, which the shell sent to the result set ("> r.jsonl") */
+	if (!c->output && fstat(STDOUT_FILENO, &out) == 0 && S_ISREG(out.st_mode) &&
+	    stat(c->results, &res) == 0 && out.st_dev == res.st_dev && out.st_ino == res.st_ino)
+		return diag_set(d, -EINVAL, "stdout and --results '%s' are one file: the report "
+				"would write over the result set", c->results);
+	return 0;
 }
 
 /*

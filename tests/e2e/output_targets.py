@@ -42,6 +42,13 @@ def check_same_file(c, d):
         c.check(f.read() == before, "the result set is untouched by the refused runs")
     c.check(not os.path.exists(os.path.join(d, "new.jsonl")),
             "nothing ran: the file not made yet is still not there")
+    with open(results, "a") as out:
+        p = subprocess.run([BIN] + JOB + ["--results=r.jsonl"], cwd=d, stdout=out,
+                           stderr=subprocess.PIPE, text=True, timeout=HANG)
+    c.check(p.returncode == 2 and "stdout and --results 'r.jsonl' are one file" in p.stderr,
+            "stdout sent to the result set: exit %d %r" % (p.returncode, p.stderr))
+    with open(results) as f:
+        c.check(f.read() == before, "the result set is untouched by the refused runs")
     code, _, err = run(JOB + ["--output=report.txt", "--results=r.jsonl"], cwd=d)
     c.check(code == 0, "two files still work: exit %d %r" % (code, err))
 
