@@ -167,10 +167,13 @@ static void undo_append(int fd, const char *path, const struct stat *st, bool cr
 {
 	if (!S_ISREG(st->st_mode))
 		return;
-	if (created && st->st_size == 0)
+	if (created && st->st_size == 0) {
 		unlink(path);
-	else if (ftruncate(fd, st->st_size) < 0)
-		return;	/* the cut line stays, and the readers skip it */
+		return;
+	}
+	/* should this fail too, the cut line stays, and the readers skip it */
+	if (ftruncate(fd, st->st_size) < 0)
+		return;
 }
 
 /* What a path that is not a regular file is, for the message refusing it. */

@@ -71,8 +71,8 @@ int logfile_entries(const char *path, struct log_entries *es, struct diag *d)
 		lineno++;
 		if (!strchr(line, '\n') && feof(f))
 			logfile_note_cut(d, path, lineno, line);
-		else if (sscanf(line, "%" SCNu64 ", %" SCNu64 ", %u, %" SCNu64, &e.ms, &e.value,
-			   &e.ddir, &e.bs) != 4 || e.ddir >= LOG_NDIR)
+		else if (sscanf(line, "%" SCNu64 ", %" SCNu64 ", %u, %" SCNu64, &e.ms,
+				&e.value, &e.ddir, &e.bs) != 4 || e.ddir >= LOG_NDIR)
 			ret = diag_at(d, -EINVAL, path, (int)lineno,
 				      "not a fio log line (time, value, direction, size, ...)");
 		else if (push(es, &e) < 0)
