@@ -457,19 +457,24 @@ static int distinct_outputs(const struct cli *c, struct diag *d)
 static FILE *open_report_file(const char *path, struct diag *d)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
-	FILE *f;
+	int err = fd < 0 ? errno : 0;
+	struct stat st;
+	FILE *f = NULL;
 
-	if (fd < 0 && errno == ENXIO) {
+	/* ENXIO: a FIFO without a reader, or a socket (which no open() reaches) */
+	if (err == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
 		diag_set(d, -ENXIO, "--output '%s': a FIFO with no reader (start its reader "
 			 "first)", path);
 		return NULL;
 	}
 	/* the reports' writes wait for the reader, as fopen()'s would */
-	if (fd < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0 ||
-	    !(f = fdopen(fd, "w"))) {
-		diag_set(d, -errno, "--output '%s': %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (fd >= 0 && (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0 ||
+			!(f = fdopen(fd, "w")))) {
+		err = errno;
+		close(fd);
+	}
+	if (err) {
+		diag_set(d, -err, "--output '%s': %s", path, strerror(err));
 		return NULL;
 	}
 	return f;
