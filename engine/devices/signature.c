@@ -33,7 +33,8 @@ static const char *usage_words(const char *type, const char *usage)
 		const char *usage, *words;
 	} by_usage[] = {
 		{ "filesystem", "file system" }, { "raid", "RAID member" },
-		{ "crypto", "volume" }, { "other", "" },	/* swap, bcache: the type says it */
+		{ "crypto", "volume" },
+		{ "other", "" },	/* swap, bcache: the type says it */
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(by_type); i++)
