@@ -87,6 +87,7 @@ struct cli {
 	/* main()'s, for the run made of it */
 	struct cells cells;		/* what the run is made of: its --sweep cells */
 	FILE *out;			/* the report stream: stdout, or --output */
+	bool output_created;		/* --output did not exist: removed when not written */
 };
 
 /* The defaults, before any argument, and the engine catalog; dist is the run's ranks. */

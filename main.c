@@ -7,13 +7,16 @@
  * any error, 128 stopped by a signal.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "base/same_file.h"
 #include "cli.h"
 #include "cli_commands.h"
 #include "config.h"
@@ -188,7 +191,8 @@ static int save_results(const struct cli *c, const struct report *rep)
 	cells_meta(&c->cells, keys, values, &m);
 	ret = resultset_append(c->results, &m, rep);
 	if (ret < 0)
-		fprintf(stderr, "%s: --results '%s': %s\n", prog(c), c->results, strerror(-ret));
+		fprintf(stderr, "%s: --results '%s': cannot append this cell's results: %s\n",
+			prog(c), c->results, strerror(-ret));
 	return ret;
 }
 
@@ -425,24 +429,84 @@ static void quiet_other_ranks(struct cli *c)
 }
 
 /*
+ * --output and --results naming one file (however spelled, or linked) would each write
+ * over the other: the report truncates what the cells append. A path that cannot be
+ * resolved is left to its open, which says why.
+ */
+static int distinct_outputs(const struct cli *c, struct diag *d)
+{
+	struct stat out, res;
+
+	if (!c->results)
+		return 0;
+	if (c->output && same_file_test(c->output, c->results) == 1)
+		return diag_set(d, -EINVAL, "--output '%s' and --results '%s' are one file: the "
+				"report would write over the result set", c->output, c->results);
+	/* the report on stdout, which the shell sent to the result set ("> r.jsonl") */
+	if (!c->output && fstat(STDOUT_FILENO, &out) == 0 && S_ISREG(out.st_mode) &&
+	    stat(c->results, &res) == 0 && out.st_dev == res.st_dev && out.st_ino == res.st_ino)
+		return diag_set(d, -EINVAL, "stdout and --results '%s' are one file: the report "
+				"would write over the result set", c->results);
+	return 0;
+}
+
+/*
+ * The report file as fopen(path, "w") opens it, except that a FIFO with no reader is
+ * refused instead of waited on: fio blocks there, before anything runs and with no word.
+ * A pipe with a reader (/dev/stdout, /dev/fd/N, >(cmd)) opens as before.
+ */
+static FILE *open_report_file(const char *path, struct diag *d)
+{
+	char why[512];
+	/* through the guard of every output: no device, pseudo file system or loop's file */
+	int fd = path_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK, 0666, why,
+			   sizeof(why));
+	int err = fd < 0 ? -fd : 0;
+	struct stat st;
+	FILE *f = NULL;
+
+	/* ENXIO: a FIFO without a reader, or a socket (which no open() reaches) */
+	if (err == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		diag_set(d, -ENXIO, "--output '%s': a FIFO with no reader (start its reader "
+			 "first)", path);
+		return NULL;
+	}
+	/* the reports' writes wait for the reader, as fopen()'s would */
+	if (fd >= 0 && (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0 ||
+			!(f = fdopen(fd, "w")))) {
+		err = errno;
+		snprintf(why, sizeof(why), "%s", strerror(err));
+		close(fd);
+	}
+	if (err) {
+		diag_set(d, -err, "--output '%s': %s", path, why);
+		return NULL;
+	}
+	return f;
+}
+
+/*
  * The result set and the report file, opened before anything runs: a path that cannot
  * be written stops the run now, not after it (where fio finds out). Only the root writes.
  */
-static int open_outputs(const struct cli *c, FILE **out, struct diag *d)
+static int open_outputs(struct cli *c, FILE **out, struct diag *d)
 {
-	char why[512];
+	struct stat st;
 	FILE *f;
 	int ret;
 
 	if (!dist_root(c->dist))
 		return 0;
-	if (c->results && (ret = resultset_check(c->results, why, sizeof(why))) < 0)
-		return diag_set(d, ret, "--results '%s': %s", c->results, why);
+	if ((ret = distinct_outputs(c, d)) < 0)
+		return ret;
+	if (c->results && (ret = resultset_check(c->results, d)) < 0)
+		return ret;
 	if (!c->output)
 		return 0;
-	f = path_fopen(c->output, "w", why, sizeof(why));
+	c->output_created = stat(c->output, &st) < 0 && errno == ENOENT;
+	f = open_report_file(c->output, d);
 	if (!f)
-		return diag_set(d, -errno, "--output '%s': %s", c->output, why);
+		return -EINVAL;
 	*out = f;
 	return 0;
 }
@@ -501,8 +565,14 @@ static int run(struct cli *c, struct diag *d)
 			ret = EXIT_USAGE;
 		}
 	}
-	if (c->out != stdout)
-		ret = finish_output(c->out, c->output, prog(c), ret);
+	if (c->out != stdout) {
+		int lost = finish_output(c->out, c->output, prog(c), 0);
+
+		/* a report file iojob made and could not fill is not left behind, empty or cut */
+		if (lost && c->output_created)
+			unlink(c->output);
+		ret = ret ? ret : lost;
+	}
 	return ret;
 }
 

@@ -25,6 +25,21 @@
 #include "base/diag.h"
 #include "base/grow.h"
 
+/*
+ * The job's name as part of a file name: a '/' becomes '_', so that a section name such as
+ * "[../x]" or "[/etc/passwd]" names a file in the job's directory, never a path out of it
+ * (fio writes "../x.0.0" and lays out "/etc/passwd.0.0"). Returns the bytes written.
+ */
+static size_t name_part(const char *name, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (; name[n] && n + 1 < len; n++)
+		out[n] = name[n] == '/' ? '_' : name[n];
+	out[n] = '\0';
+	return n;
+}
+
 /* Expand $jobname, $jobnum and $filenum in filename_format. */
 static void format_name(const struct job_desc *j, unsigned filenum, char *out, size_t len)
 {
@@ -35,7 +50,7 @@ static void format_name(const struct job_desc *j, unsigned filenum, char *out, s
 		int w = 0;
 
 		if (!strncmp(p, "$jobname", 8)) {
-			w = snprintf(out + n, len - n, "%s", j->name);
+			n += name_part(j->name, out + n, len - n);
 			p += 8;
 		} else if (!strncmp(p, "$jobnum", 7)) {
 			w = snprintf(out + n, len - n, "%u", j->jobnum);

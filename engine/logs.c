@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/devices/path_guard.h"
 #include "engine/worker.h"
@@ -407,6 +409,18 @@ static int sink_index(struct job_logs *l, const struct joblog *log, const struct
 	return h && l->hist_before ? (int)n : -1;
 }
 
+/*
+ * A log file that could not be written and holds nothing (a full disk) is removed, not
+ * left at 0 bytes to pass for a job that logged nothing. A device or a FIFO stays.
+ */
+static void drop_empty(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		unlink(path);
+}
+
 /* Append what the writer spilled (per_job_logs=0), from its start, to the shared file. */
 static int copy_spill(FILE *from, FILE *to)
 {
@@ -468,6 +482,7 @@ static int write_one(const struct job_desc *j, struct job_logs *l, const char *p
 	err = stream_finish(f, true);	/* names the reason where the writes only set ferror */
 	if (ret < 0 || err < 0) {	/* the first failure: a later flush may know less */
 		ret = ret < 0 ? ret : err;
+		drop_empty(path);
 		return diag_set(d, ret, "job '%s': cannot write log '%s': %s", j->name, path,
 				strerror(-ret));
 	}

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/diag.h"
 #include "base/sysfs.h"
 #include "output/diskstats.h"
 #include "output/json_reader.h"
@@ -148,33 +149,163 @@ static int end_last_line(int fd, const struct stat *st)
 	return n == 1 && c != '\n' ? write_all(fd, "\n", 1) : 0;
 }
 
-/* Through the guard of every output: never a device, a pseudo file system, a loop's file. */
-static int open_results(const char *path, char *why, size_t len)
+/*
+ * path opened for appending, through the guard of every output (never a device, a pseudo
+ * file system, a loop device's file); *created says whether this open made it.
+ */
+static int open_results(const char *path, bool *created)
 {
-	return path_open(path, O_RDWR | O_APPEND | O_CREAT, 0666, why, len);
+	char why[512];
+	int fd = path_open(path, O_RDWR | O_APPEND | O_CREAT | O_EXCL, 0666, why, sizeof(why));
+
+	*created = fd >= 0;
+	if (fd == -EEXIST)
+		fd = path_open(path, O_RDWR | O_APPEND | O_CREAT, 0666, why, sizeof(why));
+	return fd;
 }
 
-int resultset_check(const char *path, char *why, size_t len)
+/*
+ * A cell that could not be written whole is taken back, under the lock: the file cut to
+ * where it ended (a cut line would only be skipped), or removed when made for this cell.
+ */
+static void undo_append(int fd, const char *path, const struct stat *st, bool created)
 {
-	int fd = open_results(path, why, len);
+	if (!S_ISREG(st->st_mode))
+		return;
+	if (created && st->st_size == 0) {
+		unlink(path);
+		return;
+	}
+	/* should this fail too, the cut line stays, and the readers skip it */
+	if (ftruncate(fd, st->st_size) < 0)
+		return;
+}
 
+/* What a path that is not a regular file is, for the message refusing it. */
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISDIR(mode))
+		return "a directory";
+	return "not a regular file";
+}
+
+/*
+ * A missing result set: created and removed again, which proves it can be made, so that
+ * a run that saves no cell (every cell failed, a signal, a full disk) leaves no empty file.
+ */
+static int check_creatable(const char *path, struct diag *d)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+
+	if (fd < 0 && errno == EEXIST)
+		return 0;	/* another sweep made it just now */
 	if (fd < 0)
-		return fd;
+		return diag_set(d, -errno, "--results '%s': %s", path, strerror(errno));
 	close(fd);
+	unlink(path);
 	return 0;
+}
+
+/* The start of a line, printable, for a message saying what a file holds. */
+static void excerpt(const char *line, size_t len, char *out, size_t size)
+{
+	size_t n = 0;
+
+	while (n < len && line[n] != '\n' && n + 4 < size) {
+		out[n] = line[n] >= 0x20 && line[n] < 0x7f ? line[n] : '?';
+		n++;
+	}
+	if (n < len && line[n] != '\n')
+		n += (size_t)snprintf(out + n, size - n, "...");
+	out[n] = '\0';
+}
+
+/*
+ * Whether line is a result line: a JSON object with "iojob_result", or the start of one
+ * cut short by a crash or a full disk (no newline; the readers skip it).
+ */
+static bool result_line(const char *line, size_t len)
+{
+	static const char start[] = "{\"iojob_result\"";
+	struct jv obj;
+	bool ok;
+
+	if (jv_parse(line, len, &obj, NULL) < 0)
+		return line[len - 1] != '\n' && !strncmp(line, start, strlen(start));
+	ok = obj.type == JV_OBJECT && jv_get(&obj, "iojob_result");
+	jv_free(&obj);
+	return ok;
+}
+
+/* An existing file appended to only when its first line (blank lines aside) is a result. */
+static int check_first_line(const char *path, struct diag *d)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, what[48];
+	size_t cap = 0, len = 0;
+	int ret;
+
+	if (!f)
+		return diag_set(d, -errno, "--results '%s': %s", path, strerror(errno));
+	while ((ret = rs_read_line(f, &line, &cap, &len)) > 0 && len == 1 && line[0] == '\n')
+		;
+	fclose(f);
+	if (ret == -EFBIG)
+		len = cap;	/* the line's start, read whole up to the bound */
+	if (ret < 0 && ret != -EFBIG) {
+		ret = diag_set(d, ret, "--results '%s': %s", path, strerror(-ret));
+	} else if (ret == -EFBIG || (ret > 0 && !result_line(line, len))) {
+		excerpt(line, len, what, sizeof(what));
+		ret = diag_set(d, -EINVAL, "--results '%s': not a result set (its first line is "
+			       "not one of iojob's: '%s'): give a new file or one iojob wrote",
+			       path, what);
+	}
+	free(line);
+	return ret < 0 ? ret : 0;
+}
+
+int resultset_check(const char *path, struct diag *d)
+{
+	char why[512];
+	struct stat st;
+	int fd;
+
+	if (path_guard(path, PATH_WRITE, why, sizeof(why)))
+		return diag_set(d, -EINVAL, "--results '%s': refusing to write to it: it %s", path,
+				why);
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? check_creatable(path, d) :
+		       diag_set(d, -errno, "--results '%s': %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return diag_set(d, -EINVAL, "--results '%s': %s, not a file: a result set is "
+				"appended to and read back", path, file_kind(st.st_mode));
+	fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return diag_set(d, -errno, "--results '%s': %s", path, strerror(errno));
+	close(fd);
+	return check_first_line(path, d);
 }
 
 int resultset_append(const char *path, const struct resultset_meta *m, const struct report *r)
 {
-	char *line = NULL, why[512];
+	char *line = NULL;
 	size_t len = 0;
 	struct stat st;
+	bool created;
 	int fd, ret;
 
 	ret = build_line(m, r, &line, &len);
 	if (ret < 0)
 		goto out;
-	fd = open_results(path, why, sizeof(why));
+	fd = open_results(path, &created);
 	if (fd < 0) {
 		ret = fd;
 		goto out;
@@ -182,13 +313,17 @@ int resultset_append(const char *path, const struct resultset_meta *m, const str
 	ret = lock_file(fd);
 	if (!ret && fstat(fd, &st) < 0)
 		ret = -errno;
-	if (!ret)
-		ret = end_last_line(fd, &st);
+	if (ret)
+		goto out_close;
+	ret = end_last_line(fd, &st);
 	if (!ret)
 		ret = write_all(fd, line, len);
 	/* on disk before the next cell starts; a pipe or a device has nothing to sync */
 	if (!ret && S_ISREG(st.st_mode) && fsync(fd) < 0)
 		ret = -errno;
+	if (ret)
+		undo_append(fd, path, &st, created);
+out_close:
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
 out:

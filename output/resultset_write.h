@@ -16,8 +16,8 @@
 #define OUTPUT_RESULTSET_WRITE_H
 
 #include <stdbool.h>
-#include <stddef.h>
 
+struct diag;
 struct report;
 
 struct resultset_meta {
@@ -42,11 +42,13 @@ struct resultset_meta {
 int resultset_append(const char *path, const struct resultset_meta *m, const struct report *r);
 
 /*
- * Whether path can take results, checked before a sweep runs by opening it for appending
- * (created when missing) through path_open() (engine/devices/path_guard.h). Returns 0, or
- * -errno with why saying what is wrong.
+ * Whether path can take results, checked before a sweep runs: a regular file that opens
+ * for appending and is empty or starts with a result line, or none yet that can be made
+ * (made and removed again: a run that saves nothing leaves no empty file). A FIFO, a
+ * socket or a device is refused: a result set is appended to and read back. Returns 0,
+ * or -errno with d set to "--results 'PATH': why".
  */
-int resultset_check(const char *path, char *why, size_t len);
+int resultset_check(const char *path, struct diag *d);
 
 /*
  * Whether path already holds a cell with this label, these swept values, these --set

@@ -170,11 +170,11 @@ static int check_label(const struct pts_plan *p)
 
 int pts_suite_run(const struct pts_plan *p, struct pts_state *st)
 {
-	char why[512];
-	int ret = resultset_check(p->results, why, sizeof(why));
+	struct diag d = { 0 };
+	int ret = resultset_check(p->results, &d);
 
 	if (ret < 0) {
-		fprintf(stderr, "iojob pts: --results '%s': %s\n", p->results, why);
+		fprintf(stderr, "iojob pts: %s\n", d.msg);
 		return 2;
 	}
 	ret = check_label(p);

@@ -204,8 +204,17 @@ static bool claimed(const struct device_users *u, dev_t dev)
 	return false;
 }
 
-/* An exclusive open fails with EBUSY while the kernel holds the device in a way the checks
- * of mounts and holders cannot see (mounted in another mount namespace). */
+static void held_why(const char *node, char *why, size_t len)
+{
+	snprintf(why, len, "%s is open exclusively (O_EXCL) by another program or held by the "
+		 "kernel: a file system, swap, md, dm or LVM", node);
+}
+
+/*
+ * An exclusive open fails with EBUSY while the device is held in a way the checks of mounts
+ * and holders cannot see: by the kernel (mounted in another mount namespace) or by a
+ * program that opened it O_EXCL (mkfs, another iojob run).
+ */
 static int held_exclusively(const char *node)
 {
 	int fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC);
@@ -240,8 +249,7 @@ static int dev_used(struct device_users *u, dev_t dev, const char *node, int dep
 	}
 	/* a device this run claimed is held exclusively by that claim */
 	if (ret == 0 && !claimed(u, dev) && held_exclusively(node)) {
-		snprintf(why, len, "the kernel holds %s (a file system, swap, md, dm or LVM "
-			 "uses it)", node);
+		held_why(node, why, len);
 		return 1;
 	}
 	if (ret == 0)
@@ -343,8 +351,7 @@ static int claim_locked(struct device_users *u, const char *path, char *why, siz
 		return -ENOMEM;
 	fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
 	if (fd < 0 && errno == EBUSY) {
-		snprintf(why, len, "%s is open exclusively by another program, or held by the "
-			 "kernel (a file system, swap, md, dm or LVM uses it)", path);
+		held_why(path, why, len);
 		return 1;
 	}
 	if (fd < 0)

@@ -15,6 +15,37 @@
 
 #include <blkid.h>
 
+#include "base/units.h"
+
+/*
+ * What a signature's USAGE says in words. libblkid files LVM's physical volumes under
+ * "raid", but an LVM2 PV is no RAID member: its type names what it is.
+ */
+static const char *usage_words(const char *type, const char *usage)
+{
+	static const struct {
+		const char *type, *words;
+	} by_type[] = {
+		{ "LVM2_member", "(an LVM2 physical volume)" },
+		{ "LVM1_member", "(an LVM1 physical volume)" },
+	};
+	static const struct {
+		const char *usage, *words;
+	} by_usage[] = {
+		{ "filesystem", "file system" }, { "raid", "RAID member" },
+		{ "crypto", "volume" },
+		{ "other", "" },	/* swap, bcache: the type says it */
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(by_type); i++)
+		if (!strcmp(type, by_type[i].type))
+			return by_type[i].words;
+	for (size_t i = 0; i < ARRAY_SIZE(by_usage); i++)
+		if (!strcmp(usage, by_usage[i].usage))
+			return by_usage[i].words;
+	return usage;
+}
+
 /*
  * Append "TYPE USAGE at byte OFF" ("minix file system at byte 1040") for the probe's
  * current signature to what, "; " after the one before.
@@ -33,14 +64,7 @@ static void describe(blkid_probe pr, char *what, size_t len, size_t *used)
 	} else {
 		type = "unknown";
 	}
-	if (!strcmp(usage, "filesystem"))
-		usage = "file system";
-	else if (!strcmp(usage, "raid"))
-		usage = "RAID member";
-	else if (!strcmp(usage, "crypto"))
-		usage = "volume";
-	else if (!strcmp(usage, "other"))
-		usage = "";	/* swap, bcache: the type says it */
+	usage = usage_words(type, usage);
 	if (*used >= len)
 		return;
 	w = snprintf(what + *used, len - *used, "%s%s%s%s%s%s", sep, type, *usage ? " " : "",

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "output/resultset/cmd_common.h"
 #include "output/resultset/html_page.h"
@@ -257,6 +259,25 @@ static int chart_failed(const char *opt, const char *path, int err, const struct
 	return CMD_OUTPUT_FAILED;
 }
 
+/* A chart file this run made and could not write whole is not left behind, empty or cut. */
+static void unmake(const char *path, bool made)
+{
+	struct stat st;
+
+	if (made && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		unlink(path);
+}
+
+/* The notes the logs' readers left: a last line cut short. */
+static void say_notes(const struct diag *d)
+{
+	for (char *p = d->notes, *end; p && *p; p = *end ? end + 1 : end) {
+		end = strchr(p, '\n');
+		end = end ? end : p + strlen(p);
+		fprintf(stderr, "iojob %s: note: %.*s\n", CMD, (int)(end - p), p);
+	}
+}
+
 /* Close a chart's file: the close's errno says more than the -EIO of ferror(). */
 static int close_chart(FILE *f, int ret)
 {
@@ -288,14 +309,20 @@ static int write_svg(const struct report_run *r)
 
 	for (size_t i = 0; ret == CMD_CONTINUE && i < n; i++) {
 		struct diag d = { 0 };
+		bool made;
 		FILE *f;
 
 		cmd_nth_path(r->a.svg, (int)i, path, sizeof(path));
+		made = access(path, F_OK) < 0;
 		f = cmd_open_output(CMD, "--svg", path, &ret);
 		if (!f)
 			return ret;
 		ret = close_chart(f, r->a.kind->draw(&v, f, i, &d));
+		say_notes(&d);
+		if (ret < 0)
+			unmake(path, made);
 		ret = ret < 0 ? chart_failed("--svg", path, ret, &d) : CMD_CONTINUE;
+		diag_clear(&d);
 	}
 	return ret;
 }
@@ -305,6 +332,7 @@ static int write_html(const struct report_run *r, const struct table *t, int nt)
 	struct report_view v;
 	struct diag d = { 0 };
 	char title[512];
+	bool made = access(r->a.html, F_OK) < 0;
 	int ret;
 	FILE *f = cmd_open_output(CMD, "--html", r->a.html, &ret);
 
@@ -319,7 +347,12 @@ static int write_html(const struct report_run *r, const struct table *t, int nt)
 	if (!ret)
 		ret = html_page_end(f);
 	ret = close_chart(f, ret);
-	return ret < 0 ? chart_failed("--html", r->a.html, ret, &d) : CMD_CONTINUE;
+	say_notes(&d);
+	if (ret < 0)
+		unmake(r->a.html, made);
+	ret = ret < 0 ? chart_failed("--html", r->a.html, ret, &d) : CMD_CONTINUE;
+	diag_clear(&d);
+	return ret;
 }
 
 static int run_report(struct report_run *r)

@@ -83,14 +83,20 @@ static int add_hist_log(struct lat_samples *ls, const char *path, size_t *ntimes
 	uint64_t last_ms = UINT64_MAX;
 	char *line = NULL;
 	size_t cap = 0;
+	ssize_t len;
 	int lineno = 0, ret = 0;
 
 	if (!f)
 		return diag_set(d, -errno, "'%s': %s", path, strerror(errno));
-	while (!ret && getline(&line, &cap, f) > 0) {
-		int n = hist_line(ls, line, ntimes, &last_ms);
+	while (!ret && (len = getline(&line, &cap, f)) > 0) {
+		int n;
 
 		lineno++;
+		if (line[len - 1] != '\n') {
+			logfile_note_cut(d, path, (unsigned)lineno, line);
+			break;
+		}
+		n = hist_line(ls, line, ntimes, &last_ms);
 		if (n == -2)
 			ret = diag_set(d, -ENOMEM, "'%s': out of memory", path);
 		else if (n < 0)

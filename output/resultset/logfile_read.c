@@ -45,6 +45,17 @@ static int push(struct log_entries *es, const struct log_entry *e)
 	return 0;
 }
 
+void logfile_note_cut(struct diag *d, const char *path, unsigned lineno, const char *line)
+{
+	char note[1024];
+
+	snprintf(note, sizeof(note), "%s:%u: last line cut short (no newline), dropped: '%.40s'",
+		 path, lineno, line);
+	if (d && d->notes && strstr(d->notes, note))
+		return;	/* the same log read again, for another series of the chart */
+	diag_note(d, "%s", note);
+}
+
 int logfile_entries(const char *path, struct log_entries *es, struct diag *d)
 {
 	FILE *f = fopen(path, "r");
@@ -58,8 +69,10 @@ int logfile_entries(const char *path, struct log_entries *es, struct diag *d)
 		struct log_entry e;
 
 		lineno++;
-		if (sscanf(line, "%" SCNu64 ", %" SCNu64 ", %u, %" SCNu64, &e.ms, &e.value,
-			   &e.ddir, &e.bs) != 4 || e.ddir >= LOG_NDIR)
+		if (!strchr(line, '\n') && feof(f))
+			logfile_note_cut(d, path, lineno, line);
+		else if (sscanf(line, "%" SCNu64 ", %" SCNu64 ", %u, %" SCNu64, &e.ms,
+				&e.value, &e.ddir, &e.bs) != 4 || e.ddir >= LOG_NDIR)
 			ret = diag_at(d, -EINVAL, path, (int)lineno,
 				      "not a fio log line (time, value, direction, size, ...)");
 		else if (push(es, &e) < 0)

@@ -55,7 +55,16 @@ struct log_entries {
 	size_t n, cap;
 };
 
-/* Append the lines of the log at path to es. Returns 0 or -errno with d filled. */
+/*
+ * Append the lines of the log at path to es. A last line without its newline (a writer
+ * killed midway) is dropped with a note in d. Returns 0 or -errno with d filled.
+ */
 int logfile_entries(const char *path, struct log_entries *es, struct diag *d);
+
+/*
+ * The note for a log's last line cut short, dropped since its last field may be cut too
+ * ("1000, 40" of "1000, 4096"): "path:N: ...". Noted once, however often the log is read.
+ */
+void logfile_note_cut(struct diag *d, const char *path, unsigned lineno, const char *line);
 
 #endif

@@ -123,6 +123,7 @@ static size_t heat_count(const struct report_view *v)
 	int err;
 	unsigned dirs = n ? chart_lat_dirs(logs, n, &d, &err) : 0;
 
+	diag_clear(&d);		/* the charts read the logs again and say it */
 	if (n && err)
 		return 1;	/* the chart says what is wrong */
 	for (; dirs; dirs &= dirs - 1)

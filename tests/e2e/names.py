@@ -123,6 +123,25 @@ def check_stderr(c, d):
             "stderr escapes the name's ESC (exit %d): %r" % (code, err))
 
 
+def check_paths(c, d):
+    """A name with '/' names a file in the job's directory, never a path out of it: fio
+    writes [../x] to ../x.0.0 and lays out [/etc/passwd] as /etc/passwd.0.0 (issue 27)."""
+    cwd = os.path.join(d, "a", "b")
+    os.makedirs(os.path.join(cwd, "sub"))
+    outside = os.path.join(d, "outside")
+    with open(os.path.join(cwd, "jobs.fio"), "w") as f:
+        f.write("[global]\nsize=64k\nioengine=psync\n[../x]\nrw=write\n"
+                "[%s]\nrw=read\n[../y]\nrw=write\ndirectory=sub\n" % outside)
+    code, _, err = run(["jobs.fio", "--output-format=terse"], cwd=cwd)
+    c.check(code == 0, "job names with '/': exit %d %r" % (code, err))
+    made = sorted(os.listdir(cwd)) + sorted(os.listdir(os.path.join(cwd, "sub")))
+    c.check(not os.path.exists(os.path.join(d, "a", "x.0.0")), "[../x] wrote out of its directory")
+    c.check(not os.path.exists(outside + ".0.0"), "a read job [%s] laid out %s.0.0" %
+            (outside, outside))
+    want = [".._x.0.0", outside.replace("/", "_") + ".0.0", "jobs.fio", "sub", ".._y.0.0"]
+    c.check(made == sorted(want[:4]) + [want[4]], "the files made: %r" % made)
+
+
 def main():
     c = Checks("names")
     d = scratch_dir()
@@ -133,6 +152,7 @@ def main():
         check_terse(c, d)
         check_normal(c, d)
         check_stderr(c, d)
+        check_paths(c, d)
     finally:
         remove(d)
     c.finish()

@@ -66,8 +66,15 @@ def check_logs(c, d):
 
 def check_results(c, d, path, what):
     code, _, err = run(JOB + ["--results=" + path, "--output-format=terse"], cwd=d)
-    c.check(code == 1 and said(err, "--results '%s'" % path),
+    c.check(code == 1 and said(err, "--results '%s': cannot append this cell's results" % path),
             "--results %s: exit %d %r" % (what, code, err))
+
+
+def check_results_device(c, d):
+    """A device is no result set (it cannot be read back): refused before anything runs."""
+    code, _, err = run(JOB + ["--results=/dev/full", "--output-format=terse"], cwd=d)
+    c.check(code == 2 and "--results '/dev/full': a character device" in err,
+            "--results /dev/full: exit %d %r" % (code, err))
 
 
 def fill(mnt):
@@ -85,12 +92,30 @@ def check_full_fs(c, d):
     with small_tmpfs(c, d, "full", "size=64k", "a full file system") as mnt:
         if not mnt:
             return
+        code, _, err = run(JOB + ["--results=" + os.path.join(mnt, "set.jsonl")], cwd=d)
+        c.check(code == 0, "a result set on the tmpfs: exit %d %r" % (code, err))
+        with open(os.path.join(mnt, "set.jsonl")) as f:
+            cells = f.read()
         fill(mnt)
         check_output_file(c, d, os.path.join(mnt, "report.txt"), "on a full tmpfs")
+        c.check(not os.path.exists(os.path.join(mnt, "report.txt")),
+                "--output made on a full tmpfs and not written is removed")
         code, _, err = run(["report", "a.jsonl", "--svg", os.path.join(mnt, "c.svg")], cwd=d)
         c.check(code == 1 and said(err, "c.svg"), "report --svg on a full tmpfs: exit %d %r"
                 % (code, err))
+        c.check(not os.path.exists(os.path.join(mnt, "c.svg")),
+                "a chart made on a full tmpfs and not written is removed")
+        code, _, err = run(JOB + ["--write_bw_log=" + os.path.join(mnt, "full")], cwd=d)
+        c.check(code == 1 and said(err, "cannot write log '%s/full_bw.1.log'" % mnt),
+                "a log on a full tmpfs: exit %d %r" % (code, err))
+        c.check(not [n for n in os.listdir(mnt) if n.startswith("full_")],
+                "a log not written on a full tmpfs is removed: %r" % os.listdir(mnt))
         check_results(c, d, os.path.join(mnt, "r.jsonl"), "on a full tmpfs")
+        c.check(not os.path.exists(os.path.join(mnt, "r.jsonl")),
+                "--results made on a full tmpfs and not written is removed")
+        check_results(c, d, os.path.join(mnt, "set.jsonl"), "a result set on a full tmpfs")
+        with open(os.path.join(mnt, "set.jsonl")) as f:
+            c.check(f.read() == cells, "a cell not written whole is taken back")
         with open(os.path.join(mnt, "out.txt"), "w") as out:
             p = subprocess.run([BIN] + JOB, cwd=d, stdout=out, stderr=subprocess.PIPE,
                                text=True, timeout=120)
@@ -106,7 +131,7 @@ def main():
         check_output_file(c, d, "/dev/full", "/dev/full")
         check_commands(c, d)
         check_logs(c, d)
-        check_results(c, d, "/dev/full", "/dev/full")
+        check_results_device(c, d)
         check_full_fs(c, d)
     finally:
         remove(d)

@@ -1,8 +1,10 @@
 """RAID metadata written onto an image as md and the Intel/SNIA firmware RAID tools write it,
 for the safety tests on kernels without md (where mdadm cannot create an array): md
 superblocks 0.90, 1.0, 1.1 and 1.2 with their checksums, the IMSM anchor and the DDF
-header. blkid -p identifies each (linux_raid_member, isw_raid_member, ddf_raid_member)."""
+header, and an LVM2 physical volume's label. blkid -p identifies each (linux_raid_member,
+isw_raid_member, ddf_raid_member, LVM2_member)."""
 import struct
+import zlib
 
 MD_MAGIC = 0xa92b4efc
 
@@ -51,6 +53,22 @@ def _ddf(size):
     return size - 512, bytes(sb)
 
 
+def _lvm2(size):
+    """An LVM2 physical volume's label in sector 1, as pvcreate writes it (blkid reports it
+    with USAGE "raid", though it is no RAID member)."""
+    label = bytearray(512)
+    label[0:8] = b"LABELONE"
+    struct.pack_into("<QII", label, 8, 1, 0, 32)          # sector, crc, pv header offset
+    label[24:32] = b"LVM2 001"
+    label[32:64] = b"iojobE2eLvm2PvUuid00000000000000"  # the PV's UUID, 32 characters
+    struct.pack_into("<QQQQQ", label, 64, size, 1 << 20, size - (1 << 20), 0, 0)
+    # LVM's CRC-32 (zlib's polynomial) from 0xf597a6cf without the final inversion, over
+    # the label from its pv header offset field to the sector's end
+    crc = zlib.crc32(bytes(label[20:]), 0xf597a6cf ^ 0xffffffff) ^ 0xffffffff
+    struct.pack_into("<I", label, 16, crc)
+    return 512, bytes(label)
+
+
 KINDS = {
     "md-0.90": _md090,
     "md-1.0": lambda size: _md1(0, size),
@@ -58,6 +76,7 @@ KINDS = {
     "md-1.2": lambda size: _md1(2, size),
     "imsm": _imsm,
     "ddf": _ddf,
+    "lvm2": _lvm2,
 }
 
 

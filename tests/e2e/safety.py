@@ -124,11 +124,13 @@ IMG_SIGS = [
      "status=none", "crypto_LUKS volume", 16),
 ]
 
-# md superblocks of each version and the IMSM and DDF anchors, as their tools write them
+# md superblocks of each version and the IMSM and DDF anchors, as their tools write them,
+# and an LVM2 PV's label, which blkid files under USAGE "raid" though it is no RAID member
 RAID_SIGS = [(kind, [], raid_meta.write, want, 16) for kind, want in [
     ("md-0.90", "linux_raid_member RAID member"), ("md-1.0", "linux_raid_member RAID member"),
     ("md-1.1", "linux_raid_member RAID member"), ("md-1.2", "linux_raid_member RAID member"),
-    ("imsm", "isw_raid_member RAID member"), ("ddf", "ddf_raid_member RAID member")]]
+    ("imsm", "isw_raid_member RAID member"), ("ddf", "ddf_raid_member RAID member"),
+    ("lvm2", "LVM2_member (an LVM2 physical volume) at byte 536")]]
 
 
 def check_refused(c, st, dev, want, what):
@@ -204,6 +206,21 @@ def check_md(c, st, d):
             check_refused(c, st, devs[0], want, "md " + meta)
         st.pop()
         st.pop()
+
+
+def check_held_by_program(c, st, d):
+    """A device another program opened O_EXCL (mkfs, another iojob run) is not written to,
+    and the message does not blame the kernel alone (issue 27)."""
+    dev = st.attach(image(d, "excl", 16))
+    fd = os.open(dev, os.O_RDONLY | os.O_EXCL)
+    try:
+        code, _, err = run(write_job(dev))
+    finally:
+        os.close(fd)
+    c.check(code == 1 and "refusing to write to '%s'" % dev in err and
+            "open exclusively (O_EXCL) by another program or held by the kernel" in err,
+            "a device held O_EXCL by a program: exit %d %r" % (code, err))
+    st.pop()
 
 
 def check_stacked_loops(c, st, d):
@@ -294,6 +311,7 @@ def main():
         try:
             check_signatures(c, st, d)
             check_md(c, st, d)
+            check_held_by_program(c, st, d)
             check_stacked_loops(c, st, d)
             check_swap_file(c, d)
         finally:
