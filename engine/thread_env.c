@@ -274,18 +274,13 @@ int thread_env_enter(const struct job_desc *j, const struct io_file *f, unsigned
 	return ret;
 }
 
-/* The child's stdout and stderr: NAME.prerun.txt or NAME.postrun.txt in the cwd. */
-static int spawn_sh(const char *cmd, const char *out, pid_t *pid)
+/* sh -c cmd with fd (NAME.prerun.txt or NAME.postrun.txt) as its stdout and stderr. */
+static int spawn_sh(const char *cmd, int fd, pid_t *pid)
 {
 	const char *argv[] = { "sh", "-c", cmd, NULL };
 	posix_spawn_file_actions_t fa;
-	char why[512];
-	int fd, ret;
+	int ret;
 
-	/* opened here, through the guard of every output, and handed to the child */
-	fd = path_open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644, why, sizeof(why));
-	if (fd < 0)
-		return fd;
 	ret = posix_spawn_file_actions_init(&fa);
 	if (!ret)
 		ret = posix_spawn_file_actions_adddup2(&fa, fd, 1);
@@ -294,7 +289,6 @@ static int spawn_sh(const char *cmd, const char *out, pid_t *pid)
 	if (!ret)
 		ret = posix_spawn(pid, "/bin/sh", &fa, NULL, (char *const *)argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
-	close(fd);
 	return -ret;
 }
 
@@ -302,14 +296,21 @@ int thread_env_exec(const struct job_desc *j, bool post, char *msg, size_t len)
 {
 	const char *cmd = post ? j->exec_postrun : j->exec_prerun;
 	const char *opt = post ? "exec_postrun" : "exec_prerun";
-	char out[4096];
+	char out[4096], why[512];
+	int status, fd, ret;
 	pid_t pid;
-	int status, ret;
 
 	if (!cmd)
 		return 0;
 	snprintf(out, sizeof(out), "%s.%s.txt", j->name, post ? "postrun" : "prerun");
-	ret = spawn_sh(cmd, out, &pid);
+	/* opened here, through the guard of every output, and handed to the child */
+	fd = path_open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644, why, sizeof(why));
+	if (fd < 0) {
+		snprintf(msg, len, "job '%s': %s: '%s': %s", j->name, opt, out, why);
+		return fd;
+	}
+	ret = spawn_sh(cmd, fd, &pid);
+	close(fd);
 	while (!ret && waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			ret = -errno;

@@ -129,6 +129,7 @@ static int loops_used(struct device_users *u, const struct stat *st, int depth, 
 
 	for (unsigned i = 0; !ret && i < u->nloops; i++) {
 		const struct loop_backing *b = &u->loops[i];
+
 		if (!is_over(b, st))
 			continue;
 		if (depth >= LOOP_DEPTH_MAX)
@@ -312,6 +313,7 @@ int device_loop_over(struct device_users *u, const struct stat *st, char *name, 
 
 	for (unsigned i = 0; !ret && i < u->nloops; i++) {
 		const struct loop_backing *b = &u->loops[i];
+
 		if (is_over(b, st)) {
 			snprintf(name, len, "%s", b->name);
 			return 1;

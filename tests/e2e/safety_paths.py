@@ -87,6 +87,21 @@ def check_outputs(c, st, d):
         code, _, err = run(null_job("--%s=/dev/iojob-e2e-log" % log, "--log_hist_msec=100"))
         c.check(code == 2 and "option '%s': refusing to write the log" % log in err,
                 "%s into /dev: refused, exit 2 (exit %d): %s" % (log, code, err))
+    # the files a job names after itself or its options, asked to go into /dev
+    data = os.path.join(d, "data")
+    for what, args, cwd, want in [
+            ("exec_prerun's output", null_job("--exec_prerun=true"), "/dev",
+             "exec_prerun: 'j.prerun.txt': refusing to write"),
+            ("mem=mmapshared's file", ["--name=j", "--filename=" + data, "--size=64k",
+                                       "--mem=mmapshared:/dev/iojob-e2e-mem"], d,
+             "'/dev/iojob-e2e-mem' to map: refusing to write"),
+            ("verify_state_save's state", ["--name=j", "--filename=" + data, "--size=64k",
+                                           "--rw=write", "--verify=crc32c",
+                                           "--verify_state_save=1", "--aux-path=/dev"], d,
+             "verify_state_save: '/dev/local-j-0-verify.state': refusing to write")]:
+        code, _, err = run(args, cwd=cwd)
+        c.check(code == 1 and want in err, "%s in /dev: refused (exit %d): %s"
+                % (what, code, err))
     c.check(head(dev) == before_dev, "outputs: the mounted device is unchanged")
     c.check(head(img) == before_img, "outputs: the file behind it is unchanged")
     made = [n for n in os.listdir("/dev") if n not in dev_before and
