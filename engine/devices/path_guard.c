@@ -30,6 +30,15 @@ static bool harmless_chr(dev_t rdev)
 	return maj == 4 || maj == 5 || (maj >= 136 && maj <= 143);
 }
 
+/*
+ * hugetlbfs holds memory, not kernel interfaces: mem=mmaphuge maps a file there, as fio
+ * does (a report or log written to it fails with EINVAL, and says so).
+ */
+static bool memory_fs(const char *fs)
+{
+	return !strcmp(fs, "hugetlbfs");
+}
+
 /* A regular file under a loop device or in use as swap: writing it writes what they show. */
 static int file_in_use(const struct stat *st, char *why, size_t len)
 {
@@ -84,7 +93,7 @@ static int judge(const char *path, const struct stat *st, enum path_use use, cha
 	if (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode))
 		return 0;	/* a pipe to a reader: whoever reads it has it */
 	fs = pseudo_fs_of(path);
-	if (fs) {
+	if (fs && !memory_fs(fs)) {
 		snprintf(why, len, "is on %s, a pseudo file system", fs);
 		return 1;
 	}
@@ -113,7 +122,7 @@ int path_guard(const char *path, enum path_use use, char *why, size_t len)
 	if (use == PATH_DELETE)
 		return 0;
 	fs = pseudo_fs_of(path);	/* where it would be created, links followed */
-	if (fs) {
+	if (fs && !memory_fs(fs)) {
 		snprintf(why, len, "would be created on %s, a pseudo file system", fs);
 		return 1;
 	}
