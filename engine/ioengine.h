@@ -34,9 +34,9 @@ struct io_file {
 	unsigned lbs;		/* logical block size of the device below */
 	unsigned open_flags;
 	struct path_lock *lock;	/* lockfile: shared by the phase's jobs on this path, or NULL */
+	bool lock_owner;	/* this one made it and frees it */
 	/* a block device the job writes: the run's checks, which claim it when it is opened */
 	struct device_users *claim;
-	bool lock_owner;	/* this one made it and frees it */
 };
 
 struct io_req {
