@@ -88,7 +88,7 @@ static void on_signal(int sig)
 	else if (signal_line == SIGNAL_SAY_IOJOB && write(STDERR_FILENO, say, sizeof(say) - 1) < 0)
 		return;	/* nowhere to say it: stopping is what matters */
 	if (r)
-		atomic_store(&r->stop, true);
+		run_stop(r);
 }
 
 /* iojob's notes on stderr; run as fio, only with --notes (fio prints nothing there). */

@@ -26,6 +26,7 @@
 #include "engine/stripe/stripe.h"
 #include "engine/thread_env.h"
 #include "engine/verify.h"
+#include "engine/wake.h"
 #include "engine/worker.h"
 #include "base/diag.h"
 #include "base/units.h"
@@ -336,19 +337,10 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 	return ret;
 }
 
-/* startdelay, in slices so that a stop (a signal, exitall) does not wait it out. */
-static void start_delay(const struct worker *w, uint64_t ns)
+void run_stop(struct run *r)
 {
-	const uint64_t slice = 100000000ULL;
-
-	while (ns && !worker_stopped(w)) {
-		uint64_t step = ns < slice ? ns : slice;
-		struct timespec ts = { (time_t)(step / NS_PER_SEC),
-				       (long)(step % NS_PER_SEC) };
-
-		nanosleep(&ts, NULL);
-		ns -= step;
-	}
+	atomic_store(&r->stop, true);
+	wake_all(&r->wake);
 }
 
 static void print_note(void *ctx, const char *msg);
@@ -404,7 +396,8 @@ static void *job_thread(void *arg)
 
 			delay = delay > gone ? delay - gone : 0;
 		}
-		start_delay(&s->w, delay);
+		if (delay)
+			worker_sleep(&s->w, delay);	/* a stop ends it */
 		/*
 		 * Without a startdelay (or a wait_for) every job's measured time begins when
 		 * go was given, not when the scheduler first ran its thread: with more threads
@@ -593,6 +586,7 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 	s->w.st = r->results[index].st;
 	s->w.stop = &r->stop;
 	s->w.halt = &r->results[index].halt;
+	s->w.wake = &r->wake;
 	s->w.error_line = r->error_line;
 	s->w.error_ctx = r->error_ctx;
 	s->w.aux_path = r->aux_path;
@@ -767,7 +761,7 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 	started = start_threads(slots, n, &err);
 	if (err) {
 		/* The jobs that did start must not run alone: they see stop and end at once. */
-		atomic_store(&r->stop, true);
+		run_stop(r);
 		ret = diag_set(d, -err, "cannot start %u job threads: %s (%u started)%s", n,
 			       strerror(err), started, err == EAGAIN ? ": each takes a task "
 			       "id and two mappings, see kernel.pid_max, kernel.threads-max and "

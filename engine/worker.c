@@ -19,6 +19,7 @@
 #include "engine/stripe/stripe.h"
 #include "engine/thread_env.h"
 #include "engine/verify.h"
+#include "engine/wake.h"
 #include "output/report.h"
 #include "base/diag.h"
 #include "jobs/opt_buffers.h"
@@ -356,4 +357,13 @@ void worker_fail(struct worker *w, int err, const char *fmt, ...)
 		    n < 0 ? fmt : what);
 	if (n >= 0)
 		free(what);
+}
+
+void worker_sleep(struct worker *w, uint64_t ns)
+{
+	/* the word first: a stop between the look at the flags and the wait still wakes it */
+	unsigned seen = atomic_load(w->wake);
+
+	if (!worker_stopped(w))
+		wake_sleep(w->wake, seen, ns);
 }
