@@ -18,23 +18,31 @@ void wake_all(atomic_uint *word)
 	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
 void wake_sleep(atomic_uint *word, unsigned seen, uint64_t ns)
 {
-	struct timespec at;
-	uint64_t end;
+	uint64_t end, now;
 
 	if (ns > UINT64_MAX / 2)
 		ns = UINT64_MAX / 2;	/* "never": the sum below must not wrap */
-	clock_gettime(CLOCK_MONOTONIC, &at);
-	end = (uint64_t)at.tv_sec * NS_PER_SEC + (uint64_t)at.tv_nsec + ns;
-	at.tv_sec = (time_t)(end / NS_PER_SEC);
-	at.tv_nsec = (long)(end % NS_PER_SEC);
+	end = mono_ns() + ns;
 	/*
-	 * An absolute CLOCK_MONOTONIC deadline (BITSET): after a signal's EINTR or a wake-up
-	 * that left the word as it was, it waits again for what is left, not for ns again.
+	 * A relative timeout, as nanosleep's (strace shows what a pause asked for); after a
+	 * signal's EINTR, or a wake-up that left the word as it was, what is left of it.
 	 */
-	while (atomic_load(word) == seen)
-		if (syscall(SYS_futex, word, FUTEX_WAIT_BITSET_PRIVATE, seen, &at, NULL,
-			    FUTEX_BITSET_MATCH_ANY) < 0 && errno != EINTR)
-			break;	/* ETIMEDOUT, or EAGAIN: the word moved before the wait */
+	while (atomic_load(word) == seen && (now = mono_ns()) < end) {
+		struct timespec ts = { (time_t)((end - now) / NS_PER_SEC),
+				       (long)((end - now) % NS_PER_SEC) };
+
+		if (syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0) < 0 &&
+		    errno == ETIMEDOUT)
+			break;
+	}
 }
