@@ -87,6 +87,8 @@ struct cli {
 	/* main()'s, for the run made of it */
 	struct cells cells;		/* what the run is made of: its --sweep cells */
 	FILE *out;			/* the report stream: stdout, or --output */
+	bool out_created;		/* --output was made by this run: removed if unused */
+	bool out_used;			/* --output emptied for a cell that runs (execute) */
 };
 
 /* The defaults, before any argument, and the engine catalog; dist is the run's ranks. */

@@ -7,6 +7,7 @@
  * any error, 128 stopped by a signal.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,6 +267,45 @@ static void as_fio(struct cli *c, struct run *r)
 	signal_line = normal && c->out == stdout ? SIGNAL_SAY_FIO : SIGNAL_SAY_NOTHING;
 }
 
+/* Whether job i's failure is to be said: ECANCELED ones (not run) are in the report alone. */
+static bool failed_to_say(const struct run *r, unsigned i)
+{
+	return r->results[i].error && r->results[i].error != ECANCELED;
+}
+
+/*
+ * Each job's failure, said once: the same message from many jobs (the clones of a job
+ * that fail alike, 32,411 of them) is one line with their count.
+ */
+static void say_job_errors(const struct cli *c, const struct run *r)
+{
+	const struct job_result *res = r->results;
+
+	for (unsigned i = 0, last; i < r->jobs->njobs; i = last + 1) {
+		char msg[sizeof(res[i].error_msg) + 80];
+		unsigned same = 0;
+		int n;
+
+		last = i;
+		if (!failed_to_say(r, i))
+			continue;
+		for (unsigned k = i + 1; k < r->jobs->njobs; k++) {
+			if (!failed_to_say(r, k))
+				continue;
+			if (strcmp(res[k].error_msg, res[i].error_msg))
+				break;
+			same++;
+			last = k;
+		}
+		n = snprintf(msg, sizeof(msg), "%s%s", c->dist->nranks > 1 ? "rank 0: " : "",
+			     res[i].error_msg);
+		if (same && n >= 0 && (size_t)n < sizeof(msg))
+			snprintf(msg + n, sizeof(msg) - (size_t)n, " (and %u more job%s failed "
+				 "the same way)", same, same > 1 ? "s" : "");
+		say(c, msg);
+	}
+}
+
 /*
  * The jobs of a prepared run started after the report's header, with the status line,
  * then their logs written and their errors said. Returns 0, or 1 when a job failed.
@@ -306,15 +346,18 @@ static int run_jobs(struct cli *c, struct run *r, FILE *out, struct diag *d)
 		say(c, d->msg);
 		ret = 1;
 	}
-	for (unsigned i = 0; i < jobs->njobs; i++)
-		if (r->results[i].error && r->results[i].error != ECANCELED) {
-			char msg[sizeof(r->results[i].error_msg) + 16];
-
-			snprintf(msg, sizeof(msg), "%s%s", c->dist->nranks > 1 ? "rank 0: " : "",
-				 r->results[i].error_msg);
-			say(c, msg);
-		}
+	say_job_errors(c, r);
 	return ret;
+}
+
+/* The first cell whose jobs start empties --output (as fopen "w" would have). */
+static void use_output(struct cli *c, FILE *out)
+{
+	if (out == stdout || c->out_used)
+		return;
+	c->out_used = true;
+	if (ftruncate(fileno(out), 0) < 0)
+		return;	/* a pipe or a device: nothing to empty */
 }
 
 /* One cell's jobs prepared (on every rank, or none runs), run and reported: an exit code. */
@@ -333,6 +376,7 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 		run_free(&r);
 		return ret;
 	}
+	use_output(c, out);
 	ret = run_jobs(c, &r, out, d);
 	switch (report(out, c, &r)) {
 	case 0:
@@ -427,10 +471,10 @@ static void quiet_other_ranks(struct cli *c)
  * The result set and the report file, opened before anything runs: a path that cannot
  * be written stops the run now, not after it (where fio finds out). Only the root writes.
  */
-static int open_outputs(const struct cli *c, FILE **out, struct diag *d)
+static int open_outputs(struct cli *c, FILE **out, struct diag *d)
 {
 	FILE *f;
-	int ret;
+	int fd, ret;
 
 	if (!dist_root(c->dist))
 		return 0;
@@ -438,9 +482,17 @@ static int open_outputs(const struct cli *c, FILE **out, struct diag *d)
 		return diag_set(d, ret, "--results '%s': %s", c->results, strerror(-ret));
 	if (!c->output)
 		return 0;
-	f = fopen(c->output, "w");
-	if (!f)
-		return diag_set(d, -errno, "--output '%s': %s", c->output, strerror(errno));
+	/* not emptied yet: a run refused before its jobs start leaves the file as it was */
+	fd = open(c->output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	c->out_created = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(c->output, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		ret = -errno;
+		if (fd >= 0)
+			close(fd);
+		return diag_set(d, ret, "--output '%s': %s", c->output, strerror(-ret));
+	}
 	*out = f;
 	return 0;
 }
@@ -501,6 +553,9 @@ static int run(struct cli *c, struct diag *d)
 	}
 	if (c->out != stdout)
 		ret = finish_output(c->out, c->output, prog(c), ret);
+	/* refused before any job started: no empty report file is left behind */
+	if (c->out != stdout && c->out_created && !c->out_used)
+		unlink(c->output);
 	return ret;
 }
 
