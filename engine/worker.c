@@ -72,6 +72,12 @@ static int alloc_requests(struct worker *w)
 	return ret;
 }
 
+/* The engine's pauses end on the job's stop. */
+static void engine_pause(const void *worker, uint64_t ns)
+{
+	worker_sleep(worker, ns);
+}
+
 /* The bytes of the job's regions, of which a dedupe working set takes its share. */
 static uint64_t region_bytes(const struct worker *w)
 {
@@ -172,6 +178,8 @@ int worker_setup(struct worker *w)
 	w->eng.opts = j->engine_opts.bytes;
 	w->eng.files = w->files;
 	w->eng.nfiles = w->nfiles;
+	w->eng.pause = engine_pause;
+	w->eng.pause_ctx = w;
 	stats_init_zeroed(w->st);
 	ret = alloc_requests(w);
 	if (ret < 0)
@@ -359,7 +367,7 @@ void worker_fail(struct worker *w, int err, const char *fmt, ...)
 		free(what);
 }
 
-void worker_sleep(struct worker *w, uint64_t ns)
+void worker_sleep(const struct worker *w, uint64_t ns)
 {
 	/* the word first: a stop between the look at the flags and the wait still wakes it */
 	unsigned seen = atomic_load(w->wake);

@@ -98,7 +98,7 @@ static inline bool worker_stopped(const struct worker *w)
 }
 
 /* Pause ns, or less: until the job is told to stop (a signal, exitall). */
-void worker_sleep(struct worker *w, uint64_t ns);
+void worker_sleep(const struct worker *w, uint64_t ns);
 
 /*
  * With cmdprio, lay the statistics out per priority and send every I/O down the rare path

@@ -111,12 +111,15 @@ def interrupt(c, d, engine, extra, sig, njobs=1):
 
 
 def interrupt_pause(c, d, engine, extra):
-    """A job in a rate limit's pause (64 KiB at 1 KiB/s: 64 s between I/Os, longer than the
-    runtime): the first signal ends the pause, and the job reports, at once (issue 27: it
-    slept the whole gap, whatever the signal or the runtime)."""
-    what = "%s in a rate pause" % engine
-    p = start(["--name=p", "--ioengine=" + engine, "--size=256k", "--bs=64k", "--rate=1k",
-               "--runtime=%d" % RUNTIME, "--time_based", "--output-format=json"] + extra, d)
+    """A job in a long pause: a rate limit's (64 KiB at 1 KiB/s: 64 s between I/Os), or
+    cpuio's idle share (99 s after each second busy at cpuload=1), longer than the runtime:
+    the first signal ends the pause, and the job reports, at once (issue 27: it slept the
+    whole pause, whatever the signal or the runtime)."""
+    what = "%s in a pause" % engine
+    pause = ["--size=256k", "--bs=64k", "--rate=1k"] if engine != "cpuio" else \
+        ["--cpuload=1", "--cpuchunks=1000000"]
+    p = start(["--name=p", "--ioengine=" + engine, "--runtime=%d" % RUNTIME, "--time_based",
+               "--output-format=json"] + pause + extra, d)
     outr, errr = PipeReader(p.stdout), PipeReader(p.stderr)
     # running: its first I/O is done and the next is 64 s away
     c.check(errr.wait_for(r"Jobs: 1 \(f=\d+\): \[R\(1\)\]", WAIT) is not None,
@@ -182,6 +185,7 @@ def main():
             else:
                 c.skip(engine + ": not in this build")
         interrupt_pause(c, d, "null", [])
+        interrupt_pause(c, d, "cpuio", [])
         if engine_available("io_uring"):
             interrupt_pause(c, d, "io_uring", ["--filename=p.dat", "--iodepth=4"])
         second_signal(c, d)
