@@ -14,8 +14,11 @@
 
 void wake_all(atomic_uint *word)
 {
+	int saved = errno;	/* a signal handler must leave what it interrupted as it was */
+
 	atomic_fetch_add(word, 1);
 	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+	errno = saved;
 }
 
 static uint64_t mono_ns(void)
