@@ -18,9 +18,10 @@ unsigned needs_open_fds(void);
 unsigned needs_job_fds(const struct job_desc *j);
 
 /*
- * Refuse a run whose jobs' memory (buffers, stacks, statistics) cannot fit in the RAM
- * and swap of the machine, its cgroup's limit or the address-space limits: -ENOMEM with
- * d naming the need, what there is and the biggest job. 0 when it may fit.
+ * Refuse a run whose jobs' I/O buffers (iodepth of the largest block each, allocated for
+ * real, as fio's) cannot fit in the RAM and swap of the machine, its cgroup's memory.max,
+ * ulimit -d, or with the threads' stacks ulimit -v: -EINVAL (the job file asks for it)
+ * with d naming the need, what there is and the biggest job. 0 when it may fit.
  */
 int needs_check_memory(const struct run *r, struct diag *d);
 
