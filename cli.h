@@ -87,7 +87,8 @@ struct cli {
 	/* main()'s, for the run made of it */
 	struct cells cells;		/* what the run is made of: its --sweep cells */
 	FILE *out;			/* the report stream: stdout, or --output */
-	bool output_created;		/* --output did not exist: removed when not written */
+	bool output_created;		/* --output did not exist: removed when not used or filled */
+	bool out_used;			/* --output emptied for a cell that runs (execute) */
 };
 
 /* The defaults, before any argument, and the engine catalog; dist is the run's ranks. */

@@ -53,7 +53,7 @@ static void *watch(void *arg)
 		}
 		/* once fired, every job stops: those of later --sweep cells too */
 		if (done && *t->running)
-			atomic_store(&(*t->running)->stop, true);
+			run_stop(*t->running);
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_nsec += TRIGGER_POLL_NS;
 		until.tv_sec += until.tv_nsec / NS_PER_SEC;

@@ -92,7 +92,7 @@ static void on_signal(int sig)
 	else if (signal_line == SIGNAL_SAY_IOJOB && write(STDERR_FILENO, say, sizeof(say) - 1) < 0)
 		return;	/* nowhere to say it: stopping is what matters */
 	if (r)
-		atomic_store(&r->stop, true);
+		run_stop(r);
 }
 
 /* iojob's notes on stderr; run as fio, only with --notes (fio prints nothing there). */
@@ -271,6 +271,45 @@ static void as_fio(struct cli *c, struct run *r)
 	signal_line = normal && c->out == stdout ? SIGNAL_SAY_FIO : SIGNAL_SAY_NOTHING;
 }
 
+/* Whether job i's failure is to be said: ECANCELED ones (not run) are in the report alone. */
+static bool failed_to_say(const struct run *r, unsigned i)
+{
+	return r->results[i].error && r->results[i].error != ECANCELED;
+}
+
+/*
+ * Each job's failure, said once: the same message from many jobs (the clones of a job
+ * that fail alike, 32,411 of them) is one line with their count.
+ */
+static void say_job_errors(const struct cli *c, const struct run *r)
+{
+	const struct job_result *res = r->results;
+
+	for (unsigned i = 0, last; i < r->jobs->njobs; i = last + 1) {
+		char msg[sizeof(res[i].error_msg) + 80];
+		unsigned same = 0;
+		int n;
+
+		last = i;
+		if (!failed_to_say(r, i))
+			continue;
+		for (unsigned k = i + 1; k < r->jobs->njobs; k++) {
+			if (!failed_to_say(r, k))
+				continue;
+			if (strcmp(res[k].error_msg, res[i].error_msg))
+				break;
+			same++;
+			last = k;
+		}
+		n = snprintf(msg, sizeof(msg), "%s%s", c->dist->nranks > 1 ? "rank 0: " : "",
+			     res[i].error_msg);
+		if (same && n >= 0 && (size_t)n < sizeof(msg))
+			snprintf(msg + n, sizeof(msg) - (size_t)n, " (and %u more job%s failed "
+				 "the same way)", same, same > 1 ? "s" : "");
+		say(c, msg);
+	}
+}
+
 /*
  * The jobs of a prepared run started after the report's header, with the status line,
  * then their logs written and their errors said. Returns 0, or 1 when a job failed.
@@ -311,15 +350,18 @@ static int run_jobs(struct cli *c, struct run *r, FILE *out, struct diag *d)
 		say(c, d->msg);
 		ret = 1;
 	}
-	for (unsigned i = 0; i < jobs->njobs; i++)
-		if (r->results[i].error && r->results[i].error != ECANCELED) {
-			char msg[sizeof(r->results[i].error_msg) + 16];
-
-			snprintf(msg, sizeof(msg), "%s%s", c->dist->nranks > 1 ? "rank 0: " : "",
-				 r->results[i].error_msg);
-			say(c, msg);
-		}
+	say_job_errors(c, r);
 	return ret;
+}
+
+/* The first cell whose jobs start empties --output (as fopen "w" would have). */
+static void use_output(struct cli *c, FILE *out)
+{
+	if (out == stdout || c->out_used)
+		return;
+	c->out_used = true;
+	if (ftruncate(fileno(out), 0) < 0)
+		return;	/* a pipe or a device: nothing to empty */
 }
 
 /* One cell's jobs prepared (on every rank, or none runs), run and reported: an exit code. */
@@ -338,6 +380,7 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 		run_free(&r);
 		return ret;
 	}
+	use_output(c, out);
 	ret = run_jobs(c, &r, out, d);
 	switch (report(out, c, &r)) {
 	case 0:
@@ -455,15 +498,23 @@ static int distinct_outputs(const struct cli *c, struct diag *d)
  * refused instead of waited on: fio blocks there, before anything runs and with no word.
  * A pipe with a reader (/dev/stdout, /dev/fd/N, >(cmd)) opens as before.
  */
-static FILE *open_report_file(const char *path, struct diag *d)
+static FILE *open_report_file(const char *path, bool *created, struct diag *d)
 {
+	const int flags = O_WRONLY | O_NONBLOCK;
 	char why[512];
-	/* through the guard of every output: no device, pseudo file system or loop's file */
-	int fd = path_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK, 0666, why,
-			   sizeof(why));
-	int err = fd < 0 ? -fd : 0;
 	struct stat st;
 	FILE *f = NULL;
+	int fd, err;
+
+	/*
+	 * through the guard of every output (no device, pseudo file system or loop's file);
+	 * not emptied yet: a run refused before its jobs start leaves the file as it was
+	 */
+	fd = path_open(path, flags | O_CREAT | O_EXCL, 0666, why, sizeof(why));
+	*created = fd >= 0;
+	if (fd == -EEXIST)
+		fd = path_open(path, flags, 0666, why, sizeof(why));
+	err = fd < 0 ? -fd : 0;
 
 	/* ENXIO: a FIFO without a reader, or a socket (which no open() reaches) */
 	if (err == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
@@ -491,7 +542,6 @@ static FILE *open_report_file(const char *path, struct diag *d)
  */
 static int open_outputs(struct cli *c, FILE **out, struct diag *d)
 {
-	struct stat st;
 	FILE *f;
 	int ret;
 
@@ -503,8 +553,7 @@ static int open_outputs(struct cli *c, FILE **out, struct diag *d)
 		return ret;
 	if (!c->output)
 		return 0;
-	c->output_created = stat(c->output, &st) < 0 && errno == ENOENT;
-	f = open_report_file(c->output, d);
+	f = open_report_file(c->output, &c->output_created, d);
 	if (!f)
 		return -EINVAL;
 	*out = f;
@@ -568,8 +617,11 @@ static int run(struct cli *c, struct diag *d)
 	if (c->out != stdout) {
 		int lost = finish_output(c->out, c->output, prog(c), 0);
 
-		/* a report file iojob made and could not fill is not left behind, empty or cut */
-		if (lost && c->output_created)
+		/*
+		 * a report file iojob made and could not fill, or that no cell's jobs started to
+		 * fill (refused before any ran), is not left behind, empty or cut
+		 */
+		if (c->output_created && (lost || !c->out_used))
 			unlink(c->output);
 		ret = ret ? ret : lost;
 	}

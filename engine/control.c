@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "engine/wake.h"
 #include "base/units.h"
 
 /* How often a waiting job looks at whether it was told to stop (a signal, exitall). */
@@ -93,6 +94,7 @@ static void end_others(struct run *r, const struct job_desc *j)
 		if (hit)
 			atomic_store(&r->results[k].halt, true);
 	}
+	wake_all(&r->wake);	/* the halted jobs' pauses end now */
 }
 
 void control_job_ended(struct run *r, unsigned i)

@@ -104,7 +104,8 @@ struct run {
 	struct phase_usage *phases;	/* one per phase */
 	struct disk_set disks;
 	struct device_users devices;	/* what the safety checks learned */
-	atomic_bool stop;		/* set to end every job early */
+	atomic_bool stop;		/* set to end every job early: run_stop() */
+	atomic_uint wake;		/* the jobs' pauses wait on it (wake.h) */
 	bool exitall;			/* some job set exitall: every job's end ends others */
 	atomic_bool end_all;		/* exit_what=all fired: no later phase runs */
 	atomic_bool *group_ended;	/* per group: exit_what=group fired for it already */
@@ -161,6 +162,12 @@ int run_check_files(const struct job_list *jobs, struct diag *d);
  * says why (ECANCELED: not run), and d says why a phase could not start.
  */
 int run_execute(struct run *r, struct diag *d);
+
+/*
+ * End every job early and wake those in a pause (rate, thinktime, startdelay): they
+ * report what they did. Async-signal-safe: a signal handler calls it.
+ */
+void run_stop(struct run *r);
 
 /* The live status line and --status-interval results, while run_execute() runs. */
 enum eta_mode { ETA_AUTO, ETA_ALWAYS, ETA_NEVER };

@@ -149,6 +149,13 @@ struct ioengine {
 	void *priv;
 	/* Set by init() when cmdprio_* is in use: the worker keeps statistics per priority. */
 	const struct cmdprio *cmdprio;
+	/*
+	 * A pause inside queue() (cpuio's idle share) that a stop (a signal, exitall) ends:
+	 * pause(pause_ctx, ns), set by the worker and kept in the copies offload's threads
+	 * make, safe from any thread; NULL: the engine sleeps on its own.
+	 */
+	void (*pause)(const void *pause_ctx, uint64_t ns);
+	const void *pause_ctx;
 };
 
 /* The engine built in under this name, or NULL (also when ioengine_check_ops refused it). */

@@ -289,24 +289,40 @@ void pace_tick(struct worker *w)
 	pace_update(w);
 }
 
+/* What ends a pause early, in ticks: the runtime's end, or the ramp's (the runtime's start). */
+static uint64_t pause_limit(const struct pace *p)
+{
+	return p->ramping ? p->t_ramp_end : p->t_end;
+}
+
 /*
  * Sleep ns, then read the clock: what is created next was created after the pause.
- * nanosleep wakes late (timer slack, then the scheduler: 30 to 80 us on a VM, which at
+ * A sleep wakes late (timer slack, then the scheduler: 30 to 80 us on a VM, which at
  * thinktime=1ms is 8% fewer I/Os), so the sleep is shortened by the lateness seen so far,
  * averaged over the last pauses: the pauses then last ns on average.
+ * No pause outlasts the runtime (a rate gap can be an hour) or a stop: the job ends then
+ * (issuing false), without the I/O it waited for.
  */
 void pace_sleep(struct worker *w, uint64_t ns)
 {
 	struct pace *p = &w->pace;
-	uint64_t ask = ns > p->sleep_late_ns ? ns - p->sleep_late_ns : 0, t0, slept;
-	struct timespec ts = { (time_t)(ask / NS_PER_SEC), (long)(ask % NS_PER_SEC) };
+	uint64_t ask = ns > p->sleep_late_ns ? ns - p->sleep_late_ns : 0, t0, slept, limit;
 
 	t0 = clock_ticks(w->clk);
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
+	limit = pause_limit(p);
+	if (limit != UINT64_MAX) {
+		uint64_t left = limit > t0 ? clock_to_ns(w->clk, limit - t0) : 0;
+
+		if (ns >= left)
+			ask = left;	/* to the end itself: not shortened, or it ends early */
+	}
+	if (ask)
+		worker_sleep(w, ask);
 	w->now = clock_ticks(w->clk);
 	slept = clock_to_ns(w->clk, w->now - t0);
 	p->sleep_late_ns = pace_late_update(p->sleep_late_ns, ask, slept);
+	if (worker_stopped(w) || (!p->ramping && w->now >= p->t_end))
+		w->issuing = false;
 }
 
 uint64_t pace_late_update(uint64_t late_ns, uint64_t asked_ns, uint64_t slept_ns)
@@ -376,7 +392,7 @@ static bool rate_held_back(struct worker *w)
 	if (req_queue_busy(&w->q))
 		return true;
 	pace_sleep(w, wait);
-	return false;
+	return !w->issuing;	/* the runtime ended, or a stop, during the pause */
 }
 
 /* I/Os completed in the measured phase (or the ramp), for thinktime_blocks_type=complete. */
@@ -478,6 +494,8 @@ bool pace_held_back(struct worker *w)
 		if (req_queue_busy(&w->q))
 			return true;
 		think(w);
+		if (!w->issuing)
+			return true;	/* the runtime ended, or a stop, during the pause */
 	}
 	if (p->rated && rate_held_back(w))
 		return true;

@@ -23,10 +23,12 @@
 #include "engine/files.h"
 #include "engine/lat_target.h"
 #include "engine/logs.h"
+#include "engine/needs.h"
 #include "engine/steady.h"
 #include "engine/stripe/stripe.h"
 #include "engine/thread_env.h"
 #include "engine/verify.h"
+#include "engine/wake.h"
 #include "engine/worker.h"
 #include "base/diag.h"
 #include "base/units.h"
@@ -36,6 +38,7 @@
  * and JOBS_MAX threads then reserve 16 GiB of address space instead of the default 8 MiB each.
  */
 #define THREAD_STACK	(256 * 1024)
+#define FD_SLACK	16	/* descriptors opened for a moment while the jobs run */
 
 struct run_files {
 	struct io_file *f;
@@ -181,14 +184,16 @@ static bool can_share_fds(const struct run *r, unsigned i);
 /*
  * Every job opens each of its files (512 clones of a job on 64 files: 32768 descriptors):
  * raise the limit that far if the system lets us, or say what to raise before starting.
+ * Counted: what is open now (stdio, --output), the short-lived ones (falloc's reopens,
+ * sysfs reads, a log being written) and each job's own: a simple job runs under 64, as fio.
  */
 static int ensure_fd_limit(const struct run *r, struct diag *d)
 {
-	uint64_t need = 64;	/* ours, and an engine's short-lived ones (falloc reopens) */
+	uint64_t need = needs_open_fds() + FD_SLACK;
 	struct rlimit rl;
 
-	for (unsigned i = 0; i < r->jobs->njobs; i++)
-		need += r->files[i].ops->fds;	/* a ring, a pipe: 65,536 null jobs need none */
+	for (unsigned i = 0; i < r->jobs->njobs; i++)	/* a ring, a pipe, a log: null none */
+		need += r->files[i].ops->fds + needs_job_fds(&r->jobs->jobs[i]);
 	for (unsigned i = 0; i < r->jobs->njobs; i++)
 		if (!(r->files[i].ops->flags & IOENG_NOFILES) &&
 		    (!can_share_fds(r, i) || r->jobs->jobs[i].jobnum == 0)) {
@@ -339,6 +344,8 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 	r->phases = calloc(jobs->nphases, sizeof(*r->phases));
 	if (!r->results || !r->files || !r->phases)
 		return diag_set(d, -ENOMEM, "out of memory");
+	/* before anything per job: 65,536 jobs that cannot fit are refused at once */
+	ret = needs_check_memory(r, d);
 	for (unsigned i = 0; !ret && i < jobs->njobs; i++) {
 		const struct job_desc *j = &jobs->jobs[i];
 		struct run_files *rf = &r->files[i];
@@ -368,19 +375,10 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 	return ret;
 }
 
-/* startdelay, in slices so that a stop (a signal, exitall) does not wait it out. */
-static void start_delay(const struct worker *w, uint64_t ns)
+void run_stop(struct run *r)
 {
-	const uint64_t slice = 100000000ULL;
-
-	while (ns && !worker_stopped(w)) {
-		uint64_t step = ns < slice ? ns : slice;
-		struct timespec ts = { (time_t)(step / NS_PER_SEC),
-				       (long)(step % NS_PER_SEC) };
-
-		nanosleep(&ts, NULL);
-		ns -= step;
-	}
+	atomic_store(&r->stop, true);
+	wake_all(&r->wake);
 }
 
 static void print_note(void *ctx, const char *msg);
@@ -436,7 +434,8 @@ static void *job_thread(void *arg)
 
 			delay = delay > gone ? delay - gone : 0;
 		}
-		start_delay(&s->w, delay);
+		if (delay)
+			worker_sleep(&s->w, delay);	/* a stop ends it */
 		/*
 		 * Without a startdelay (or a wait_for) every job's measured time begins when
 		 * go was given, not when the scheduler first ran its thread: with more threads
@@ -625,6 +624,7 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 	s->w.st = r->results[index].st;
 	s->w.stop = &r->stop;
 	s->w.halt = &r->results[index].halt;
+	s->w.wake = &r->wake;
 	s->w.error_line = r->error_line;
 	s->w.error_ctx = r->error_ctx;
 	s->w.aux_path = r->aux_path;
@@ -798,12 +798,12 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 			init_slot(r, &slots[k++], i, &gate);
 	started = start_threads(slots, n, &err);
 	if (err) {
+		char hint[200];
+
 		/* The jobs that did start must not run alone: they see stop and end at once. */
-		atomic_store(&r->stop, true);
+		run_stop(r);
 		ret = diag_set(d, -err, "cannot start %u job threads: %s (%u started)%s", n,
-			       strerror(err), started, err == EAGAIN ? ": each takes a task "
-			       "id and two mappings, see kernel.pid_max, kernel.threads-max and "
-			       "vm.max_map_count" : "");
+			       strerror(err), started, needs_thread_hint(err, hint, sizeof(hint)));
 	}
 	gate_wait_ready(&gate, started);
 	meet_ranks(r, &r->phases[phase]);

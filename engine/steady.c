@@ -15,6 +15,7 @@
 
 #include "engine/engine.h"
 #include "engine/steady_window.h"
+#include "engine/wake.h"
 #include "base/units.h"
 
 /* One job with a steady-state window, as fio's struct steadystate_data keeps it. */
@@ -104,6 +105,7 @@ static void attain(struct steady *s, const struct job_desc *j, unsigned index)
 	for (unsigned i = 0; i < jobs->njobs; i++)
 		if (i == index || (j->group_reporting && jobs->jobs[i].groupid == j->groupid))
 			atomic_store(&s->r->results[i].halt, true);
+	wake_all(&s->r->wake);	/* a rate-limited job ends now, not after its pause */
 }
 
 /*

@@ -19,6 +19,7 @@
 #include "engine/stripe/stripe.h"
 #include "engine/thread_env.h"
 #include "engine/verify.h"
+#include "engine/wake.h"
 #include "output/report.h"
 #include "base/diag.h"
 #include "jobs/opt_buffers.h"
@@ -69,6 +70,12 @@ static int alloc_requests(struct worker *w)
 	if (ret < 0)
 		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': %s", j->name, why);
 	return ret;
+}
+
+/* The engine's pauses end on the job's stop. */
+static void engine_pause(const void *worker, uint64_t ns)
+{
+	worker_sleep(worker, ns);
 }
 
 /* The bytes of the job's regions, of which a dedupe working set takes its share. */
@@ -171,6 +178,8 @@ int worker_setup(struct worker *w)
 	w->eng.opts = j->engine_opts.bytes;
 	w->eng.files = w->files;
 	w->eng.nfiles = w->nfiles;
+	w->eng.pause = engine_pause;
+	w->eng.pause_ctx = w;
 	stats_init_zeroed(w->st);
 	ret = alloc_requests(w);
 	if (ret < 0)
@@ -356,4 +365,13 @@ void worker_fail(struct worker *w, int err, const char *fmt, ...)
 		    n < 0 ? fmt : what);
 	if (n >= 0)
 		free(what);
+}
+
+void worker_sleep(const struct worker *w, uint64_t ns)
+{
+	/* the word first: a stop between the look at the flags and the wait still wakes it */
+	unsigned seen = atomic_load(w->wake);
+
+	if (!worker_stopped(w))
+		wake_sleep(w->wake, seen, ns);
 }

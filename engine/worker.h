@@ -50,6 +50,7 @@ struct worker {
 	unsigned nblocks;
 	const atomic_bool *stop;	/* set to end every job early */
 	const atomic_bool *halt;	/* set to end this job early (exitall) */
+	atomic_uint *wake;		/* what its pauses wait on; moved with stop or halt */
 	void (*error_line)(void *ctx, const char *msg);	/* error_dump: say it, or NULL */
 	void *error_ctx;
 	const char *aux_path;		/* the directory of verify state files, or NULL */
@@ -95,6 +96,9 @@ static inline bool worker_stopped(const struct worker *w)
 	return atomic_load_explicit(w->stop, memory_order_relaxed) ||
 	       atomic_load_explicit(w->halt, memory_order_relaxed);
 }
+
+/* Pause ns, or less: until the job is told to stop (a signal, exitall). */
+void worker_sleep(const struct worker *w, uint64_t ns);
 
 /*
  * With cmdprio, lay the statistics out per priority and send every I/O down the rare path

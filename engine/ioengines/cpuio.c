@@ -161,7 +161,11 @@ static enum ioq_status cpuio_queue(struct ioengine *e, struct io_req *r)
 		while (now_ns() < end)
 			;
 	}
-	idle(st->idle_ns);
+	/* a stop ends it: at cpuload=1 it is 99 times the busy time */
+	if (e->pause)
+		e->pause(e->pause_ctx, st->idle_ns);
+	else
+		idle(st->idle_ns);
 	r->len = r->full_len = 0;	/* a cycle, not a transfer: no bytes, as in fio */
 	return IOQ_DONE;
 }

@@ -57,6 +57,7 @@ static enum ioq_status falloc_queue(struct ioengine *e, struct io_req *r)
 const struct ioengine_ops falloc_engine = {
 	.name	= "falloc",
 	.flags		= IOENG_SYNC | IOENG_TRIM | IOENG_NO_DATA | IOENG_MODIFIES,
+	.fds		= 1,	/* the reopen: a file's two descriptors for a moment */
 	.help		= "fallocate instead of transfers: read keeps the size, write extends, "
 			  "trim punches a hole",
 	.open_files	= falloc_open_files,

@@ -426,6 +426,22 @@ def check_real_enospc(c, d):
             os.unlink(path)
 
 
+def check_repeated_failure(c, d, data):
+    """40 clones that fail the same way (every read EIO) say it once, with the count of
+    the others; a job that fails otherwise has its own line (each was said again: issue 27
+    printed 32,412 identical lines)."""
+    args = ["--name=f", "--filename=" + data, "--rw=read", "--bs=%d" % BS, "--numjobs=40",
+            "--output=/dev/null", "--name=g", "--filename=" + data, "--rw=write",
+            "--bs=%d" % BS]
+    code, _, errs, _ = fault_run(args, "pread:EIO:1:0,pwrite:ENOSPC:1:0", d)
+    reads = [ln for ln in errs.splitlines() if "job 'f': read" in ln]
+    writes = [ln for ln in errs.splitlines() if "job 'g': write" in ln]
+    c.check(code == 1 and len(reads) == 1 and
+            reads[0].endswith("Input/output error (and 39 more jobs failed the same way)") and
+            len(writes) == 1 and writes[0].endswith("No space left on device"),
+            "40 clones failing alike, one failing otherwise: exit %d %r" % (code, errs[-600:]))
+
+
 def main():
     c = Checks("faults")
     if not SHIM or not os.path.exists(SHIM):
@@ -445,6 +461,8 @@ def main():
             check_engine_init(c, e, d, data)
         make_data(data)
         check_mmap(c, d, data)
+        make_data(data)
+        check_repeated_failure(c, d, data)
         check_vsync_vectors(c, d)
         check_layout_enospc(c, d)
         check_nodata_engines(c, d)

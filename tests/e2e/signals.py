@@ -4,9 +4,11 @@ completes and is counted, the full report of what was done is printed and says i
 interrupted (normal and JSON), and the exit code is 128 + the signal. A second signal ends
 the process at once, even while it is blocked writing its report. Each signal is sent on
 an event: the status line showing every job running, the message the first signal prints,
-the process asleep writing to its full stdout."""
+the process asleep writing to its full stdout. A job asleep in a rate limit's pause stops
+as promptly as one doing I/O."""
 import array
 import fcntl
+import json
 import signal
 import subprocess
 import termios
@@ -108,6 +110,39 @@ def interrupt(c, d, engine, extra, sig, njobs=1):
             "%s: issued equals completed: %r" % (what, issued))
 
 
+def interrupt_pause(c, d, engine, extra):
+    """A job in a long pause: a rate limit's (64 KiB at 1 KiB/s: 64 s between I/Os), or
+    cpuio's idle share (99 s after each second busy at cpuload=1), longer than the runtime:
+    the first signal ends the pause, and the job reports, at once (issue 27: it slept the
+    whole pause, whatever the signal or the runtime)."""
+    what = "%s in a pause" % engine
+    pause = ["--size=256k", "--bs=64k", "--rate=1k"] if engine != "cpuio" else \
+        ["--cpuload=1", "--cpuchunks=1000000"]
+    p = start(["--name=p", "--ioengine=" + engine, "--runtime=%d" % RUNTIME, "--time_based",
+               "--output-format=json"] + pause + extra, d)
+    outr, errr = PipeReader(p.stdout), PipeReader(p.stderr)
+    # running: its first I/O is done and the next is 64 s away
+    c.check(errr.wait_for(r"Jobs: 1 \(f=\d+\): \[R\(1\)\]", WAIT) is not None,
+            "%s: no status line with the job running: %r" % (what, errr.data[-300:]))
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    try:
+        p.wait(timeout=EXIT_WITHIN)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+    took = time.monotonic() - t0
+    out = outr.text()
+    errr.text()
+    c.check(p.returncode == 128 + signal.SIGINT, "%s: exit %r %.2f s after the signal, "
+            "want %d" % (what, p.returncode, took, 128 + signal.SIGINT))
+    try:
+        by = json.loads(out)["iojob"]["interrupted_by"]
+    except (ValueError, KeyError) as e:
+        by = "no report: %s" % e
+    c.check(by == "SIGINT", "%s: the report says it was interrupted: %r" % (what, by))
+
+
 def second_signal(c, d):
     """The report of 200 jobs does not fit in a pipe nobody reads: after the first signal
     iojob blocks writing it, and only the second signal can end it."""
@@ -149,6 +184,10 @@ def main():
                 interrupt(c, d, engine, ["--iodepth=16", "--direct=1"], signal.SIGINT)
             else:
                 c.skip(engine + ": not in this build")
+        interrupt_pause(c, d, "null", [])
+        interrupt_pause(c, d, "cpuio", [])
+        if engine_available("io_uring"):
+            interrupt_pause(c, d, "io_uring", ["--filename=p.dat", "--iodepth=4"])
         second_signal(c, d)
     finally:
         remove(d)
