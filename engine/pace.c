@@ -307,21 +307,28 @@ void pace_sleep(struct worker *w, uint64_t ns)
 {
 	struct pace *p = &w->pace;
 	uint64_t ask = ns > p->sleep_late_ns ? ns - p->sleep_late_ns : 0, t0, slept, limit;
+	bool to_end = false;
 
 	t0 = clock_ticks(w->clk);
 	limit = pause_limit(p);
 	if (limit != UINT64_MAX) {
 		uint64_t left = limit > t0 ? clock_to_ns(w->clk, limit - t0) : 0;
 
-		if (ns >= left)
+		if (ns >= left) {
 			ask = left;	/* to the end itself: not shortened, or it ends early */
+			/*
+			 * the runtime ends within the pause: the job ends after it, even where
+			 * the wait's clock wakes it a hair before the job's clock says so
+			 */
+			to_end = !p->ramping;
+		}
 	}
 	if (ask)
 		worker_sleep(w, ask);
 	w->now = clock_ticks(w->clk);
 	slept = clock_to_ns(w->clk, w->now - t0);
 	p->sleep_late_ns = pace_late_update(p->sleep_late_ns, ask, slept);
-	if (worker_stopped(w) || (!p->ramping && w->now >= p->t_end))
+	if (worker_stopped(w) || to_end || (!p->ramping && w->now >= p->t_end))
 		w->issuing = false;
 }
 
