@@ -124,14 +124,7 @@ def interrupt_pause(c, d, engine, extra):
     # running: its first I/O is done and the next is 64 s away
     c.check(errr.wait_for(r"Jobs: 1 \(f=\d+\): \[R\(1\)\]", WAIT) is not None,
             "%s: no status line with the job running: %r" % (what, errr.data[-300:]))
-    t0 = time.monotonic()
-    p.send_signal(signal.SIGINT)
-    try:
-        p.wait(timeout=EXIT_WITHIN)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.wait()
-    took = time.monotonic() - t0
+    took = signal_and_wait(p)
     out = outr.text()
     errr.text()
     c.check(p.returncode == 128 + signal.SIGINT, "%s: exit %r %.2f s after the signal, "
@@ -141,6 +134,18 @@ def interrupt_pause(c, d, engine, extra):
     except (ValueError, KeyError) as e:
         by = "no report: %s" % e
     c.check(by == "SIGINT", "%s: the report says it was interrupted: %r" % (what, by))
+
+
+def signal_and_wait(p, sig=signal.SIGINT):
+    """Send sig, wait up to EXIT_WITHIN for p to end (killed past that): seconds taken."""
+    t0 = time.monotonic()
+    p.send_signal(sig)
+    try:
+        p.wait(timeout=EXIT_WITHIN)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+    return time.monotonic() - t0
 
 
 def second_signal(c, d):
@@ -158,14 +163,7 @@ def second_signal(c, d):
             "the first signal is acknowledged: %r" % err.data[-300:])
     c.check(wait_blocked(p, p.stdout) and p.poll() is None,
             "blocked on its report after the first signal: exit %r" % p.returncode)
-    t0 = time.monotonic()
-    p.send_signal(signal.SIGINT)
-    try:
-        p.wait(timeout=EXIT_WITHIN)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.wait()
-    took = time.monotonic() - t0
+    took = signal_and_wait(p)
     # killed by SIGINT itself (not our SIGKILL, not a report finished later)
     c.check(p.returncode == -signal.SIGINT, "the second signal kills: %r after %.2f s" %
             (p.returncode, took))
