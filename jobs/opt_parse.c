@@ -4,12 +4,14 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "base/arena.h"
 #include "jobs/opt_offsets.h"
+#include "parser/expr.h"
 #include "parser/value.h"
 #include "base/units.h"
 
@@ -252,8 +254,8 @@ static int apply_time_range(const struct opt_def *o, void *field, const char *va
 	return -EINVAL;
 }
 
-int opt_apply(const struct opt_def *o, const struct opt_ctx *ctx, void *base, const char *val,
-	      char *why, size_t whylen)
+static int apply_by_type(const struct opt_def *o, const struct opt_ctx *ctx, void *base,
+			 const char *val, char *why, size_t whylen)
 {
 	void *field = (char *)base + o->off;
 	struct size_range *r = field;
@@ -314,6 +316,26 @@ int opt_apply(const struct opt_def *o, const struct opt_ctx *ctx, void *base, co
 		return -ENOTSUP;
 	}
 	return -EINVAL;
+}
+
+/* An expression past the parser's depth limit, which the converters report as malformed. */
+static bool nests_too_deep(const char *val)
+{
+	int64_t v;
+
+	return expr_eval(val, EXPR_BARE, 1024, &v) == -E2BIG;
+}
+
+int opt_apply(const struct opt_def *o, const struct opt_ctx *ctx, void *base, const char *val,
+	      char *why, size_t whylen)
+{
+	int ret = apply_by_type(o, ctx, base, val, why, whylen);
+
+	/* the value may be 40 KB of '(': quote only its start */
+	if (ret < 0 && ret != -ENOMEM && nests_too_deep(val))
+		snprintf(why, whylen, "'%.24s...' nests deeper than %d levels (parentheses, signs "
+			 "and '^' count)", val, EXPR_DEPTH_MAX);
+	return ret;
 }
 
 void opt_describe(const struct opt_def *o, char *buf, size_t len)

@@ -263,8 +263,11 @@ int value_parse_size_pct(const char *s, unsigned kb_base, uint64_t *out, double 
 
 	trim(&p, &end);
 	if (is_expr(s)) {
-		*pct = 0;
-		return expr_unsigned(s, EXPR_SIZE, kb_base, out);
+		/* *pct only once the expression is good: the outputs are untouched on error */
+		ret = expr_unsigned(s, EXPR_SIZE, kb_base, out);
+		if (ret == 0)
+			*pct = 0;
+		return ret;
 	}
 	if (p < end && end[-1] == '%') {
 		ret = parse_pct_span(p, end - 1, &v);

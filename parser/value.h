@@ -1,7 +1,8 @@
 /*
  * Value converters: job-file text to sizes, times, booleans, numbers, ranges and lists.
  * Every function returns 0 on success, -EINVAL if the text is malformed and -ERANGE on
- * overflow; leading and trailing blanks are ignored; *out is untouched on error.
+ * overflow, -E2BIG where an expression nests too deep (see expr.h); leading and trailing
+ * blanks are ignored; the outputs are untouched on error.
  */
 #ifndef PARSER_VALUE_H
 #define PARSER_VALUE_H
