@@ -52,7 +52,9 @@ static void size_hint(const char *val, char *hint, size_t len)
 		"KiB", "MiB", "GiB", "TiB", "PiB",
 	};
 	const char *p = val, *best;
+	char fix[64];
 	size_t digits;
+	uint64_t v;
 
 	hint[0] = '\0';
 	while (isdigit((unsigned char)*p) || *p == '.')
@@ -63,8 +65,13 @@ static void size_hint(const char *val, char *hint, size_t len)
 	best = value_closest(p, suffixes, ARRAY_SIZE(suffixes));
 	if (!best && strlen(p) == 1)
 		best = "k";
-	if (best)
-		snprintf(hint, len, " (did you mean '%.*s%s'?)", (int)digits, val, best);
+	if (!best)
+		return;
+	if (snprintf(fix, sizeof(fix), "%.*s%s", (int)digits, val, best) >= (int)sizeof(fix))
+		return;
+	/* "1.5.5m" would come back as itself: suggest only what differs and parses */
+	if (strcmp(fix, val) && value_parse_size(fix, 1024, &v) == 0)
+		snprintf(hint, len, " (did you mean '%s'?)", fix);
 }
 
 static int apply_uint(const struct opt_def *o, void *field, const char *val, char *why,
@@ -191,7 +198,7 @@ void opt_enum_error(const struct opt_enum *vals, const char *val, char *why, siz
 
 void opt_size_error(const char *val, const char *what, char *why, size_t whylen)
 {
-	char hint[48];
+	char hint[96];
 
 	size_hint(val, hint, sizeof(hint));
 	snprintf(why, whylen, "'%s' is not %s%s", val, what, hint);

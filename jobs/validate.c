@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <fcntl.h>
@@ -477,6 +478,33 @@ static int check_region(const struct job_desc *j, struct diag *d)
 	return 0;
 }
 
+/*
+ * Where the last clone's region ends must be a file offset: the kernel takes none past
+ * INT64_MAX, and a sum past 2^64 would wrap to the file's start (offset=2^64-1 size=8k
+ * failed only at run time). Without size= the region ends at the file's end, which
+ * check_region() keeps past the offset.
+ */
+static int check_region_end(const struct job_desc *j, struct diag *d)
+{
+	uint64_t start = j->offset.bytes, len = j->size.bytes, clones = 0;
+	bool stepped = j->numjobs > 1 && !j->offset_increment.pct && j->offset_increment.bytes;
+	char why[320];
+
+	if (stepped && (__builtin_mul_overflow(j->offset_increment.bytes, j->numjobs - 1,
+					       &clones) ||
+			__builtin_add_overflow(start, clones, &start)))
+		start = UINT64_MAX;
+	if (start <= INT64_MAX && len <= INT64_MAX - start)
+		return 0;
+	snprintf(why, sizeof(why), "options '%s'%s and 'size': %s starts at offset %s%llu and "
+		 "spans %llu bytes, so it would end past %lld, the largest file offset",
+		 stepped ? "offset_increment" : "offset", stepped ? ", 'numjobs'" : "",
+		 stepped ? "the last clone's region" :
+		 "the region", start == UINT64_MAX && stepped ? "past " : "",
+		 (unsigned long long)start, (unsigned long long)len, (long long)INT64_MAX);
+	return fail(j, stepped ? "offset_increment" : "offset", d, why);
+}
+
 /* sysbench's semantics: each makes sense only in the modes sysbench uses it in. */
 static int check_sysbench_modes(const struct job_desc *j, struct diag *d)
 {
@@ -904,6 +932,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng,
 		ret = check_zones(j, d);
 	if (!ret)
 		note_random_only(j, d);
+	if (!ret)
+		ret = check_region_end(j, d);
 	if (!ret)
 		ret = check_region(j, d);
 	if (!ret)
