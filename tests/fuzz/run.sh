@@ -3,7 +3,7 @@
 # -Dfuzz=true) and run each for SECONDS (default 60), one after the other. The corpus grows
 # in build-fuzz/fuzz/corpus/TARGET across runs, seeded by corpus.py; a crash, hang, leak or
 # sanitizer report is written to build-fuzz/fuzz/findings/TARGET/ and fails the run. The last
-# lines say how many inputs each target ran.
+# lines say how many inputs each target ran, and how many targets ran clean.
 #
 # usage: tests/fuzz/run.sh [SECONDS] [TARGET ...]     (targets: jobfile values results replay)
 #        tests/fuzz/run.sh --repro TARGET FILE        (run one input, e.g. a finding)
@@ -42,7 +42,7 @@ shift $(($# > 0 ? 1 : 0))
 targets=${*:-$all_targets}
 python3 tests/fuzz/corpus.py "$work/seeds" >/dev/null || exit 1
 
-status=0
+status=0 nfailed=0 ntargets=0
 summary=""
 for t in $targets; do
 	corpus=$work/corpus/$t
@@ -63,11 +63,14 @@ for t in $targets; do
 	ret=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	nfound=$(find "$findings" -type f | wc -l)
+	ntargets=$((ntargets + 1))
 	if [ $ret -ne 0 ]; then
 		status=1
+		nfailed=$((nfailed + 1))
 		grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -5
 	fi
 	summary+="fuzz_$t: ${secs}s, ${execs:-?} executions, exit $ret, $nfound finding(s) in $findings"$'\n'
 done
 printf '%s' "$summary"
+echo "fuzz: $((ntargets - nfailed)) target(s) clean, $nfailed failed"
 exit $status
