@@ -204,13 +204,38 @@ void opt_size_error(const char *val, const char *what, char *why, size_t whylen)
 	snprintf(why, whylen, "'%s' is not %s%s", val, what, hint);
 }
 
+/* Where the range's two ends meet: the separator outside parentheses, as the parser reads. */
+static size_t range_low_len(const char *val)
+{
+	size_t i;
+	int depth = 0;
+
+	for (i = 0; val[i]; i++) {
+		if (val[i] == '(')
+			depth++;
+		else if (val[i] == ')' && depth)
+			depth--;
+		else if (!depth && strchr("-:,", val[i]))
+			break;
+	}
+	return i;
+}
+
 void opt_range_reversed(const char *val, char *why, size_t whylen)
 {
-	size_t lo_len = strcspn(val, "-:");
+	size_t lo_len = range_low_len(val);
+	uint64_t lo, hi;
+	char fix[128];
+	int n;
 
-	snprintf(why, whylen, "'%s' runs from high to low (did you mean '%s%c%.*s'?)", val,
-		 val + lo_len + (val[lo_len] != '\0'), val[lo_len] ? val[lo_len] : '-',
-		 (int)lo_len, val);
+	n = snprintf(why, whylen, "'%s' runs from high to low", val);
+	if (!val[lo_len] || n < 0 || (size_t)n >= whylen ||
+	    snprintf(fix, sizeof(fix), "%s%c%.*s", val + lo_len + 1, val[lo_len], (int)lo_len,
+		     val) >= (int)sizeof(fix))
+		return;
+	/* suggest the swap only where it reads the right way round */
+	if (value_parse_size_range(fix, 1024, &lo, &hi) == 0)
+		snprintf(why + n, whylen - (size_t)n, " (did you mean '%s'?)", fix);
 }
 
 static int apply_enum(const struct opt_def *o, void *field, const char *val, char *why,

@@ -112,6 +112,9 @@ CASES = [
     # a suggestion is never the input itself, nor anything that does not parse
     ("[job]\nsize=1m\nbs=1.5.5m\n", r"^iojob: job\.fio:3: option 'bs': '1\.5\.5m' is not a "
      r"size$", 2),
+    ("[job]\nsize=1m\nbsrange=(8k-1k)-4k\n",
+     r"^iojob: job\.fio:3: option 'bsrange': '\(8k-1k\)-4k' runs from high to low \(did you "
+     r"mean '4k-\(8k-1k\)'\?\)$", 2),
     # issue 27: a region that would end past the largest file offset (it wrapped past 2^64)
     ("[job]\nsize=8k\noffset=18446744073709551615\n",
      r"^iojob: job\.fio:3: job 'job': options 'offset' and 'size': the region starts at "
