@@ -350,12 +350,15 @@ static int apply_by_type(const struct opt_def *o, const struct opt_ctx *ctx, voi
 	return -EINVAL;
 }
 
-/* An expression past the parser's depth limit, which the converters report as malformed. */
+/*
+ * An expression (a value that starts with '(', as the converters take one) past the
+ * parser's depth limit, which the converters report as malformed.
+ */
 static bool nests_too_deep(const char *val)
 {
 	int64_t v;
 
-	return expr_eval(val, EXPR_BARE, 1024, &v) == -E2BIG;
+	return val[strspn(val, " \t")] == '(' && expr_eval(val, EXPR_BARE, 1024, &v) == -E2BIG;
 }
 
 int opt_apply(const struct opt_def *o, const struct opt_ctx *ctx, void *base, const char *val,

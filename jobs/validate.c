@@ -478,6 +478,25 @@ static int check_region(const struct job_desc *j, struct diag *d)
 	return 0;
 }
 
+static bool past_file_end(uint64_t start, uint64_t len)
+{
+	return start > INT64_MAX || len > INT64_MAX - start;
+}
+
+static int region_past_end(const struct job_desc *j, bool clone, uint64_t start,
+			   struct diag *d)
+{
+	const char *opt = clone ? "offset_increment" : "offset";
+	char why[320];
+
+	snprintf(why, sizeof(why), "options '%s'%s and 'size': %s starts at offset %s%llu and "
+		 "spans %llu bytes, so it would end past %lld, the largest file offset", opt,
+		 clone ? ", 'numjobs'" : "", clone ? "the last clone's region" : "the region",
+		 clone && start == UINT64_MAX ? "past " : "", (unsigned long long)start,
+		 (unsigned long long)j->size.bytes, (long long)INT64_MAX);
+	return fail(j, opt, d, why);
+}
+
 /*
  * Where the last clone's region ends must be a file offset: the kernel takes none past
  * INT64_MAX, and a sum past 2^64 would wrap to the file's start (offset=2^64-1 size=8k
@@ -486,23 +505,19 @@ static int check_region(const struct job_desc *j, struct diag *d)
  */
 static int check_region_end(const struct job_desc *j, struct diag *d)
 {
-	uint64_t start = j->offset.bytes, len = j->size.bytes, clones = 0;
-	bool stepped = j->numjobs > 1 && !j->offset_increment.pct && j->offset_increment.bytes;
-	char why[320];
+	uint64_t start = j->offset.bytes, step = j->offset_increment.bytes, clones;
 
-	if (stepped && (__builtin_mul_overflow(j->offset_increment.bytes, j->numjobs - 1,
-					       &clones) ||
-			__builtin_add_overflow(start, clones, &start)))
-		start = UINT64_MAX;
-	if (start <= INT64_MAX && len <= INT64_MAX - start)
+	if (past_file_end(start, j->size.bytes))
+		return region_past_end(j, false, start, d);
+	if (j->numjobs <= 1 || j->offset_increment.pct || !step)
 		return 0;
-	snprintf(why, sizeof(why), "options '%s'%s and 'size': %s starts at offset %s%llu and "
-		 "spans %llu bytes, so it would end past %lld, the largest file offset",
-		 stepped ? "offset_increment" : "offset", stepped ? ", 'numjobs'" : "",
-		 stepped ? "the last clone's region" :
-		 "the region", start == UINT64_MAX && stepped ? "past " : "",
-		 (unsigned long long)start, (unsigned long long)len, (long long)INT64_MAX);
-	return fail(j, stepped ? "offset_increment" : "offset", d, why);
+	/* UINT64_MAX stands for a sum past 2^64 */
+	if (__builtin_mul_overflow(step, j->numjobs - 1, &clones) ||
+	    __builtin_add_overflow(start, clones, &start))
+		start = UINT64_MAX;
+	if (past_file_end(start, j->size.bytes))
+		return region_past_end(j, true, start, d);
+	return 0;
 }
 
 /* sysbench's semantics: each makes sense only in the modes sysbench uses it in. */
