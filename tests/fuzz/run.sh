@@ -18,9 +18,8 @@ if [ ! -f "$build/build.ninja" ]; then
 	CC=clang meson setup "$build" -Dfuzz=true -Db_sanitize=address,undefined \
 		-Db_lundef=false -Dtests=disabled >/dev/null || exit 1
 fi
-all_targets="jobfile values results replay"
-# shellcheck disable=SC2046 # one ninja target per word
-ninja -C "$build" $(printf 'tests/fuzz/fuzz_%s ' $all_targets) >/dev/null || exit 1
+all_targets=(jobfile values results replay)
+ninja -C "$build" "${all_targets[@]/#/tests/fuzz/fuzz_}" >/dev/null || exit 1
 
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -39,7 +38,7 @@ fi
 
 secs=${1:-60}
 shift $(($# > 0 ? 1 : 0))
-targets=${*:-$all_targets}
+targets=${*:-${all_targets[*]}}
 python3 tests/fuzz/corpus.py "$work/seeds" >/dev/null || exit 1
 
 status=0 nfailed=0 ntargets=0
