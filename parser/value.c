@@ -587,6 +587,9 @@ const char *value_closest(const char *word, const char *const *cands, size_t nca
 		if (!cands[i])
 			continue;
 		lc = strlen(cands[i]);
+		/* a word refused for another reason: suggesting it again helps no one */
+		if (!strcmp(cands[i], word))
+			continue;
 		if (lc > CLOSEST_MAX_LEN || (lc > lw ? lc - lw : lw - lc) >= best_dist)
 			continue;
 		dist = edit_distance(word, lw, cands[i], lc);

@@ -75,7 +75,8 @@ void value_split_free(char **fields, int n);
 
 /*
  * The candidate closest to word by edit distance (case-insensitive), or NULL when
- * none is within a distance of 2 (or 1 for words of 4 characters or fewer).
+ * none is within a distance of 2 (or 1 for words of 4 characters or fewer). A candidate
+ * equal to word is never the answer.
  */
 const char *value_closest(const char *word, const char *const *cands, size_t ncands);
 
