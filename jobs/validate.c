@@ -501,12 +501,19 @@ static int region_past_end(const struct job_desc *j, bool clone, uint64_t start,
  * Where the last clone's region ends must be a file offset: the kernel takes none past
  * INT64_MAX, and a sum past 2^64 would wrap to the file's start (offset=2^64-1 size=8k
  * failed only at run time). Without size= the region ends at the file's end, which
- * check_region() keeps past the offset.
+ * check_region() keeps past the offset, and which filesize= must keep a file offset.
  */
 static int check_region_end(const struct job_desc *j, struct diag *d)
 {
 	uint64_t start = j->offset.bytes, step = j->offset_increment.bytes, clones;
+	char why[160];
 
+	if (j->filesize.hi > INT64_MAX) {
+		snprintf(why, sizeof(why), "option 'filesize': %llu bytes is past %lld, the "
+			 "largest file offset", (unsigned long long)j->filesize.hi,
+			 (long long)INT64_MAX);
+		return fail(j, "filesize", d, why);
+	}
 	if (past_file_end(start, j->size.bytes))
 		return region_past_end(j, false, start, d);
 	if (j->numjobs <= 1 || j->offset_increment.pct || !step)

@@ -115,6 +115,11 @@ CASES = [
     ("[job]\nsize=1m\nbsrange=(8k-1k)-4k\n",
      r"^iojob: job\.fio:3: option 'bsrange': '\(8k-1k\)-4k' runs from high to low \(did you "
      r"mean '4k-\(8k-1k\)'\?\)$", 2),
+]
+
+# Cases checked with --parse-only: where the parse let them through, the run would write
+# until the disk is full.
+PARSE_CASES = [
     # issue 27: a region that would end past the largest file offset (it wrapped past 2^64)
     ("[job]\nsize=8k\noffset=18446744073709551615\n",
      r"^iojob: job\.fio:3: job 'job': options 'offset' and 'size': the region starts at "
@@ -122,6 +127,9 @@ CASES = [
      r"9223372036854775807, the largest file offset$", 2),
     ("[job]\nsize=8k\noffset=9223372036854775807\n",
      r"^iojob: job\.fio:3: job 'job': options 'offset' and 'size': the region starts", 2),
+    ("[job]\nfilesize=4k-18446744073709551615\n",
+     r"^iojob: job\.fio:2: job 'job': option 'filesize': 18446744073709551615 bytes is past "
+     r"9223372036854775807, the largest file offset$", 2),
     ("[job]\nsize=8k\nnumjobs=3\noffset_increment=4611686018427387904\n",
      r"^iojob: job\.fio:4: job 'job': options 'offset_increment', 'numjobs' and 'size': the "
      r"last clone's region starts at offset 9223372036854775808 and spans 8192 bytes", 2),
@@ -248,12 +256,13 @@ def check_endless(c):
 
 def main():
     c = Checks("errors")
-    for text, pattern, want in CASES:
+    cases = [(case, []) for case in CASES] + [(case, ["--parse-only"]) for case in PARSE_CASES]
+    for (text, pattern, want), args in cases:
         d = scratch_dir()
         try:
             with open(os.path.join(d, "job.fio"), "w") as f:
                 f.write(text)
-            code, out, err = run(["job.fio"], cwd=d)
+            code, out, err = run(args + ["job.fio"], cwd=d)
             first = text.splitlines()[-1].replace("\0", "\\0")[:80]
             c.check(code == want, "%r: exit %d, want %d" % (first, code, want))
             c.check(re.search(pattern, err.strip(), re.M) is not None,
