@@ -491,7 +491,7 @@ static const struct closest_case closest_cases[] = {
 	{ "xyz", NULL },
 	{ "iodepthxyz", NULL },
 	{ "", NULL },
-	{ "iodepth", NULL },	/* refused for some other reason: the word itself helps no one */
+	{ "iodepth", NULL },	/* refused for another reason: the word itself helps no one */
 };
 
 START_TEST(closest_suggests_only_near_names)
