@@ -4,12 +4,14 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "base/arena.h"
 #include "jobs/opt_offsets.h"
+#include "parser/expr.h"
 #include "parser/value.h"
 #include "base/units.h"
 
@@ -50,7 +52,9 @@ static void size_hint(const char *val, char *hint, size_t len)
 		"KiB", "MiB", "GiB", "TiB", "PiB",
 	};
 	const char *p = val, *best;
+	char fix[64];
 	size_t digits;
+	uint64_t v;
 
 	hint[0] = '\0';
 	while (isdigit((unsigned char)*p) || *p == '.')
@@ -61,8 +65,13 @@ static void size_hint(const char *val, char *hint, size_t len)
 	best = value_closest(p, suffixes, ARRAY_SIZE(suffixes));
 	if (!best && strlen(p) == 1)
 		best = "k";
-	if (best)
-		snprintf(hint, len, " (did you mean '%.*s%s'?)", (int)digits, val, best);
+	if (!best)
+		return;
+	if (snprintf(fix, sizeof(fix), "%.*s%s", (int)digits, val, best) >= (int)sizeof(fix))
+		return;
+	/* "1.5.5m" would come back as itself: suggest only what differs and parses */
+	if (strcmp(fix, val) && value_parse_size(fix, 1024, &v) == 0)
+		snprintf(hint, len, " (did you mean '%s'?)", fix);
 }
 
 static int apply_uint(const struct opt_def *o, void *field, const char *val, char *why,
@@ -189,19 +198,44 @@ void opt_enum_error(const struct opt_enum *vals, const char *val, char *why, siz
 
 void opt_size_error(const char *val, const char *what, char *why, size_t whylen)
 {
-	char hint[48];
+	char hint[96];
 
 	size_hint(val, hint, sizeof(hint));
 	snprintf(why, whylen, "'%s' is not %s%s", val, what, hint);
 }
 
+/* Where the range's two ends meet: the separator outside parentheses, as the parser reads. */
+static size_t range_low_len(const char *val)
+{
+	size_t i;
+	int depth = 0;
+
+	for (i = 0; val[i]; i++) {
+		if (val[i] == '(')
+			depth++;
+		else if (val[i] == ')' && depth)
+			depth--;
+		else if (!depth && strchr("-:,", val[i]))
+			break;
+	}
+	return i;
+}
+
 void opt_range_reversed(const char *val, char *why, size_t whylen)
 {
-	size_t lo_len = strcspn(val, "-:");
+	size_t lo_len = range_low_len(val);
+	uint64_t lo, hi;
+	char fix[128];
+	int n;
 
-	snprintf(why, whylen, "'%s' runs from high to low (did you mean '%s%c%.*s'?)", val,
-		 val + lo_len + (val[lo_len] != '\0'), val[lo_len] ? val[lo_len] : '-',
-		 (int)lo_len, val);
+	n = snprintf(why, whylen, "'%s' runs from high to low", val);
+	if (!val[lo_len] || n < 0 || (size_t)n >= whylen ||
+	    snprintf(fix, sizeof(fix), "%s%c%.*s", val + lo_len + 1, val[lo_len], (int)lo_len,
+		     val) >= (int)sizeof(fix))
+		return;
+	/* suggest the swap only where it reads the right way round */
+	if (value_parse_size_range(fix, 1024, &lo, &hi) == 0)
+		snprintf(why + n, whylen - (size_t)n, " (did you mean '%s'?)", fix);
 }
 
 static int apply_enum(const struct opt_def *o, void *field, const char *val, char *why,
@@ -252,8 +286,8 @@ static int apply_time_range(const struct opt_def *o, void *field, const char *va
 	return -EINVAL;
 }
 
-int opt_apply(const struct opt_def *o, const struct opt_ctx *ctx, void *base, const char *val,
-	      char *why, size_t whylen)
+static int apply_by_type(const struct opt_def *o, const struct opt_ctx *ctx, void *base,
+			 const char *val, char *why, size_t whylen)
 {
 	void *field = (char *)base + o->off;
 	struct size_range *r = field;
@@ -314,6 +348,29 @@ int opt_apply(const struct opt_def *o, const struct opt_ctx *ctx, void *base, co
 		return -ENOTSUP;
 	}
 	return -EINVAL;
+}
+
+/*
+ * An expression (a value that starts with '(', as the converters take one) past the
+ * parser's depth limit, which the converters report as malformed.
+ */
+static bool nests_too_deep(const char *val)
+{
+	int64_t v;
+
+	return val[strspn(val, " \t")] == '(' && expr_eval(val, EXPR_BARE, 1024, &v) == -E2BIG;
+}
+
+int opt_apply(const struct opt_def *o, const struct opt_ctx *ctx, void *base, const char *val,
+	      char *why, size_t whylen)
+{
+	int ret = apply_by_type(o, ctx, base, val, why, whylen);
+
+	/* the value may be 40 KB of '(': quote only its start */
+	if (ret < 0 && ret != -ENOMEM && nests_too_deep(val))
+		snprintf(why, whylen, "'%.24s...' nests deeper than %d levels (parentheses, signs "
+			 "and '^' count)", val, EXPR_DEPTH_MAX);
+	return ret;
 }
 
 void opt_describe(const struct opt_def *o, char *buf, size_t len)

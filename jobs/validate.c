@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <fcntl.h>
@@ -477,6 +478,55 @@ static int check_region(const struct job_desc *j, struct diag *d)
 	return 0;
 }
 
+static bool past_file_end(uint64_t start, uint64_t len)
+{
+	return start > INT64_MAX || len > INT64_MAX - start;
+}
+
+static int region_past_end(const struct job_desc *j, bool clone, uint64_t start,
+			   struct diag *d)
+{
+	const char *opt = clone ? "offset_increment" : "offset";
+	char why[320];
+
+	snprintf(why, sizeof(why), "options '%s'%s and 'size': %s starts at offset %s%llu and "
+		 "spans %llu bytes, so it would end past %lld, the largest file offset", opt,
+		 clone ? ", 'numjobs'" : "", clone ? "the last clone's region" : "the region",
+		 clone && start == UINT64_MAX ? "past " : "", (unsigned long long)start,
+		 (unsigned long long)j->size.bytes, (long long)INT64_MAX);
+	return fail(j, opt, d, why);
+}
+
+/*
+ * Where the last clone's region ends must be a file offset: the kernel takes none past
+ * INT64_MAX, and a sum past 2^64 would wrap to the file's start (offset=2^64-1 size=8k
+ * failed only at run time). Without size= the region ends at the file's end, which
+ * check_region() keeps past the offset, and which filesize= must keep a file offset.
+ */
+static int check_region_end(const struct job_desc *j, struct diag *d)
+{
+	uint64_t start = j->offset.bytes, step = j->offset_increment.bytes, clones;
+	char why[160];
+
+	if (j->filesize.hi > INT64_MAX) {
+		snprintf(why, sizeof(why), "option 'filesize': %llu bytes is past %lld, the "
+			 "largest file offset", (unsigned long long)j->filesize.hi,
+			 (long long)INT64_MAX);
+		return fail(j, "filesize", d, why);
+	}
+	if (past_file_end(start, j->size.bytes))
+		return region_past_end(j, false, start, d);
+	if (j->numjobs <= 1 || j->offset_increment.pct || !step)
+		return 0;
+	/* UINT64_MAX stands for a sum past 2^64 */
+	if (__builtin_mul_overflow(step, j->numjobs - 1, &clones) ||
+	    __builtin_add_overflow(start, clones, &start))
+		start = UINT64_MAX;
+	if (past_file_end(start, j->size.bytes))
+		return region_past_end(j, true, start, d);
+	return 0;
+}
+
 /* sysbench's semantics: each makes sense only in the modes sysbench uses it in. */
 static int check_sysbench_modes(const struct job_desc *j, struct diag *d)
 {
@@ -904,6 +954,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng,
 		ret = check_zones(j, d);
 	if (!ret)
 		note_random_only(j, d);
+	if (!ret)
+		ret = check_region_end(j, d);
 	if (!ret)
 		ret = check_region(j, d);
 	if (!ret)

@@ -8,6 +8,9 @@
 
 #include <stdint.h>
 
+/* How deep parentheses, signs and '^' may nest: "((1))" is 2, "(--1)" 3, "(2^2^2)" 3. */
+#define EXPR_DEPTH_MAX	64
+
 enum expr_units {
 	EXPR_BARE,	/* numbers only: what fio hands bc after $ncpus and the like */
 	EXPR_SIZE,	/* a number may carry a size suffix (4k, 1m) */
@@ -17,7 +20,7 @@ enum expr_units {
 /*
  * Evaluate the whole of s. Sizes are bytes (with kb_base), times microseconds. Returns 0
  * and sets *out (truncated toward zero), -EINVAL when malformed (or dividing by zero),
- * -ERANGE when the result does not fit.
+ * -ERANGE when the result does not fit, -E2BIG when it nests deeper than EXPR_DEPTH_MAX.
  */
 int expr_eval(const char *s, enum expr_units units, unsigned kb_base, int64_t *out);
 

@@ -263,8 +263,11 @@ int value_parse_size_pct(const char *s, unsigned kb_base, uint64_t *out, double 
 
 	trim(&p, &end);
 	if (is_expr(s)) {
-		*pct = 0;
-		return expr_unsigned(s, EXPR_SIZE, kb_base, out);
+		/* *pct only once the expression is good: the outputs are untouched on error */
+		ret = expr_unsigned(s, EXPR_SIZE, kb_base, out);
+		if (ret == 0)
+			*pct = 0;
+		return ret;
 	}
 	if (p < end && end[-1] == '%') {
 		ret = parse_pct_span(p, end - 1, &v);
@@ -584,6 +587,9 @@ const char *value_closest(const char *word, const char *const *cands, size_t nca
 		if (!cands[i])
 			continue;
 		lc = strlen(cands[i]);
+		/* a word refused for another reason: suggesting it again helps no one */
+		if (!strcmp(cands[i], word))
+			continue;
 		if (lc > CLOSEST_MAX_LEN || (lc > lw ? lc - lw : lw - lc) >= best_dist)
 			continue;
 		dist = edit_distance(word, lw, cands[i], lc);

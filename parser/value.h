@@ -1,7 +1,8 @@
 /*
  * Value converters: job-file text to sizes, times, booleans, numbers, ranges and lists.
  * Every function returns 0 on success, -EINVAL if the text is malformed and -ERANGE on
- * overflow; leading and trailing blanks are ignored; *out is untouched on error.
+ * overflow, -E2BIG where an expression nests too deep (see expr.h); leading and trailing
+ * blanks are ignored; the outputs are untouched on error.
  */
 #ifndef PARSER_VALUE_H
 #define PARSER_VALUE_H
@@ -74,7 +75,8 @@ void value_split_free(char **fields, int n);
 
 /*
  * The candidate closest to word by edit distance (case-insensitive), or NULL when
- * none is within a distance of 2 (or 1 for words of 4 characters or fewer).
+ * none is within a distance of 2 (or 1 for words of 4 characters or fewer). A candidate
+ * equal to word is never the answer.
  */
 const char *value_closest(const char *word, const char *const *cands, size_t ncands);
 

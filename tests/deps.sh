@@ -48,8 +48,10 @@ test_pkgs="$test_pkgs bubblewrap"
 # chromium renders iojob report's HTML page headless in e2e/report_charts.py (and the
 # charts in e2e/report.py): not blank, every chart laid out, nothing wider than the page.
 test_pkgs="$test_pkgs chromium"
-# libFuzzer and the sanitizers' runtimes come with clang; only the fuzz targets need them.
+# libFuzzer and the sanitizers' runtimes come with clang; the fuzz targets need them, and
+# tests/run.sh runs each target briefly.
 fuzz_pkgs="$build_pkgs python3 clang libclang-rt-14-dev"
+test_pkgs="$test_pkgs clang libclang-rt-14-dev"
 
 case "${1:-build}" in
 build) want=$build_pkgs ;;

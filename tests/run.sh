@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: install what is missing, then build iojob three times and run every
 # test in the plain build and with AddressSanitizer and UndefinedBehaviorSanitizer, and the
-# tests that run several job threads at once (suite 'threads') with ThreadSanitizer.
+# tests that run several job threads at once (suite 'threads') with ThreadSanitizer; then
+# each fuzz target for IOJOB_FUZZ_SECONDS (20) seconds.
 # Check's closing lines are in the log; the last line is "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,6 +50,15 @@ run_build build -Dmpi=enabled
 run_build build-asan -Db_sanitize=address,undefined -Db_lundef=false
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 TARGETS="iojob tests/test_engines" \
 	run_build build-tsan -Db_sanitize=thread -Db_lundef=false -- --suite threads
+
+# The fuzz targets, briefly: that they build and run clean on their seeds and a little
+# more (tests/fuzz/run.sh 600 is the long run). One test in the tally, failed by any finding.
+echo "== fuzz (tests/fuzz/run.sh ${IOJOB_FUZZ_SECONDS:=20})"
+if tests/fuzz/run.sh "$IOJOB_FUZZ_SECONDS"; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+fi
 
 # Sub-cases a passing program skipped (the "SKIP: why" lines of an e2e script, and of a unit
 # program's test_skipping()) count too.

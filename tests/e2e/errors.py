@@ -7,6 +7,11 @@ import subprocess
 
 from common import Checks, remove, run, run_bounded, scratch_dir
 
+# The message of a value nested past the expression parser's limit: line, option, start.
+DEEP = (r"^iojob: job\.fio:%d: option '%s': '%s\.\.\.' nests deeper than 64 levels "
+        r"\(parentheses, signs and '\^' count\)$")
+DEEP_ARG = "(" * 30000 + "4k" + ")" * 30000   # under the 128 KiB a single argument may have
+
 # (job file text, regular expression the message must match, exit code)
 CASES = [
     ("[job]\nrw=randread\niodepht=4\n",
@@ -98,6 +103,36 @@ CASES = [
      r"^iojob: job\.fio:3: NUL byte at column 6 \(a job file is text\)$", 2),
     ("[job]\nsize=1m\ninclude .\n",
      r"^iojob: job\.fio:3: include '\.': a directory, not a regular file$", 2),
+    # issue 27: nesting past the expression parser's limit (100,000 levels overflowed the
+    # stack), of parentheses, of signs and of '^', is refused by its depth
+    ("[job]\nsize=1m\nbs=%s4k%s\n" % ("(" * 100000, ")" * 100000), DEEP % (3, "bs", r"\(+"), 2),
+    ("[job]\nsize=1m\nruntime=(%s1)\n" % ("-" * 100000), DEEP % (3, "runtime", r"\(-+"), 2),
+    ("[job]\nsize=1m\niodepth=(%s1)\n" % ("2^" * 100000), DEEP % (3, "iodepth",
+                                                                 r"\((2\^)+2?"), 2),
+    # a suggestion is never the input itself, nor anything that does not parse
+    ("[job]\nsize=1m\nbs=1.5.5m\n", r"^iojob: job\.fio:3: option 'bs': '1\.5\.5m' is not a "
+     r"size$", 2),
+    ("[job]\nsize=1m\nbsrange=(8k-1k)-4k\n",
+     r"^iojob: job\.fio:3: option 'bsrange': '\(8k-1k\)-4k' runs from high to low \(did you "
+     r"mean '4k-\(8k-1k\)'\?\)$", 2),
+]
+
+# Cases checked with --parse-only: where the parse let them through, the run would write
+# until the disk is full.
+PARSE_CASES = [
+    # issue 27: a region that would end past the largest file offset (it wrapped past 2^64)
+    ("[job]\nsize=8k\noffset=18446744073709551615\n",
+     r"^iojob: job\.fio:3: job 'job': options 'offset' and 'size': the region starts at "
+     r"offset 18446744073709551615 and spans 8192 bytes, so it would end past "
+     r"9223372036854775807, the largest file offset$", 2),
+    ("[job]\nsize=8k\noffset=9223372036854775807\n",
+     r"^iojob: job\.fio:3: job 'job': options 'offset' and 'size': the region starts", 2),
+    ("[job]\nfilesize=4k-18446744073709551615\n",
+     r"^iojob: job\.fio:2: job 'job': option 'filesize': 18446744073709551615 bytes is past "
+     r"9223372036854775807, the largest file offset$", 2),
+    ("[job]\nsize=8k\nnumjobs=3\noffset_increment=4611686018427387904\n",
+     r"^iojob: job\.fio:4: job 'job': options 'offset_increment', 'numjobs' and 'size': the "
+     r"last clone's region starts at offset 9223372036854775808 and spans 8192 bytes", 2),
 ]
 
 # Endless, blocking or huge inputs: (what job.fio includes, setup of the scratch directory,
@@ -134,6 +169,13 @@ RUNS = [
      r"never writes, lays out, extends or deletes files there$" % SYSFS, 2),
     (["--name=keep", "--rw=read", "--bs=4", "--size=4", "--unlink=1", "--filename=" + SYSFS],
      512, r"^iojob: command line: job 'keep': '%s' is on sysfs" % SYSFS, 2),
+    # the command line, --set and --sweep take the same values, with the same limit
+    (["--name=deep", "--bs=" + DEEP_ARG], 512,
+     r"^iojob: command line: option 'bs': '\(+\.\.\.' nests deeper than 64 levels", 2),
+    (["--name=deep", "--set", "bs=" + DEEP_ARG], 512,
+     r"^iojob: --set: option 'bs': '\(+\.\.\.' nests deeper than 64 levels", 2),
+    (["--name=deep", "--size=64k", "--sweep", "bs=4k," + DEEP_ARG], 512,
+     r"--sweep: option 'bs': '\(+\.\.\.' nests deeper than 64 levels", 2),
     # two jobs on one file with unlink=1: the second finds it gone, which is no failure
     (["--filename=x", "--size=64k", "--rw=write", "--unlink=1", "--name=a", "--name=b"], 512,
      r"^iojob: note: a: Laying out IO file \(1 file / 0MiB\)$", 0),
@@ -214,12 +256,13 @@ def check_endless(c):
 
 def main():
     c = Checks("errors")
-    for text, pattern, want in CASES:
+    cases = [(case, []) for case in CASES] + [(case, ["--parse-only"]) for case in PARSE_CASES]
+    for (text, pattern, want), args in cases:
         d = scratch_dir()
         try:
             with open(os.path.join(d, "job.fio"), "w") as f:
                 f.write(text)
-            code, out, err = run(["job.fio"], cwd=d)
+            code, out, err = run(args + ["job.fio"], cwd=d)
             first = text.splitlines()[-1].replace("\0", "\\0")[:80]
             c.check(code == want, "%r: exit %d, want %d" % (first, code, want))
             c.check(re.search(pattern, err.strip(), re.M) is not None,

@@ -6,7 +6,8 @@ option value of those jobs and the literals of tests/unit/test_value.c. The resu
 gets result lines shaped as iojob --results writes them (made here) and the result-set
 regression inputs (tests/fuzz/regress/*.jsonl).
 
-A libFuzzer dictionary of option names (from the option tables) goes to OUTDIR/jobfile.dict.
+A libFuzzer dictionary goes to OUTDIR/iojob.dict: the words of tests/fuzz/iojob.dict (units,
+operators, keywords) and the option names of the option tables.
 
 usage: corpus.py OUTDIR    (writes OUTDIR/jobfile, OUTDIR/values and OUTDIR/results, one
                            file per seed)"""
@@ -150,7 +151,7 @@ def result_seeds():
 
 def dictionary(path):
     """Option names of jobs/options.c and the engines, and the grammar's own words."""
-    words = {"[global]", "[job]", "include ", "${", "}", "=", ";", "#", "\\:", "%", ","}
+    words = set()
     for src in glob.glob(os.path.join(TOP, "jobs", "*.c")) + \
             glob.glob(os.path.join(TOP, "engine", "*.c")):
         with open(src, encoding="utf-8") as f:
@@ -159,6 +160,8 @@ def dictionary(path):
         words.update(re.findall(r'\.alias = "(\w+)"', text))
         words.update(re.findall(r'^\s*\{ "([\w:.+-]+)", \w+, "', text, re.M))
     with open(path, "w") as f:
+        with open(os.path.join(TOP, "tests", "fuzz", "iojob.dict"), encoding="utf-8") as base:
+            f.write(base.read())
         for w in sorted(words):
             f.write('"%s"\n' % w.replace("\\", "\\\\").replace('"', '\\"'))
 
@@ -194,7 +197,7 @@ def main():
     write(os.path.join(sys.argv[1], "values"), values)
     write(os.path.join(sys.argv[1], "results"), results)
     write_bytes(os.path.join(sys.argv[1], "replay"), replay_seeds())
-    dictionary(os.path.join(sys.argv[1], "jobfile.dict"))
+    dictionary(os.path.join(sys.argv[1], "iojob.dict"))
     print("corpus: %d job files, %d values, %d result sets in %s" %
           (len(jobs), len(values), len(results), sys.argv[1]))
 

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <check.h>
@@ -198,6 +199,8 @@ static const struct pct_case pct_cases[] = {
 	{ "5 %", -EINVAL, 0, 0 },
 	{ "5k%", -EINVAL, 0, 0 },
 	{ "abc", -EINVAL, 0, 0 },
+	{ "(2*", -EINVAL, 0, 0 },	/* an expression that fails leaves pct alone too */
+	{ "(2*4k)", 0, 8192, 0 },
 };
 
 START_TEST(size_pct_accepts_percentages_up_to_100)
@@ -488,6 +491,7 @@ static const struct closest_case closest_cases[] = {
 	{ "xyz", NULL },
 	{ "iodepthxyz", NULL },
 	{ "", NULL },
+	{ "iodepth", NULL },	/* refused for another reason: the word itself helps no one */
 };
 
 START_TEST(closest_suggests_only_near_names)
@@ -537,7 +541,71 @@ static const struct expr_case expr_cases[] = {
 	{ "1/0", EXPR_BARE, -EINVAL, 0 },
 	{ "2 3", EXPR_BARE, -EINVAL, 0 },
 	{ "9223372036854775807+1", EXPR_BARE, -ERANGE, 0 },
+	{ "-(0-9223372036854775807-1)", EXPR_BARE, -ERANGE, 0 },
+	{ "(0-9223372036854775807-1)^2", EXPR_BARE, -ERANGE, 0 },
+	{ "2^63", EXPR_BARE, -ERANGE, 0 },
+	{ "2^62", EXPR_BARE, 0, 4611686018427387904LL },
+	/* bases that never overflow: the answer without b.i multiplications */
+	{ "1^9223372036854775807", EXPR_BARE, 0, 1 },
+	{ "(0-1)^9223372036854775807", EXPR_BARE, 0, -1 },
+	{ "0^0", EXPR_BARE, 0, 1 },
 };
+
+/*
+ * Nesting deeper than EXPR_DEPTH_MAX is refused, whatever nests: 100,000 levels would
+ * overflow the stack of a recursive parser without a limit.
+ */
+static char *nested(const char *open, const char *middle, const char *close, size_t depth)
+{
+	size_t lo = strlen(open), lm = strlen(middle), lc = strlen(close);
+	char *s = malloc(depth * (lo + lc) + lm + 1), *p = s;
+
+	ck_assert_ptr_nonnull(s);
+	for (size_t i = 0; i < depth; i++, p += lo)
+		memcpy(p, open, lo);
+	memcpy(p, middle, lm);
+	p += lm;
+	for (size_t i = 0; i < depth; i++, p += lc)
+		memcpy(p, close, lc);
+	*p = 0;
+	return s;
+}
+
+struct nest_case {
+	const char *open, *middle, *close;
+};
+
+static const struct nest_case nest_cases[] = {
+	{ "(", "1", ")" },
+	{ "(", "4k", "" },	/* unclosed: refused for its depth all the same */
+	{ "-", "1", "" },
+	{ "(+", "1", ")" },
+	{ "2^", "1", "" },
+	{ "(1+", "1", ")" },
+	{ "(2*(", "1", "))" },
+};
+
+START_TEST(expr_refuses_deep_nesting_as_e2big)
+{
+	const struct nest_case *c = &nest_cases[_i];
+	int64_t v = 42;
+	uint64_t u = 42;
+	char *s;
+
+	s = nested(c->open, c->middle, c->close, EXPR_DEPTH_MAX / 2 - 1);
+	ck_assert_msg(c->close[0] == 0 || expr_eval(s, EXPR_SIZE, 1024, &v) == 0, "%s", s);
+	free(s);
+	v = 42;
+	s = nested(c->open, c->middle, c->close, 100000);
+	ck_assert_int_eq(expr_eval(s, EXPR_SIZE, 1024, &v), -E2BIG);
+	ck_assert_int_eq(v, 42);
+	free(s);
+	s = nested("(", c->middle, ")", 100000);
+	ck_assert_int_eq(value_parse_size(s, 1024, &u), -E2BIG);
+	ck_assert_uint_eq(u, 42);
+	free(s);
+}
+END_TEST
 
 START_TEST(expr_evaluates_as_fio_does)
 {
@@ -620,6 +688,7 @@ static Suite *value_suite(void)
 
 	tc = tcase_create("expr");
 	tcase_add_loop_test(tc, expr_evaluates_as_fio_does, 0, TABLE_LEN(expr_cases));
+	tcase_add_loop_test(tc, expr_refuses_deep_nesting_as_e2big, 0, TABLE_LEN(nest_cases));
 	tcase_add_test(tc, keywords_are_replaced_and_computed);
 	suite_add_tcase(s, tc);
 
