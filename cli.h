@@ -102,6 +102,24 @@ int cli_parse(struct cli *c, int argc, char **argv);
 
 void cli_free(struct cli *c);
 
+/*
+ * The result set and the report file (cli_output.c), checked and opened before anything
+ * runs: --output and --results never one file, a result set that is one already or new, a
+ * FIFO only with its reader, every path through the guard of outputs. Only the root of an
+ * MPI run opens them. 0, or -errno with d saying why.
+ */
+int cli_open_outputs(struct cli *c, FILE **out, struct diag *d);
+
+/* The first cell whose jobs start empties --output (as fopen "w" would have). */
+void cli_use_output(struct cli *c, FILE *out);
+
+/*
+ * The end of a report stream: a report that could not be written fails the run (fio
+ * exits 0 with it lost). who is "iojob" or "iojob report"; path NULL for stdout.
+ * Returns ret, or EXIT_JOB_FAILED where ret was 0 and the report was lost.
+ */
+int cli_finish_output(FILE *f, const char *path, const char *who, int ret);
+
 /* Whether argv0, the name the program was run under, is fio's (its last part is "fio"). */
 bool cli_run_as_fio(const char *argv0);
 
