@@ -13,14 +13,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
+/* randseed is this run's own with randrepeat=0 (jobs/build.c). */
 static uint64_t seed_of(const struct job_desc *j)
 {
-	uint64_t seed;
-
-	if (!j->randrepeat && getrandom(&seed, sizeof(seed), 0) == sizeof(seed))
-		return seed;
 	/* Clones and sections get different, but repeatable, sequences. */
 	return j->randseed * 0x9e3779b97f4a7c15ULL + (uint64_t)j->jobnum * 0xbf58476d1ce4e5b9ULL +
 	       (uint64_t)j->section * 0x94d049bb133111ebULL;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "base/arena.h"
 #include "jobs/opt_steady.h"
@@ -350,6 +351,21 @@ static unsigned layer_kb_base(const struct key_list *keys, size_t at, unsigned b
 }
 
 /* One section to one job descriptor (before cloning). */
+/*
+ * randrepeat=0 without randseed=: a seed of this run's own, from which every generator of
+ * the job (offsets, sizes, mixes, buffers, poisson's gaps) derives, as fio seeds them all
+ * from /dev/urandom then; a randseed= the job sets wins, as fio's HOWTO says.
+ */
+static void seed_of_run(struct job_desc *j)
+{
+	uint64_t seed;
+
+	if (j->randrepeat || job_setting(j, "randseed"))
+		return;
+	if (getrandom(&seed, sizeof(seed), 0) == sizeof(seed))
+		j->randseed = seed;
+}
+
 static int build_one(const struct job_input *in, size_t sec, const size_t *globals,
 		     size_t nglobals, struct arena **arena, struct job_desc *j,
 		     struct diag *d)
@@ -385,6 +401,8 @@ static int build_one(const struct job_input *in, size_t sec, const size_t *globa
 	free(keys.v);
 	if (!ret)
 		sysbench_mode_defaults(j);
+	if (!ret)
+		seed_of_run(j);
 	if (!ret)
 		ret = replay_load(j, eng, arena, d);
 	if (!ret)

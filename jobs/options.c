@@ -351,9 +351,10 @@ const struct opt_def job_options[] = {
 		   "which file the next I/O goes to, switching every N I/Os",
 		   .syntax = "roundrobin|sequential|random[:N]"),
 	/*
-	 * allrandrepeat is fio's name for making every generator repeatable; iojob's other
-	 * generators (sizes, mixes, file choice, buffers) always derive from randseed, so
-	 * the offsets' randrepeat is all it sets, as newer fio makes it an alias.
+	 * allrandrepeat is fio's name for making every generator repeatable; iojob's
+	 * generators (offsets, sizes, mixes, file choice, buffers) all derive from randseed,
+	 * which randrepeat=0 draws anew each run unless the job sets it (jobs/build.c), so
+	 * one option serves, as newer fio makes it an alias.
 	 */
 	JOB_BOOL("randrepeat", randrepeat, "1", "same random sequence on every run",
 		 .alias = "allrandrepeat"),

@@ -302,6 +302,19 @@ def check_create_only_and_allrandrepeat(c, d):
             offsets.append([ln.split(", ")[4] for ln in f])
     c.check(offsets[0] == offsets[1] and len(offsets[0]) == 256, "allrandrepeat=1 repeats")
     c.check(offsets[0] != offsets[2], "allrandrepeat=0 draws new offsets")
+    # randrepeat=0 draws a new seed each run, unless randseed= is set: then it repeats, as
+    # fio's HOWTO says and fio 3.33 does (issue 28); in a job file's [global] too
+    seeded = []
+    for extra in (["--randseed=1234"], ["--randseed=1234"], [], []):
+        code, _, err = run(["--name=s", "--ioengine=null", "--size=1m", "--rw=randread",
+                            "--randrepeat=0", "--write_iolog=s.log", "--output=/dev/null"] +
+                           extra, cwd=d)
+        with open(os.path.join(d, "s.log")) as f:
+            seeded.append([ln.split()[3] for ln in f if " read " in ln])
+        os.unlink(os.path.join(d, "s.log"))
+    c.check(seeded[0] == seeded[1] and len(seeded[0]) == 256,
+            "randrepeat=0 with randseed= repeats the offsets")
+    c.check(seeded[2] != seeded[3], "randrepeat=0 without randseed= draws new offsets each run")
 
 
 def main():
