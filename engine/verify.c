@@ -65,25 +65,49 @@ static int init_tracking(struct worker *w, struct verify *v)
 	return 0;
 }
 
+/* The blocks of the job's regions, at its smallest block size: what its writes can be. */
+static uint64_t region_blocks(const struct worker *w)
+{
+	uint64_t blocks = 0;
+
+	for (unsigned i = 0; i < w->nfiles; i++)
+		blocks += w->files[i].io_len / job_bs_min(w->job) + 1;
+	return blocks;
+}
+
+/*
+ * verify_backlog's queue: writes complete while a batch is read back, so room for those
+ * too; a batch below the backlog leaves writes behind each time, which the pass reads at
+ * the end (fio keeps them in its history): room for every block, up to BACKLOG_KEEP_MAX.
+ * Past that the queue forgets the oldest and the pass reads every block again.
+ */
+#define BACKLOG_KEEP_MAX	(1u << 20)
+
+static int init_backlog(struct worker *w, struct verify *v)
+{
+	const struct job_desc *j = w->job;
+	uint64_t cap, all;
+
+	v->backlog = j->verify_backlog;
+	v->batch = j->verify_backlog_batch ? j->verify_backlog_batch : v->backlog;
+	cap = 2 * (v->backlog > v->batch ? v->backlog : v->batch) + j->iodepth;
+	all = region_blocks(w);
+	if (v->batch < v->backlog && cap < all)
+		cap = all < BACKLOG_KEEP_MAX ? all : BACKLOG_KEEP_MAX;
+	return ring_init(&v->backlog_q, cap);
+}
+
 static int init_queues(struct worker *w, struct verify *v)
 {
 	const struct job_desc *j = w->job;
 
 	if (!rw_does(j->rw, IO_WRITE) || j->verify_only)
 		return 0;
-	if (j->verify_backlog) {
-		v->backlog = j->verify_backlog;
-		v->batch = j->verify_backlog_batch ? j->verify_backlog_batch : v->backlog;
-		/* Writes complete while a batch is read back: room for those too. */
-		if (ring_init(&v->backlog_q, 2 * (v->backlog > v->batch ? v->backlog : v->batch) +
-			      j->iodepth) < 0)
-			return -ENOMEM;
-	}
+	if (j->verify_backlog && init_backlog(w, v) < 0)
+		return -ENOMEM;
 	if (j->trim_percentage) {
-		uint64_t blocks = 0;
+		uint64_t blocks = region_blocks(w);
 
-		for (unsigned i = 0; i < w->nfiles; i++)
-			blocks += w->files[i].io_len / job_bs_min(j) + 1;
 		v->trim_backlog = j->trim_backlog;
 		v->trim_batch = j->trim_backlog_batch ? j->trim_backlog_batch : v->trim_backlog;
 		/* without trim_backlog every pick waits for the end: room for all blocks */
@@ -413,6 +437,19 @@ static bool next_replayed(struct worker *w, struct io_req *r)
 	return true;
 }
 
+/* verify_backlog: the oldest write not read back yet, into r; false when none is left. */
+static bool next_backlog(struct worker *w, struct io_req *r)
+{
+	struct block_ring *q = &w->verify->backlog_q;
+	struct backlog_entry *e;
+
+	if (!ring_len(q))
+		return false;
+	e = &q->e[q->head++ % q->cap];
+	verify_fill_req(w, r, IO_READ, e->file, e->off, e->len);
+	return true;
+}
+
 enum verify_plan_result verify_plan(struct worker *w, struct io_req *r)
 {
 	struct verify *v = w->verify;
@@ -427,6 +464,12 @@ enum verify_plan_result verify_plan(struct worker *w, struct io_req *r)
 	}
 	if (v->pass && v->replay)
 		return next_replayed(w, r) ? VP_READ : VP_END;
+	/*
+	 * with a backlog that kept every write not yet read back, the pass reads those, as
+	 * fio's: each block once; one that forgot some (a batch below the backlog) reads all
+	 */
+	if (v->pass && v->backlog_q.e && !v->backlog_q.forgot)
+		return next_backlog(w, r) ? VP_READ : VP_END;
 	if (v->pass)
 		return next_pass_chunk(w, r) ? VP_READ : VP_END;
 	if (v->backlog_q.e && !v->drain_left && v->since_batch >= v->backlog) {
@@ -434,11 +477,8 @@ enum verify_plan_result verify_plan(struct worker *w, struct io_req *r)
 		v->since_batch = 0;
 		v->drain_left = v->batch;
 	}
-	if (v->drain_left && ring_len(&v->backlog_q)) {
-		struct backlog_entry *e = &v->backlog_q.e[v->backlog_q.head++ % v->backlog_q.cap];
-
+	if (v->drain_left && next_backlog(w, r)) {
 		v->drain_left--;
-		verify_fill_req(w, r, IO_READ, e->file, e->off, e->len);
 		return VP_READ;
 	}
 	v->drain_left = 0;

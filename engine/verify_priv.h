@@ -68,14 +68,17 @@ struct backlog_entry {
 struct block_ring {
 	struct backlog_entry *e;
 	uint64_t cap, head, tail;	/* head: oldest; tail: next free */
+	bool forgot;			/* a block was dropped: the ring no longer holds all */
 };
 
 /* Add a block; a full ring forgets its oldest (the read-back pass still covers it). */
 static inline void ring_push(struct block_ring *q, struct io_file *f, uint64_t off,
 			     uint32_t len)
 {
-	if (q->tail - q->head == q->cap)
+	if (q->tail - q->head == q->cap) {
 		q->head++;
+		q->forgot = true;
+	}
 	q->e[q->tail++ % q->cap] = (struct backlog_entry){ f, off, len };
 }
 

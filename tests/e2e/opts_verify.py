@@ -14,6 +14,7 @@ results; experimental_verify reads
 the writes back in their order (log_offset logs); the state file is fio's
 (fio-verify-state reads it, fio writes the same bytes) and fio's is loaded."""
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -298,16 +299,27 @@ def check_verify_offset(c, d):
 
 
 def check_backlog_batch(c, d):
-    """256 writes, verify_backlog=16: 16 times a batch, then the read-back pass (256)."""
-    base = ["--name=b", "--filename=b.dat", "--size=1m", "--bs=4k", "--rw=write",
-            "--verify=crc32c", "--verify_backlog=16"]
-    for batch, per in (("4", 4), ("0", 16), ("", 16)):
-        args = base + (["--verify_backlog_batch=" + batch] if batch else [])
+    """256 writes, verify_backlog=16: every 16 writes a batch is read back, and the pass at
+    the end reads what no batch read: each block once (256 reads), as fio 3.33 does,
+    whatever the batch (d53e42d read them all again: 512, and 320 with a batch of 4).
+    A batch is verify_backlog_batch reads, after each 16 writes (write_iolog's order)."""
+    base = ["--name=b", "--filename=b.dat", "--size=1m", "--bs=4k", "--verify=crc32c",
+            "--verify_backlog=16"]
+    for rw, batch in (("write", "4"), ("write", "0"), ("write", ""), ("randwrite", ""),
+                      ("randwrite", "4"), ("write", "32")):
+        args = base + ["--rw=" + rw] + (["--verify_backlog_batch=" + batch] if batch else [])
         j, err = job(c, d, args)
-        want = 256 // 16 * per + 256
-        c.check(j and j["error"] == 0 and j["read"]["total_ios"] == want,
-                "verify_backlog_batch=%s: %d reads, want %d: %r" %
-                (batch, j["read"]["total_ios"] if j else -1, want, err))
+        c.check(j and j["error"] == 0 and j["read"]["total_ios"] == 256,
+                "rw=%s verify_backlog_batch=%s: %d reads, want 256: %r" %
+                (rw, batch, j["read"]["total_ios"] if j else -1, err))
+    # the batches, in the order the I/Os were issued: 16 writes, then 4 reads, and so on
+    log = os.path.join(d, "bl.log")
+    job(c, d, base + ["--rw=write", "--verify_backlog_batch=4", "--write_iolog=" + log])
+    with open(log) as f:
+        kinds = [ln.split()[2] for ln in f if ln.split()[2:3] in (["read"], ["write"])]
+    runs = [(k, len(list(g))) for k, g in itertools.groupby(kinds)]
+    c.check(runs[:4] == [("write", 16), ("read", 4)] * 2,
+            "verify_backlog_batch=4: 16 writes, then 4 reads: %s" % runs[:6])
 
 
 def zero_blocks(path):
