@@ -235,11 +235,20 @@ int plan_init(struct worker *w)
 	 * ask for more.
 	 */
 	p->passes_left = j->time_based || j->io_size ? UINT32_MAX : j->loops - 1;
-	/* unlink_each_loop: one loop at a time, the files deleted between them */
+	/*
+	 * One loop at a time: unlink_each_loop's, the files deleted between them; and a
+	 * verifying job's, each loop's writes read back before the next, as fio does
+	 * (experimental_verify replays every write of the job at its end instead).
+	 */
 	p->loops_left = 0;
-	if (j->unlink_each_loop && !j->time_based && j->loops > 1 && !j->seq_cursor_shared) {
+	p->verify_loops = j->verify != VERIFY_NONE && j->do_verify && !j->verify_only &&
+			  rw_does(j->rw, IO_WRITE) && !j->experimental_verify;
+	if ((j->unlink_each_loop || p->verify_loops) && !j->time_based && j->loops > 1 &&
+	    !j->seq_cursor_shared) {
 		p->bytes_left = p->loop_bytes = io_size;
 		p->loops_left = j->loops - 1;
+	} else {
+		p->verify_loops = false;
 	}
 	p->ios_left = j->number_ios ? j->number_ios : UINT64_MAX;
 	p->next_dir = -1;

@@ -65,10 +65,11 @@ struct io_plan {
 	uint32_t tw_len;
 	uint64_t bytes_left;		/* issue budget; UINT64_MAX when time based */
 	uint64_t ios_left;		/* number_ios budget; UINT64_MAX when unset */
-	uint64_t loop_bytes;		/* unlink_each_loop: the budget of one loop */
+	uint64_t loop_bytes;		/* loops one at a time: the budget of one */
 	uint64_t loop_size;		/* loops= above 1: the bytes of one loop, else 0 */
 	uint64_t writes;		/* writes planned: fsync=, fdatasync= count them */
-	unsigned loops_left;		/* unlink_each_loop: loops after this one */
+	unsigned loops_left;		/* loops one at a time: loops after this one */
+	bool verify_loops;		/* each loop's writes are verified before the next */
 	struct io_file *sync_due;	/* fsync=, fdatasync= or sync_file_range= wants a sync */
 	uint64_t sync_off, sync_len;	/* sync_file_range's range */
 	int sync_kind;

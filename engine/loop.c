@@ -707,6 +707,26 @@ static void finish(struct worker *w)
 	pace_publish(w, JOB_DONE);
 }
 
+/* One run of the loop that fits the job, until its budget (or the pass) ends. */
+static void run_once(struct worker *w)
+{
+	if (w->sync_path)
+		run_sync(w);
+	else
+		run_async(w);
+}
+
+/* Read back what was written, after the writes: as fio, in the same job. */
+static void verify_pass(struct worker *w)
+{
+	if (!verify_pass_wanted(w))
+		return;
+	verify_start_pass(w);
+	w->issuing = true;
+	run_once(w);
+	verify_end_pass(w);
+}
+
 void worker_run(struct worker *w)
 {
 	pace_begin(w);
@@ -720,22 +740,14 @@ void worker_run(struct worker *w)
 		run_async_simple(w);
 	else
 		do {
-			if (w->sync_path)
-				run_sync(w);
-			else
-				run_async(w);
-		} while (worker_next_loop(w));	/* unlink_each_loop's loops */
+			run_once(w);
+			/* a verifying job reads each loop back before the next, as fio */
+			if (w->plan.verify_loops && w->plan.loops_left)
+				verify_pass(w);
+		} while (worker_next_loop(w));	/* loops one at a time */
 	pace_floor_off(w);
 	end_fsync(w);
-	if (verify_pass_wanted(w)) {
-		/* Read back what was written, after the writes: as fio, in the same job. */
-		verify_start_pass(w);
-		w->issuing = true;
-		if (w->sync_path)
-			run_sync(w);
-		else
-			run_async(w);
-	}
+	verify_pass(w);
 	verify_finish(w);
 	finish(w);
 }

@@ -514,6 +514,12 @@ void verify_start_pass(struct worker *w)
 	w->verify->pass_chunk = 0;
 }
 
+void verify_end_pass(struct worker *w)
+{
+	w->verify->pass = false;
+	w->verify->trims_at_end = false;
+}
+
 void verify_finish(struct worker *w)
 {
 	struct verify *v = w->verify;

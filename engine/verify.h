@@ -39,6 +39,8 @@ enum verify_plan_result verify_plan(struct worker *w, struct io_req *r);
 /* Whether the job has a read-back pass after its writes; start it. */
 bool verify_pass_wanted(const struct worker *w);
 void verify_start_pass(struct worker *w);
+/* The pass ended: the next loop's writes come (loops= of a verifying job). */
+void verify_end_pass(struct worker *w);
 
 /*
  * A writing verify job with verify_state_save=1 ended: as fio, leave

@@ -248,6 +248,10 @@ bool worker_next_loop(struct worker *w)
 	if (w->error || atomic_load_explicit(w->stop, memory_order_relaxed) ||
 	    !plan_next_loop(w))
 		return false;
+	if (!w->job->unlink_each_loop) {
+		w->issuing = true;	/* a verifying job's next loop, on the same files */
+		return true;
+	}
 	/* The engine lets go of the old descriptors first (registered files) */
 	if (w->ops->close_files && w->eng.priv)
 		w->ops->close_files(&w->eng);

@@ -322,6 +322,26 @@ def check_backlog_batch(c, d):
             "verify_backlog_batch=4: 16 writes, then 4 reads: %s" % runs[:6])
 
 
+def check_verify_each_loop(c, d):
+    """loops=3 with verify: write, read back, write, read back, ... as fio 3.33 does (d53e42d
+    wrote all three loops and read back once: the first loops' data went unchecked); with
+    a depth, and with a backlog (64 writes, 64 reads, through each loop), the same."""
+    base = ["--name=l", "--filename=l.dat", "--size=1m", "--bs=4k", "--verify=crc32c",
+            "--rw=write", "--loops=3"]
+    log = os.path.join(d, "l.log")
+    for extra in ([], ["--ioengine=libaio", "--iodepth=8"], ["--verify_backlog=64"]):
+        if os.path.exists(log):
+            os.unlink(log)
+        j, err = job(c, d, base + extra + ["--write_iolog=" + log])
+        with open(log) as f:
+            kinds = [ln.split()[2] for ln in f if ln.split()[2:3] in (["read"], ["write"])]
+        runs = [(k, sum(1 for _ in g)) for k, g in itertools.groupby(kinds)]
+        want = [("write", 256), ("read", 256)] * 3 if not extra or extra[0] != \
+            "--verify_backlog=64" else [("write", 64), ("read", 64)] * 12
+        c.check(j and j["error"] == 0 and runs == want,
+                "loops=3 %s: each loop read back before the next: %s" % (extra, runs[:8]))
+
+
 def zero_blocks(path):
     with open(path, "rb") as f:
         data = f.read()
@@ -540,8 +560,8 @@ def check_state(c, d):
 def main():
     run_checks("opts_verify", (
         check_methods, check_methods_with_fio, check_meta_null, check_pattern_with_fio,
-        check_verify_offset, check_backlog_batch, check_trims, check_async,
-        check_experimental, check_state))
+        check_verify_offset, check_backlog_batch, check_verify_each_loop, check_trims,
+        check_async, check_experimental, check_state))
 
 
 if __name__ == "__main__":
