@@ -106,8 +106,7 @@ static int set_weight(const struct job_desc *j, const struct thread_env *env, co
 	return 0;
 }
 
-/* v2: the process's cgroup now ("0::/path" in /proc/self/cgroup), under the mount. */
-static int v2_home(struct thread_env *env)
+int cgroup_self(char *path, size_t len)
 {
 	char line[4096];
 	FILE *f = fopen("/proc/self/cgroup", "r");
@@ -115,15 +114,24 @@ static int v2_home(struct thread_env *env)
 
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f))
+	while (ret == -ENOENT && fgets(line, sizeof(line), f))
 		if (!strncmp(line, "0::", 3)) {
 			line[strcspn(line, "\n")] = '\0';
-			ret = asprintf(&env->v2_home, "%s%s", env->mount, line + 3);
-			ret = ret < 0 ? -ENOMEM : 0;
-			break;
+			ret = snprintf(path, len, "%s", line + 3) < (int)len ? 0 : -ENAMETOOLONG;
 		}
 	fclose(f);
 	return ret;
+}
+
+/* v2: the process's cgroup now, under the mount. */
+static int v2_home(struct thread_env *env)
+{
+	char self[4096];
+	int ret = cgroup_self(self, sizeof(self));
+
+	if (ret < 0)
+		return ret;
+	return asprintf(&env->v2_home, "%s%s", env->mount, self) < 0 ? -ENOMEM : 0;
 }
 
 static const char v2_rule[] = "cgroup v2 places whole processes, not threads (io is a "

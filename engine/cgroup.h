@@ -25,6 +25,9 @@ int cgroup_find_mount(const char *mounts, char *dir, size_t len, bool *v2);
  * For each job, in the runner: find the mount, make the job's cgroup if need be, set its
  * weight; in v2 check the rule above and move the process. 0 or -EINVAL with d set.
  */
+/* The process's cgroup v2 path ("0::/path" in /proc/self/cgroup) into path: 0 or -errno. */
+int cgroup_self(char *path, size_t len);
+
 int cgroup_prepare(const struct job_desc *j, struct thread_env *env, struct diag *d);
 
 /* In the job's thread: join its cgroup (v1; in v2 the process is in it already). */

@@ -15,7 +15,9 @@
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
+#include "engine/cgroup.h"
 #include "engine/engine.h"
+#include "output/num2str.h"
 #include "base/diag.h"
 
 /* A job thread's stack (run.c's THREAD_STACK): address space, touched only in part. */
@@ -43,19 +45,10 @@ unsigned needs_job_fds(const struct job_desc *j)
 	return n + !!j->write_iolog + !!j->replay + !!j->mem_path;
 }
 
-/* "4.0 TiB": a size in the report's binary units, for a message. */
+/* "16TiB": a size as the report prints it, for a message. */
 static const char *iec(uint64_t n, char *buf, size_t len)
 {
-	static const char unit[][4] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-	double v = (double)n;
-	unsigned u = 0;
-
-	while (v >= 1024 && u + 1 < sizeof(unit) / sizeof(unit[0])) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
-	return buf;
+	return num2str(n, N2S_FIGURES, 1, N2S_BYTE, buf, len);
 }
 
 /* The I/O buffers one job allocates for real (fio's too): iodepth of the largest block. */
@@ -75,20 +68,14 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 /* A number in a cgroup v2 file of the process's cgroup ("max": none, UINT64_MAX). */
 static uint64_t cgroup_value(const char *file)
 {
-	char line[4096], path[4200];
+	char self[4096], path[4200];
 	uint64_t v = UINT64_MAX;
-	FILE *f = fopen("/proc/self/cgroup", "r");
+	FILE *f;
 
-	if (!f)
+	if (cgroup_self(self, sizeof(self)) < 0)
 		return v;
-	path[0] = '\0';
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "0::", 3)) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(path, sizeof(path), "/sys/fs/cgroup%s/%s", line + 3, file);
-		}
-	fclose(f);
-	if (!path[0] || !(f = fopen(path, "r")))
+	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/%s", self, file);
+	if (!(f = fopen(path, "r")))
 		return v;
 	if (fscanf(f, "%" SCNu64, &v) != 1)
 		v = UINT64_MAX;

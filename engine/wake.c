@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/units.h"
+#include "engine/clock.h"
 
 void wake_all(atomic_uint *word)
 {
@@ -21,26 +22,18 @@ void wake_all(atomic_uint *word)
 	errno = saved;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
 void wake_sleep(atomic_uint *word, unsigned seen, uint64_t ns)
 {
 	uint64_t end, now;
 
 	if (ns > UINT64_MAX / 2)
 		ns = UINT64_MAX / 2;	/* "never": the sum below must not wrap */
-	end = mono_ns() + ns;
+	end = clock_mono_ns() + ns;
 	/*
 	 * A relative timeout, as nanosleep's (strace shows what a pause asked for); after a
 	 * signal's EINTR, or a wake-up that left the word as it was, what is left of it.
 	 */
-	while (atomic_load(word) == seen && (now = mono_ns()) < end) {
+	while (atomic_load(word) == seen && (now = clock_mono_ns()) < end) {
 		struct timespec ts = { (time_t)((end - now) / NS_PER_SEC),
 				       (long)((end - now) % NS_PER_SEC) };
 

@@ -2,7 +2,7 @@
  * Pauses that a stop cuts short. A job's pauses (rate, thinktime, startdelay, flow) wait on
  * the run's wake word, which run_stop() and exitall move: a nanosleep is never interrupted
  * by a signal that another thread takes, and one that is would be resumed.
- * A low-level primitive: it includes nothing of the engine.
+ * A low-level primitive: of the engine, it uses only the clock.
  */
 #ifndef ENGINE_WAKE_H
 #define ENGINE_WAKE_H
