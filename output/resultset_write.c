@@ -164,6 +164,40 @@ static int open_results(const char *path, bool *created)
 	return fd;
 }
 
+/* Whether the file open on fd (st) is still the one at path, not removed or replaced. */
+static bool still_linked(const char *path, const struct stat *st)
+{
+	struct stat now;
+
+	return st->st_nlink > 0 && stat(path, &now) == 0 && now.st_dev == st->st_dev &&
+	       now.st_ino == st->st_ino;
+}
+
+/*
+ * The result set open and locked, st its state under the lock. A sweep whose first cell
+ * failed removes the file it made (undo_append); one that opened it meanwhile and waited
+ * for the lock would append to a removed file, so it opens the path again.
+ */
+static int open_locked(const char *path, struct stat *st, bool *created)
+{
+	for (;;) {
+		int fd = open_results(path, created), ret;
+
+		if (fd < 0)
+			return fd;
+		ret = lock_file(fd);
+		if (!ret && fstat(fd, st) < 0)
+			ret = -errno;
+		if (ret) {
+			close(fd);
+			return ret;
+		}
+		if (!S_ISREG(st->st_mode) || still_linked(path, st))
+			return fd;
+		close(fd);
+	}
+}
+
 /*
  * A cell that could not be written whole is taken back, under the lock: the file cut to
  * where it ended (a cut line would only be skipped), or removed when made for this cell.
@@ -198,19 +232,28 @@ static const char *file_kind(mode_t mode)
 }
 
 /*
- * A missing result set: created and removed again, which proves it can be made, so that
- * a run that saves no cell (every cell failed, a signal, a full disk) leaves no empty file.
+ * A missing result set: a file of a name of its own made and removed beside it, which
+ * proves the directory takes new files, so that a run that saves no cell (every cell
+ * failed, a signal, a full disk) leaves no empty file. Never the path itself: sweeps
+ * started together would remove the file another had just made and appended to.
  */
 static int check_creatable(const char *path, struct diag *d)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	char *probe = NULL;
+	int fd;
 
-	if (fd < 0 && errno == EEXIST)
-		return 0;	/* another sweep made it just now */
-	if (fd < 0)
-		return diag_set(d, -errno, "--results '%s': %s", path, strerror(errno));
+	if (asprintf(&probe, "%s.probe-XXXXXX", path) < 0)
+		return diag_set(d, -ENOMEM, "--results '%s': out of memory", path);
+	fd = mkstemp(probe);
+	if (fd < 0) {
+		int err = errno;
+
+		free(probe);
+		return diag_set(d, -err, "--results '%s': %s", path, strerror(err));
+	}
 	close(fd);
-	unlink(path);
+	unlink(probe);
+	free(probe);
 	return 0;
 }
 
@@ -305,16 +348,11 @@ int resultset_append(const char *path, const struct resultset_meta *m, const str
 	ret = build_line(m, r, &line, &len);
 	if (ret < 0)
 		goto out;
-	fd = open_results(path, &created);
+	fd = open_locked(path, &st, &created);
 	if (fd < 0) {
 		ret = fd;
 		goto out;
 	}
-	ret = lock_file(fd);
-	if (!ret && fstat(fd, &st) < 0)
-		ret = -errno;
-	if (ret)
-		goto out_close;
 	ret = end_last_line(fd, &st);
 	if (!ret)
 		ret = write_all(fd, line, len);
@@ -323,7 +361,6 @@ int resultset_append(const char *path, const struct resultset_meta *m, const str
 		ret = -errno;
 	if (ret)
 		undo_append(fd, path, &st, created);
-out_close:
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
 out:

@@ -5,6 +5,8 @@ every cell of every sweep is there exactly once as valid JSON."""
 import collections
 import json
 import os
+import re
+import shutil
 import subprocess
 
 from common import BIN, Checks, remove, scratch_dir
@@ -71,6 +73,35 @@ def check_short_writes(c, d):
             "short writes: every line whole: %r" % depths)
 
 
+def check_probe_beside(c, d):
+    """Whether a missing result set can be made is tried on a name of its own: a sweep
+    that made and removed the result set's own name would remove the file of a sweep
+    started with it, and the cells that sweep had appended (read back with strace)."""
+    if not shutil.which("strace"):
+        c.skip("no strace: the check's probe is not read back")
+        return
+    env = dict(os.environ)
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+    p = subprocess.run(["strace", "-f", "-qq", "-e", "trace=openat,unlink,unlinkat", "-o",
+                        os.path.join(d, "st"), BIN, "--name=t", "--ioengine=null",
+                        "--size=64k", "--sweep", "iodepth=1,2", "--results", "probe.jsonl",
+                        "--output-format=terse"],
+                       cwd=d, env=env, capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        c.skip("strace could not trace iojob: %s" % p.stderr.strip()[:200])
+        return
+    with open(os.path.join(d, "st")) as f:
+        trace = f.read()
+    removed = re.findall(r'unlink(?:at)?\((?:AT_FDCWD, )?"probe\.jsonl"', trace)
+    made = re.findall(r'openat\(AT_FDCWD, "probe\.jsonl", [^)]*O_EXCL[^)]*\) = \d+$', trace, re.M)
+    probes = re.findall(r'unlink(?:at)?\((?:AT_FDCWD, )?"probe\.jsonl\.probe-', trace)
+    c.check(not removed and len(made) == 1 and len(probes) == 1,
+            "the result set's name made once and never removed, the probe beside it: "
+            "%d removals, %d made, %d probes" % (len(removed), len(made), len(probes)))
+    with open(os.path.join(d, "probe.jsonl")) as f:
+        c.check(len(f.read().splitlines()) == 2, "both cells in the result set")
+
+
 def main():
     c = Checks("resultset_lock")
     d = scratch_dir()
@@ -81,6 +112,7 @@ def main():
             c.check(p.returncode == 0, "sweep %d: exit %d %s" % (i, p.returncode, err))
         check_lines(c, os.path.join(d, "r.jsonl"))
         check_short_writes(c, d)
+        check_probe_beside(c, d)
     finally:
         remove(d)
     c.finish()
