@@ -47,7 +47,7 @@ static bool needs_cover_map(const struct worker *w)
 
 		if (!rw_does(j->rw, d))
 			continue;
-		if (b->min % align || b->max % align)
+		if (b->min % align || b->max % align || j->blockalign[d] % align)
 			return false;
 		for (unsigned i = 0; i < b->nsplit; i++)
 			if (b->split[i].bs % align)
@@ -429,32 +429,98 @@ static uint32_t fit_len(const struct worker *w, int d, uint32_t len, uint64_t ro
 	return (uint32_t)(room / min * min);
 }
 
-/*
- * Random I/O of mixed sizes with the random map, as fio's: blocks of the map (align
- * bytes) are drawn from the permutation, a block an earlier I/O covered is passed over,
- * and an I/O is cut where it would reach a covered block or the region's end, so a pass
- * covers every byte exactly once (without the map, 35% of a bsrange=4k-64k pass landed
- * on bytes already written and as much was never touched).
- */
-static uint64_t cover_next(struct worker *w, unsigned fi, uint32_t *lenp)
+static bool map_test(const uint64_t *map, uint64_t b)
 {
-	struct plan_file *pf = &w->plan.files[fi];
-	uint64_t *map = pf->covered, align = w->plan.align, b, n, want;
+	return map[b / 64] >> (b % 64) & 1;
+}
 
-	do {
-		if (plan_pass_done(pf)) {
-			memset(map, 0, cover_words(pf->gen.nblocks) * sizeof(*map));
-			plan_new_pass(w, &w->files[fi]);
+/*
+ * The first block from b on (wrapping at last) that is free and a multiple of k, as fio's
+ * axmap_next_free(); UINT64_MAX when there is none: another direction's smaller blocks
+ * hold the rest of the pass.
+ */
+static uint64_t map_next_free(const uint64_t *map, uint64_t b, uint64_t last, uint64_t k)
+{
+	for (uint64_t tries = 0, i = b; tries < 2; tries++, i = 0) {
+		while (i <= last) {
+			uint64_t word = ~map[i / 64] >> (i % 64);
+
+			if (!word) {
+				i = (i / 64 + 1) * 64;	/* a whole word covered */
+				continue;
+			}
+			i += (uint64_t)__builtin_ctzll(word);
+			if (i > last)
+				break;
+			if (i % k == 0)
+				return i;
+			i = (i / k + 1) * k;
 		}
-		b = offgen_next(&pf->gen);
-	} while (map[b / 64] >> (b % 64) & 1);
-	want = (*lenp + align - 1) / align;	/* bs_unaligned: a length covers its last block */
-	if (want > pf->gen.nblocks - b)
-		want = pf->gen.nblocks - b;
-	for (n = 0; n < want && !(map[(b + n) / 64] >> ((b + n) % 64) & 1); n++)
-		map[(b + n) / 64] |= 1ULL << ((b + n) % 64);
-	if (n * align < *lenp)
-		*lenp = (uint32_t)(n * align);
+	}
+	return UINT64_MAX;
+}
+
+/* How many of blocks b..b+n-1 are free in a row from b: what an I/O there may cover. */
+static uint64_t map_free_run(const uint64_t *map, uint64_t b, uint64_t n)
+{
+	uint64_t i = 0;
+
+	while (i < n && !map_test(map, b + i))
+		i++;
+	return i;
+}
+
+static void map_mark(struct plan_file *pf, uint64_t b, uint64_t n)
+{
+	for (uint64_t i = b; i < b + n; i++) {
+		if (!map_test(pf->covered, i)) {
+			pf->covered[i / 64] |= 1ULL << (i % 64);
+			pf->ncovered++;
+		}
+	}
+}
+
+/*
+ * Random I/O of mixed sizes with the random map, as fio's: a block is drawn (aligned to
+ * the direction's blockalign); a covered one gives way to the next free one after it, so
+ * I/Os start where holes start; the length, drawn before, is drawn again until it fits
+ * before the region's end; and an I/O that would reach a covered block is cut there, in
+ * whole minimum blocks of its direction and never below one. So a pass covers each byte
+ * once while the sizes keep the mix asked for: cutting every I/O at the first covered
+ * block of a random start (d53e42d) issued 4k where 16k were asked (randrw bs=4k,16k).
+ */
+static uint64_t cover_next(struct worker *w, unsigned fi, int d, uint32_t *lenp)
+{
+	const struct job_desc *j = w->job;
+	struct plan_file *pf = &w->plan.files[fi];
+	uint64_t align = w->plan.align, nb = pf->gen.nblocks, min = j->bs[d].min;
+	uint64_t k = j->blockalign[d] / align, room = nb * align, last, b, free;
+	uint32_t len = *lenp;
+
+	if (pf->ncovered == nb) {
+		memset(pf->covered, 0, cover_words(nb) * sizeof(*pf->covered));
+		pf->ncovered = 0;
+		offgen_new_pass(&pf->gen);
+		plan_new_pass(w, &w->files[fi]);
+	}
+	/* the last start where the direction's smallest block still fits */
+	last = (min <= room ? (room - min) / align : 0) / k * k;
+	b = offgen_next(&pf->gen) / k * k;
+	if (b > last)
+		b = last;
+	if (map_test(pf->covered, b)) {
+		free = map_next_free(pf->covered, b, last, k);
+		b = free == UINT64_MAX ? b : free;
+	}
+	for (int tries = 0; b * align + len > room && tries < 64; tries++)
+		len = fit_len(w, d, plan_len(w, d), w->plan.bytes_left);
+	if (b * align + len > room)
+		len = fit_len(w, d, len, room - b * align);
+	free = map_free_run(pf->covered, b, (len + align - 1) / align);	/* bs_unaligned */
+	if (free * align < len)
+		len = (uint32_t)(free * align >= min ? free * align / min * min : min);
+	map_mark(pf, b, (len + align - 1) / align);
+	*lenp = len;
 	return b * align;
 }
 
@@ -492,11 +558,14 @@ static uint64_t rand_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp
 	uint64_t off;
 
 	if (pf->covered) {
-		off = cover_next(w, fi, lenp);
+		off = cover_next(w, fi, d, lenp);
 	} else {
 		if (plan_pass_done(pf))
 			plan_new_pass(w, &w->files[fi]);
 		off = offgen_next(&pf->gen) * p->align;
+		/* randrw bs=4k,16k: the writes on their own blockalign, as fio's */
+		if (w->job->blockalign[d] != p->align)
+			off -= off % w->job->blockalign[d];
 	}
 	pf->seq_pos[d] = off + *lenp;
 	return off;

@@ -33,6 +33,7 @@ struct plan_file {
 	uint64_t sfr_lo, sfr_hi;
 	struct offgen gen;	/* random offsets, in blocks of plan.align bytes */
 	uint64_t *covered;	/* blocks a random pass of mixed sizes covered, or NULL */
+	uint64_t ncovered;	/* how many: the pass ends when all are */
 	uint64_t last_start[IO_NDIR];	/* the last I/O's offset (rw_sequencer=identical) */
 	uint64_t zone_base;	/* zonemode=strided: the zone's start, from io_off */
 	struct zone_pick *zpick[IO_NDIR];	/* zoned distributions: 100 picks, or NULL */
