@@ -282,6 +282,7 @@ bool plan_next_loop(struct worker *w)
 		memset(pf->seq_pos, 0, sizeof(pf->seq_pos));
 		pf->served = pf->sfr_writes = 0;
 	}
+	p->files_spent = 0;
 	window_reset(w);
 	return true;
 }
@@ -378,38 +379,91 @@ static uint32_t plan_len(struct worker *w, int d)
 	return b->split[b->nsplit - 1].bs;
 }
 
-/* The index of the file the next I/O (len bytes) goes to. */
-static unsigned plan_file(struct worker *w, uint32_t len)
+/*
+ * Whether files have passes that end: sequential I/O, and random I/O from the permutation
+ * or the map. Uniform draws (norandommap) and the skewed distributions never end a pass.
+ */
+static bool files_have_passes(const struct worker *w)
+{
+	return !w->plan.random || w->plan.files[0].gen.mode == OFFGEN_PERM;
+}
+
+/* A new round once every file has had its pass: each may take its share again. */
+static void files_new_round(struct worker *w)
+{
+	struct io_plan *p = &w->plan;
+
+	for (unsigned i = 0; i < w->nfiles; i++)
+		p->files[i].served = 0;
+	p->files_spent = 0;
+}
+
+/*
+ * The next file after i that has not had its pass this round, at random for
+ * file_service_type=random. As fio, which passes over files that are done, a file whose
+ * pass ended is not picked again until all have had theirs: picking it would start its
+ * next pass while another file's first one is still short (nrfiles=4 at random left
+ * 96-136 KiB of each pass unwritten and wrote as much twice).
+ */
+static unsigned next_file(struct worker *w, unsigned i)
+{
+	struct io_plan *p = &w->plan;
+	unsigned n = w->nfiles, k;
+
+	if (p->files_spent == n)
+		files_new_round(w);
+	if (w->job->file_service == FSRV_RANDOM) {
+		/* a few draws, as fio's retries; then the next after the last draw */
+		for (int tries = 0; tries < 8; tries++) {
+			i = (unsigned)rng_below(&w->rng, n);
+			if (p->files[i].served < w->files[i].io_len)
+				return i;
+		}
+		i = (i + n - 1) % n;
+	}
+	for (k = 1; k < n && p->files[(i + k) % n].served >= w->files[(i + k) % n].io_len; k++)
+		;
+	return (i + k) % n;
+}
+
+/*
+ * The file planned I/O of len bytes went to, counted: file_service moves on to the next
+ * file after file_service_nr I/Os, or when this one has had its pass (sequential: only
+ * then). After the offset is planned, so that a length cut to fit is counted as cut.
+ */
+static void plan_file_served(struct worker *w, unsigned i, uint32_t len)
 {
 	const struct job_desc *j = w->job;
 	struct io_plan *p = &w->plan;
-	unsigned i = p->cur_file;
+	struct plan_file *pf = &p->files[i];
+	uint64_t size = w->files[i].io_len;
 
 	if (w->nfiles == 1)
-		return i;
-	switch (j->file_service) {
-	case FSRV_SEQUENTIAL:
-		/* Stay on a file for a whole pass over its region. */
-		p->files[i].served += len;
-		if (p->files[i].served >= w->files[i].io_len) {
-			p->files[i].served = 0;
+		return;
+	if (j->file_service == FSRV_SEQUENTIAL) {
+		pf->served += len;
+		if (pf->served >= size) {
+			pf->served = 0;
 			p->cur_file = (p->cur_file + 1) % w->nfiles;
 		}
-		break;
-	case FSRV_RANDOM:
-		if (--p->file_left == 0) {
-			p->file_left = j->file_service_nr;
-			p->cur_file = (unsigned)rng_below(&w->rng, w->nfiles);
-		}
-		break;
-	default:
-		if (--p->file_left == 0) {
-			p->file_left = j->file_service_nr;
-			p->cur_file = (p->cur_file + 1) % w->nfiles;
-		}
-		break;
+		return;
 	}
-	return i;
+	if (!files_have_passes(w)) {
+		if (--p->file_left == 0) {
+			p->file_left = j->file_service_nr;
+			p->cur_file = j->file_service == FSRV_RANDOM ?
+				      (unsigned)rng_below(&w->rng, w->nfiles) :
+				      (p->cur_file + 1) % w->nfiles;
+		}
+		return;
+	}
+	pf->served += len;
+	if (pf->served >= size && pf->served - len < size)
+		p->files_spent++;
+	if (--p->file_left == 0 || pf->served >= size) {
+		p->file_left = j->file_service_nr;
+		p->cur_file = next_file(w, i);
+	}
 }
 
 void plan_new_pass(struct worker *w, struct io_file *f)
@@ -798,9 +852,10 @@ static bool plan_where(struct worker *w, int d, unsigned *fi, uint64_t *off, uin
 		if (!plan_offset(w, *fi, d, len, off))
 			return false;
 	} else {
-		*fi = plan_file(w, *len);
+		*fi = w->plan.cur_file;
 		if (!plan_offset(w, *fi, d, len, off))
 			return false;
+		plan_file_served(w, *fi, *len);
 	}
 	if (j->rw == RW_TRIMWRITE || j->rw == RW_RANDTRIMWRITE) {
 		p->tw_file = *fi;

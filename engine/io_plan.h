@@ -28,7 +28,7 @@ struct worker;
 /* The planner's cursor in one file: plan.files[i] goes with the worker's files[i]. */
 struct plan_file {
 	uint64_t seq_pos[IO_NDIR];	/* next sequential offset per direction, from io_off */
-	uint64_t served;	/* bytes issued in this turn of file_service_type=sequential */
+	uint64_t served;	/* bytes planned in this round, or this turn (sequential) */
 	uint64_t sfr_writes;	/* sync_file_range: writes since the last, and their range */
 	uint64_t sfr_lo, sfr_hi;
 	struct offgen gen;	/* random offsets, in blocks of plan.align bytes */
@@ -56,6 +56,7 @@ struct io_plan {
 	int next_dir;			/* chosen ahead so rate limits can look at it; -1 none */
 	unsigned cur_file;
 	unsigned file_left;		/* I/Os before file_service switches file */
+	unsigned files_spent;		/* files that have had their pass this round */
 	unsigned rand_run_left;		/* sequential I/Os left after a random one (rw=..:N) */
 	bool extra;			/* strided zones, zoned draws, percentage_random, skips */
 	uint64_t zone_bytes;		/* zonemode=strided: bytes done in this zone */
