@@ -139,6 +139,16 @@ static void cursor_init(struct worker *w, uint64_t io_size)
 	p->bytes_left = UINT64_MAX;
 }
 
+/*
+ * Whether each loop= loop ends as a job does, as fio runs them: number_ios counts each
+ * loop's I/Os (fio: loops=3 number_ios=100 does 300), and end_fsync and fsync_on_close
+ * sync the files after each loop's writes (fio closes the files between loops).
+ */
+static bool loop_ends_matter(const struct job_desc *j)
+{
+	return j->number_ios || ((j->end_fsync || j->fsync_on_close) && job_modifies(j));
+}
+
 /* The files' cursors, each file's region from its start; the sum of the regions. */
 static int files_init(struct worker *w, uint64_t seed, uint64_t *io_size)
 {
@@ -236,15 +246,16 @@ int plan_init(struct worker *w)
 	 */
 	p->passes_left = j->time_based || j->io_size ? UINT32_MAX : j->loops - 1;
 	/*
-	 * One loop at a time: unlink_each_loop's, the files deleted between them; and a
+	 * One loop at a time: unlink_each_loop's, the files deleted between them; a
 	 * verifying job's, each loop's writes read back before the next, as fio does
-	 * (experimental_verify replays every write of the job at its end instead).
+	 * (experimental_verify replays every write of the job at its end instead); and a
+	 * job whose loops end in a sync or a count (loop_ends_matter).
 	 */
 	p->loops_left = 0;
 	p->verify_loops = j->verify != VERIFY_NONE && j->do_verify && !j->verify_only &&
 			  rw_does(j->rw, IO_WRITE) && !j->experimental_verify;
-	if ((j->unlink_each_loop || p->verify_loops) && !j->time_based && j->loops > 1 &&
-	    !j->seq_cursor_shared) {
+	if ((j->unlink_each_loop || p->verify_loops || loop_ends_matter(j)) && !j->time_based &&
+	    j->loops > 1 && !j->seq_cursor_shared) {
 		p->bytes_left = p->loop_bytes = io_size;
 		p->loops_left = j->loops - 1;
 	} else {
@@ -272,6 +283,7 @@ bool plan_next_loop(struct worker *w)
 		return false;
 	p->loops_left--;
 	p->bytes_left = p->loop_bytes;
+	p->ios_left = w->job->number_ios ? w->job->number_ios : UINT64_MAX;
 	p->cur_file = 0;
 	p->file_left = w->job->file_service_nr;
 	p->rand_run_left = 0;

@@ -27,6 +27,7 @@ struct io_file {
 	bool shared;		/* named by filename=: clones use the same file */
 	bool borrowed;		/* fd opened by the runner for every clone: not ours to close */
 	bool deferred;		/* does not exist yet: an earlier phase writes it */
+	bool synced;		/* fsynced after the job's last write: close need not again */
 	uint64_t real_size;	/* size of the file or device now */
 	uint64_t want_size;	/* size the job needs (offset + region) */
 	uint64_t io_off;	/* start of the region this job uses */

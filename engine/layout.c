@@ -21,6 +21,15 @@
 /* Files are laid out 1 MiB a write: few system calls, one modest buffer. */
 #define LAYOUT_CHUNK	(1u << 20)
 
+static int truncate_to(int fd, uint64_t size)
+{
+	return ftruncate(fd, (off_t)size) < 0 ? -errno : 0;
+}
+
+/*
+ * A write job's new file, sized as fallocate= says: native and posix allocate the blocks,
+ * keep allocates them past the end, truncate sets the size (sparse), none leaves it empty.
+ */
 static int create_empty(const struct job_desc *j, const struct io_file *f, struct diag *d)
 {
 	int fd = open(f->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -32,9 +41,9 @@ static int create_empty(const struct job_desc *j, const struct io_file *f, struc
 	/* fill_device: the writes find the free space; no blocks or size are claimed first */
 	switch (j->fill_device ? FALLOC_NONE : j->fallocate) {
 	case FALLOC_NATIVE:
-		/* Not every file system can preallocate: then the file just stays sparse. */
-		if (fallocate(fd, 0, 0, (off_t)f->want_size) < 0 && errno != EOPNOTSUPP)
-			ret = -errno;
+		/* Not every file system can preallocate: then the file is sized, sparse. */
+		if (fallocate(fd, 0, 0, (off_t)f->want_size) < 0)
+			ret = errno == EOPNOTSUPP ? truncate_to(fd, f->want_size) : -errno;
 		break;
 	case FALLOC_POSIX:
 		ret = -posix_fallocate(fd, 0, (off_t)f->want_size);
@@ -44,12 +53,13 @@ static int create_empty(const struct job_desc *j, const struct io_file *f, struc
 		    errno != EOPNOTSUPP)
 			ret = -errno;
 		break;
+	case FALLOC_TRUNCATE:
+		ret = truncate_to(fd, f->want_size);
+		break;
 	default:
+		/* none (and fill_device): the file grows as the job writes it, as fio's */
 		break;
 	}
-	if (!ret && j->fallocate != FALLOC_KEEP && !j->fill_device &&
-	    ftruncate(fd, (off_t)f->want_size) < 0)
-		ret = -errno;
 	close(fd);
 	if (ret)
 		return diag_at(d, ret, j->file, j->line, "job '%s': cannot size '%s' to %" PRIu64
@@ -229,6 +239,12 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 			 */
 			if (!data && (j->create_on_open || j->replay))
 				continue;
+			if (data && j->create_on_open && !j->replay) {
+				snprintf(msg, sizeof(msg), "%s: create_on_open=1: '%s' is read, so "
+					 "it is laid out now (fio creates it empty at open and its "
+					 "reads fail with EIO)", j->name, f[i].path);
+				note(ctx, msg);
+			}
 			if (!data && (ret = create_empty(j, &f[i], d)) < 0)
 				break;
 			st.st_size = 0;
@@ -446,7 +462,7 @@ int files_recreate(const struct job_desc *j, struct io_file *f, unsigned n, char
 	for (unsigned i = 0; i < n; i++) {
 		if (f[i].borrowed || f[i].fd < 0)
 			continue;
-		if (j->fsync_on_close && job_modifies(j))
+		if (j->fsync_on_close && job_modifies(j) && !f[i].synced)
 			fsync(f[i].fd);
 		close(f[i].fd);
 		f[i].fd = -1;
@@ -512,7 +528,7 @@ int files_close(const struct job_desc *j, struct io_file *f, unsigned n, unsigne
 			f[i].fd = -1;
 		if (f[i].fd < 0)
 			continue;
-		if (j->fsync_on_close && job_modifies(j))
+		if (j->fsync_on_close && job_modifies(j) && !f[i].synced)
 			fsync(f[i].fd);
 		close(f[i].fd);
 		f[i].fd = -1;

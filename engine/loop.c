@@ -617,7 +617,10 @@ static void run_async_simple(struct worker *w)
 /* end_fsync: sync every file the job wrote, inside the measured phase as fio does. */
 static void end_fsync(struct worker *w)
 {
-	if (!w->job->end_fsync || !rw_does(w->job->rw, IO_WRITE) || w->error)
+	const struct job_desc *j = w->job;
+
+	/* fio's job ends so with fsync_on_close too; the close then has nothing to sync */
+	if (!(j->end_fsync || j->fsync_on_close) || !rw_does(j->rw, IO_WRITE) || w->error)
 		return;
 	w->ending = true;
 	for (unsigned i = 0; i < w->nfiles; i++) {
@@ -629,8 +632,10 @@ static void end_fsync(struct worker *w)
 			run_sync(w);
 		else
 			run_async(w);
+		w->files[i].synced = !w->error;
 	}
 	w->issuing = false;
+	w->ending = false;
 }
 
 /*
@@ -741,9 +746,12 @@ void worker_run(struct worker *w)
 	else
 		do {
 			run_once(w);
-			/* a verifying job reads each loop back before the next, as fio */
-			if (w->plan.verify_loops && w->plan.loops_left)
-				verify_pass(w);
+			if (w->plan.loops_left) {
+				/* each loop ends as the job does: synced, then read back, as fio */
+				end_fsync(w);
+				if (w->plan.verify_loops)
+					verify_pass(w);
+			}
 		} while (worker_next_loop(w));	/* loops one at a time */
 	pace_floor_off(w);
 	end_fsync(w);

@@ -248,6 +248,8 @@ bool worker_next_loop(struct worker *w)
 	if (w->error || atomic_load_explicit(w->stop, memory_order_relaxed) ||
 	    !plan_next_loop(w))
 		return false;
+	for (unsigned i = 0; i < w->nfiles; i++)
+		w->files[i].synced = false;	/* written again */
 	if (!w->job->unlink_each_loop) {
 		w->issuing = true;	/* a verifying job's next loop, on the same files */
 		return true;

@@ -329,6 +329,59 @@ def check_sync_intervals(c, d):
                     (what, got, want))
 
 
+def check_loop_ends(c, d):
+    """Each loop= loop ends as the job does (issue 28 item 6), as fio 3.33 runs it:
+    end_fsync and fsync_on_close sync the files after every loop's writes (d53e42d: once
+    at the job's end, and twice with both), and number_ios counts each loop's I/Os (fio:
+    loops=3 number_ios=5 does 15, from the region's start each loop). fio's fsync_on_close
+    also reopens and closes the files between loops, syncing them once more with nothing
+    written: README, "How iojob differs"."""
+    fio = shutil.which("fio")
+    for extra, per_loop in ((["--end_fsync=1"], 1), (["--fsync_on_close=1"], 1),
+                            (["--end_fsync=1", "--fsync_on_close=1"], 1),
+                            (["--end_fsync=1", "--fsync=3"], 6)):
+        for loops in (1, 3):
+            args = ["--name=j", "--directory=" + d, "--rw=write", "--bs=4k", "--size=64k",
+                    "--loops=%d" % loops, "--output=/dev/null"] + extra
+            code, got = sync_counts([BIN] + args, d)
+            c.check(code == 0 and got == (per_loop * loops, 0),
+                    "%s loops=%d: %s fsyncs, want %d" % (extra, loops, got, per_loop * loops))
+            if fio and "--fsync_on_close=1" not in extra:
+                code, want = sync_counts([fio] + args, d)
+                c.check(code == 0 and got == want, "%s loops=%d: fio 3.33 made %s, iojob %s"
+                        % (extra, loops, want, got))
+    code, _, lines = traced(["--name=n", "--directory=" + d, "--rw=write", "--bs=4k",
+                             "--size=64k", "--loops=3", "--number_ios=5",
+                             "--output=/dev/null"], d, "pwrite64")
+    offsets = [int(m.group(1)) for m in
+               (re.search(r"pwrite64\(\d+, .*, 4096, (\d+)\)", l) for l in lines) if m]
+    c.check(code == 0 and offsets == [4096 * k for k in range(5)] * 3,
+            "loops=3 number_ios=5: 5 writes from the start each loop: %s" % offsets)
+
+
+def check_fallocate_sizes(c, d):
+    """fallocate= sizes a write job's new file as fio's does (issue 28 item 6): none and
+    keep leave it to grow as it is written (d53e42d truncated it to full size whatever
+    the mode), truncate and native size it at once; a read job lays it out whole."""
+    for mode, want in (("none", 16 * KiB), ("keep", 16 * KiB), ("truncate", 64 * KiB),
+                       ("native", 64 * KiB), ("posix", 64 * KiB)):
+        path = os.path.join(d, "fa." + mode)
+        code, _, err = iojob(["--name=f", "--filename=" + path, "--rw=write", "--bs=4k",
+                              "--size=64k", "--number_ios=4", "--fallocate=" + mode,
+                              "--output=/dev/null"], d)
+        size = os.path.getsize(path) if os.path.exists(path) else -1
+        c.check(code == 0 and size == want, "fallocate=%s, 4 writes of 4k: the file is %d "
+                "bytes, want %d %s" % (mode, size, want, err.strip()))
+        os.unlink(path) if os.path.exists(path) else None
+    path = os.path.join(d, "coo")
+    code, _, err = iojob(["--name=r", "--filename=" + path, "--rw=read", "--bs=4k",
+                          "--size=64k", "--create_on_open=1", "--output-format=terse"], d)
+    c.check(code == 0 and os.path.getsize(path) == 64 * KiB and "create_on_open" in err,
+            "create_on_open=1 on a read job: laid out, with a note saying fio would not: "
+            "%d %r" % (code, err))
+    os.unlink(path)
+
+
 def rw_hint(path):
     import fcntl
     import struct
@@ -473,6 +526,7 @@ def main():
         check_file_append(c, d)
         check_fill_device(c, d)
         check_write_hint(c, d)
+        check_fallocate_sizes(c, d)
         check_no_ops(c, d)
         if not STRACE:
             c.skip("strace is not installed: the checks of system calls")
@@ -484,6 +538,7 @@ def main():
             check_pre_read(c, d)
             check_sync_file_range(c, d)
             check_sync_intervals(c, d)
+            check_loop_ends(c, d)
             check_fadvise_noreuse(c, d)
             check_openfiles(c, d)
             check_lockfile(c, d)
