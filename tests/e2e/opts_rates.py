@@ -103,8 +103,8 @@ def check_rate_min(c, d):
 def check_flow(c, d):
     """Two jobs of flow_id 3 weighted 3 and 1 do I/O in that ratio while both run (each
     I/O is let through only within the job's share); held back, each yields (flow_sleep=0)
-    and a job alone in flow_id 4, held by nobody, never does. With flow_sleep=50ms a job
-    held back sleeps 50 ms instead, and never yields."""
+    and a job alone in flow_id 4, held by nobody, is not (a yield now and then of a sanitizer's runtime aside). With flow_sleep=50ms a job
+    held back sleeps 50 ms instead of yielding."""
     pair = NULL + ["--time_based", "--runtime=1s", "--flow_id=3", "--name=heavy", "--flow=3",
                    "--name=light", "--flow=1"]
     jobs, made = traced(c, d, pair + ["--name=alone", "--flow_id=4", "--flow=1"], "flow",
@@ -119,8 +119,11 @@ def check_flow(c, d):
     # tens of times more, unheld)
     c.check(alone > light, "a job alone in its flow_id is not held: %d I/Os, the light one %d"
             % (alone, light))
+    # a sanitizer's runtime (its spin locks) or the C library may yield now and then on
+    # any thread: the flow's holds are told by being many, not by the others being none
     got = {n: yields(made, n) for n in ("heavy", "light", "alone")}
-    c.check(got["heavy"] + got["light"] > 0 and not got["alone"] and not sleeps(made),
+    held = got["heavy"] + got["light"]
+    c.check(held >= 20 and got["alone"] * 20 <= held and not sleeps(made),
             "flow_sleep=0: the flow's jobs yield, the one alone in its flow does not: "
             "yields %s, %d sleeps" % (got, len(sleeps(made))))
     sleep_ms = 50
@@ -136,8 +139,9 @@ def check_flow(c, d):
         # last one may be shorter: no pause outlasts the runtime
         long_ones, all_ones = sleeps(made, (sleep_ms - 2) * MS), sleeps(made)
         n = {j: (len(sleeps(made, job=j)), yields(made, j)) for j in ("heavy", "light")}
-        c.check(long_ones and len(all_ones) - len(long_ones) <= 2 and not n["heavy"][1] and
-                not n["light"][1], "flow_sleep=%d ms: %d sleeps, %d of them of %d ms; "
+        c.check(long_ones and len(all_ones) - len(long_ones) <= 2 and
+                n["heavy"][1] + n["light"][1] <= len(long_ones) // 4,
+                "flow_sleep=%d ms: %d sleeps, %d of them of %d ms; "
                 "(sleeps, yields) by job: %s" % (sleep_ms, len(all_ones), len(long_ones),
                                                  sleep_ms, n))
 
