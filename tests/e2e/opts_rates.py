@@ -103,8 +103,9 @@ def check_rate_min(c, d):
 def check_flow(c, d):
     """Two jobs of flow_id 3 weighted 3 and 1 do I/O in that ratio while both run (each
     I/O is let through only within the job's share); held back, each yields (flow_sleep=0)
-    and a job alone in flow_id 4, held by nobody, is not (a yield now and then of a sanitizer's runtime aside). With flow_sleep=50ms a job
-    held back sleeps 50 ms instead of yielding."""
+    and a job alone in flow_id 4, held by nobody, is not (a yield now and then of a
+    sanitizer's runtime aside). With flow_sleep=50ms a job held back sleeps 50 ms instead
+    of yielding."""
     pair = NULL + ["--time_based", "--runtime=1s", "--flow_id=3", "--name=heavy", "--flow=3",
                    "--name=light", "--flow=1"]
     jobs, made = traced(c, d, pair + ["--name=alone", "--flow_id=4", "--flow=1"], "flow",
