@@ -45,8 +45,7 @@ static void data_digest(const struct verify *v, const unsigned char *chunk, uint
 /* fio's crc32c of the header up to its crc32 field: from ~0, no final xor. */
 static uint32_t header_crc(const struct vhdr *h)
 {
-	return ~(crc32c_hw_available() ? crc32c_hw(0, h, offsetof(struct vhdr, crc32)) :
-		 crc32c_sw(0, h, offsetof(struct vhdr, crc32)));
+	return crc32c_fio(h, offsetof(struct vhdr, crc32));
 }
 
 /*

@@ -50,11 +50,6 @@ struct state_list {
 
 _Static_assert(sizeof(struct state_list) == 152, "fio's thread_io_list is 152 bytes");
 
-static uint32_t fio_crc32c(const void *buf, size_t len)
-{
-	return ~(crc32c_hw_available() ? crc32c_hw(0, buf, len) : crc32c_sw(0, buf, len));
-}
-
 /* fio's name for job INDEX's state file, in --aux-path or the cwd; '/' in the name: '.'. */
 static int state_path(char path[PATH_MAX], const struct worker *w, unsigned index)
 {
@@ -118,7 +113,7 @@ int verify_save_state(struct worker *w, unsigned index)
 		goto fail;
 	h.version = htole64(STATE_VERSION);
 	h.size = htole64(size);
-	h.crc = htole64(fio_crc32c(s, size));
+	h.crc = htole64(crc32c_fio(s, size));
 	fd = path_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, why, sizeof(why));
 	if (fd < 0) {
 		free(s);
@@ -162,7 +157,7 @@ static struct state_list *read_state(int fd, const struct worker *w, unsigned in
 		return NULL;
 	}
 	*why = "its checksum is wrong: the file is corrupt";
-	if (fio_crc32c(s, size) != le64toh(h.crc))
+	if (crc32c_fio(s, size) != le64toh(h.crc))
 		goto bad;
 	s->depth = le32toh(s->depth);
 	s->nofiles = le32toh(s->nofiles);

@@ -86,6 +86,21 @@ START_TEST(crc32c_table_and_instruction_agree_with_the_vector)
 }
 END_TEST
 
+/* The CPU is asked once a process, however many checksums follow (cpuid traps in a VM). */
+START_TEST(crc32c_asks_the_cpu_once)
+{
+	uint8_t buf[512] = { 1 };
+	uint8_t out[CHECKSUM_MAX];
+
+	for (int i = 0; i < 1000; i++) {
+		buf[1] = (uint8_t)i;
+		checksum(CSUM_CRC32C, buf, sizeof(buf), out);
+		ck_assert_uint_eq(crc32c_fio(buf, sizeof(buf)), ~crc32c_sw(0, buf, sizeof(buf)));
+	}
+	ck_assert_uint_eq(crc32c_probes(), 1);
+}
+END_TEST
+
 START_TEST(xxh32_matches_the_reference)
 {
 	ck_assert_uint_eq(xxh32("", 0, 0), 0x02cc5d05);
@@ -170,6 +185,7 @@ static Suite *checksum_suite(void)
 			    TABLE_LEN(digest_cases));
 	tcase_add_test(tc, digests_are_right_at_every_padding_edge);
 	tcase_add_test(tc, crc32c_table_and_instruction_agree_with_the_vector);
+	tcase_add_test(tc, crc32c_asks_the_cpu_once);
 	tcase_add_test(tc, xxh32_matches_the_reference);
 	tcase_add_test(tc, fio_crcs_match_their_check_values);
 	tcase_add_loop_test(tc, sha_family_matches_published_vectors, 0, TABLE_LEN(sha_cases));
