@@ -51,7 +51,7 @@ static const char *metavar_of(const struct opt_def *o)
 		[OPT_SIZE] = "SIZE", [OPT_SIZE_PCT] = "SIZE", [OPT_RANGE] = "SIZE",
 		[OPT_TIME] = "TIME", [OPT_TIME_RANGE] = "TIME", [OPT_BOOL] = "0|1",
 		[OPT_BOOL_INV] = "0|1", [OPT_ENUM] = "VALUE", [OPT_CUSTOM] = "VALUE",
-		[OPT_REFUSED] = "VALUE",
+		[OPT_REFUSED] = "VALUE", [OPT_DEPRECATED] = "VALUE",
 	};
 
 	return names[o->type];

@@ -120,6 +120,23 @@ static int fail_at(const struct job_desc *j, const char *opt, struct diag *d, bo
 	return diag_at(d, -EINVAL, file, line, "job '%s': %s", j->name, why);
 }
 
+void job_note(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt, ...)
+{
+	const char *file;
+	char why[512];
+	va_list ap;
+	int line;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	job_where(j, opt, &file, &line);
+	if (line > 0)
+		diag_note(d, "%s:%d: job '%s': option '%s': %s", file, line, j->name, opt, why);
+	else
+		diag_note(d, "%s: job '%s': option '%s': %s", file, j->name, opt, why);
+}
+
 int job_fail(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt, ...)
 {
 	va_list ap;

@@ -451,6 +451,10 @@ struct diag;
 int job_fail(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* A note at the line that set opt: what iojob did with a setting fio also lets pass. */
+void job_note(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* The same, naming the option: "job 'x': option 'opt': " and the formatted text. */
 int job_fail_opt(const struct job_desc *j, const char *opt, struct diag *d, const char *fmt,
 		 ...) __attribute__((format(printf, 4, 5)));

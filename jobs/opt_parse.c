@@ -337,6 +337,8 @@ static int apply_by_type(const struct opt_def *o, const struct opt_ctx *ctx, voi
 		return apply_enum(o, field, val, why, whylen);
 	case OPT_CUSTOM:
 		return o->parse(ctx, val, base, why, whylen);
+	case OPT_DEPRECATED:
+		return 0;
 	case OPT_REFUSED:
 		if (o->noop && !strcasecmp(val, o->noop))
 			return 0;
@@ -382,6 +384,7 @@ void opt_describe(const struct opt_def *o, char *buf, size_t len)
 		[OPT_TIME] = "time", [OPT_TIME_RANGE] = "time or time range",
 		[OPT_BOOL] = "boolean", [OPT_BOOL_INV] = "boolean", [OPT_ENUM] = "one of",
 		[OPT_CUSTOM] = "text", [OPT_REFUSED] = "not in iojob",
+		[OPT_DEPRECATED] = "anything (deprecated: ignored, as by fio)",
 	};
 	size_t n;
 

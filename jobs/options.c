@@ -459,6 +459,8 @@ const struct opt_def job_options[] = {
 	JOB_CUSTOM("verify_pattern", verify_pattern, NULL, opt_verify_pattern_parse,
 		   "the data of verified blocks (0x hex, \"text\" or a byte)",
 		   .syntax = "0xHEX, \"text\" or a byte 0-255"),
+	JOB_DEPRECATED("verifysort", "fio's old verify ordering; deprecated, ignored"),
+	JOB_DEPRECATED("verifysort_nr", "fio's old verify ordering; deprecated, ignored"),
 	JOB_SIZE("verify_interval", verify_interval, "0", 0, 0,
 		 "bytes covered by each header and checksum (0: the block size)"),
 	JOB_BOOL("do_verify", do_verify, "1", "read back and check after the writes"),
@@ -654,6 +656,7 @@ const struct opt_def job_options[] = {
 		 "weight of the job among the jobs of its flow_id: their I/O counts keep the "
 		 "ratio of their weights (0: not in a flow)"),
 	JOB_UINT("flow_id", flow_id, "0", 0, UINT32_MAX, "the flow this job's weight belongs to"),
+	JOB_DEPRECATED("flow_watermark", "fio's old flow threshold; deprecated, ignored"),
 	JOB_UINT("flow_sleep", flow_sleep_us, "0", 0, UINT32_MAX,
 		 "pause when the job is ahead of its flow weight (microseconds; 0: retry at once)"),
 	JOB_TIME("thinktime_spin", thinktime_spin_ns, "0", NS_PER_USEC,

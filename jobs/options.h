@@ -29,6 +29,7 @@ enum opt_type {
 	OPT_ENUM,	/* int, one of vals[] */
 	OPT_CUSTOM,	/* parsed by parse() */
 	OPT_REFUSED,	/* fio's, but cannot act here: any value but .noop fails with .refused */
+	OPT_DEPRECATED,	/* fio's soft-deprecated: any value taken, with a note, acting on nothing */
 };
 
 struct opt_enum {
@@ -124,6 +125,13 @@ struct opt_def {
  */
 #define JOB_REFUSED(n, ok, why, h, ...) \
 	{ .name = n, .type = OPT_REFUSED, .noop = ok, .refused = why, .help = h, __VA_ARGS__ }
+
+/*
+ * An option fio 3.33 keeps only so that old job files run: it says "Option N is deprecated"
+ * and ignores it. So does iojob, with a note at the line that set it (jobs/validate.c).
+ */
+#define JOB_DEPRECATED(n, h) \
+	{ .name = n, .type = OPT_DEPRECATED, .help = h, .bare_ok = true }
 
 /*
  * An engine's option lives in job_desc.engine_opts, at an offset into the engine's struct.

@@ -132,6 +132,14 @@ static int check_rate_min(const struct job_desc *j, struct diag *d)
 	return 0;
 }
 
+/* fio's soft-deprecated options: taken and ignored, with fio's word for it. */
+static void note_deprecated(const struct job_desc *j, struct diag *d)
+{
+	for (const struct opt_def *o = job_options; o->name; o++)
+		if (o->type == OPT_DEPRECATED && job_setting(j, o->name))
+			job_note(j, o->name, d, "deprecated: fio 3.33 ignores it, and so does iojob");
+}
+
 static int check_timing(struct job_desc *j, struct diag *d)
 {
 	if (j->time_based && !j->runtime_ns) {
@@ -948,6 +956,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng,
 		ret = check_logs(j, paths, d);
 	if (!ret)
 		note_profile_options(j, d);
+	if (!ret)
+		note_deprecated(j, d);
 	if (!ret)
 		ret = check_verify(j, d);
 	if (!ret)

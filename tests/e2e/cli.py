@@ -129,6 +129,22 @@ def check_options_as_written(c, d):
                 "%s: job options %r, want %r: %s" % (extra, opts, want, err))
 
 
+def check_fio_leniency(c, d):
+    """Job files fio 3.33 runs, iojob runs, with a note at the line saying what it did
+    (issue 31): fio's soft-deprecated options (verifysort, verifysort_nr, flow_watermark:
+    fio says "Option N is deprecated" and ignores them; d53e42d refused them as unknown)."""
+    with open(os.path.join(d, "dep.fio"), "w") as f:
+        f.write("[global]\nverifysort=1\n[j]\nioengine=null\nsize=64k\nverifysort_nr\n"
+                "flow_watermark=3\n")
+    code, out, err = run(["--output-format=json", "dep.fio"], cwd=d)
+    notes = re.findall(r"^iojob: note: dep\.fio:(\d+): job 'j': option '(\w+)': deprecated",
+                       err, re.M)
+    c.check(code == 0 and json.loads(out)["jobs"][0]["read"]["io_bytes"] == 64 * 1024 and
+            sorted(notes) == [("2", "verifysort"), ("6", "verifysort_nr"),
+                              ("7", "flow_watermark")],
+            "deprecated options run with a note at their lines: exit %d %r" % (code, err))
+
+
 def check_getopt_grammar(c):
     """fio's getopt: --KEY VALUE as well as --KEY=VALUE; a set-only option (time_based)
     never takes the next argument; a boolean takes it when it is a boolean word."""
@@ -330,6 +346,7 @@ def main():
         check_later_phase_file(c, d)
         check_job_failure(c, d)
         check_options_as_written(c, d)
+        check_fio_leniency(c, d)
         check_fio_switches(c, d)
         check_inflate_log(c, d)
         check_trigger(c, d)

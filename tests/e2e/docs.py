@@ -170,7 +170,8 @@ def sample_value(name):
     m = re.match(r"integer, (\d+) to", kind)
     for prefix, value in [("integer", m.group(1) if m else "1"), ("size or percentage", "50%"),
                           ("size or size range", "4k-8k"), ("size", "4k"),
-                          ("time", "1s"), ("boolean", "1"), ("list", "x"), ("text", "x")]:
+                          ("time", "1s"), ("boolean", "1"), ("list", "x"), ("text", "x"),
+                          ("anything", "1")]:
         if kind.startswith(prefix):
             return value
     return None

@@ -81,6 +81,16 @@ def check_affinity(c, d):
     c.check(code == 0, "split: exit %d: %s" % (code, err))
     got = sorted(int(l.split()[-1]) for l in read(os.path.join(d, "split.txt")).splitlines())
     c.check(got == two, "split: the two clones run on CPUs %r: %r" % (two, got))
+    # split with no set to split: fio 3.33 leaves the jobs on every CPU, and so does iojob,
+    # with a note at the option (d53e42d refused the job)
+    os.unlink(os.path.join(d, "split.txt"))
+    code, _, err = job(d, ["--cpus_allowed_policy=split", "--numjobs=2",
+                           "--exec_prerun=grep Cpus_allowed_list /proc/self/status >> split.txt"])
+    every = read(os.path.join(d, "split.txt")).split() if code == 0 else []
+    mine = os.popen("grep Cpus_allowed_list /proc/self/status").read().split()
+    c.check(code == 0 and "option 'cpus_allowed_policy'" in err and
+            every.count(mine[-1]) == 2, "split without cpus_allowed: runs on every CPU with "
+            "a note: exit %d %r %r" % (code, every, err))
     code, _, err = job(d, ["--cpus_allowed=1024"])
     c.check(code == 2 and "is past this machine's last" in err,
             "a CPU past the machine's is refused (exit %d): %s" % (code, err))
