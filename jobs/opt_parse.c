@@ -137,6 +137,7 @@ static int apply_list(const struct opt_def *o, const struct opt_ctx *ctx, void *
 		      const char *val, char *why, size_t whylen)
 {
 	struct str_list *l = field;
+	unsigned kept;
 	char **f, **v;
 	int n, i, ret = 0;
 
@@ -156,23 +157,25 @@ static int apply_list(const struct opt_def *o, const struct opt_ctx *ctx, void *
 	}
 	if (l->n)
 		memcpy(v, l->v, sizeof(*v) * l->n);
-	for (i = 0; i < n; i++) {
-		if (!*f[i]) {
-			snprintf(why, whylen, "'%s' has an empty name", val);
-			ret = -EINVAL;
-			break;
-		}
-		v[l->n + i] = arena_strdup(ctx->arena, f[i]);
-		if (!v[l->n + i]) {
+	/* an empty name between ':' is skipped, as fio skips it (validate notes it) */
+	for (i = 0, kept = 0; i < n; i++) {
+		if (!*f[i])
+			continue;
+		v[l->n + kept] = arena_strdup(ctx->arena, f[i]);
+		if (!v[l->n + kept++]) {
 			ret = -ENOMEM;
 			break;
 		}
 	}
 	value_split_free(f, n);
+	if (!ret && !kept) {
+		snprintf(why, whylen, "'%s' has no name", val);
+		ret = -EINVAL;
+	}
 	if (ret)
 		return ret;
 	l->v = v;
-	l->n += (unsigned)n;
+	l->n += kept;
 	return 0;
 }
 

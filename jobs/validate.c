@@ -132,12 +132,37 @@ static int check_rate_min(const struct job_desc *j, struct diag *d)
 	return 0;
 }
 
-/* fio's soft-deprecated options: taken and ignored, with fio's word for it. */
-static void note_deprecated(const struct job_desc *j, struct diag *d)
+/* Whether a ':'-separated list as written holds an empty name ("a::b", "a:"). */
+static bool has_empty_name(const char *val)
 {
-	for (const struct opt_def *o = job_options; o->name; o++)
-		if (o->type == OPT_DEPRECATED && job_setting(j, o->name))
+	char **f;
+	int n = value_split(val, ':', &f);
+	bool empty = false;
+
+	for (int i = 0; i < n; i++)
+		empty |= !*f[i];
+	if (n >= 0)
+		value_split_free(f, n);
+	return empty;
+}
+
+/*
+ * What fio lets pass, said: its soft-deprecated options, taken and ignored; empty names in
+ * a list, skipped (fio's "a::b" is files a and b).
+ */
+static void note_fio_leniency(const struct job_desc *j, struct diag *d)
+{
+	for (const struct opt_def *o = job_options; o->name; o++) {
+		const char *val = job_setting(j, o->name);
+
+		if (!val)
+			continue;
+		if (o->type == OPT_DEPRECATED)
 			job_note(j, o->name, d, "deprecated: fio 3.33 ignores it, and so does iojob");
+		else if (o->type == OPT_STR_LIST && has_empty_name(val))
+			job_note(j, o->name, d, "'%s': the empty names between ':' are skipped, as "
+				 "fio skips them", val);
+	}
 }
 
 static int check_timing(struct job_desc *j, struct diag *d)
@@ -957,7 +982,7 @@ int job_validate(struct job_desc *j, const struct engine_info *eng,
 	if (!ret)
 		note_profile_options(j, d);
 	if (!ret)
-		note_deprecated(j, d);
+		note_fio_leniency(j, d);
 	if (!ret)
 		ret = check_verify(j, d);
 	if (!ret)

@@ -132,7 +132,8 @@ def check_options_as_written(c, d):
 def check_fio_leniency(c, d):
     """Job files fio 3.33 runs, iojob runs, with a note at the line saying what it did
     (issue 31): fio's soft-deprecated options (verifysort, verifysort_nr, flow_watermark:
-    fio says "Option N is deprecated" and ignores them; d53e42d refused them as unknown)."""
+    fio says "Option N is deprecated" and ignores them; d53e42d refused them as unknown),
+    and empty names in a list, which fio skips."""
     with open(os.path.join(d, "dep.fio"), "w") as f:
         f.write("[global]\nverifysort=1\n[j]\nioengine=null\nsize=64k\nverifysort_nr\n"
                 "flow_watermark=3\n")
@@ -143,6 +144,13 @@ def check_fio_leniency(c, d):
             sorted(notes) == [("2", "verifysort"), ("6", "verifysort_nr"),
                               ("7", "flow_watermark")],
             "deprecated options run with a note at their lines: exit %d %r" % (code, err))
+    # filename=a::b: files a and b (d53e42d: "has an empty name", exit 2)
+    code, out, err = run(["--name=e", "--ioengine=psync", "--rw=write", "--size=64k",
+                          "--filename=ea::eb:", "--output-format=json"], cwd=d)
+    c.check(code == 0 and "empty names between ':' are skipped" in err and
+            os.path.getsize(os.path.join(d, "ea")) == 32 * 1024 and
+            os.path.getsize(os.path.join(d, "eb")) == 32 * 1024,
+            "filename=ea::eb: two files with a note: exit %d %r" % (code, err))
 
 
 def check_getopt_grammar(c):
