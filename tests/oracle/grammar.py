@@ -43,7 +43,7 @@ FEATURES = [F("engine", e, ioengine=e) for e in ENGINES] + [
     F("size", "size=512k", size="512k"), F("size", "size=2m", size="2m"),
     F("io_size", "io_size=half", io_size="512k"), F("io_size", "io_size=double", io_size="2m"),
     F("number_ios", "number_ios=37", number_ios="37"),
-    F("offset", "offset=256k", offset="256k"), F("offset", "offset=25%", offset="25%"),
+    F("offset", "offset=256k", offset="256k"), F("offset", "offset=768k", offset="768k"),
     F("offset_increment", "offset_increment=256k", offset_increment="256k", numjobs="2"),
     F("filesize", "filesize=256k", filesize="256k", nrfiles="2"),
     F("nrfiles", "nrfiles=2", nrfiles="2"), F("nrfiles", "nrfiles=4", nrfiles="4"),
@@ -128,7 +128,11 @@ def valid(o, feats):
         return False
     if "direct" in fams and (eng == "mmap" or min(bs_sizes(o) or [4096]) < 4096):
         return False
-    if eng == "mmap" and fams & {"osync", "depth", "batch"}:
+    # fio's mmap engine wants 4 KiB blocks at least, and takes SIGBUS on an empty file
+    if eng == "mmap" and (fams & {"osync", "depth", "batch"} or min(bs_sizes(o) or [4096]) <
+                          4096 or "layout" in fams):
+        return False
+    if rw in TRIMS and (min(bs_sizes(o) or [4096]) < 4096 or "bs_unaligned" in feats):
         return False
     if fams & {"depth", "batch"} and eng not in ASYNC:
         return False

@@ -20,8 +20,8 @@ DIRS = ("read", "write", "trim")
 
 LINE = re.compile(r"^(\w+)\((.*)\)\s+=\s+(-?\d+|0x[0-9a-f]+|\?)(?:<([^>]*)>)?")
 FD = re.compile(r"^(-?\d+)<([^>]*)>")
-IOCB = re.compile(r"aio_lio_opcode=IOCB_CMD_(\w+), aio_fildes=\d+<([^>]*)>.*?"
-                  r"aio_nbytes=(\d+), aio_offset=(-?\d+)")
+IOCB = re.compile(r"aio_lio_opcode=IOCB_CMD_(\w+), aio_fildes=\d+<([^>]*)>(?:.*?"
+                  r"aio_nbytes=(\d+), aio_offset=(-?\d+))?")
 IOV_LEN = re.compile(r"iov_len=(\d+)")
 
 
@@ -105,7 +105,7 @@ def parse_line(t, tid, pos, line, wanted):
         t.syncs["msync"] = t.syncs.get("msync", 0) + (rv == 0)
         return
     if call == "io_submit":
-        for k, cb in enumerate(re.findall(r"\{aio_data.*?\}", args[2])):
+        for k, cb in enumerate(re.findall(r"\{aio_data(?:[^{}]|\{[^{}]*\})*\}", args[2])):
             mm = IOCB.search(cb)
             if not mm or k >= rv:
                 continue
@@ -116,7 +116,7 @@ def parse_line(t, tid, pos, line, wanted):
             if op in ("FSYNC", "FDSYNC"):
                 key = "fsync" if op == "FSYNC" else "fdatasync"
                 t.syncs[key] = t.syncs.get(key, 0) + 1
-            else:
+            elif mm.group(3):
                 d = "read" if op.startswith("PREAD") else "write"
                 t.add_io(tid, p, d, int(mm.group(4)), int(mm.group(3)))
         return
@@ -274,6 +274,7 @@ class LoopDevice:
         self.dev = None
 
     def __enter__(self):
+        os.makedirs(os.path.dirname(self.backing), exist_ok=True)
         with open(self.backing, "wb") as f:
             f.truncate(self.size)
         p = subprocess.run(["losetup", "-f", "--show", self.backing], capture_output=True,
