@@ -25,7 +25,7 @@ import judge  # noqa: E402
 import truth  # noqa: E402
 
 SRC = os.environ.get("IOJOB_SRCDIR", os.path.join(HERE, "..", ".."))
-IOJOB = os.environ.get("IOJOB_BIN", os.path.join(SRC, "build", "iojob"))
+IOJOB = os.path.abspath(os.environ.get("IOJOB_BIN", os.path.join(SRC, "build", "iojob")))
 EXPECTED = os.path.join(HERE, "expected.json")
 UNIT = {"k": 1 << 10, "m": 1 << 20}
 TRIM_DEV = "@DEV@"
@@ -206,12 +206,16 @@ def read_jobs(path):
         with open(n) as f:
             for line in f:
                 line = line.strip()
+                if line.startswith((";", "#")):
+                    continue
                 if line.startswith("[") and o:
                     o["stonewall"] = "1"
                     break
                 if "=" in line:
                     k, v = line.split("=", 1)
                     o[k.strip()] = v.strip()
+        o.setdefault("rw", "read")
+        o.setdefault("ioengine", "psync")
         jobs.append(o)
     return jobs
 

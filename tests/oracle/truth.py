@@ -5,6 +5,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import zlib
@@ -196,7 +197,7 @@ def file_state(path):
             "compress": len(zlib.compress(raw, 1)) / max(1, len(raw))}
 
 
-def run_tool(argv, jobtext, workdir, files, env=None, devices=None, timeout=120):
+def run_tool(argv, jobtext, workdir, files, env=None, devices=None, timeout=60):
     """Run argv (fio or iojob, with its own options) on jobtext in workdir under strace:
     files are made first (relative name -> size), devices maps a placeholder in jobtext to
     a block device. Returns a dict: rc, stderr, the report (parsed JSON or None), the
@@ -226,11 +227,16 @@ def run_tool(argv, jobtext, workdir, files, env=None, devices=None, timeout=120)
     cmd = ["strace", "-ff", "-qq", "-y", "-s", "0", "-v", "-e", "signal=none", "-e",
            "trace=" + CALLS, "-o", os.path.join(tdir, "t")] + argv + \
         ["--output-format=json", "job.fio"]
+    # a group of its own: past the timeout, strace and the tool it traces end together
+    # (killing strace alone leaves the tool running untraced)
+    p = subprocess.Popen(cmd, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=env, start_new_session=True)
     try:
-        p = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=timeout,
-                           env=env)
-        rc, out, err = p.returncode, p.stdout, p.stderr
+        out, err = p.communicate(timeout=timeout)
+        rc = p.returncode
     except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
         rc, out, err = -1, "", "timed out after %d s" % timeout
     try:
         trace = parse_traces(tdir, wanted)
