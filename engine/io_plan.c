@@ -278,16 +278,24 @@ int plan_init(struct worker *w)
 bool plan_next_loop(struct worker *w)
 {
 	struct io_plan *p = &w->plan;
+	/*
+	 * A loop number_ios cut short left its files part done: as fio, which starts a file
+	 * over only once it is done, the next loop goes on where this one stopped
+	 * (loops=3 number_ios=5 over 16 blocks writes blocks 0 to 14).
+	 */
+	bool cut = !p->ios_left && p->bytes_left && !w->job->unlink_each_loop;
 
 	if (!p->loops_left)
 		return false;
 	p->loops_left--;
 	p->bytes_left = p->loop_bytes;
 	p->ios_left = w->job->number_ios ? w->job->number_ios : UINT64_MAX;
-	p->cur_file = 0;
-	p->file_left = w->job->file_service_nr;
 	p->rand_run_left = 0;
 	p->next_dir = -1;
+	if (cut)
+		return true;
+	p->cur_file = 0;
+	p->file_left = w->job->file_service_nr;
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		struct plan_file *pf = &p->files[i];
 

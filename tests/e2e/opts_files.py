@@ -333,7 +333,7 @@ def check_loop_ends(c, d):
     """Each loop= loop ends as the job does (issue 28 item 6), as fio 3.33 runs it:
     end_fsync and fsync_on_close sync the files after every loop's writes (d53e42d: once
     at the job's end, and twice with both), and number_ios counts each loop's I/Os (fio:
-    loops=3 number_ios=5 does 15, from the region's start each loop). fio's fsync_on_close
+    loops=3 number_ios=5 does 15, each loop going on where the last one stopped). fio's fsync_on_close
     also reopens and closes the files between loops, syncing them once more with nothing
     written: README, "How iojob differs"."""
     fio = shutil.which("fio")
@@ -355,8 +355,9 @@ def check_loop_ends(c, d):
                              "--output=/dev/null"], d, "pwrite64")
     offsets = [int(m.group(1)) for m in
                (re.search(r"pwrite64\(\d+, .*, 4096, (\d+)\)", l) for l in lines) if m]
-    c.check(code == 0 and offsets == [4096 * k for k in range(5)] * 3,
-            "loops=3 number_ios=5: 5 writes from the start each loop: %s" % offsets)
+    c.check(code == 0 and offsets == [4096 * k for k in range(15)],
+            "loops=3 number_ios=5: 5 writes a loop, each loop going on where the last "
+            "stopped: %s" % offsets)
 
 
 def check_fallocate_sizes(c, d):
