@@ -103,7 +103,8 @@ static int init_queues(struct worker *w, struct verify *v)
 
 	if (!rw_does(j->rw, IO_WRITE) || j->verify_only)
 		return 0;
-	if (j->verify_backlog && init_backlog(w, v) < 0)
+	/* do_verify=0 reads nothing back, the backlog's batches neither, as fio */
+	if (j->verify_backlog && j->do_verify && init_backlog(w, v) < 0)
 		return -ENOMEM;
 	if (j->trim_percentage) {
 		uint64_t blocks = region_blocks(w);

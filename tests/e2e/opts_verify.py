@@ -320,6 +320,12 @@ def check_backlog_batch(c, d):
     runs = [(k, len(list(g))) for k, g in itertools.groupby(kinds)]
     c.check(runs[:4] == [("write", 16), ("read", 4)] * 2,
             "verify_backlog_batch=4: 16 writes, then 4 reads: %s" % runs[:6])
+    # do_verify=0 reads nothing back, not the backlog's batches either, as fio (the oracle
+    # found 256 reads where fio made none)
+    j, err = job(c, d, base + ["--rw=write", "--do_verify=0"])
+    c.check(j and j["read"]["total_ios"] == 0 and j["write"]["total_ios"] == 256,
+            "verify_backlog with do_verify=0: %d reads, want 0: %r" %
+            (j["read"]["total_ios"] if j else -1, err))
 
 
 def check_verify_each_loop(c, d):
