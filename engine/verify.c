@@ -42,8 +42,9 @@ static int init_tracking(struct worker *w, struct verify *v)
 	v->read_snap = calloc(j->iodepth, sizeof(*v->read_snap));
 	v->last_off = calloc(w->nfiles, sizeof(*v->last_off));
 	v->writes_done = calloc(w->nfiles, sizeof(*v->writes_done));
+	v->starts = calloc(w->nfiles, sizeof(*v->starts));
 	if (!v->gen || !v->busy || !v->issued || !v->next_gen || !v->read_snap ||
-	    !v->last_off || !v->writes_done)
+	    !v->last_off || !v->writes_done || !v->starts)
 		return -ENOMEM;
 	/*
 	 * Generations are kept only for what this run writes: 4 bytes per chunk, and 6 more
@@ -59,7 +60,10 @@ static int init_tracking(struct worker *w, struct verify *v)
 			v->busy[i] = calloc(n, sizeof(*v->busy[i]));
 			v->issued[i] = calloc(n, sizeof(*v->issued[i]));
 		}
-		if (!v->gen[i] || !v->last_off[i] || (racy && (!v->busy[i] || !v->issued[i])))
+		if (v->interval < j->bs[IO_WRITE].max)
+			v->starts[i] = calloc((n + 63) / 64, sizeof(*v->starts[i]));
+		if (!v->gen[i] || !v->last_off[i] || (racy && (!v->busy[i] || !v->issued[i])) ||
+		    (v->interval < j->bs[IO_WRITE].max && !v->starts[i]))
 			return -ENOMEM;
 	}
 	return 0;
@@ -168,6 +172,7 @@ void verify_free(struct worker *w)
 	if (v->async)
 		verify_async_stop(w);
 	free_per_file((void **)v->gen, w->nfiles);
+	free_per_file((void **)v->starts, w->nfiles);
 	free_per_file((void **)v->busy, w->nfiles);
 	free_per_file((void **)v->issued, w->nfiles);
 	free_per_file((void **)v->last_off, w->nfiles);
@@ -342,6 +347,24 @@ static void check_read(struct worker *w, struct io_req *r, uint64_t first)
 	}
 }
 
+/* A write of n chunks from chunk k: its start marked, any inside it (older writes') gone. */
+static void mark_start(struct verify *v, unsigned fi, uint64_t k, uint64_t n)
+{
+	uint64_t *s = v->starts ? v->starts[fi] : NULL;
+
+	if (!s)
+		return;
+	s[k / 64] |= 1ULL << (k % 64);
+	for (uint64_t i = k + 1; i < k + n; i++)
+		s[i / 64] &= ~(1ULL << (i % 64));
+}
+
+/* Whether chunk k of file fi begins a write (always, when writes are one chunk each). */
+static bool starts_write(const struct verify *v, unsigned fi, uint64_t k)
+{
+	return !v->starts || !v->starts[fi] || (v->starts[fi][k / 64] >> (k % 64) & 1);
+}
+
 static void remember_write(struct worker *w, struct io_req *r)
 {
 	struct verify *v = w->verify;
@@ -358,6 +381,7 @@ static void remember_write(struct worker *w, struct io_req *r)
 			gen = (uint32_t)c[v->gen_pos[0]] | (uint32_t)c[v->gen_pos[1]] << 8;
 		v->gen[fi][k] = v->busy[fi] ? write_completed(&v->busy[fi][k], gen) : gen;
 	}
+	mark_start(v, fi, (first - r->file->io_off) / v->interval, r->full_len / v->interval);
 	if (v->last_off[fi])
 		v->last_off[fi][v->writes_done[fi]++ % w->job->iodepth] = first;
 	if (v->backlog_q.e) {
@@ -406,11 +430,19 @@ static bool next_pass_chunk(struct worker *w, struct io_req *r)
 		uint32_t *gen = v->gen[v->pass_file];
 
 		while (v->pass_chunk < nchunks(v, f)) {
-			uint64_t c = v->pass_chunk++;
+			uint64_t c = v->pass_chunk++, n = 1;
 
 			if (gen && !gen[c])
 				continue;
-			verify_fill_req(w, r, IO_READ, f, f->io_off + c * v->interval, v->interval);
+			/* a write read back whole, as fio reads back what it wrote */
+			while (gen && v->pass_chunk < nchunks(v, f) && gen[v->pass_chunk] &&
+			       !starts_write(v, v->pass_file, v->pass_chunk) &&
+			       (n + 1) * v->interval <= w->job->bs[IO_WRITE].max) {
+				v->pass_chunk++;
+				n++;
+			}
+			verify_fill_req(w, r, IO_READ, f, f->io_off + c * v->interval,
+					(uint32_t)(n * v->interval));
 			return true;
 		}
 	}

@@ -106,6 +106,8 @@ struct verify {
 	unsigned slot;			/* bytes of the digest's room after the header */
 	uint16_t fio_type;
 	uint32_t **gen;			/* per file, per chunk: last generation written */
+	/* per file, a bit per chunk: a write starts there (writes of several chunks), or NULL */
+	uint64_t **starts;
 	uint16_t **busy;		/* per file, per chunk: writes in flight (iodepth > 1) */
 	uint32_t **issued;		/* per file, per chunk: the last write's generation */
 	uint32_t *read_snap;		/* per request slot: its file's next_gen at a read */

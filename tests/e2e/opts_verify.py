@@ -320,6 +320,14 @@ def check_backlog_batch(c, d):
     runs = [(k, len(list(g))) for k, g in itertools.groupby(kinds)]
     c.check(runs[:4] == [("write", 16), ("read", 4)] * 2,
             "verify_backlog_batch=4: 16 writes, then 4 reads: %s" % runs[:6])
+    # the pass reads each write back whole, its chunks checked within, as fio: 64 reads of
+    # 4k with verify_interval=1k (the oracle's f01: 256 reads of 1k), 1k writes 1k each
+    for bs, interval, reads in (("4k", "1k", 64), ("1k", "1k", 256), ("16k", "4k", 16)):
+        j, err = job(c, d, ["--name=i", "--filename=i.dat", "--size=256k", "--bs=" + bs,
+                            "--rw=write", "--verify=md5", "--verify_interval=" + interval])
+        c.check(j and j["read"]["total_ios"] == reads and j["read"]["io_bytes"] == 256 * 1024,
+                "bs=%s verify_interval=%s: %d reads of the 256k, want %d: %r" %
+                (bs, interval, j["read"]["total_ios"] if j else -1, reads, err))
     # do_verify=0 reads nothing back, not the backlog's batches either, as fio (the oracle
     # found 256 reads where fio made none)
     j, err = job(c, d, base + ["--rw=write", "--do_verify=0"])
