@@ -19,9 +19,36 @@
 #include "engine/verify_priv.h"
 #include "engine/worker.h"
 
-static uint64_t nchunks(const struct verify *v, const struct io_file *f)
+static uint64_t nunits(const struct verify *v, const struct io_file *f)
 {
-	return f->io_len / v->interval;
+	return f->io_len / v->unit;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * The unit generations are kept in: what every write's start and every chunk's start is a
+ * multiple of (the blockalign, the sizes' common divisor, the chunk). Below 512 bytes
+ * (bs_unaligned) the chunk: such writes are verified as fio 3.33's header allows.
+ */
+static uint32_t tracking_unit(const struct job_desc *j, uint32_t interval)
+{
+	const struct dir_bs *b = &j->bs[IO_WRITE];
+	uint64_t u = gcd64(interval, j->blockalign[IO_WRITE]);
+
+	u = gcd64(u, b->min);	/* bsrange: multiples of the minimum */
+	for (unsigned i = 0; i < b->nsplit; i++)
+		u = gcd64(u, b->split[i].bs);
+	return u < 512 || j->bs_unaligned ? interval : (uint32_t)u;
 }
 
 static int ring_init(struct block_ring *q, uint64_t cap)
@@ -43,15 +70,17 @@ static int init_tracking(struct worker *w, struct verify *v)
 	v->last_off = calloc(w->nfiles, sizeof(*v->last_off));
 	v->writes_done = calloc(w->nfiles, sizeof(*v->writes_done));
 	v->starts = calloc(w->nfiles, sizeof(*v->starts));
+	v->cstart = calloc(w->nfiles, sizeof(*v->cstart));
 	if (!v->gen || !v->busy || !v->issued || !v->next_gen || !v->read_snap ||
-	    !v->last_off || !v->writes_done || !v->starts)
+	    !v->last_off || !v->writes_done || !v->starts || !v->cstart)
 		return -ENOMEM;
+	v->unit = tracking_unit(j, v->interval);
 	/*
 	 * Generations are kept only for what this run writes: 4 bytes per chunk, and 6 more
 	 * with iodepth > 1, where writes and reads of one chunk can be in flight at once.
 	 */
 	for (unsigned i = 0; rw_does(j->rw, IO_WRITE) && !j->verify_only && i < w->nfiles; i++) {
-		uint64_t n = nchunks(v, &w->files[i]) + 1;
+		uint64_t n = nunits(v, &w->files[i]) + 1;
 		bool racy = j->iodepth > 1 && !v->pattern_only;
 
 		v->gen[i] = calloc(n, sizeof(*v->gen[i]));
@@ -62,8 +91,11 @@ static int init_tracking(struct worker *w, struct verify *v)
 		}
 		if (v->interval < j->bs[IO_WRITE].max)
 			v->starts[i] = calloc((n + 63) / 64, sizeof(*v->starts[i]));
+		if (v->unit < v->interval)
+			v->cstart[i] = calloc((n + 63) / 64, sizeof(*v->cstart[i]));
 		if (!v->gen[i] || !v->last_off[i] || (racy && (!v->busy[i] || !v->issued[i])) ||
-		    (v->interval < j->bs[IO_WRITE].max && !v->starts[i]))
+		    (v->interval < j->bs[IO_WRITE].max && !v->starts[i]) ||
+		    (v->unit < v->interval && !v->cstart[i]))
 			return -ENOMEM;
 	}
 	return 0;
@@ -173,6 +205,7 @@ void verify_free(struct worker *w)
 		verify_async_stop(w);
 	free_per_file((void **)v->gen, w->nfiles);
 	free_per_file((void **)v->starts, w->nfiles);
+	free_per_file((void **)v->cstart, w->nfiles);
 	free_per_file((void **)v->busy, w->nfiles);
 	free_per_file((void **)v->issued, w->nfiles);
 	free_per_file((void **)v->last_off, w->nfiles);
@@ -213,14 +246,50 @@ static uint32_t write_completed(uint16_t *busy, uint32_t gen)
 	return gen;
 }
 
+static bool bit_test(const uint64_t *m, uint64_t i)
+{
+	return m[i / 64] >> (i % 64) & 1;
+}
+
+static void bit_set(uint64_t *m, uint64_t i, bool on)
+{
+	if (on)
+		m[i / 64] |= 1ULL << (i % 64);
+	else
+		m[i / 64] &= ~(1ULL << (i % 64));
+}
+
+/*
+ * A chunk now starts at unit k of file fi: those that began less than a chunk before or
+ * after it (off the grid) are partly overwritten, so they are dropped, as fio drops a
+ * write that a later one overlaps from what it reads back. Nothing when units are chunks.
+ */
+static void place_chunk(struct verify *v, unsigned fi, uint64_t k)
+{
+	uint64_t m = v->interval / v->unit, lo = k >= m ? k - m + 1 : 0;
+	uint64_t *cs = v->cstart[fi];
+
+	if (!cs)
+		return;
+	for (uint64_t s = lo; s < k + m; s++) {
+		if (s != k && bit_test(cs, s)) {
+			bit_set(cs, s, false);
+			v->gen[fi][s] = 0;
+		}
+	}
+	bit_set(cs, k, true);
+}
+
 static void put_header(struct worker *w, struct io_req *r, uint32_t at, unsigned fi)
 {
 	struct verify *v = w->verify;
 	uint32_t gen = ++v->next_gen[fi];
 
 	verify_chunk_seal(v, w->job, r->buf + at, r->off + at, gen);
+	/* a chunk this one overlaps off the grid is no longer what was written: not read */
+	place_chunk(v, fi, verify_unit_of(v, r->file, r->off + at));
 	if (v->busy[fi]) {
-		uint64_t k = (r->off + at - r->file->io_off) / v->interval;
+		uint64_t k = verify_unit_of(v, r->file, r->off + at);
 
 		write_issued(&v->busy[fi][k]);
 		v->issued[fi][k] = gen;
@@ -325,7 +394,7 @@ static void check_read(struct worker *w, struct io_req *r, uint64_t first)
 		uint32_t n = 0;
 
 		for (; done + v->interval <= r->full_len && n < VERIFY_ASYNC_CHUNKS; n++) {
-			uint64_t k = (first + done - r->file->io_off) / v->interval;
+			uint64_t k = verify_unit_of(v, r->file, first + done);
 
 			ex[n] = (uint8_t)expect_of(v, fi, k, r->slot, &gens[n]);
 			done += v->interval;
@@ -347,22 +416,22 @@ static void check_read(struct worker *w, struct io_req *r, uint64_t first)
 	}
 }
 
-/* A write of n chunks from chunk k: its start marked, any inside it (older writes') gone. */
+/* A write of n units from unit k: its start marked, any inside it (older writes') gone. */
 static void mark_start(struct verify *v, unsigned fi, uint64_t k, uint64_t n)
 {
-	uint64_t *s = v->starts ? v->starts[fi] : NULL;
+	uint64_t *s = v->starts[fi];
 
 	if (!s)
 		return;
-	s[k / 64] |= 1ULL << (k % 64);
+	bit_set(s, k, true);
 	for (uint64_t i = k + 1; i < k + n; i++)
-		s[i / 64] &= ~(1ULL << (i % 64));
+		bit_set(s, i, false);
 }
 
-/* Whether chunk k of file fi begins a write (always, when writes are one chunk each). */
+/* Whether unit k of file fi begins a write (always, when writes are one chunk each). */
 static bool starts_write(const struct verify *v, unsigned fi, uint64_t k)
 {
-	return !v->starts || !v->starts[fi] || (v->starts[fi][k / 64] >> (k % 64) & 1);
+	return !v->starts[fi] || bit_test(v->starts[fi], k);
 }
 
 static void remember_write(struct worker *w, struct io_req *r)
@@ -374,14 +443,15 @@ static void remember_write(struct worker *w, struct io_req *r)
 	/* The block holds what completed last: record each chunk's generation from it. */
 	for (uint32_t at = 0; v->gen[fi] && at + v->interval <= r->full_len; at += v->interval) {
 		const unsigned char *c = r->buf_base + at;
-		uint64_t k = (first + at - r->file->io_off) / v->interval;
+		uint64_t k = verify_unit_of(v, r->file, first + at);
 		uint32_t gen = 1;	/* no header (pattern, null): "written" */
 
 		if (v->hlen)
 			gen = (uint32_t)c[v->gen_pos[0]] | (uint32_t)c[v->gen_pos[1]] << 8;
+		place_chunk(v, fi, k);
 		v->gen[fi][k] = v->busy[fi] ? write_completed(&v->busy[fi][k], gen) : gen;
 	}
-	mark_start(v, fi, (first - r->file->io_off) / v->interval, r->full_len / v->interval);
+	mark_start(v, fi, verify_unit_of(v, r->file, first), r->full_len / v->unit);
 	if (v->last_off[fi])
 		v->last_off[fi][v->writes_done[fi]++ % w->job->iodepth] = first;
 	if (v->backlog_q.e) {
@@ -420,28 +490,45 @@ void verify_fill_req(struct worker *w, struct io_req *r, int dir, struct io_file
 	w->st->issued[dir]++;
 }
 
+/*
+ * Whether unit k of the pass's file begins a chunk written in this run; with nothing
+ * written in it (verify_only), every chunk of the grid is read.
+ */
+static bool pass_chunk_at(const struct verify *v, uint64_t k)
+{
+	const uint32_t *gen = v->gen[v->pass_file];
+	const uint64_t *cs = v->cstart[v->pass_file];
+
+	if (!gen)
+		return k % (v->interval / v->unit) == 0;
+	return gen[k] && (!cs || bit_test(cs, k));
+}
+
 /* The next chunk of the pass: every chunk written in this run, or all with verify_only. */
 static bool next_pass_chunk(struct worker *w, struct io_req *r)
 {
 	struct verify *v = w->verify;
+	uint64_t m = v->interval / v->unit;
 
 	for (; v->pass_file < w->nfiles; v->pass_file++, v->pass_chunk = 0) {
 		struct io_file *f = &w->files[v->pass_file];
-		uint32_t *gen = v->gen[v->pass_file];
+		uint64_t end = nunits(v, f);
 
-		while (v->pass_chunk < nchunks(v, f)) {
-			uint64_t c = v->pass_chunk++, n = 1;
+		while (v->pass_chunk + m <= end) {
+			uint64_t c = v->pass_chunk, n = 1;
 
-			if (gen && !gen[c])
-				continue;
-			/* a write read back whole, as fio reads back what it wrote */
-			while (gen && v->pass_chunk < nchunks(v, f) && gen[v->pass_chunk] &&
-			       !starts_write(v, v->pass_file, v->pass_chunk) &&
-			       (n + 1) * v->interval <= w->job->bs[IO_WRITE].max) {
+			if (!pass_chunk_at(v, c)) {
 				v->pass_chunk++;
-				n++;
+				continue;
 			}
-			verify_fill_req(w, r, IO_READ, f, f->io_off + c * v->interval,
+			/* a write read back whole, as fio reads back what it wrote */
+			while (v->gen[v->pass_file] && c + (n + 1) * m <= end &&
+			       pass_chunk_at(v, c + n * m) &&
+			       !starts_write(v, v->pass_file, c + n * m) &&
+			       (n + 1) * v->interval <= w->job->bs[IO_WRITE].max)
+				n++;
+			v->pass_chunk = c + n * m;
+			verify_fill_req(w, r, IO_READ, f, f->io_off + c * v->unit,
 					(uint32_t)(n * v->interval));
 			return true;
 		}

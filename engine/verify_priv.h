@@ -105,7 +105,14 @@ struct verify {
 	uint32_t gen_pos[2];		/* where numberio's bytes are once swapped */
 	unsigned slot;			/* bytes of the digest's room after the header */
 	uint16_t fio_type;
-	uint32_t **gen;			/* per file, per chunk: last generation written */
+	/*
+	 * Generations are kept per unit: the chunk, or less where writes may start off the
+	 * chunks' grid (blockalign=8k under 16k chunks); then a chunk is kept at the unit it
+	 * starts at, and cstart marks those units.
+	 */
+	uint32_t unit;
+	uint64_t **cstart;		/* unit < interval: per file, a bit per unit, or NULL */
+	uint32_t **gen;			/* per file, per unit: last generation written */
 	/* per file, a bit per chunk: a write starts there (writes of several chunks), or NULL */
 	uint64_t **starts;
 	uint16_t **busy;		/* per file, per chunk: writes in flight (iodepth > 1) */
@@ -130,7 +137,7 @@ struct verify {
 	uint64_t replayed;		/* how many went */
 	struct state_list *state;	/* verify_state_load's, or NULL */
 	unsigned pass_file;
-	uint64_t pass_chunk;
+	uint64_t pass_chunk;		/* the pass's next unit */
 	uint64_t failures;
 	uint64_t first_seq;		/* of the bad chunk whose message is kept */
 };
@@ -201,6 +208,13 @@ bool verify_async_fatal(struct worker *w);
 static inline unsigned verify_file_index(const struct worker *w, const struct io_file *f)
 {
 	return (unsigned)(f - w->files);
+}
+
+/* The unit of file f that offset off falls in. */
+static inline uint64_t verify_unit_of(const struct verify *v, const struct io_file *f,
+				      uint64_t off)
+{
+	return (off - f->io_off) / v->unit;
 }
 
 #endif

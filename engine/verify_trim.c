@@ -24,7 +24,7 @@ void verify_trim_done(struct worker *w, struct io_req *r)
 	uint64_t first = r->off - (r->full_len - r->len);
 
 	for (uint32_t at = 0; at + v->interval <= r->full_len; at += v->interval) {
-		uint64_t k = (first + at - r->file->io_off) / v->interval;
+		uint64_t k = verify_unit_of(v, r->file, first + at);
 		uint32_t gen = w->job->trim_verify_zero ? GEN_TRIMMED : 0;
 
 		if (v->busy[fi]) {
@@ -50,7 +50,7 @@ void verify_trim_issue(struct worker *w, struct io_req *r)
 
 	verify_fill_req(w, r, IO_TRIM, e.file, e.off, e.len);
 	for (uint32_t at = 0; v->busy[fi] && at + v->interval <= e.len; at += v->interval) {
-		uint16_t *b = &v->busy[fi][(e.off + at - e.file->io_off) / v->interval];
+		uint16_t *b = &v->busy[fi][verify_unit_of(v, e.file, e.off + at)];
 
 		if (*b & BUSY_COUNT)
 			*b |= BUSY_OVERLAP;
