@@ -328,6 +328,15 @@ def check_backlog_batch(c, d):
         c.check(j and j["read"]["total_ios"] == reads and j["read"]["io_bytes"] == 256 * 1024,
                 "bs=%s verify_interval=%s: %d reads of the 256k, want %d: %r" %
                 (bs, interval, j["read"]["total_ios"] if j else -1, reads, err))
+    # writes off the chunks' grid (16k writes on 8k boundaries, overlapping under the map):
+    # a chunk a later write overlaps is not read back, the rest verify clean, as in fio
+    # (the oracle's f18: "no verify header", with any engine)
+    for extra in ([], ["--verify_backlog=8"], ["--iodepth=8", "--ioengine=libaio"],
+                  ["--bssplit=4k/60:8k,16k/100", "--rw=randrw"]):
+        j, err = job(c, d, ["--name=g", "--filename=g.dat", "--size=2m", "--bs=16k",
+                            "--blockalign=8k", "--rw=randwrite", "--verify=crc32c"] + extra)
+        c.check(j and j["error"] == 0 and j["read"]["total_ios"] > 0,
+                "16k writes on 8k boundaries %s: verify clean: %r" % (extra, err))
     # do_verify=0 reads nothing back, not the backlog's batches either, as fio (the oracle
     # found 256 reads where fio made none)
     j, err = job(c, d, base + ["--rw=write", "--do_verify=0"])
