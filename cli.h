@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "engine/cells.h"
+#include "engine/run/cells.h"
 #include "engine/engine.h"
 #include "jobs/sweep.h"
 #include "parser/jobfile.h"

@@ -14,7 +14,7 @@
 
 #include "base/diag.h"
 #include "base/units.h"
-#include "engine/checksum.h"
+#include "engine/verify/checksum.h"
 #include "output/joblog.h"
 #include "parser/jobfile.h"
 

@@ -1,6 +1,6 @@
 /*
  * iojob: job files and command-line jobs in, a fio-style report out. main() reads the
- * command line (cli.h), builds the jobs of every sweep cell (engine/cells.h), runs them
+ * command line (cli.h), builds the jobs of every sweep cell (engine/run/cells.h), runs them
  * and reports each cell; it prints every diagnostic. Exit codes: 0 every job ran, 1 a
  * job failed, 2 usage or job-file error, 128+N stopped by signal N. Run as fio (cli.h's
  * FIO_MODE_VERSION), it says what fio would where fio would, and exits as fio: 0, 1 for
@@ -17,7 +17,7 @@
 #include "cli.h"
 #include "cli_commands.h"
 #include "config.h"
-#include "engine/cells.h"
+#include "engine/run/cells.h"
 #include "engine/dist/dist.h"
 #include "engine/dist/dist_report.h"
 #include "engine/engine.h"

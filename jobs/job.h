@@ -368,7 +368,7 @@ struct job_desc {
 	bool block_error_pct;		/* block_error_percentiles: trims per block */
 	const char *profile_opt;	/* fio's tiobench threads= or dir=: a note, no effect */
 
-	/* steadystate (engine/steady.c): end the job once its last ss_dur seconds hold still */
+	/* steadystate (engine/observe/steady.c): end the job once its last ss_dur seconds hold still */
 	unsigned ss_flags;		/* enum ss_flag: SS_IOPS or SS_BW, SS_SLOPE, SS_PCT */
 	double ss_limit;		/* IOPS, bytes/s, or percent of the window's mean */
 	uint64_t ss_dur_ns;		/* the window, whole seconds; 0: off */
@@ -386,7 +386,7 @@ struct job_desc {
 	struct ignore_list ignore_error[ERR_TYPE_NR];	/* per READ, WRITE, VERIFY */
 	bool error_dump;		/* say each I/O error as it happens */
 	uint64_t max_latency_ns[IO_NDIR];	/* 0: no limit */
-	/* latency_target's depth search (engine/lat_target.c) */
+	/* latency_target's depth search (engine/loop/lat_target.c) */
 	uint64_t lat_target_ns;		/* 0: no search, the job runs at iodepth */
 	uint64_t lat_window_ns;		/* each depth is tried this long (0: each reap) */
 	double lat_percentile;		/* share of I/Os at or under the target, in % */
@@ -394,7 +394,7 @@ struct job_desc {
 	unsigned sig_figs;		/* significant_figures */
 	int unit_base;			/* enum unit_base */
 
-	/* I/O record and replay (jobs/replay.c loads the log, engine/replay.c plays it) */
+	/* I/O record and replay (jobs/replay_log.c loads the log, engine/plan/replay.c plays it) */
 	const char *write_iolog;	/* record every I/O issued to this file, or NULL */
 	struct str_list read_iolog;	/* logs to replay, clone N takes N modulo their count */
 	bool read_iolog_chunked;	/* read the log while replaying, a chunk at a time */
