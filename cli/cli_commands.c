@@ -1,5 +1,5 @@
 /* The subcommands' table: each one's name, entry point and the files it reads. */
-#include "cli_commands.h"
+#include "cli/cli_commands.h"
 
 #include <string.h>
 

@@ -3,8 +3,8 @@
  * read result sets, and iojob pts (pts/pts.h), which runs a suite. main.c dispatches
  * argv[1] by it; --complete-options and the completion script read it.
  */
-#ifndef CLI_COMMANDS_H
-#define CLI_COMMANDS_H
+#ifndef CLI_CLI_COMMANDS_H
+#define CLI_CLI_COMMANDS_H
 
 #include <stdio.h>
 

@@ -3,7 +3,7 @@
  * file, never a FIFO without a reader, always through the guard of every output), emptied
  * once a cell's jobs start, and closed with every failed write said.
  */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <fcntl.h>

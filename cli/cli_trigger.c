@@ -3,7 +3,7 @@
  * --trigger-timeout (that long after the start) stops every job, as a signal does, and
  * runs the --trigger command. A thread watches, as fio's main loop does between sleeps.
  */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -5,14 +5,15 @@
  * reference. Any --KEY=VALUE that is not a switch is a job option (jobs/options.h, whose
  * help is jobs/help.h), and a job of the command line's own.
  */
-#ifndef CLI_H
-#define CLI_H
+#ifndef CLI_CLI_H
+#define CLI_CLI_H
 
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/exit_code.h"
 #include "engine/run/cells.h"
 #include "engine/engine.h"
 #include "jobs/sweep.h"
@@ -37,9 +38,11 @@ struct cli_trigger {
 	bool started;
 };
 
-/* The exit codes (--help lists them): every job ran, a job failed, a usage or job error. */
-#define EXIT_JOB_FAILED	1
-#define EXIT_USAGE	2
+/*
+ * What the steps of the command line return: an exit code (base/exit_code.h, 0 to 255)
+ * to stop there, or CLI_GO_ON, which is none, to go on to the next step.
+ */
+#define CLI_GO_ON	256
 
 /*
  * Run under the name fio (a symlink, see meson_options.txt's fio_symlink), iojob answers
@@ -95,12 +98,33 @@ struct cli {
 void cli_init(struct cli *c, struct dist *dist);
 
 /*
- * Read the arguments into c (argv[0] is the program). Returns -1 to go on and run, or the
- * exit code: 0 after a switch that prints and exits (--help), EXIT_USAGE after saying why.
+ * Read the arguments into c (argv[0] is the program). Returns CLI_GO_ON to go on and run,
+ * or the exit code: 0 after a switch that prints and exits (--help), EXIT_USAGE after
+ * saying why.
  */
 int cli_parse(struct cli *c, int argc, char **argv);
 
 void cli_free(struct cli *c);
+
+/*
+ * Under MPI only the root writes: the others' reports and messages would repeat its own
+ * N times, and their failures reach the root (see dist_agree() and cli_run.c's reports).
+ */
+void cli_quiet_other_ranks(struct cli *c);
+
+/*
+ * The jobs (cli_run.c): the job files read, then every cell built and checked before any
+ * runs, their notes said. Returns CLI_GO_ON, or EXIT_USAGE when a rank's job files, files
+ * or directories were wrong (every rank stops then).
+ */
+int cli_build(struct cli *c, struct diag *d);
+
+/*
+ * Run the cells in order under the trigger, each reported as it ends into the report
+ * stream opened first, and every diagnostic said. Returns the exit code: the worst of the
+ * cells', 128+N when signal N ended the run, 0 at once with --parse-only.
+ */
+int cli_run(struct cli *c, struct diag *d);
 
 /*
  * The result set and the report file (cli_output.c), checked and opened before anything
@@ -204,7 +228,7 @@ int cli_complete_values(FILE *f, const char *name, const struct engine_info *eng
 int cli_showcmd(FILE *f, const struct cli *c);		/* --showcmd: each file's command line */
 int cli_crctest(FILE *f, const char *types);		/* --crctest[=TYPE,...] */
 int cli_inflate_log(FILE *f, const char *path);		/* --inflate-log=LOG */
-/* --debug=CATEGORY,...: -1 to go on after a note on stderr; "?" lists them (0). */
+/* --debug=CATEGORY,...: CLI_GO_ON after a note on stderr; "?" lists them (0). */
 int cli_debug(const char *categories);
 
 /*

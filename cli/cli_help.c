@@ -2,7 +2,7 @@
  * The help of the command line from its switch table: --help, --version, the completion
  * lists and the man page's switch reference; the job options' part comes from jobs/help.h.
  */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * file as fio's command line), --crctest (the verify checksums' speed), --inflate-log (a
  * log fio stored compressed, as text) and --debug (its categories checked).
  */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -196,5 +196,5 @@ int cli_debug(const char *categories)
 	}
 	fprintf(stderr, "%s: note: --debug=%s: iojob has no debug log; the report, "
 		"--parse-only and the notes say what it does\n", cli_prog(), categories);
-	return -1;
+	return CLI_GO_ON;
 }

@@ -2,7 +2,7 @@
  * The command line read: the switch table, which the parsing and the help both come from,
  * then the arguments into struct cli (a switch, a job file, or a job option).
  */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 
 #include "base/diag.h"
 #include "base/units.h"
-#include "cli_commands.h"
+#include "cli/cli_commands.h"
 #include "jobs/help.h"
 #include "jobs/options.h"
 #include "output/report_formats.h"
@@ -245,7 +245,7 @@ static int add_sweep(struct cli *c, const char *spec)
 	return 0;
 }
 
-/* The status switches (--eta*, --status-interval, --status-format): -1 or an exit code. */
+/* The status switches (--eta*, --status-interval, --status-format): CLI_GO_ON or an exit code. */
 static int parse_status_arg(struct cli *c, const struct cli_opt *sw, const char *val)
 {
 	struct status_opts *o = &c->status;
@@ -260,13 +260,13 @@ static int parse_status_arg(struct cli *c, const struct cli_opt *sw, const char 
 			o->eta = ETA_NEVER;
 		else
 			return fail_usage("--eta takes auto, always or never, not '%s'", val);
-		return -1;
+		return CLI_GO_ON;
 	}
 	if (sw->id == CLI_STATUS_FORMAT) {
 		if (strcmp(val, "full") && strcmp(val, "delta"))
 			return fail_usage("--status-format takes full or delta, not '%s'", val);
 		o->delta = !strcmp(val, "delta");
-		return -1;
+		return CLI_GO_ON;
 	}
 	/* fio's units: milliseconds for --eta-interval, seconds for the others. */
 	if (value_parse_time(val, sw->id == CLI_ETA_INTERVAL ? NS_PER_MSEC : NS_PER_SEC,
@@ -282,7 +282,7 @@ static int parse_status_arg(struct cli *c, const struct cli_opt *sw, const char 
 		o->eta_newline_ns = ns;
 	else
 		o->interval_ns = ns;
-	return -1;
+	return CLI_GO_ON;
 }
 
 /* The switches that print something generated from the tables, then exit. */
@@ -306,7 +306,10 @@ static int print_help(const struct cli *c, const struct cli_opt *sw, const char 
 	return 0;
 }
 
-/* fio's switches that set something for the run, or check their value. -1 or an exit code. */
+/*
+ * fio's switches that set something for the run, or check their value. CLI_GO_ON or an
+ * exit code.
+ */
 static int apply_fio_switch(struct cli *c, const struct cli_opt *sw, const char *val)
 {
 	long long n;
@@ -318,36 +321,36 @@ static int apply_fio_switch(struct cli *c, const struct cli_opt *sw, const char 
 			return fail_usage(sw->id == CLI_MAX_JOBS ? "--max-jobs needs a number "
 					  "above 0, not '%s'" : "--alloc-size needs a number of "
 					  "KiB above 0, not '%s'", val);
-		return -1;
+		return CLI_GO_ON;
 	case CLI_AUX_PATH:
 		if (stat(val, &st) < 0 || !S_ISDIR(st.st_mode))
 			return fail_usage("--aux-path: '%s' is not a directory", val);
 		c->aux_path = val;
-		return -1;
+		return CLI_GO_ON;
 	case CLI_DEBUG:
 		return cli_debug(val);
 	case CLI_TRIGGER_FILE:
 		c->trigger.file = val;
-		return -1;
+		return CLI_GO_ON;
 	case CLI_TRIGGER:
 		c->trigger.cmd = val;
-		return -1;
+		return CLI_GO_ON;
 	case CLI_TRIGGER_TIMEOUT:
 		if (value_parse_time(val, NS_PER_SEC, &c->trigger.timeout_ns) < 0 ||
 		    !c->trigger.timeout_ns)
 			return fail_usage("--trigger-timeout needs a time above 0 such as 30s, "
 					  "not '%s'", val);
-		return -1;
+		return CLI_GO_ON;
 	case CLI_APPEND_TERSE:
 		/* fio 3.33: terse added to the formats so far (a later --output-format replaces) */
 		c->formats |= RF_TERSE;
-		return -1;
+		return CLI_GO_ON;
 	case CLI_WARNINGS_FATAL:
 		c->warnings_fatal = true;
-		return -1;
+		return CLI_GO_ON;
 	default:
 		c->showcmd = true;
-		return -1;
+		return CLI_GO_ON;
 	}
 }
 
@@ -360,56 +363,56 @@ static int parse_repeat(struct cli *c, const char *val)
 	if (end == val || *end || *val == '-' || n < 1 || n > 1000)
 		return fail_usage("--repeat takes a count from 1 to 1000, not '%s'", val);
 	c->repeat = (unsigned)n;
-	return -1;
+	return CLI_GO_ON;
 }
 
-/* One switch of cli_options with its value (NULL when it has none). -1 or an exit code. */
+/* One switch of cli_options with its value (NULL when it has none). CLI_GO_ON or an exit code. */
 static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val)
 {
 	switch (sw->id) {
 	case CLI_PARSE_ONLY:
 		c->parse_only = true;
-		return -1;
+		return CLI_GO_ON;
 	case CLI_READONLY:
 		c->readonly = true;
-		return -1;
+		return CLI_GO_ON;
 	case CLI_RESUME:
 		c->resume = true;
-		return -1;
+		return CLI_GO_ON;
 	case CLI_NOTES:
 		c->notes = true;
-		return -1;
+		return CLI_GO_ON;
 	case CLI_MINIMAL:
 		/* like fio: it replaces earlier --output-format, a later one replaces it */
 		c->formats = RF_TERSE | (c->formats & RF_TERSE_VERSION_MASK);
-		return -1;
+		return CLI_GO_ON;
 	case CLI_TERSE_VERSION:
 		/* like fio: the version only; --minimal or --output-format asks for terse */
 		if (report_formats_set_terse(&c->formats, val))
 			return fail_usage("--terse-version takes 2, 3, 4 or 5, not '%s'", val);
-		return -1;
+		return CLI_GO_ON;
 	case CLI_OUTPUT_FORMAT:
-		return parse_formats(c, val) ? EXIT_USAGE : -1;
+		return parse_formats(c, val) ? EXIT_USAGE : CLI_GO_ON;
 	case CLI_OUTPUT:
 		c->output = val;
-		return -1;
+		return CLI_GO_ON;
 	case CLI_LABEL:
 		c->label = val;
-		return -1;
+		return CLI_GO_ON;
 	case CLI_RESULTS:
 		c->results = val;
-		return -1;
+		return CLI_GO_ON;
 	case CLI_REPEAT:
 		return parse_repeat(c, val);
 	case CLI_SET:
-		return add_set(c, val) ? EXIT_USAGE : -1;
+		return add_set(c, val) ? EXIT_USAGE : CLI_GO_ON;
 	case CLI_SWEEP:
-		return add_sweep(c, val) ? EXIT_USAGE : -1;
+		return add_sweep(c, val) ? EXIT_USAGE : CLI_GO_ON;
 	case CLI_SECTION:
 		if (c->nsections == MAX_ARGS_LIST)
 			return fail_usage("too many --section options ('%s')", val);
 		c->sections[c->nsections++] = val;
-		return -1;
+		return CLI_GO_ON;
 	case CLI_ETA: case CLI_ETA_INTERVAL: case CLI_ETA_NEWLINE: case CLI_STATUS_INTERVAL:
 	case CLI_STATUS_FORMAT:
 		return parse_status_arg(c, sw, val);
@@ -428,7 +431,7 @@ static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val
 
 /*
  * A job option, --KEY=VALUE or as fio's getopt takes it, --KEY VALUE: the next argument is
- * the value of an option that needs one (opt_cli_arg() says which). -1 or an exit code.
+ * the value of an option that needs one (opt_cli_arg() says which). CLI_GO_ON or an exit code.
  */
 static int parse_job_option(struct cli *c, char **argv, int *i, const char *key,
 			    const char *val)
@@ -457,10 +460,10 @@ static int parse_job_option(struct cli *c, char **argv, int *i, const char *key,
 	}
 	if (add_cli_option(c, key, val) < 0)
 		return fail_usage("out of memory at '%s'", key);
-	return -1;
+	return CLI_GO_ON;
 }
 
-/* Returns -1 to go on, or an exit code. */
+/* Returns CLI_GO_ON, or an exit code. */
 static int parse_arg(struct cli *c, char **argv, int *i)
 {
 	const char *arg = argv[*i], *eq, *val;
@@ -471,7 +474,7 @@ static int parse_arg(struct cli *c, char **argv, int *i)
 		if (c->nfiles == MAX_ARGS_LIST)
 			return fail_usage("too many job files ('%s')", arg);
 		c->files[c->nfiles++] = arg;
-		return -1;
+		return CLI_GO_ON;
 	}
 	arg += arg[1] == '-' ? 2 : 1;
 	eq = strchr(arg, '=');
@@ -515,7 +518,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		int ret = parse_arg(c, argv, &i);
 
-		if (ret >= 0)
+		if (ret != CLI_GO_ON)
 			return ret;
 	}
 	if (c->resume && !c->results)
@@ -525,7 +528,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
 		return 0;
 	if (c->showcmd)
 		return cli_showcmd(stdout, c);
-	return -1;
+	return CLI_GO_ON;
 }
 
 void cli_free(struct cli *c)
