@@ -16,7 +16,7 @@
 #define USEC_PER_MSEC	1000ULL
 #define MSEC_PER_SEC	1000ULL
 
-/* CLOCK_MONOTONIC in nanoseconds: for timing outside the I/O path (engine/clock.h's is). */
+/* CLOCK_MONOTONIC in nanoseconds: for timing outside the I/O path (engine/thread/clock.h's is). */
 static inline uint64_t clock_mono_ns(void)
 {
 	struct timespec ts;

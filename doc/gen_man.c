@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "config.h"
 #include "engine/engine.h"
 #include "jobs/help.h"

@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include "engine/clock.h"
+#include "engine/thread/clock.h"
 #include "engine/devices/device_users.h"
-#include "engine/thread_env.h"
+#include "engine/thread/thread_env.h"
 #include "jobs/jobs.h"
 #include "output/output.h"
 

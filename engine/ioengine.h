@@ -91,7 +91,7 @@ enum ioq_status {
 /* Makes its files itself (filecreate, dircreate): the runner neither looks them up nor
  * lays them out; their sizes come from size= or filesize=. Implies IOENG_NAMES. */
 #define IOENG_MAKES_FILES (1u << 19)
-/* Deletes its files (filedelete, dirdelete): engine/files.c guards them as deletions. */
+/* Deletes its files (filedelete, dirdelete): engine/plan/files.c guards them as deletions. */
 #define IOENG_DELETES	(1u << 20)
 #define IOENG_FLAGS	(ENGINE_FLAGS | IOENG_INLINE_QD1 | IOENG_NAMES | IOENG_MAKES_FILES | \
 			 IOENG_DELETES)

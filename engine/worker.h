@@ -14,13 +14,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "engine/clock.h"
-#include "engine/content.h"
-#include "engine/io_plan.h"
+#include "engine/thread/clock.h"
+#include "engine/plan/content.h"
+#include "engine/plan/io_plan.h"
 #include "engine/ioengine.h"
-#include "engine/logs.h"
-#include "engine/pace.h"
-#include "engine/req_queue.h"
+#include "engine/observe/logs.h"
+#include "engine/loop/pace.h"
+#include "engine/loop/req_queue.h"
 #include "output/stats.h"
 
 struct lat_target;

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "engine/devices/path_guard.h"
-#include "jobs/replay.h"
+#include "jobs/replay_log.h"
 
 /* The kernel's blktrace_api.h: the magic, the version and what an action holds. */
 #define BT_MAGIC		0x65617400u

@@ -12,7 +12,7 @@
 
 #include "base/arena.h"
 #include "jobs/opt_steady.h"
-#include "jobs/replay.h"
+#include "jobs/replay_log.h"
 #include "jobs/sysbench_modes.h"
 #include "jobs/validate.h"
 #include "base/units.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobs/replay.h"
+#include "jobs/replay_log.h"
 #include "base/grow.h"
 
 /* fio's names of the I/O actions, indexed by replay_entry.act */

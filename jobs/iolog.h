@@ -1,5 +1,5 @@
 /*
- * fio's iolog text, versions 2 and 3, as jobs/replay.c's stream reads it (private to the
+ * fio's iolog text, versions 2 and 3, as jobs/replay_log.c's stream reads it (private to the
  * replay's files): the version line, then file actions (add, open, close) and I/O actions
  * (read, write, trim, sync, datasync, and version 2's wait), version 3's with a timestamp
  * in microseconds first. Also the version line a writer of the format starts with.

@@ -124,8 +124,13 @@ struct job_setting {
 	bool global;		/* from [global], command-line defaults or --set */
 };
 
+/*
+ * One job, as the option table (jobs/options.c, the one place an option is defined)
+ * fills it: its fields grouped by concern, each section naming the part of the run that
+ * reads it, so that an option's field sits next to its siblings'.
+ */
 struct job_desc {
-	/* identity */
+	/* identity: the section a job came from and its place among the run's jobs and phases */
 	const char *name;
 	const char *description;
 	unsigned jobnum;	/* clone index within its section, 0..numjobs-1 */
@@ -135,56 +140,101 @@ struct job_desc {
 	unsigned phase;		/* jobs of one phase start together; stonewall starts a new one */
 	const char *file;	/* where the section is, for messages */
 	int line;
+	unsigned numjobs;
+	bool thread;
+	bool group_reporting;
+	bool stonewall;
+	bool new_group;
+	unsigned passes;		/* passes=N: the job runs N times, one phase each */
+	unsigned pass;			/* which of them this is, from 1 */
+	const char *profile_opt;	/* fio's tiobench threads= or dir=: a note, no effect */
 
-	/* files */
+	/* job control: when it starts and whom its end ends (engine/run/control.c) */
+	const char *wait_for;		/* start only once every job of this name has ended */
+	int wait_for_section;		/* its section's index; -1: none */
+	bool exitall;			/* set at all (any value, as fio): ends end others */
+	bool exitall_on_error;		/* this job failing ends others */
+	int exit_what;			/* enum exit_scope: which others */
+
+	/* files: which, how they are made, opened and closed (engine/plan/files.c, layout.c) */
 	struct str_list filenames;	/* explicit filename= entries (a stripe's members) */
 	uint64_t stripe_chunk;		/* md RAID0 over the files, chunk bytes; 0: no stripe */
 	struct str_list directories;
 	const char *filename_format;
+	const char *opendir;		/* every regular file under this tree is one of the job's */
 	unsigned nrfiles;
 	struct size_range filesize;
-	struct size_pct size;
-	uint64_t io_size;
-	struct size_pct offset;
-	struct size_pct offset_increment;
-	uint64_t number_ios;
+	bool unique_filename;		/* fio's client/server only: no effect on a local run */
 	bool unlink;
+	bool unlink_each_loop;		/* delete the files after each loop, recreate for the next */
 	bool create_on_open;
 	bool create_only;		/* lay the files out, then end without I/O */
 	int create;		/* enum create_mode: recreate empties the files first */
+	bool create_serialize;		/* lay files out before the jobs start, one job at a time */
+	bool create_fsync;		/* fsync a file once its layout is written */
+	bool allow_file_create;		/* 0: a file that does not exist fails the job */
+	bool file_append;		/* a regular file's region starts at its current end */
+	bool fill_device;		/* write until ENOSPC or EDQUOT, which end the job cleanly */
 	bool overwrite;
 	int fallocate;		/* enum fallocate_mode */
 	int fadvise_hint;	/* enum fadvise_mode */
+	bool pre_read;			/* read the regions into the page cache before the I/O */
+	int write_hint;			/* RWH_WRITE_LIFE_* given by fcntl(2); 0: none asked */
+	int lockfile;			/* enum file_lock */
+	unsigned openfiles;		/* most of the job's files open at once; 0: all */
 	bool allow_mounted_write;
 	bool allow_overwrite_signatures;
 	bool readonly;		/* --readonly: nothing may be written, not even a layout */
 
-	/* pattern */
+	/* sizes and offsets: the region, block sizes, zones (engine/plan/region.c, io_plan.c) */
+	struct size_pct size;
+	uint64_t io_size;
+	unsigned io_size_pct;		/* io_size=N%: of each file's region, 1 to 100 */
+	unsigned io_size_zones;		/* io_size=Nz: N zones of zone_size */
+	struct size_pct offset;
+	struct size_pct offset_increment;
+	uint64_t offset_align;		/* a percentage offset is aligned up to this (0: bs) */
+	uint64_t number_ios;
+	struct dir_bs bs[IO_NDIR];
+	uint64_t blockalign[IO_NDIR];	/* 0: the direction's minimum block size */
+	bool bs_unaligned;		/* bsrange lengths need not be multiples of the minimum */
+	int zonemode;			/* enum zone_mode; only ZONE_NONE runs */
+	uint64_t zone_size;		/* zonemode=strided: bytes done in a zone */
+	uint64_t zone_range;		/* the zone's span (0: zone_size) */
+	uint64_t zone_skip;		/* bytes skipped after a zone */
+	unsigned zone_skip_zones;	/* zoneskip=Nz: N zones of zone_size */
+
+	/* I/O pattern: directions, mixes, random offsets and their distributions (engine/plan/) */
 	int rw;			/* enum rw_mode */
 	int64_t rw_nr;		/* ":N": I/Os per random offset, or bytes skipped when sequential
 				 * (negative: backwards, as fio's rw=read:-8k) */
 	unsigned rwmixread;	/* percent of reads in mixed modes */
 	int rwmix_ratio;		/* rwmix_mode=ratio: interleave to hold the ratio exactly */
 	int seq_cursor_shared;	/* seq_cursor=shared: clones take blocks of one stream */
-	struct dir_bs bs[IO_NDIR];
-	uint64_t blockalign[IO_NDIR];	/* 0: the direction's minimum block size */
+	int rw_sequencer;		/* enum rw_seq: what rw=randread:N does between draws */
+	unsigned percentage_random[IO_NDIR];	/* percent of a random job's I/Os at random */
 	int random_distribution;	/* enum rand_dist */
 	double dist_param;
-	int file_service;		/* enum file_service */
-	unsigned file_service_nr;	/* I/Os before switching files */
+	double dist_center;		/* random_distribution's :CENTER, 0 to 1; -1 none */
+	struct dist_zone *dist_zones[IO_NDIR];	/* zoned, zoned_abs: per direction, or NULL */
+	unsigned ndist_zones[IO_NDIR];
+	int random_generator;		/* enum rand_gen: lfsr visits each block once, map or not */
 	bool randrepeat;
 	uint64_t randseed;
 	bool norandommap;
+	bool softrandommap;		/* no memory for the random map: go on without it */
+	int file_service;		/* enum file_service */
+	unsigned file_service_nr;	/* I/Os before switching files */
 
-	/* engine */
+	/* engine and queue: how the I/Os are issued, how many at once, and synced (engine/loop/) */
 	const char *ioengine;
-	unsigned prioclass;	/* prioclass=, prio=: the job thread's ioprio_set(2) */
-	unsigned prio;
 	unsigned iodepth;
 	unsigned iodepth_batch_submit;
 	unsigned iodepth_batch_complete_min;
 	unsigned iodepth_batch_complete_max;
 	unsigned iodepth_low;
+	int io_submit_mode;		/* enum submit_mode */
+	bool serialize_overlap;		/* hold an I/O while one it overlaps is in flight */
 	bool direct;
 	bool invalidate;
 	int sync;		/* enum sync_mode */
@@ -194,12 +244,14 @@ struct job_desc {
 	int fsync_scope;		/* enum fsync_scope */
 	bool end_fsync;
 	bool fsync_on_close;
+	unsigned sfr_every;		/* sync_file_range after every N writes; 0: never */
+	unsigned sfr_flags;		/* SYNC_FILE_RANGE_* for it */
 	union {			/* the selected engine's own options, laid out by that engine */
 		uint64_t align;
 		unsigned char bytes[JOB_ENGINE_OPTS];
 	} engine_opts;
 
-	/* time */
+	/* timing: how long, how fast, the pauses and the flow (engine/loop/pace.c) */
 	uint64_t runtime_ns;	/* 0: until the I/O is done */
 	bool time_based;
 	uint64_t ramp_time_ns;
@@ -207,25 +259,83 @@ struct job_desc {
 	unsigned loops;
 	uint64_t rate[IO_NDIR];		/* bytes per second, 0 = unlimited */
 	uint64_t rate_iops[IO_NDIR];
+	int rate_process;		/* enum rate_process */
+	uint64_t rate_min[IO_NDIR];	/* bytes per second the job must keep up, 0: none */
+	uint64_t rate_iops_min[IO_NDIR];
+	unsigned rate_cycle_ms;		/* window of those checks */
+	bool rate_ignore_thinktime;	/* a pause does not leave the rate behind to catch up */
 	uint64_t thinktime_ns;
 	unsigned thinktime_blocks;
+	uint64_t thinktime_spin_ns;	/* the first part of each pause, spent spinning */
+	int thinktime_blocks_type;	/* enum think_count */
+	uint64_t thinktime_iotime_ns;	/* pause after this long of I/O, 0: by blocks */
+	unsigned flow;			/* weight among the jobs of its flow_id, 0: none */
+	unsigned flow_id;
+	unsigned flow_sleep_us;		/* pause when ahead of the flow; 0: yield and retry */
 
-	/* jobs and groups */
-	unsigned numjobs;
-	bool thread;
-	bool group_reporting;
-	bool stonewall;
-	bool new_group;
+	/* latency: its limit and latency_target's depth search (engine/loop/lat_target.c) */
+	uint64_t max_latency_ns[IO_NDIR];	/* 0: no limit */
+	uint64_t lat_target_ns;		/* 0: no search, the job runs at iodepth */
+	uint64_t lat_window_ns;		/* each depth is tried this long (0: each reap) */
+	double lat_percentile;		/* share of I/Os at or under the target, in % */
+	bool lat_run;			/* latency_run: go on adjusting, never settle */
 
-	/* buffers */
+	/* steadystate: end once the last ss_dur seconds hold still (engine/observe/steady.c) */
+	unsigned ss_flags;		/* enum ss_flag: SS_IOPS or SS_BW, SS_SLOPE, SS_PCT */
+	double ss_limit;		/* IOPS, bytes/s, or percent of the window's mean */
+	uint64_t ss_dur_ns;		/* the window, whole seconds; 0: off */
+	uint64_t ss_ramp_ns;		/* no sample is kept until a second after this */
+
+	/* buffers: their memory (engine/thread/iomem.c), what writes carry (plan/content.c) */
+	int mem_type;			/* enum mem_type */
+	const char *mem_path;		/* mem=mmap:PATH and the like: the file mapped, or NULL */
+	uint64_t iomem_align;		/* the first buffer sits this far past a page boundary */
+	uint64_t hugepage_size;		/* page size of mem=shmhuge and mmaphuge */
+	uint64_t lockmem;		/* bytes mlock()ed while the job runs, 0: none */
 	bool zero_buffers;
 	bool refill_buffers;
 	bool scramble_buffers;
 	unsigned char *buffer_pattern;
 	unsigned buffer_pattern_len;
+	unsigned compress_pct;		/* buffer_compress_percentage */
+	uint64_t compress_chunk;	/* bytes of each random-then-zero stretch */
+	unsigned dedupe_pct;		/* percent of written blocks that repeat others */
+	int dedupe_mode;		/* enum dedupe_mode */
+	unsigned dedupe_ws_pct;		/* working set, percent of the job's bytes */
+	bool dedupe_global;		/* the working set is shared by the run's jobs */
 
-	/* reporting */
+	/* data verification and trim (engine/verify/) */
+	int verify;			/* enum verify_type */
+	unsigned char *verify_pattern;
+	unsigned verify_pattern_len;
+	uint64_t verify_interval;	/* bytes per header and checksum; 0: the block size */
+	uint64_t verify_offset;		/* the header goes this far into its chunk; 0: at 0 */
+	bool do_verify;
+	bool verify_fatal;
+	uint64_t verify_backlog;	/* verify after this many writes; 0: after the writes */
+	uint64_t verify_backlog_batch;	/* chunks read back each verify_backlog; 0: that */
+	bool verify_only;
+	bool verify_dump;
+	bool verify_state_save;		/* write local-NAME-N-verify.state at the end */
+	bool verify_state_load;		/* verify_only checks only what that file says */
+	unsigned verify_async;		/* threads that check the reads; 0: the job's own */
+	uint64_t verify_async_cpus[JOB_CPU_WORDS];	/* CPUs they run on; none set: any */
+	bool experimental_verify;
+	unsigned trim_percentage;	/* of the written blocks, trimmed again */
+	bool trim_verify_zero;		/* trimmed blocks must read back as zeros */
+	uint64_t trim_backlog;		/* trim after every N writes; 0: when they end */
+	uint64_t trim_backlog_batch;	/* blocks trimmed each trim_backlog; 0: that */
+
+	/* errors: which end the job, how they are said */
+	int continue_on_error;		/* enum error_class mask */
+	struct ignore_list ignore_error[ERR_TYPE_NR];	/* per READ, WRITE, VERIFY */
+	bool error_dump;		/* say each I/O error as it happens */
+
+	/* reporting: what the report counts and how it writes it */
+	bool stats;			/* 0: left out of every report */
 	unsigned kb_base;
+	int unit_base;			/* enum unit_base */
+	unsigned sig_figs;		/* significant_figures */
 	double percentile_list[JOB_MAX_PCT];
 	unsigned npercentiles;
 	bool clat_percentiles;
@@ -233,30 +343,16 @@ struct job_desc {
 	bool slat_percentiles;
 	uint64_t lat_over_ns[JOB_MAX_LAT_OVER];	/* lat_over=, ascending */
 	unsigned nlat_over;
-	int zonemode;			/* enum zone_mode; only ZONE_NONE runs */
-	unsigned passes;		/* passes=N: the job runs N times, one phase each */
-	unsigned pass;			/* which of them this is, from 1 */
 	int unified_rw_reporting;	/* enum unified_rw */
-	int continue_on_error;		/* enum error_class mask */
 	int clocksource;		/* enum clock_choice */
 	bool gtod_reduce;
+	bool disable_lat, disable_clat, disable_slat, disable_bw;
+	bool disk_util;			/* 0: its disks are not watched for the report */
 	uint64_t bw_avg_ns;		/* bwavgtime */
 	uint64_t iops_avg_ns;		/* iopsavgtime */
+	bool block_error_pct;		/* block_error_percentiles: trims per block */
 
-	/* data verification */
-	int verify;			/* enum verify_type */
-	unsigned char *verify_pattern;
-	unsigned verify_pattern_len;
-	uint64_t verify_interval;	/* bytes per header and checksum; 0: the block size */
-	bool do_verify;
-	bool verify_fatal;
-	uint64_t verify_backlog;	/* verify after this many writes; 0: after the writes */
-	bool verify_only;
-	bool verify_dump;
-	bool verify_state_save;		/* write local-NAME-N-verify.state at the end */
-	bool verify_state_load;		/* verify_only checks only what that file says */
-
-	/* log files */
+	/* log files (engine/observe/logs.c) */
 	const char *lat_log;		/* write_lat_log= prefix, NULL when off */
 	const char *bw_log;
 	const char *iops_log;
@@ -264,137 +360,19 @@ struct job_desc {
 	uint64_t log_avg_ns;		/* 0: one entry per I/O */
 	uint64_t log_hist_ns;
 	unsigned log_hist_coarseness;
+	bool log_max_value;		/* log_avg_msec windows log their largest latency */
 	bool log_offset;
+	bool log_prio;			/* the logs' last column is the raw ioprio, not 0/1 */
 	bool per_job_logs;
 	bool log_unix_epoch;
-
-	/* CPU, NUMA, priority and identity */
-	uint64_t cpus_allowed[JOB_CPU_WORDS];	/* cpus_allowed=, cpumask=: bit N is CPU N */
-	unsigned ncpus_allowed;		/* CPUs in it; 0: not set, the thread keeps its own */
-	int cpus_allowed_split;		/* cpus_allowed_policy=split: one CPU of them per job */
-	const char *numa_cpu_nodes;	/* node list for numa_run_on_node_mask(), or NULL */
-	int numa_mem_mode;		/* enum numa_mem_mode (jobs/opt_thread.h) */
-	const char *numa_mem_nodes;	/* its nodes for prefer, bind and interleave, or NULL */
-	int nice;			/* added to the thread's nice value, as nice(2) */
-	unsigned uid, gid;		/* the thread's ids, when job_setting() has them */
-	const char *cgroup;		/* cgroup the job joins (created if need be), or NULL */
-	unsigned cgroup_weight;		/* its I/O weight, 100 to 1000; 0: left as it is */
-	bool cgroup_nodelete;		/* keep a cgroup the job created */
-	const char *ioscheduler;	/* scheduler for the devices under the files, or NULL */
-	const char *exec_prerun;	/* sh -c commands around the I/O, or NULL */
-	const char *exec_postrun;
-
-	/* buffers and data content */
-	int mem_type;			/* enum mem_type */
-	const char *mem_path;		/* mem=mmap:PATH and the like: the file mapped, or NULL */
-	uint64_t iomem_align;		/* the first buffer sits this far past a page boundary */
-	uint64_t hugepage_size;		/* page size of mem=shmhuge and mmaphuge */
-	uint64_t lockmem;		/* bytes mlock()ed while the job runs, 0: none */
-	unsigned compress_pct;		/* buffer_compress_percentage */
-	uint64_t compress_chunk;	/* bytes of each random-then-zero stretch */
-	unsigned dedupe_pct;		/* percent of written blocks that repeat others */
-	int dedupe_mode;		/* enum dedupe_mode */
-	unsigned dedupe_ws_pct;		/* working set, percent of the job's bytes */
-	bool dedupe_global;		/* the working set is shared by the run's jobs */
-	bool bs_unaligned;		/* bsrange lengths need not be multiples of the minimum */
-
-	/* files */
-	unsigned openfiles;		/* most of the job's files open at once; 0: all */
-	bool create_serialize;		/* lay files out before the jobs start, one job at a time */
-	bool create_fsync;		/* fsync a file once its layout is written */
-	bool allow_file_create;		/* 0: a file that does not exist fails the job */
-	bool file_append;		/* a regular file's region starts at its current end */
-	bool fill_device;		/* write until ENOSPC or EDQUOT, which end the job cleanly */
-	bool unlink_each_loop;		/* delete the files after each loop, recreate for the next */
-	const char *opendir;		/* every regular file under this tree is one of the job's */
-	int lockfile;			/* enum file_lock */
-	bool pre_read;			/* read the regions into the page cache before the I/O */
-	unsigned sfr_every;		/* sync_file_range after every N writes; 0: never */
-	unsigned sfr_flags;		/* SYNC_FILE_RANGE_* for it */
-	int write_hint;			/* RWH_WRITE_LIFE_* given by fcntl(2); 0: none asked */
-	bool unique_filename;		/* fio's client/server only: no effect on a local run */
-
-	/* offsets and sizes */
-	int random_generator;		/* enum rand_gen: lfsr visits each block once, map or not */
-	unsigned percentage_random[IO_NDIR];	/* percent of a random job's I/Os at random */
-	int rw_sequencer;		/* enum rw_seq: what rw=randread:N does between draws */
-	uint64_t zone_size;		/* zonemode=strided: bytes done in a zone */
-	uint64_t zone_range;		/* the zone's span (0: zone_size) */
-	uint64_t zone_skip;		/* bytes skipped after a zone */
-	unsigned zone_skip_zones;	/* zoneskip=Nz: N zones of zone_size */
-	unsigned io_size_pct;		/* io_size=N%: of each file's region, 1 to 100 */
-	unsigned io_size_zones;		/* io_size=Nz: N zones of zone_size */
-	uint64_t offset_align;		/* a percentage offset is aligned up to this (0: bs) */
-	bool serialize_overlap;		/* hold an I/O while one it overlaps is in flight */
-	bool softrandommap;		/* no memory for the random map: go on without it */
-	double dist_center;		/* random_distribution's :CENTER, 0 to 1; -1 none */
-	struct dist_zone *dist_zones[IO_NDIR];	/* zoned, zoned_abs: per direction, or NULL */
-	unsigned ndist_zones[IO_NDIR];
-
-	/* rates, flow and timing */
-	int rate_process;		/* enum rate_process */
-	uint64_t rate_min[IO_NDIR];	/* bytes per second the job must keep up, 0: none */
-	uint64_t rate_iops_min[IO_NDIR];
-	unsigned rate_cycle_ms;		/* window of those checks */
-	bool rate_ignore_thinktime;	/* a pause does not leave the rate behind to catch up */
-	unsigned flow;			/* weight among the jobs of its flow_id, 0: none */
-	unsigned flow_id;
-	unsigned flow_sleep_us;		/* pause when ahead of the flow; 0: yield and retry */
-	uint64_t thinktime_spin_ns;	/* the first part of each pause, spent spinning */
-	int thinktime_blocks_type;	/* enum think_count */
-	uint64_t thinktime_iotime_ns;	/* pause after this long of I/O, 0: by blocks */
-	int io_submit_mode;		/* enum submit_mode */
-
-	/* verification and trim */
-	uint64_t verify_offset;		/* the header goes this far into its chunk; 0: at 0 */
-	unsigned verify_async;		/* threads that check the reads; 0: the job's own */
-	uint64_t verify_async_cpus[JOB_CPU_WORDS];	/* CPUs they run on; none set: any */
-	uint64_t verify_backlog_batch;	/* chunks read back each verify_backlog; 0: that */
-	bool experimental_verify;
-	unsigned trim_percentage;	/* of the written blocks, trimmed again */
-	bool trim_verify_zero;		/* trimmed blocks must read back as zeros */
-	uint64_t trim_backlog;		/* trim after every N writes; 0: when they end */
-	uint64_t trim_backlog_batch;	/* blocks trimmed each trim_backlog; 0: that */
-
-	/* logs and job-file syntax */
-	bool log_max_value;		/* log_avg_msec windows log their largest latency */
-	bool log_prio;			/* the logs' last column is the raw ioprio, not 0/1 */
+	bool log_alternate_epoch;	/* log times from log_epoch_clock's epoch */
+	unsigned log_epoch_clock;	/* log_alternate_epoch_clock_id: a clockid_t */
 	unsigned log_entries;		/* entries of a log's first chunk; each next doubles */
 	uint64_t log_compression;	/* bytes of samples per compressed chunk; 0: none */
 	struct job_cpus log_compression_cpus;	/* where the compressing thread runs */
 	bool log_store_compressed;	/* PREFIX_TYPE.N.log.fz: fio's zlib chunks */
-	bool log_alternate_epoch;	/* log times from log_epoch_clock's epoch */
-	unsigned log_epoch_clock;	/* log_alternate_epoch_clock_id: a clockid_t */
-	bool block_error_pct;		/* block_error_percentiles: trims per block */
-	const char *profile_opt;	/* fio's tiobench threads= or dir=: a note, no effect */
 
-	/* steadystate (engine/steady.c): end the job once its last ss_dur seconds hold still */
-	unsigned ss_flags;		/* enum ss_flag: SS_IOPS or SS_BW, SS_SLOPE, SS_PCT */
-	double ss_limit;		/* IOPS, bytes/s, or percent of the window's mean */
-	uint64_t ss_dur_ns;		/* the window, whole seconds; 0: off */
-	uint64_t ss_ramp_ns;		/* no sample is kept until a second after this */
-
-	/* job control and reporting */
-	const char *wait_for;		/* start only once every job of this name has ended */
-	int wait_for_section;		/* its section's index; -1: none */
-	bool exitall;			/* set at all (any value, as fio): ends end others */
-	bool exitall_on_error;		/* this job failing ends others */
-	int exit_what;			/* enum exit_scope: which others */
-	bool stats;			/* 0: left out of every report */
-	bool disable_lat, disable_clat, disable_slat, disable_bw;
-	bool disk_util;			/* 0: its disks are not watched for the report */
-	struct ignore_list ignore_error[ERR_TYPE_NR];	/* per READ, WRITE, VERIFY */
-	bool error_dump;		/* say each I/O error as it happens */
-	uint64_t max_latency_ns[IO_NDIR];	/* 0: no limit */
-	/* latency_target's depth search (engine/lat_target.c) */
-	uint64_t lat_target_ns;		/* 0: no search, the job runs at iodepth */
-	uint64_t lat_window_ns;		/* each depth is tried this long (0: each reap) */
-	double lat_percentile;		/* share of I/Os at or under the target, in % */
-	bool lat_run;			/* latency_run: go on adjusting, never settle */
-	unsigned sig_figs;		/* significant_figures */
-	int unit_base;			/* enum unit_base */
-
-	/* I/O record and replay (jobs/replay.c loads the log, engine/replay.c plays it) */
+	/* I/O record and replay (jobs/replay_log.c loads the log, engine/plan/replay.c plays it) */
 	const char *write_iolog;	/* record every I/O issued to this file, or NULL */
 	struct str_list read_iolog;	/* logs to replay, clone N takes N modulo their count */
 	bool read_iolog_chunked;	/* read the log while replaying, a chunk at a time */
@@ -409,6 +387,24 @@ struct job_desc {
 	unsigned merge_iters[JOB_MAX_MERGE];	/* passes over each trace; 0: unset */
 	unsigned nmerge_scalars, nmerge_iters;
 	const struct replay_log *replay;	/* the log this job replays, or NULL */
+
+	/* thread environment: CPUs, NUMA, priority, ids, cgroup (engine/thread/thread_env.c) */
+	uint64_t cpus_allowed[JOB_CPU_WORDS];	/* cpus_allowed=, cpumask=: bit N is CPU N */
+	unsigned ncpus_allowed;		/* CPUs in it; 0: not set, the thread keeps its own */
+	int cpus_allowed_split;		/* cpus_allowed_policy=split: one CPU of them per job */
+	const char *numa_cpu_nodes;	/* node list for numa_run_on_node_mask(), or NULL */
+	int numa_mem_mode;		/* enum numa_mem_mode (jobs/opt_thread.h) */
+	const char *numa_mem_nodes;	/* its nodes for prefer, bind and interleave, or NULL */
+	unsigned prioclass;	/* prioclass=, prio=: the job thread's ioprio_set(2) */
+	unsigned prio;
+	int nice;			/* added to the thread's nice value, as nice(2) */
+	unsigned uid, gid;		/* the thread's ids, when job_setting() has them */
+	const char *cgroup;		/* cgroup the job joins (created if need be), or NULL */
+	unsigned cgroup_weight;		/* its I/O weight, 100 to 1000; 0: left as it is */
+	bool cgroup_nodelete;		/* keep a cgroup the job created */
+	const char *ioscheduler;	/* scheduler for the devices under the files, or NULL */
+	const char *exec_prerun;	/* sh -c commands around the I/O, or NULL */
+	const char *exec_postrun;
 
 	/* what was set, in order, for JSON "job options" */
 	struct job_setting *settings;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "jobs/replay.h"
+#include "jobs/replay_log.h"
 #include "parser/value.h"
 
 int opt_replay_skip_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,

@@ -1,7 +1,7 @@
 /*
  * The options that set up a job's thread before its I/O, in their parsed form: the CPUs it
  * may run on (cpus_allowed=, cpumask=), its NUMA nodes and memory policy, and the checks
- * between them and their neighbours (uid=, gid=, cgroup=). engine/thread_env.c applies them.
+ * between them and their neighbours (uid=, gid=, cgroup=). engine/thread/thread_env.c applies them.
  */
 #ifndef JOBS_OPT_THREAD_H
 #define JOBS_OPT_THREAD_H

@@ -776,7 +776,7 @@ const struct opt_def job_options[] = {
 		 "count the trims of each trim-sized block of the job's one file and report "
 		 "their percentiles and the blocks' states (trimmed, trim or write failure)"),
 
-	/* steady state: end a job once its IOPS or bandwidth hold still (engine/steady.c) */
+	/* steady state: end a job once its IOPS or bandwidth hold still (engine/observe/steady.c) */
 	JOB_CUSTOM("steadystate", ss_flags, "iops_slope:0.01%", opt_steadystate_parse,
 		   "end the job (its group, with group_reporting) once the criterion, judged "
 		   "each second over the last steadystate_duration, falls below the limit",
@@ -788,7 +788,7 @@ const struct opt_def job_options[] = {
 		 "run this long before steadystate keeps samples (it starts a second after)",
 		 .alias = "ss_ramp"),
 
-	/* I/O record and replay (jobs/replay.c, engine/replay.c, engine/iolog_write.c) */
+	/* I/O record and replay (jobs/replay_log.c, engine/plan/replay.c, engine/observe/iolog_write.c) */
 	JOB_STR("write_iolog", write_iolog, NULL,
 		"record every I/O the job issues to this file, in fio's iolog version 3 "
 		"(appended to, as fio does: give each job its own file)"),

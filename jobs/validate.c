@@ -669,7 +669,7 @@ static int huge_pool(uint64_t page_bytes, long *total, long *avail)
 	return 0;
 }
 
-/* The buffer bytes the job maps, as engine/iomem.c rounds them, in huge pages. */
+/* The buffer bytes the job maps, as engine/thread/iomem.c rounds them, in huge pages. */
 static uint64_t huge_pages_needed(const struct job_desc *j)
 {
 	uint64_t page = 4096, buf = (job_bs_max(j) + page - 1) / page * page;

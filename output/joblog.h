@@ -1,7 +1,7 @@
 /*
  * Log files as fio writes them (write_lat_log, write_bw_log, write_iops_log,
  * write_hist_log): entries are appended to chunks, so that logging costs the I/O path an
- * append and nothing else, and a full chunk is handed on (engine/logs_writer.c writes it
+ * append and nothing else, and a full chunk is handed on (engine/observe/logs_writer.c writes it
  * to the file while the job runs); fio's compressed form (log_store_compressed,
  * --inflate-log) is a zlib stream per chunk.
  */

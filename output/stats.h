@@ -216,7 +216,7 @@ static inline unsigned stats_batch_bucket(unsigned n)
 /*
  * Keep a direction's latencies per priority: nprio entries (0: none, the job has one
  * priority, own), ioprio[0] the job's own. The event loop then records each I/O's latency
- * also in prio[its index] (engine/account.h). lat: the entries hold lat, not clat.
+ * also in prio[its index] (engine/loop/account.h). lat: the entries hold lat, not clat.
  */
 void stats_prio_layout(struct dir_stats *d, uint32_t own, const uint32_t *ioprio,
 		       unsigned nprio, bool lat);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/exit_code.h"
 #include "engine/engine.h"
 #include "output/resultset_write.h"
 #include "parser/jobfile.h"
@@ -218,7 +219,7 @@ static int run_cell(const struct pts_plan *p, const struct pts_cell_id *id,
 	if (ret < 0) {
 		run_free(&r);
 		/* as main() has it: the job file's fault, or the target's */
-		return ret == -EINVAL || ret == -ENAMETOOLONG ? 2 : 1;
+		return ret == -EINVAL || ret == -ENAMETOOLONG ? EXIT_USAGE : EXIT_JOB_FAILED;
 	}
 	r.note = note_line;
 	st->running = &r;
@@ -229,7 +230,7 @@ static int run_cell(const struct pts_plan *p, const struct pts_cell_id *id,
 	if (!st->stopped_by && append(p, id, &r, d) < 0)
 		failed = 1;
 	run_free(&r);
-	return st->stopped_by ? 128 + st->stopped_by : failed ? 1 : 0;
+	return st->stopped_by ? EXIT_SIGNAL + st->stopped_by : failed ? EXIT_JOB_FAILED : 0;
 }
 
 int pts_cell_run(const struct pts_plan *p, const struct pts_cell_id *id,
@@ -239,7 +240,7 @@ int pts_cell_run(const struct pts_plan *p, const struct pts_cell_id *id,
 	struct job_list jobs = { 0 };
 	int ret = build(p, id, &jf, &jobs, d);
 
-	ret = ret < 0 ? 2 : run_cell(p, id, &jobs, st, d);
+	ret = ret < 0 ? EXIT_USAGE : run_cell(p, id, &jobs, st, d);
 	jobs_free(&jobs);
 	jobfile_free(&jf);
 	return ret;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/exit_code.h"
 #include "engine/engine.h"
 #include "pts/pts_priv.h"
 
@@ -34,7 +35,7 @@ int pts_main(int argc, char **argv)
 
 	if (!p) {
 		fprintf(stderr, "iojob pts: out of memory\n");
-		return 1;
+		return EXIT_JOB_FAILED;
 	}
 	ret = pts_parse(p, argc, argv);
 	if (ret < 0) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/exit_code.h"
 #include "engine/devices/path_guard.h"
 #include "output/resultset/html_page.h"
 #include "output/resultset/pts_charts.h"
@@ -42,7 +43,7 @@ static void file_part(const char *s, char *buf, size_t len)
 static int fail_file(const char *path, int err)
 {
 	fprintf(stderr, "iojob pts: cannot write '%s': %s\n", path, strerror(-err));
-	return 1;
+	return EXIT_JOB_FAILED;
 }
 
 /* Write one file by fn; closing it checks every write. Returns 0 or 1 after saying why. */
@@ -55,7 +56,7 @@ static int write_file(const char *path, int (*fn)(FILE *f, const struct report_d
 
 	if (!f) {
 		fprintf(stderr, "iojob pts: cannot write '%s': %s\n", path, why);
-		return 1;
+		return EXIT_JOB_FAILED;
 	}
 	ret = fn(f, r, arg);
 	err = stream_finish(f, true);
@@ -100,13 +101,13 @@ static int load(const struct pts_plan *p, struct report_data *r)
 	snprintf(where, sizeof(where), "label=%s", p->label);
 	if (rs_load(&r->set, p->results, &d) < 0) {
 		fprintf(stderr, "iojob pts: %s\n", d.msg);
-		return 1;
+		return EXIT_JOB_FAILED;
 	}
 	if (rs_select(&r->set, NULL, w, 1, &r->sel) < 0 ||
 	    (r->ntables = pts_tables(&r->sel, &r->tables)) < 0 ||
 	    (r->nruns = pts_runs(&r->sel, &r->runs)) < 0) {
 		fprintf(stderr, "iojob pts: out of memory building the report\n");
-		return 1;
+		return EXIT_JOB_FAILED;
 	}
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "base/diag.h"
+#include "base/exit_code.h"
 #include "output/resultset/resultset_read.h"
 #include "output/resultset_write.h"
 
@@ -33,16 +34,16 @@ static int check_all(const struct pts_plan *p)
 		struct diag d = { 0 };
 
 		if (p->purge && pts_cell_check(p, &id, &d) < 0)
-			return say_fail(2, &d);
+			return say_fail(EXIT_USAGE, &d);
 		id.step = "precondition";
 		if (pts_cell_check(p, &id, &d) < 0)
-			return say_fail(2, &d);
+			return say_fail(EXIT_USAGE, &d);
 		id.step = "round";
 		for (id.round = 1; id.round <= rounds; id.round++)
 			for (id.mix = 0; id.mix < tp->nmixes; id.mix++)
 				for (id.bs = 0; id.bs < tp->nbs; id.bs++)
 					if (pts_cell_check(p, &id, &d) < 0)
-						return say_fail(2, &d);
+						return say_fail(EXIT_USAGE, &d);
 	}
 	return 0;
 }
@@ -102,7 +103,7 @@ static int rounds(const struct pts_plan *p, const struct pts_test_plan *tp,
 					return say_fail(ret, &d);
 			}
 		if (read_back(p, t, &v, &w, &attained))
-			return 1;
+			return EXIT_JOB_FAILED;
 		fprintf(stderr, "iojob pts: %s: round %u/%u: %s %.6g %s\n", t->name, id.round,
 			p->max_rounds, t->track, v / t->track_div, t->track_unit);
 		if (attained)
@@ -155,7 +156,7 @@ static int check_label(const struct pts_plan *p)
 		return 0;	/* made just now, or empty */
 	if (rs_load(&set, p->results, &d) < 0) {
 		fprintf(stderr, "iojob pts: %s\n", d.msg);
-		return 2;
+		return EXIT_USAGE;
 	}
 	for (size_t i = 0; !ret && i < set.ncells; i++)
 		if (!strcmp(set.cells[i].label, p->label) &&
@@ -175,7 +176,7 @@ int pts_suite_run(const struct pts_plan *p, struct pts_state *st)
 
 	if (ret < 0) {
 		fprintf(stderr, "iojob pts: %s\n", d.msg);
-		return 2;
+		return EXIT_USAGE;
 	}
 	ret = check_label(p);
 	if (!ret)

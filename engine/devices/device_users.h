@@ -51,7 +51,7 @@ struct device_users {
 	bool loaded_swaps;
 	int swap_files;		/* whether any swap area is a file: 0, 1, or -errno */
 	struct dev_set unused;	/* block devices found not in use */
-	struct dev_set blank;	/* block devices found without a signature (engine/files.c) */
+	struct dev_set blank;	/* block devices found without a signature (engine/plan/files.c) */
 	pthread_mutex_t lock;	/* device_claim()'s, from the job threads */
 	struct dev_claim *claims;
 	unsigned nclaims;

@@ -1,6 +1,6 @@
 /*
  * The guard every path iojob writes, creates or deletes passes, besides a job's data (whose
- * checks are engine/files.c's): reports (--output), result sets (--results), logs, iologs,
+ * checks are engine/plan/files.c's): reports (--output), result sets (--results), logs, iologs,
  * merged blktraces, charts, state and dump files, trigger files, and the files that
  * filedelete, dirdelete, unlink= and create=recreate delete. Such a path is never a block
  * device, a character device other than a terminal or /dev/null, /dev/zero and /dev/full,

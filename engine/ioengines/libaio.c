@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <sys/uio.h>
 
-#include "engine/cmdprio.h"
+#include "engine/ioengines/cmdprio.h"
 
 /* Older libaio headers lack it: the iocb's aio_reqprio then holds an ioprio_set(2) value. */
 #ifndef IOCB_FLAG_IOPRIO

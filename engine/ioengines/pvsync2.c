@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <sys/uio.h>
 
-#include "engine/offsets.h"
+#include "engine/plan/offsets.h"
 
 struct pvsync2_opts {
 	bool hipri;

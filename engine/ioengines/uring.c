@@ -21,7 +21,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include "engine/cmdprio.h"
+#include "engine/ioengines/cmdprio.h"
 #include "jobs/job.h"
 
 struct uring_opts {

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "engine/ioengine.h"
-#include "engine/region.h"
+#include "engine/plan/region.h"
 #include "engine/stripe/stripe_map.h"
 #include "output/diskstats.h"
 #include "output/stats.h"

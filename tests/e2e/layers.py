@@ -15,7 +15,7 @@ from common import SRC, Checks
 
 MARK = "<!-- layers -->"
 INCLUDE = re.compile(r'^#include "((?:[a-z_]+/)*)([a-z_0-9]+\.h)"', re.M)
-SOURCE_DIRS = ("base", "parser", "jobs", "output", "engine", "pts")
+SOURCE_DIRS = ("base", "parser", "jobs", "output", "engine", "pts", "cli")
 
 
 def readme():

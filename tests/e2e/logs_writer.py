@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Per-I/O logs written while the job runs (engine/logs_writer.c): a log of millions of
+"""Per-I/O logs written while the job runs (engine/observe/logs_writer.c): a log of millions of
 entries costs a few chunks of memory, its file grows during the run, jobs sharing a file
 (per_job_logs=0) still write it in job order, ramp_time's entries are not in it, and a log
 that cannot be written fails the run, saying how many entries were lost."""

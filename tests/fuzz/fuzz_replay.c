@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "jobs/options.h"
-#include "jobs/replay.h"
+#include "jobs/replay_log.h"
 #include "base/arena.h"
 #include "base/diag.h"
 

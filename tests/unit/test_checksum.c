@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/checksum.h"
+#include "engine/verify/checksum.h"
 #include "test_util.h"
 
 static const char *hex(const uint8_t *d, unsigned n)

@@ -2,7 +2,7 @@
  * Tests for engine/clock: nanoseconds to ticks and back never come out short, for TSC
  * rates of real CPUs and spans from 1 ns to a day, and are exact for clock_gettime.
  */
-#include "engine/clock.h"
+#include "engine/thread/clock.h"
 
 #include <stdint.h>
 #include <stdlib.h>

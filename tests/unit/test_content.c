@@ -1,10 +1,10 @@
 /*
- * Unit tests for engine/content.c: what made blocks hold. A chunk is random for its first
+ * Unit tests for engine/plan/content.c: what made blocks hold. A chunk is random for its first
  * 100-N% and zeros (or the pattern) after; dedupe_percentage=100 makes one block over and
  * over; a repeat copy is the unique block made next; a working-set copy is one of the
  * first unique blocks, and with dedupe_global one of another job's.
  */
-#include "engine/content.h"
+#include "engine/plan/content.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /*
- * Unit tests for engine/iomem.c: each memory type mem= names is what backs the buffers
+ * Unit tests for engine/thread/iomem.c: each memory type mem= names is what backs the buffers
  * (the mapping in /proc/self/maps, the System V segment, huge pages in smaps), the first
  * buffer sits where iomem_align puts it, and lockmem's memory shows in VmLck. Huge pages
  * are reserved here for the test when root can (and the count put back); else skipped.
  */
-#include "engine/iomem.h"
+#include "engine/thread/iomem.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
  */
 #include <check.h>
 
-#include "engine/lat_target.h"
+#include "engine/loop/lat_target.h"
 #include "test_util.h"
 
 #define MAX_STEPS	64

@@ -3,7 +3,7 @@
  * its jobs' buffers against the machine (a pebibyte is refused naming the job, a small
  * job is not), and the descriptors a job holds besides its files.
  */
-#include "engine/needs.h"
+#include "engine/run/needs.h"
 
 #include <errno.h>
 #include <string.h>

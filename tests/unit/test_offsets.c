@@ -1,5 +1,5 @@
 /*
- * Unit tests for engine/offsets.c: the keyed permutation that visits every block once per
+ * Unit tests for engine/plan/offsets.c: the keyed permutation that visits every block once per
  * pass, uniform draws, the skewed distributions and the RNG helpers. Seeds are fixed, so
  * every statistical bound below is checked against one known sequence.
  */
@@ -10,7 +10,7 @@
 
 #include <check.h>
 
-#include "engine/offsets.h"
+#include "engine/plan/offsets.h"
 #include "test_util.h"
 
 #define SEED		0x5eedULL

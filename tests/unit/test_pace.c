@@ -4,7 +4,7 @@
  * PACE_LATE_MAX_NS, and waking early unlearns it. And the rates' arithmetic: the gap a rate
  * means, rate_process=poisson's exponential gaps, rate_min's measure. Nothing sleeps.
  */
-#include "engine/pace.h"
+#include "engine/loop/pace.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -607,7 +607,7 @@ START_TEST(copy_is_equal_and_takes_only_the_pages_written)
 END_TEST
 
 /*
- * The event loop's way (engine/account.h): a latency below HIST_EXACT goes into its bucket
+ * The event loop's way (engine/loop/account.h): a latency below HIST_EXACT goes into its bucket
  * alone, one above into the bucket, the moments and the lat buckets. After the fold the
  * figures are those of adding every sample everywhere, in every direction.
  */

@@ -1,5 +1,5 @@
 /*
- * Unit tests for steadystate: the window's criteria (engine/steady_window.c) on samples
+ * Unit tests for steadystate: the window's criteria (engine/observe/steady_window.c) on samples
  * whose deviation and slope are worked out by hand, with fio's integer mean where fio has
  * one, the samples' order as reported, and steadystate='s parser and rules
  * (jobs/opt_steady.c).
@@ -10,7 +10,7 @@
 #include <check.h>
 
 #include "base/diag.h"
-#include "engine/steady_window.h"
+#include "engine/observe/steady_window.h"
 #include "jobs/opt_steady.h"
 #include "test_util.h"
 

@@ -15,7 +15,7 @@
 
 #include "engine/stripe/stripe_map.h"
 #include "engine/worker.h"
-#include "engine/offsets.h"
+#include "engine/plan/offsets.h"
 #include "test_util.h"
 
 #define KiB		1024ULL

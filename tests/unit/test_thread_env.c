@@ -1,11 +1,11 @@
 /*
- * Tests for engine/thread_env.c and engine/cgroup.c: what a job's thread is given before
+ * Tests for engine/thread/'s thread_env.c and cgroup.c: what a job's thread is given before
  * its I/O. Each setting is applied in a thread of its own and read back there (affinity,
  * nice value, memory policy, user and group ids), and the test's main thread keeps its own:
  * Linux keeps them per thread, and so must iojob, whose jobs are threads of one process.
  * Root-only and NUMA-only cases say why they are left out where they cannot run.
  */
-#include "engine/thread_env.h"
+#include "engine/thread/thread_env.h"
 
 #include <errno.h>
 #include <numa.h>
@@ -22,7 +22,7 @@
 
 #include <check.h>
 
-#include "engine/cgroup.h"
+#include "engine/thread/cgroup.h"
 #include "engine/devices/iosched.h"
 #include "engine/engine.h"
 #include "jobs/jobs.h"

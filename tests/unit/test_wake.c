@@ -3,7 +3,7 @@
  * moves, whether it moved before the wait began or during it, and a pause nobody wakes
  * lasts what it asked. Nothing is timed: a pause that did not end would time the test out.
  */
-#include "engine/wake.h"
+#include "engine/thread/wake.h"
 
 #include <pthread.h>
 #include <stdint.h>

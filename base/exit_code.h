@@ -1,0 +1,15 @@
+/*
+ * The exit codes of iojob and its subcommands, defined here once (--help lists them): 0
+ * every job ran (or the command did what it was asked), EXIT_JOB_FAILED a job or the
+ * command failed, EXIT_USAGE a usage, job-file or target error, EXIT_SIGNAL + N stopped by
+ * signal N (the shell's convention: 130 for SIGINT). A low-level header: it includes
+ * nothing and says nothing of the layers above.
+ */
+#ifndef BASE_EXIT_CODE_H
+#define BASE_EXIT_CODE_H
+
+#define EXIT_JOB_FAILED	1
+#define EXIT_USAGE	2
+#define EXIT_SIGNAL	128
+
+#endif

@@ -1,0 +1,538 @@
+/*
+ * The command line read: the switch table, which the parsing and the help both come from,
+ * then the arguments into struct cli (a switch, a job file, or a job option).
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/diag.h"
+#include "base/units.h"
+#include "cli/cli_commands.h"
+#include "jobs/help.h"
+#include "jobs/options.h"
+#include "output/report_formats.h"
+#include "parser/expr.h"
+#include "parser/value.h"
+
+/* The shortest --eta-interval (see parse_status_arg()). */
+#define ETA_INTERVAL_MIN_NS	(250 * NS_PER_MSEC)
+
+_Static_assert(CELL_MAX_OVERRIDES >= 2 * MAX_ARGS_LIST, "a cell holds every --set and --sweep");
+
+#define SERVER_REFUSED	"fio's client/server mode is not in iojob: to run jobs on several " \
+			"hosts, run iojob-mpi under MPI (mpirun -n N iojob-mpi JOBFILE)"
+
+#define SWITCH(n, i, a, m, h, ...) \
+	{ .name = n, .id = i, .arg = a, .metavar = m, .help = h, __VA_ARGS__ }
+
+/* In the order --help and the man page list them. */
+const struct cli_opt cli_options[] = {
+	SWITCH("output", CLI_OUTPUT, CLI_ARG_REQUIRED, "FILE", "write the report to FILE"),
+	SWITCH("output-format", CLI_OUTPUT_FORMAT, CLI_ARG_REQUIRED, "FORMAT",
+	       "comma-separated for several", .value_at = report_format_at),
+	SWITCH("minimal", CLI_MINIMAL, CLI_ARG_NONE, NULL, "terse output (--output-format=terse)"),
+	SWITCH("terse-version", CLI_TERSE_VERSION, CLI_ARG_REQUIRED, "VERSION",
+	       "the terse format's version: 2, 3 (the default), 4 (adds trim) or 5 (adds the "
+	       "bw and iops samples)", .values = "2|3|4|5"),
+	SWITCH("set", CLI_SET, CLI_ARG_REQUIRED, "KEY=VALUE",
+	       "set a job option in every job, over what the job files say (repeatable)"),
+	SWITCH("section", CLI_SECTION, CLI_ARG_REQUIRED, "NAME",
+	       "run only the job NAME (repeatable)"),
+	SWITCH("sweep", CLI_SWEEP, CLI_ARG_REQUIRED, "KEY=V1,V2,...",
+	       "run the jobs once per value (repeatable: every combination, the first KEY "
+	       "varying slowest)"),
+	SWITCH("label", CLI_LABEL, CLI_ARG_REQUIRED, "TEXT",
+	       "name this run (a target or configuration) in --results"),
+	SWITCH("results", CLI_RESULTS, CLI_ARG_REQUIRED, "FILE.jsonl",
+	       "append each run's options and results to FILE.jsonl"),
+	SWITCH("repeat", CLI_REPEAT, CLI_ARG_REQUIRED, "N",
+	       "run each cell N times, each repetition its own line in --results"),
+	SWITCH("resume", CLI_RESUME, CLI_ARG_NONE, NULL,
+	       "skip the sweep's runs that --results already holds"),
+	SWITCH("eta", CLI_ETA, CLI_ARG_REQUIRED, "WHEN",
+	       "the status line on stderr: auto (on a terminal), always or never",
+	       .values = "auto|always|never"),
+	SWITCH("eta-interval", CLI_ETA_INTERVAL, CLI_ARG_REQUIRED, "TIME",
+	       "rewrite the status line this often (default 1s, at least 250ms; "
+	       "plain numbers in milliseconds)"),
+	SWITCH("eta-newline", CLI_ETA_NEWLINE, CLI_ARG_REQUIRED, "TIME",
+	       "start a new status line this often (plain numbers in seconds)"),
+	SWITCH("status-interval", CLI_STATUS_INTERVAL, CLI_ARG_REQUIRED, "TIME",
+	       "print the report of the run so far this often, as fio does (plain numbers "
+	       "in seconds)"),
+	SWITCH("status-format", CLI_STATUS_FORMAT, CLI_ARG_REQUIRED, "full|delta",
+	       "what --status-interval prints: full (the whole report so far, fio's) or delta "
+	       "(iojob's lines of each interval alone: JSON unless the report is normal)",
+	       .values = "full|delta"),
+	SWITCH("parse-only", CLI_PARSE_ONLY, CLI_ARG_NONE, NULL,
+	       "check the job files and options, run nothing"),
+	SWITCH("merge-blktrace-only", CLI_PARSE_ONLY, CLI_ARG_NONE, NULL,
+	       "fio's: write merge_blktrace_file's merge, run nothing (--parse-only, which "
+	       "merges too)"),
+	SWITCH("readonly", CLI_READONLY, CLI_ARG_NONE, NULL,
+	       "refuse jobs that write, trim or lay out files"),
+	SWITCH("cmdhelp", CLI_CMDHELP, CLI_ARG_OPTIONAL, "OPTION|all",
+	       "describe a job option, or all of them"),
+	SWITCH("enghelp", CLI_ENGHELP, CLI_ARG_OPTIONAL, "ENGINE",
+	       "list the ioengines, or describe one and its own options"),
+	SWITCH("notes", CLI_NOTES, CLI_ARG_NONE, NULL,
+	       "run as fio, say iojob's notes on stderr all the same (under its own name "
+	       "iojob always does)"),
+	/* fio's other switches: those that mean something for local I/O, then the refused */
+	SWITCH("max-jobs", CLI_MAX_JOBS, CLI_ARG_REQUIRED, "NR",
+	       "accepted and checked as a number; fio 3.33 ignores it too (it caps nothing)"),
+	SWITCH("append-terse", CLI_APPEND_TERSE, CLI_ARG_NONE, NULL,
+	       "add terse to the output formats given so far, as fio 3.33 does"),
+	SWITCH("warnings-fatal", CLI_WARNINGS_FATAL, CLI_ARG_NONE, NULL,
+	       "a note on the job files or options is an error (exit 2), before anything runs"),
+	SWITCH("showcmd", CLI_SHOWCMD, CLI_ARG_NONE, NULL,
+	       "print each job file as a command line of job options, run nothing"),
+	SWITCH("crctest", CLI_CRCTEST, CLI_ARG_OPTIONAL, "TYPE,...",
+	       "the speed of the verify checksums (crc32c, md5, sha256, xxhash; default all)"),
+	SWITCH("inflate-log", CLI_INFLATE_LOG, CLI_ARG_REQUIRED, "LOG",
+	       "print a log fio stored compressed (its .fz files, zlib) as text"),
+	SWITCH("aux-path", CLI_AUX_PATH, CLI_ARG_REQUIRED, "DIR",
+	       "where the verify state files go (verify_state_save), instead of the cwd"),
+	SWITCH("alloc-size", CLI_ALLOC_SIZE, CLI_ARG_REQUIRED, "KB",
+	       "fio's shared memory pool for its job processes; iojob's jobs are threads "
+	       "allocating from the heap, so the size is checked and has no use"),
+	SWITCH("debug", CLI_DEBUG, CLI_ARG_REQUIRED, "CATEGORY,...",
+	       "fio's debug log categories ('?' lists them): checked; iojob has no debug log "
+	       "and says so once on stderr"),
+	SWITCH("idle-prof", CLI_REFUSED, CLI_ARG_REQUIRED, "MODE", "refused (not in iojob)",
+	       .refuse = "fio's idleness profiling is not in iojob: the report's cpu line "
+			 "gives the jobs' user and system time"),
+	SWITCH("trigger-file", CLI_TRIGGER_FILE, CLI_ARG_REQUIRED, "FILE",
+	       "when FILE appears, remove it, stop every job (reported as run) and run --trigger"),
+	SWITCH("trigger-timeout", CLI_TRIGGER_TIMEOUT, CLI_ARG_REQUIRED, "TIME",
+	       "as --trigger-file, TIME after the start (plain numbers in seconds)"),
+	SWITCH("trigger", CLI_TRIGGER, CLI_ARG_REQUIRED, "CMD",
+	       "the shell command the trigger runs"),
+	SWITCH("trigger-remote", CLI_REFUSED, CLI_ARG_REQUIRED, "CMD", "refused: use iojob-mpi",
+	       .refuse = SERVER_REFUSED),
+	SWITCH("bandwidth-log", CLI_REFUSED, CLI_ARG_OPTIONAL, "PREFIX", "refused (not in iojob)",
+	       .refuse = "fio's aggregate bandwidth logs are not in iojob: give the jobs "
+			 "write_bw_log=PREFIX (with group_reporting for one log of a group)"),
+	SWITCH("latency-log", CLI_REFUSED, CLI_ARG_REQUIRED, "PREFIX", "refused (as by fio)",
+	       .refuse = "deprecated in fio, which refuses it too: give the jobs "
+			 "write_lat_log=PREFIX"),
+	SWITCH("cpuclock-test", CLI_REFUSED, CLI_ARG_NONE, NULL, "refused (not in iojob)",
+	       .refuse = "fio's CPU clock test is not in iojob: the normal report's Clock: "
+			 "line says which clock iojob chose and why"),
+	SWITCH("memcpytest", CLI_REFUSED, CLI_ARG_OPTIONAL, "TYPE", "refused (not in iojob)",
+	       .refuse = "fio's memcpy speed test is not in iojob: --crctest times the "
+			 "checksums, ioengine=null the rest of the I/O path"),
+	SWITCH("profile", CLI_REFUSED, CLI_ARG_REQUIRED, "NAME", "refused (not in iojob)",
+	       .refuse = "fio's built-in profiles (act, tiobench) are not in iojob: write "
+			 "their jobs as a job file"),
+	SWITCH("server", CLI_REFUSED, CLI_ARG_OPTIONAL, "ARGS", "refused: use iojob-mpi",
+	       .refuse = SERVER_REFUSED),
+	SWITCH("client", CLI_REFUSED, CLI_ARG_REQUIRED, "HOST", "refused: use iojob-mpi",
+	       .refuse = SERVER_REFUSED),
+	SWITCH("daemonize", CLI_REFUSED, CLI_ARG_REQUIRED, "PIDFILE", "refused: use iojob-mpi",
+	       .refuse = SERVER_REFUSED),
+	SWITCH("remote-config", CLI_REFUSED, CLI_ARG_REQUIRED, "FILE", "refused: use iojob-mpi",
+	       .refuse = SERVER_REFUSED),
+	SWITCH("version", CLI_VERSION, CLI_ARG_NONE, NULL, "print the version", .alias = "v"),
+	SWITCH("help", CLI_HELP, CLI_ARG_NONE, NULL,
+	       "print the usage, the common options and the exit status", .alias = "h"),
+	SWITCH("complete-options", CLI_COMPLETE_OPTIONS, CLI_ARG_NONE, NULL,
+	       "the words bash completion offers", .hidden = true),
+	SWITCH("complete-values", CLI_COMPLETE_VALUES, CLI_ARG_REQUIRED, "OPTION",
+	       "the values bash completion offers for OPTION", .hidden = true),
+	{ NULL },
+};
+
+const struct cli_opt *cli_find(const char *name)
+{
+	for (const struct cli_opt *o = cli_options; o->name; o++)
+		if (!strcmp(o->name, name) || (o->alias && !strcmp(o->alias, name)))
+			return o;
+	return NULL;
+}
+
+const char *cli_value_sep(const struct cli_opt *o)
+{
+	if (!o->metavar)
+		return "";
+	return o->arg == CLI_ARG_REQUIRED && strchr(o->metavar, '=') ? " " : "=";
+}
+
+const char *cli_prog(void)
+{
+	/* glibc keeps argv[0] for us (errno.h), so that any part of the command line can ask */
+	return cli_run_as_fio(program_invocation_name) ? "fio" : "iojob";
+}
+
+static int fail_usage(const char *fmt, const char *arg)
+{
+	const char *prog = cli_prog();	/* run as fio, an error starts as fio's do */
+
+	fprintf(stderr, "%s: ", prog);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see %s --help)\n", prog);
+	return EXIT_USAGE;
+}
+
+static int parse_formats(struct cli *c, const char *list)
+{
+	char bad[128], names[128], msg[256];
+	int ret = report_formats_parse(list, &c->formats, bad, sizeof(bad));
+
+	if (!ret)
+		return 0;
+	if (ret == -ENODATA)
+		return fail_usage("--output-format needs a value ('%s')", bad);
+	report_formats_names(names, sizeof(names), ", ", ", ");
+	snprintf(msg, sizeof(msg), "unknown output format '%%s' (%s)", names);
+	return fail_usage(msg, bad);
+}
+
+/* A job option on the command line: into the current --name job, or the defaults. */
+static int add_cli_option(struct cli *c, const char *key, const char *val)
+{
+	size_t sec;
+	int ret;
+
+	if (!strcmp(key, "name")) {
+		c->cur_section = (long)c->jf.nsecs;
+		ret = jobfile_add_key(&c->jf, c->jf.nsecs, val, "name", val, "command line", 0);
+		return ret;
+	}
+	if (c->cur_section >= 0) {
+		sec = (size_t)c->cur_section;
+	} else {
+		if (c->cli_defaults < 0)
+			c->cli_defaults = (long)c->jf.nsecs;
+		sec = (size_t)c->cli_defaults;
+	}
+	return jobfile_add_key(&c->jf, sec, "global", key, val, "command line", 0);
+}
+
+static int add_set(struct cli *c, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	char key[256], *kw;
+	int err;
+
+	if (!eq || eq == kv)
+		return fail_usage("--set needs KEY=VALUE, not '%s'", kv);
+	if (c->nsets == MAX_ARGS_LIST)
+		return fail_usage("too many --set options ('%s')", kv);
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
+	kw = expr_keywords(eq + 1, &err);	/* $pagesize and the like, as in job files */
+	c->sets[c->nsets].key = jobfile_strdup(&c->jf, key);
+	c->sets[c->nsets].value = jobfile_strdup(&c->jf, kw ? kw : eq + 1);
+	free(kw);
+	if (err < 0 || !c->sets[c->nsets].key || !c->sets[c->nsets].value)
+		return fail_usage("--set '%s': out of memory", kv);
+	c->nsets++;
+	return 0;
+}
+
+static int add_sweep(struct cli *c, const char *spec)
+{
+	struct diag d = { 0 };
+
+	if (c->sweep.naxes + 1 >= MAX_ARGS_LIST)
+		return fail_usage("too many --sweep options ('%s')", spec);
+	if (sweep_add(&c->sweep, spec, &d) < 0)
+		return fail_usage("%s", d.msg);
+	return 0;
+}
+
+/* The status switches (--eta*, --status-interval, --status-format): CLI_GO_ON or an exit code. */
+static int parse_status_arg(struct cli *c, const struct cli_opt *sw, const char *val)
+{
+	struct status_opts *o = &c->status;
+	uint64_t ns;
+
+	if (sw->id == CLI_ETA) {
+		if (!strcmp(val, "auto"))
+			o->eta = ETA_AUTO;
+		else if (!strcmp(val, "always"))
+			o->eta = ETA_ALWAYS;
+		else if (!strcmp(val, "never"))
+			o->eta = ETA_NEVER;
+		else
+			return fail_usage("--eta takes auto, always or never, not '%s'", val);
+		return CLI_GO_ON;
+	}
+	if (sw->id == CLI_STATUS_FORMAT) {
+		if (strcmp(val, "full") && strcmp(val, "delta"))
+			return fail_usage("--status-format takes full or delta, not '%s'", val);
+		o->delta = !strcmp(val, "delta");
+		return CLI_GO_ON;
+	}
+	/* fio's units: milliseconds for --eta-interval, seconds for the others. */
+	if (value_parse_time(val, sw->id == CLI_ETA_INTERVAL ? NS_PER_MSEC : NS_PER_SEC,
+			     &ns) < 0 || !ns)
+		return fail_usage("--%s needs a time above 0 such as 2s or 500ms", sw->name);
+	/*
+	 * 250 ms is fio's floor (DISK_UTIL_MSEC, how often its helper thread wakes; fio
+	 * refuses less): a line rewritten faster only flickers. iojob raises it instead.
+	 */
+	if (sw->id == CLI_ETA_INTERVAL)
+		o->eta_interval_ns = ns < ETA_INTERVAL_MIN_NS ? ETA_INTERVAL_MIN_NS : ns;
+	else if (sw->id == CLI_ETA_NEWLINE)
+		o->eta_newline_ns = ns;
+	else
+		o->interval_ns = ns;
+	return CLI_GO_ON;
+}
+
+/* The switches that print something generated from the tables, then exit. */
+static int print_help(const struct cli *c, const struct cli_opt *sw, const char *val)
+{
+	if (sw->id == CLI_HELP)
+		cli_usage(stdout);
+	else if (sw->id == CLI_VERSION)
+		cli_version(stdout, c->fio_mode);
+	else if (sw->id == CLI_CMDHELP && help_options(stdout, val, c->engines, c->nengines) < 0)
+		return fail_usage("unknown option '%s'", val);
+	else if (sw->id == CLI_ENGHELP && help_engines(stdout, val, c->engines, c->nengines) < 0)
+		return fail_usage("unknown ioengine '%s'", val);
+	else if (sw->id == CLI_COMPLETE_OPTIONS)
+		cli_complete_options(stdout, c->engines, c->nengines);
+	else if (sw->id == CLI_COMPLETE_VALUES &&
+		 cli_complete_values(stdout, val, c->engines, c->nengines) < 0)
+		return EXIT_USAGE;	/* no message: the completion script would drop it */
+	if (sw->id == CLI_COMPLETE_OPTIONS)
+		commands_complete(stdout);	/* completed as the first word */
+	return 0;
+}
+
+/*
+ * fio's switches that set something for the run, or check their value. CLI_GO_ON or an
+ * exit code.
+ */
+static int apply_fio_switch(struct cli *c, const struct cli_opt *sw, const char *val)
+{
+	long long n;
+	struct stat st;
+
+	switch (sw->id) {
+	case CLI_MAX_JOBS: case CLI_ALLOC_SIZE:
+		if (value_parse_int(val, &n) < 0 || n < 1)
+			return fail_usage(sw->id == CLI_MAX_JOBS ? "--max-jobs needs a number "
+					  "above 0, not '%s'" : "--alloc-size needs a number of "
+					  "KiB above 0, not '%s'", val);
+		return CLI_GO_ON;
+	case CLI_AUX_PATH:
+		if (stat(val, &st) < 0 || !S_ISDIR(st.st_mode))
+			return fail_usage("--aux-path: '%s' is not a directory", val);
+		c->aux_path = val;
+		return CLI_GO_ON;
+	case CLI_DEBUG:
+		return cli_debug(val);
+	case CLI_TRIGGER_FILE:
+		c->trigger.file = val;
+		return CLI_GO_ON;
+	case CLI_TRIGGER:
+		c->trigger.cmd = val;
+		return CLI_GO_ON;
+	case CLI_TRIGGER_TIMEOUT:
+		if (value_parse_time(val, NS_PER_SEC, &c->trigger.timeout_ns) < 0 ||
+		    !c->trigger.timeout_ns)
+			return fail_usage("--trigger-timeout needs a time above 0 such as 30s, "
+					  "not '%s'", val);
+		return CLI_GO_ON;
+	case CLI_APPEND_TERSE:
+		/* fio 3.33: terse added to the formats so far (a later --output-format replaces) */
+		c->formats |= RF_TERSE;
+		return CLI_GO_ON;
+	case CLI_WARNINGS_FATAL:
+		c->warnings_fatal = true;
+		return CLI_GO_ON;
+	default:
+		c->showcmd = true;
+		return CLI_GO_ON;
+	}
+}
+
+/* --repeat N: 1 to 1000 runs of each cell. */
+static int parse_repeat(struct cli *c, const char *val)
+{
+	char *end;
+	unsigned long n = strtoul(val, &end, 10);
+
+	if (end == val || *end || *val == '-' || n < 1 || n > 1000)
+		return fail_usage("--repeat takes a count from 1 to 1000, not '%s'", val);
+	c->repeat = (unsigned)n;
+	return CLI_GO_ON;
+}
+
+/* One switch of cli_options with its value (NULL when it has none). CLI_GO_ON or an exit code. */
+static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val)
+{
+	switch (sw->id) {
+	case CLI_PARSE_ONLY:
+		c->parse_only = true;
+		return CLI_GO_ON;
+	case CLI_READONLY:
+		c->readonly = true;
+		return CLI_GO_ON;
+	case CLI_RESUME:
+		c->resume = true;
+		return CLI_GO_ON;
+	case CLI_NOTES:
+		c->notes = true;
+		return CLI_GO_ON;
+	case CLI_MINIMAL:
+		/* like fio: it replaces earlier --output-format, a later one replaces it */
+		c->formats = RF_TERSE | (c->formats & RF_TERSE_VERSION_MASK);
+		return CLI_GO_ON;
+	case CLI_TERSE_VERSION:
+		/* like fio: the version only; --minimal or --output-format asks for terse */
+		if (report_formats_set_terse(&c->formats, val))
+			return fail_usage("--terse-version takes 2, 3, 4 or 5, not '%s'", val);
+		return CLI_GO_ON;
+	case CLI_OUTPUT_FORMAT:
+		return parse_formats(c, val) ? EXIT_USAGE : CLI_GO_ON;
+	case CLI_OUTPUT:
+		c->output = val;
+		return CLI_GO_ON;
+	case CLI_LABEL:
+		c->label = val;
+		return CLI_GO_ON;
+	case CLI_RESULTS:
+		c->results = val;
+		return CLI_GO_ON;
+	case CLI_REPEAT:
+		return parse_repeat(c, val);
+	case CLI_SET:
+		return add_set(c, val) ? EXIT_USAGE : CLI_GO_ON;
+	case CLI_SWEEP:
+		return add_sweep(c, val) ? EXIT_USAGE : CLI_GO_ON;
+	case CLI_SECTION:
+		if (c->nsections == MAX_ARGS_LIST)
+			return fail_usage("too many --section options ('%s')", val);
+		c->sections[c->nsections++] = val;
+		return CLI_GO_ON;
+	case CLI_ETA: case CLI_ETA_INTERVAL: case CLI_ETA_NEWLINE: case CLI_STATUS_INTERVAL:
+	case CLI_STATUS_FORMAT:
+		return parse_status_arg(c, sw, val);
+	case CLI_MAX_JOBS: case CLI_APPEND_TERSE: case CLI_WARNINGS_FATAL: case CLI_SHOWCMD:
+	case CLI_AUX_PATH: case CLI_ALLOC_SIZE: case CLI_DEBUG: case CLI_TRIGGER_FILE:
+	case CLI_TRIGGER_TIMEOUT: case CLI_TRIGGER:
+		return apply_fio_switch(c, sw, val);
+	case CLI_CRCTEST:
+		return cli_crctest(stdout, val);
+	case CLI_INFLATE_LOG:
+		return cli_inflate_log(stdout, val);
+	default:
+		return print_help(c, sw, val);
+	}
+}
+
+/*
+ * A job option, --KEY=VALUE or as fio's getopt takes it, --KEY VALUE: the next argument is
+ * the value of an option that needs one (opt_cli_arg() says which). CLI_GO_ON or an exit code.
+ */
+static int parse_job_option(struct cli *c, char **argv, int *i, const char *key,
+			    const char *val)
+{
+	const char *next = argv[*i + 1];
+	bool take = false;
+
+	if (!val) {
+		switch (opt_cli_arg(key, c->engines, c->nengines)) {
+		case OPT_ARG_NEXT:
+			if (!next)
+				return fail_usage("--%s needs a value", key);
+			take = true;
+			break;
+		case OPT_ARG_BOOL:
+			take = next && value_parse_bool(next, &(bool){ 0 }) == 0 && *next;
+			break;
+		case OPT_ARG_MAYBE:
+			take = next && next[0] != '-';
+			break;
+		default:
+			break;
+		}
+		if (take)
+			val = argv[++*i];
+	}
+	if (add_cli_option(c, key, val) < 0)
+		return fail_usage("out of memory at '%s'", key);
+	return CLI_GO_ON;
+}
+
+/* Returns CLI_GO_ON, or an exit code. */
+static int parse_arg(struct cli *c, char **argv, int *i)
+{
+	const char *arg = argv[*i], *eq, *val;
+	const struct cli_opt *sw;
+	char key[256];
+
+	if (!strcmp(arg, "-") || arg[0] != '-') {
+		if (c->nfiles == MAX_ARGS_LIST)
+			return fail_usage("too many job files ('%s')", arg);
+		c->files[c->nfiles++] = arg;
+		return CLI_GO_ON;
+	}
+	arg += arg[1] == '-' ? 2 : 1;
+	eq = strchr(arg, '=');
+	snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+	sw = cli_find(key);
+	if (!sw)
+		return parse_job_option(c, argv, i, key, eq ? eq + 1 : NULL);
+	if (sw->refuse) {
+		fprintf(stderr, "iojob: --%s: %s\n", sw->name, sw->refuse);
+		return EXIT_USAGE;
+	}
+	val = eq ? eq + 1 : sw->arg == CLI_ARG_REQUIRED ? argv[++*i] : NULL;
+	if (sw->arg == CLI_ARG_REQUIRED && !val)
+		return fail_usage("--%s needs a value", sw->name);
+	return apply_switch(c, sw, val);
+}
+
+void cli_init(struct cli *c, struct dist *dist)
+{
+	*c = (struct cli){
+		.cli_defaults = -1,
+		.cur_section = -1,
+		.formats = RF_NORMAL,
+		.status = { .eta = ETA_AUTO, .eta_interval_ns = NS_PER_SEC },
+		.dist = dist,
+		.out = stdout,
+	};
+	c->nengines = engine_catalog(c->engines, IOENGINE_MAX);
+}
+
+bool cli_run_as_fio(const char *argv0)
+{
+	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
+
+	return argv0 && !strcmp(base ? base + 1 : argv0, "fio");
+}
+
+int cli_parse(struct cli *c, int argc, char **argv)
+{
+	c->fio_mode = argc > 0 && cli_run_as_fio(argv[0]);
+	for (int i = 1; i < argc; i++) {
+		int ret = parse_arg(c, argv, &i);
+
+		if (ret != CLI_GO_ON)
+			return ret;
+	}
+	if (c->resume && !c->results)
+		return fail_usage("%s", "--resume needs --results FILE");
+	/* nothing to check is no error, as in fio: blktests probes a switch so */
+	if (c->parse_only && !c->nfiles && !c->jf.nsecs)
+		return 0;
+	if (c->showcmd)
+		return cli_showcmd(stdout, c);
+	return CLI_GO_ON;
+}
+
+void cli_free(struct cli *c)
+{
+	sweep_free(&c->sweep);
+	jobfile_free(&c->jf);
+}

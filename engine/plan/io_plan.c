@@ -1,0 +1,1062 @@
+/* What a job issues next: direction, file, block size, offset and write data. */
+#include "engine/plan/io_plan.h"
+
+#include "engine/plan/files.h"
+#include "engine/observe/iolog_write.h"
+#include "engine/plan/io_plan_offsets.h"
+#include "engine/loop/pace.h"
+#include "engine/plan/replay.h"
+#include "engine/verify/verify.h"
+#include "engine/worker.h"
+#include "jobs/replay_log.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* randseed is this run's own with randrepeat=0 (jobs/build.c). */
+static uint64_t seed_of(const struct job_desc *j)
+{
+	/* Clones and sections get different, but repeatable, sequences. */
+	return j->randseed * 0x9e3779b97f4a7c15ULL + (uint64_t)j->jobnum * 0xbf58476d1ce4e5b9ULL +
+	       (uint64_t)j->section * 0x94d049bb133111ebULL;
+}
+
+static uint64_t cover_words(uint64_t nblocks)
+{
+	return (nblocks + 63) / 64;
+}
+
+/*
+ * Whether a random job needs the map of covered blocks: it draws from the permutation
+ * (the random map is on) and its I/Os come in more than one size, each a whole number of
+ * map blocks. One size needs no map: the permutation alone visits each block once.
+ */
+static bool needs_cover_map(const struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	uint64_t first = 0, align = w->plan.align;
+	bool mixed = false;
+
+	/* lfsr has no map in fio either: it may repeat blocks when sizes mix */
+	if (!w->plan.random || j->norandommap || j->random_distribution != DIST_RANDOM ||
+	    j->random_generator == RANDGEN_LFSR || j->zonemode == ZONE_STRIDED)
+		return false;
+	for (int d = 0; d < IO_NDIR; d++) {
+		const struct dir_bs *b = &j->bs[d];
+
+		if (!rw_does(j->rw, d))
+			continue;
+		if (b->min % align || b->max % align || j->blockalign[d] % align)
+			return false;
+		for (unsigned i = 0; i < b->nsplit; i++)
+			if (b->split[i].bs % align)
+				return false;
+		mixed |= b->nsplit > 1 || b->min != b->max || (first && first != b->min);
+		first = b->min;
+	}
+	return mixed;
+}
+
+static enum offgen_mode gen_mode(const struct job_desc *j)
+{
+	switch (j->random_distribution) {
+	case DIST_ZIPF:
+		return OFFGEN_ZIPF;
+	case DIST_PARETO:
+		return OFFGEN_PARETO;
+	case DIST_NORMAL:
+		return OFFGEN_NORMAL;
+	default:
+		/* lfsr: a permutation, which visits each block once without any map */
+		return j->norandommap && j->random_generator != RANDGEN_LFSR ? OFFGEN_UNIFORM :
+									 OFFGEN_PERM;
+	}
+}
+
+/*
+ * Whether the job takes one of fio's rarer forms of offsets, which plan_offset() handles
+ * apart: strided zones, zoned draws, random jobs partly sequential, sequential skips.
+ */
+static bool extra_offsets(const struct job_desc *j)
+{
+	bool perc = false;
+
+	for (int d = 0; d < IO_NDIR; d++)
+		perc |= rw_does(j->rw, d) && j->percentage_random[d] < 100;
+	return j->zonemode == ZONE_STRIDED || j->random_distribution == DIST_ZONED ||
+	       j->random_distribution == DIST_ZONED_ABS || (perc && rw_is_random(j->rw));
+}
+
+/*
+ * The fast path covers one file, one direction, one block size, no rw=..:N runs and
+ * nothing that gates I/O; it turns both budgets into one count of I/Os.
+ */
+static void fast_path_init(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+	int d = plan_dir(w);
+	const struct dir_bs *b = &j->bs[d];
+	uint64_t n;
+
+	p->fast = w->nfiles == 1 && !rw_is_mixed(j->rw) && j->rw != RW_TRIMWRITE &&
+		  j->verify == VERIFY_NONE &&
+		  j->rw != RW_RANDTRIMWRITE && !j->rw_nr && !b->nsplit &&
+		  b->min == b->max && !pace_gated(&w->pace) && !j->seq_cursor_shared &&
+		  !p->extra && !j->sfr_every && !p->loops_left && !j->lockfile && !p->iolog;
+	if (!p->fast)
+		return;
+	p->fast_dir = d;
+	p->fast_len = (uint32_t)b->min;
+	n = p->bytes_left == UINT64_MAX ? UINT64_MAX : p->bytes_left / b->min;
+	p->fast_left = n < p->ios_left ? n : p->ios_left;
+}
+
+/*
+ * seq_cursor=shared: the clones take blocks of one stream over the job's files, end to
+ * end, in one pass (or, time_based, round and round), as sysbench's sequential modes do.
+ * The job's own budget no longer applies: the stream's end is the budget of them all.
+ */
+static void cursor_init(struct worker *w, uint64_t io_size)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+
+	if (!j->seq_cursor_shared) {
+		p->cursor = NULL;
+		return;
+	}
+	p->cursor = w->seq_cursor;
+	p->cursor_span = 0;
+	p->cursor_flen = w->files[0].io_len;
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		p->cursor_span += w->files[i].io_len;
+		if (w->files[i].io_len != p->cursor_flen)
+			p->cursor_flen = 0;
+	}
+	p->cursor_end = j->time_based ? UINT64_MAX : io_size * j->loops;
+	p->bytes_left = UINT64_MAX;
+}
+
+/*
+ * Whether each loop= loop ends as a job does, as fio runs them: number_ios counts each
+ * loop's I/Os (fio: loops=3 number_ios=100 does 300), and end_fsync and fsync_on_close
+ * sync the files after each loop's writes (fio closes the files between loops).
+ */
+static bool loop_ends_matter(const struct job_desc *j)
+{
+	return j->number_ios || ((j->end_fsync || j->fsync_on_close) && job_modifies(j));
+}
+
+/* The files' cursors, each file's region from its start; the sum of the regions. */
+static int files_init(struct worker *w, uint64_t seed, uint64_t *io_size)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+	uint64_t maxlen = job_bs_max(j), align = p->align;
+	bool cover = needs_cover_map(w);
+	int ret;
+
+	p->files = calloc(w->nfiles, sizeof(*p->files));
+	if (!p->files)
+		return -ENOMEM;
+	*io_size = 0;
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		const struct io_file *f = &w->files[i];
+		struct plan_file *pf = &p->files[i];
+		/* random offsets fall in a strided zone's range, or in the region */
+		uint64_t span = j->zonemode == ZONE_STRIDED ? j->zone_range : f->io_len;
+		/* a map block is a start for any size: the I/O is cut at the region's end */
+		uint64_t nblocks = cover ? span / align : (span - maxlen) / align + 1;
+
+		*io_size += f->io_len;
+		if (p->random)
+			offgen_init(&pf->gen, gen_mode(j), nblocks, j->dist_param, j->dist_center,
+				    seed ^ ((uint64_t)(i + 1) * 0xd1b54a32d192ed03ULL));
+		ret = plan_zones_init(w, i);
+		if (ret < 0)
+			return ret;
+		pf->covered = cover ? calloc(cover_words(nblocks), sizeof(*pf->covered)) : NULL;
+		if (cover && !pf->covered && !j->softrandommap)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* read_iolog replaces the planner; write_iolog records what it plans. */
+static int iolog_init(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+	int ret = 0;
+
+	p->iolog = j->replay || j->write_iolog;
+	if (j->replay) {
+		p->bytes_left = j->replay->bytes;	/* for the status line */
+		ret = replay_start(w);
+	} else if (j->write_iolog && !p->rec) {
+		ret = iolog_write_start(w);	/* once: experimental_verify plans again */
+	}
+	if (ret == -ENOMEM && !w->error_msg[0])
+		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': out of memory", j->name);
+	return ret;
+}
+
+int plan_init(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+	uint64_t seed = seed_of(j), io_size;
+	int ret;
+
+	p->random = rw_is_random(j->rw);
+	p->align = UINT64_MAX;
+	for (int d = 0; d < IO_NDIR; d++) {
+		if (!rw_does(j->rw, d))
+			continue;
+		if (j->blockalign[d] < p->align)
+			p->align = j->blockalign[d];
+	}
+	rng_seed(&w->rng, seed);
+	ret = files_init(w, seed, &io_size);
+	if (ret < 0)
+		return ret;
+	if (j->io_size_pct) {
+		/* io_size=N%: of each file's region, as fio takes it */
+		io_size = 0;
+		for (unsigned i = 0; i < w->nfiles; i++)
+			io_size += w->files[i].io_len * j->io_size_pct / 100;
+	} else if (j->io_size) {
+		io_size = j->io_size;
+	} else if (j->filesize.hi && j->size.bytes && j->size.bytes < io_size) {
+		/* with filesize=, size= no longer sizes files: it bounds the I/O, as in fio */
+		io_size = j->size.bytes;
+	}
+	p->bytes_left = j->time_based ? UINT64_MAX : io_size * j->loops;
+	p->loop_size = !j->time_based && j->loops > 1 ? io_size : 0;
+	p->sync_again = NULL;
+	p->writes = 0;
+	p->extra = extra_offsets(j);
+	p->zone_bytes = 0;
+	/*
+	 * A skipping or strided pass may end before the region's bytes are done: then the job
+	 * ends, as fio's keep_running() has it, unless loops, time_based or io_size in bytes
+	 * ask for more.
+	 */
+	p->passes_left = j->time_based || j->io_size ? UINT32_MAX : j->loops - 1;
+	/*
+	 * One loop at a time: unlink_each_loop's, the files deleted between them; a
+	 * verifying job's, each loop's writes read back before the next, as fio does
+	 * (experimental_verify replays every write of the job at its end instead); and a
+	 * job whose loops end in a sync or a count (loop_ends_matter).
+	 */
+	p->loops_left = 0;
+	p->verify_loops = j->verify != VERIFY_NONE && j->do_verify && !j->verify_only &&
+			  rw_does(j->rw, IO_WRITE) && !j->experimental_verify;
+	if ((j->unlink_each_loop || p->verify_loops || loop_ends_matter(j)) && !j->time_based &&
+	    j->loops > 1 && !j->seq_cursor_shared) {
+		p->bytes_left = p->loop_bytes = io_size;
+		p->loops_left = j->loops - 1;
+	} else {
+		p->verify_loops = false;
+	}
+	p->ios_left = j->number_ios ? j->number_ios : UINT64_MAX;
+	p->next_dir = -1;
+	p->cur_file = 0;
+	p->file_left = j->file_service_nr;
+	p->sync_all = false;
+	p->last_written = NULL;
+	cursor_init(w, io_size);
+	ret = iolog_init(w);
+	if (ret < 0)
+		return ret;
+	fast_path_init(w);
+	return window_init(w);
+}
+
+bool plan_next_loop(struct worker *w)
+{
+	struct io_plan *p = &w->plan;
+	/*
+	 * A loop number_ios cut short left its files part done: as fio, which starts a file
+	 * over only once it is done, the next loop goes on where this one stopped
+	 * (loops=3 number_ios=5 over 16 blocks writes blocks 0 to 14).
+	 */
+	bool cut = !p->ios_left && p->bytes_left && !w->job->unlink_each_loop;
+
+	if (!p->loops_left)
+		return false;
+	p->loops_left--;
+	p->bytes_left = p->loop_bytes;
+	p->ios_left = w->job->number_ios ? w->job->number_ios : UINT64_MAX;
+	p->rand_run_left = 0;
+	p->next_dir = -1;
+	if (cut)
+		return true;
+	p->cur_file = 0;
+	p->file_left = w->job->file_service_nr;
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		struct plan_file *pf = &p->files[i];
+
+		memset(pf->seq_pos, 0, sizeof(pf->seq_pos));
+		pf->served = pf->sfr_writes = 0;
+	}
+	p->files_spent = 0;
+	window_reset(w);
+	return true;
+}
+
+void plan_free(struct worker *w)
+{
+	struct io_plan *p = &w->plan;
+
+	window_free(w);
+	for (unsigned i = 0; p->files && i < w->nfiles; i++) {
+		free(p->files[i].covered);
+		plan_zones_free(&p->files[i]);
+	}
+	free(p->files);
+	p->files = NULL;
+	replay_free(w);
+	iolog_write_free(w);
+}
+
+void plan_end(struct worker *w)
+{
+	iolog_write_end(w);
+	iolog_write_free(w);
+}
+
+int plan_next_dir(struct worker *w)
+{
+	if (w->plan.next_dir < 0)
+		w->plan.next_dir = plan_dir(w);
+	return w->plan.next_dir;
+}
+
+void plan_set_next_dir(struct worker *w, int d)
+{
+	w->plan.next_dir = d;
+}
+
+uint64_t plan_budget_bytes(const struct worker *w)
+{
+	const struct io_plan *p = &w->plan;
+
+	if (p->fast && p->fast_left != UINT64_MAX)
+		return p->fast_left * p->fast_len;
+	return p->bytes_left;
+}
+
+int plan_dir(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+
+	switch (j->rw) {
+	case RW_RW:
+	case RW_RANDRW:
+		if (j->rwmix_ratio) {
+			/* sysbench: a read while reads+1 : writes+1 is below the ratio */
+			uint64_t r = w->st->issued[IO_READ] + 1, wr = w->st->issued[IO_WRITE] + 1;
+
+			return r * (100 - j->rwmixread) < wr * j->rwmixread ? IO_READ : IO_WRITE;
+		}
+		return rng_below(&w->rng, 100) < j->rwmixread ? IO_READ : IO_WRITE;
+	case RW_READ:
+	case RW_RANDREAD:
+		return IO_READ;
+	case RW_WRITE:
+	case RW_RANDWRITE:
+		return IO_WRITE;
+	case RW_TRIM:
+	case RW_RANDTRIM:
+		return IO_TRIM;
+	default:		/* trimwrite: a trim, then a write of the same block */
+		return w->plan.trim_done ? IO_WRITE : IO_TRIM;
+	}
+}
+
+static uint32_t plan_len(struct worker *w, int d)
+{
+	const struct dir_bs *b = &w->job->bs[d];
+	uint64_t p, acc = 0;
+
+	if (!b->nsplit) {
+		if (b->min == b->max)
+			return (uint32_t)b->min;
+		/* bsrange: a multiple of the minimum (bs_unaligned: any length) up to the max */
+		if (w->job->bs_unaligned)
+			return (uint32_t)(b->min + rng_below(&w->rng, b->max - b->min + 1));
+		return (uint32_t)(b->min * (1 + rng_below(&w->rng, b->max / b->min)));
+	}
+	p = rng_below(&w->rng, 100);
+	for (unsigned i = 0; i < b->nsplit; i++) {
+		acc += b->split[i].pct;
+		if (p < acc)
+			return b->split[i].bs;
+	}
+	return b->split[b->nsplit - 1].bs;
+}
+
+/*
+ * Whether files have passes that end: sequential I/O, and random I/O from the permutation
+ * or the map. Uniform draws (norandommap) and the skewed distributions never end a pass.
+ */
+static bool files_have_passes(const struct worker *w)
+{
+	return !w->plan.random || w->plan.files[0].gen.mode == OFFGEN_PERM;
+}
+
+/* A new round once every file has had its pass: each may take its share again. */
+static void files_new_round(struct worker *w)
+{
+	struct io_plan *p = &w->plan;
+
+	for (unsigned i = 0; i < w->nfiles; i++)
+		p->files[i].served = 0;
+	p->files_spent = 0;
+}
+
+/*
+ * The next file after i that has not had its pass this round, at random for
+ * file_service_type=random. As fio, which passes over files that are done, a file whose
+ * pass ended is not picked again until all have had theirs: picking it would start its
+ * next pass while another file's first one is still short (nrfiles=4 at random left
+ * 96-136 KiB of each pass unwritten and wrote as much twice).
+ */
+static unsigned next_file(struct worker *w, unsigned i)
+{
+	struct io_plan *p = &w->plan;
+	unsigned n = w->nfiles, k;
+
+	if (p->files_spent == n)
+		files_new_round(w);
+	if (w->job->file_service == FSRV_RANDOM) {
+		/* a few draws, as fio's retries; then the next after the last draw */
+		for (int tries = 0; tries < 8; tries++) {
+			i = (unsigned)rng_below(&w->rng, n);
+			if (p->files[i].served < w->files[i].io_len)
+				return i;
+		}
+		i = (i + n - 1) % n;
+	}
+	for (k = 1; k < n && p->files[(i + k) % n].served >= w->files[(i + k) % n].io_len; k++)
+		;
+	return (i + k) % n;
+}
+
+/*
+ * The file planned I/O of len bytes went to, counted: file_service moves on to the next
+ * file after file_service_nr I/Os, or when this one has had its pass (sequential: only
+ * then). After the offset is planned, so that a length cut to fit is counted as cut.
+ */
+static void plan_file_served(struct worker *w, unsigned i, uint32_t len)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+	struct plan_file *pf = &p->files[i];
+	uint64_t size = w->files[i].io_len;
+
+	if (w->nfiles == 1)
+		return;
+	if (j->file_service == FSRV_SEQUENTIAL) {
+		pf->served += len;
+		if (pf->served >= size) {
+			pf->served = 0;
+			p->cur_file = (p->cur_file + 1) % w->nfiles;
+		}
+		return;
+	}
+	if (!files_have_passes(w)) {
+		if (--p->file_left == 0) {
+			p->file_left = j->file_service_nr;
+			p->cur_file = j->file_service == FSRV_RANDOM ?
+				      (unsigned)rng_below(&w->rng, w->nfiles) :
+				      (p->cur_file + 1) % w->nfiles;
+		}
+		return;
+	}
+	pf->served += len;
+	if (pf->served >= size && pf->served - len < size)
+		p->files_spent++;
+	if (--p->file_left == 0 || pf->served >= size) {
+		p->file_left = j->file_service_nr;
+		p->cur_file = next_file(w, i);
+	}
+}
+
+void plan_new_pass(struct worker *w, struct io_file *f)
+{
+	files_invalidate(w->job, f);
+	/* the cache drop's time is no I/O's: what is planned next is stamped from here */
+	w->now = clock_ticks(w->clk);
+}
+
+/* len cut to fit in room bytes, in whole minimum blocks; 0 when not even one fits. */
+static uint32_t fit_len(const struct worker *w, int d, uint32_t len, uint64_t room)
+{
+	uint64_t min = w->job->bs[d].min;
+
+	if (len <= room)
+		return len;
+	return (uint32_t)(room / min * min);
+}
+
+static bool map_test(const uint64_t *map, uint64_t b)
+{
+	return map[b / 64] >> (b % 64) & 1;
+}
+
+/*
+ * The first block from b on (wrapping at last) that is free and a multiple of k, as fio's
+ * axmap_next_free(); UINT64_MAX when there is none: another direction's smaller blocks
+ * hold the rest of the pass.
+ */
+static uint64_t map_next_free(const uint64_t *map, uint64_t b, uint64_t last, uint64_t k)
+{
+	for (uint64_t tries = 0, i = b; tries < 2; tries++, i = 0) {
+		while (i <= last) {
+			uint64_t word = ~map[i / 64] >> (i % 64);
+
+			if (!word) {
+				i = (i / 64 + 1) * 64;	/* a whole word covered */
+				continue;
+			}
+			i += (uint64_t)__builtin_ctzll(word);
+			if (i > last)
+				break;
+			if (i % k == 0)
+				return i;
+			i = (i / k + 1) * k;
+		}
+	}
+	return UINT64_MAX;
+}
+
+/* How many of blocks b..b+n-1 are free in a row from b: what an I/O there may cover. */
+static uint64_t map_free_run(const uint64_t *map, uint64_t b, uint64_t n)
+{
+	uint64_t i = 0;
+
+	while (i < n && !map_test(map, b + i))
+		i++;
+	return i;
+}
+
+static void map_mark(struct plan_file *pf, uint64_t b, uint64_t n)
+{
+	for (uint64_t i = b; i < b + n; i++) {
+		if (!map_test(pf->covered, i)) {
+			pf->covered[i / 64] |= 1ULL << (i % 64);
+			pf->ncovered++;
+		}
+	}
+}
+
+/*
+ * Random I/O of mixed sizes with the random map, as fio's: a block is drawn (aligned to
+ * the direction's blockalign); a covered one gives way to the next free one after it, so
+ * I/Os start where holes start; the length, drawn before, is drawn again until it fits
+ * before the region's end; and an I/O that would reach a covered block is cut there, in
+ * whole minimum blocks of its direction and never below one. So a pass covers each byte
+ * once while the sizes keep the mix asked for: cutting every I/O at the first covered
+ * block of a random start (d53e42d) issued 4k where 16k were asked (randrw bs=4k,16k).
+ */
+static uint64_t cover_next(struct worker *w, unsigned fi, int d, uint32_t *lenp)
+{
+	const struct job_desc *j = w->job;
+	struct plan_file *pf = &w->plan.files[fi];
+	uint64_t align = w->plan.align, nb = pf->gen.nblocks, min = j->bs[d].min;
+	uint64_t k = j->blockalign[d] / align, room = nb * align, last, b, free;
+	uint32_t len = *lenp;
+
+	if (pf->ncovered == nb) {
+		memset(pf->covered, 0, cover_words(nb) * sizeof(*pf->covered));
+		pf->ncovered = 0;
+		offgen_new_pass(&pf->gen);
+		plan_new_pass(w, &w->files[fi]);
+	}
+	/* the last start where the direction's smallest block still fits */
+	last = (min <= room ? (room - min) / align : 0) / k * k;
+	b = offgen_next(&pf->gen) / k * k;
+	if (b > last)
+		b = last;
+	if (map_test(pf->covered, b)) {
+		free = map_next_free(pf->covered, b, last, k);
+		b = free == UINT64_MAX ? b : free;
+	}
+	for (int tries = 0; b * align + len > room && tries < 64; tries++)
+		len = fit_len(w, d, plan_len(w, d), w->plan.bytes_left);
+	if (b * align + len > room)
+		len = fit_len(w, d, len, room - b * align);
+	free = map_free_run(pf->covered, b, (len + align - 1) / align);	/* bs_unaligned */
+	if (free * align < len)
+		len = (uint32_t)(free * align >= min ? free * align / min * min : min);
+	map_mark(pf, b, (len + align - 1) / align);
+	*lenp = len;
+	return b * align;
+}
+
+/*
+ * Sequential streams are per direction, as in fio: rw=rw reads and writes side by side.
+ * A block of mixed sizes (bsrange, bssplit) that would run past the region's end is cut
+ * to fit, as fio cuts it, so that a pass covers the region to its last block.
+ */
+static uint64_t seq_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp)
+{
+	struct plan_file *pf = &w->plan.files[fi];
+	struct io_file *f = &w->files[fi];
+	uint32_t len = *lenp;
+	uint64_t off = pf->seq_pos[d];
+
+	if (w->job->zonemode == ZONE_STRIDED) {
+		/* plan_zone_step() keeps it within the zone */
+		pf->seq_pos[d] = off + len;
+		return off;
+	}
+	if (off + len > f->io_len && off < f->io_len && fit_len(w, d, len, f->io_len - off))
+		len = *lenp = fit_len(w, d, len, f->io_len - off);
+	if (off + len > f->io_len) {
+		off = 0;	/* wrap: time_based, loops, or io_size beyond size */
+		plan_new_pass(w, f);
+	}
+	pf->seq_pos[d] = off + len;
+	return off;
+}
+
+static uint64_t rand_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp)
+{
+	struct io_plan *p = &w->plan;
+	struct plan_file *pf = &p->files[fi];
+	uint64_t off;
+
+	if (pf->covered) {
+		off = cover_next(w, fi, d, lenp);
+	} else {
+		if (plan_pass_done(pf))
+			plan_new_pass(w, &w->files[fi]);
+		off = offgen_next(&pf->gen) * p->align;
+		/* randrw bs=4k,16k: the writes on their own blockalign, as fio's */
+		if (w->job->blockalign[d] != p->align)
+			off -= off % w->job->blockalign[d];
+	}
+	pf->seq_pos[d] = off + *lenp;
+	return off;
+}
+
+/* A drawn offset in fio's rarer forms: percentage_random, zoned draws, strided zones. */
+static uint64_t rand_offset_extra(struct worker *w, unsigned fi, int d, uint32_t *lenp)
+{
+	const struct job_desc *j = w->job;
+	struct plan_file *pf = &w->plan.files[fi];
+	uint64_t off;
+
+	if (j->percentage_random[d] < 100 && rng_below(&w->rng, 100) >= j->percentage_random[d])
+		return seq_offset(w, fi, d, lenp);
+	if (pf->zpick[d])
+		off = plan_zoned_block(w, pf, d) * w->plan.align;
+	else
+		off = rand_offset(w, fi, d, lenp);
+	off += pf->zone_base;
+	pf->seq_pos[d] = off + *lenp;
+	return off;
+}
+
+/*
+ * A random job's offset, as fio's get_next_block(): every rw=randread:N-th I/O is drawn
+ * (percentage_random of them at random, the rest following the last I/O), and the ones
+ * between follow it (rw_sequencer=sequential) or repeat it (identical).
+ */
+static uint64_t rand_job_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+	struct plan_file *pf = &p->files[fi];
+	uint64_t off;
+
+	if (p->rand_run_left) {
+		p->rand_run_left--;
+		off = j->rw_sequencer == RWSEQ_IDENTICAL ? pf->last_start[d] :
+							   seq_offset(w, fi, d, lenp);
+	} else {
+		if (j->rw_nr > 1)
+			p->rand_run_left = (unsigned)j->rw_nr - 1;
+		off = __builtin_expect(p->extra, 0) ? rand_offset_extra(w, fi, d, lenp) :
+						      rand_offset(w, fi, d, lenp);
+	}
+	pf->last_start[d] = off;
+	return off;
+}
+
+/* Where the next I/O of file fi goes, from its region's start; false when it has none. */
+static bool plan_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp, uint64_t *offp)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+
+	bool ok = true;
+
+	if (__builtin_expect(p->extra, 0) && j->zonemode == ZONE_STRIDED) {
+		plan_zone_step(w, fi, d);
+		if (p->random)
+			*offp = rand_job_offset(w, fi, d, lenp);
+		else	/* fio's checks against the file's end, and its skips */
+			ok = plan_skip_offset(w, fi, d, *lenp, offp);
+		p->zone_bytes += *lenp;
+		return ok;
+	}
+	if (p->random)
+		*offp = rand_job_offset(w, fi, d, lenp);
+	else if (j->rw_nr)
+		ok = plan_skip_offset(w, fi, d, *lenp, offp);
+	else
+		*offp = seq_offset(w, fi, d, lenp);
+	return ok;
+}
+
+/*
+ * A write's data, as content_init() decided: a word per 512 bytes changed (scramble_buffers,
+ * fio's default) so that a deduplicating device cannot skip it, new random bytes
+ * (refill_buffers), or the pattern, zeros or made blocks written afresh.
+ */
+void plan_prepare_write(struct worker *w, struct io_req *r)
+{
+	switch (w->content.per_write) {
+	case CONTENT_SCRAMBLE: {
+		uint64_t v = r->off ^ w->now;
+
+		for (uint32_t i = 0; i + 8 <= r->len; i += 512)
+			memcpy(r->buf + i, &v, 8);
+		break;
+	}
+	case CONTENT_RANDOM:
+		for (uint32_t i = 0; i + 8 <= r->len; i += 8) {
+			uint64_t v = rng_next(&w->rng);
+
+			memcpy(r->buf + i, &v, 8);
+		}
+		break;
+	case CONTENT_FILL:
+		content_fill(&w->content, r->buf, r->len);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The next block of the shared stream: its file and offset; false at the stream's end. */
+static bool cursor_next(struct worker *w, uint32_t *len, unsigned *fi, uint64_t *off)
+{
+	const struct io_plan *p = &w->plan;
+	uint64_t at = atomic_fetch_add_explicit(p->cursor, *len, memory_order_relaxed);
+	unsigned i = 0;
+
+	if (at >= p->cursor_end)
+		return false;
+	at %= p->cursor_span;
+	if (p->cursor_flen) {
+		i = (unsigned)(at / p->cursor_flen);
+		at %= p->cursor_flen;
+	} else {
+		for (; at >= w->files[i].io_len; i++)
+			at -= w->files[i].io_len;
+	}
+	/* a block that would cross into the next file ends with this one */
+	if (at + *len > w->files[i].io_len)
+		*len = (uint32_t)(w->files[i].io_len - at);
+	*fi = i;
+	*off = at;
+	return true;
+}
+
+/*
+ * fsync_every_ios: every N I/Os of the job and its clones, of any direction, sync the
+ * file last written or (fsync_scope=all_files) every file, as sysbench's fsync-freq does.
+ * The clone that makes the Nth I/O syncs whatever it did since: the count is shared, so
+ * asking whether this clone wrote would make the number of syncs depend on scheduling.
+ */
+static void count_for_sync(struct worker *w, struct io_file *f, int d)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+	uint64_t n = atomic_fetch_add_explicit(w->ios_shared, 1, memory_order_relaxed) + 1;
+
+	if (d == IO_WRITE)
+		p->last_written = f;
+	if (n % j->fsync_every_ios || !rw_does(j->rw, IO_WRITE))
+		return;
+	p->sync_kind = IO_FSYNC;
+	p->sync_all = j->fsync_scope == FSYNC_SCOPE_ALL;
+	p->sync_due = p->sync_all || !p->last_written ? &w->files[0] : p->last_written;
+}
+
+/*
+ * sync_file_range=: after every N writes to a file, sync the range they covered since the
+ * last one (fio tracks the range the same way), with the flags asked for.
+ */
+static void schedule_sfr(struct worker *w, unsigned fi, uint64_t off, uint32_t len)
+{
+	struct io_plan *p = &w->plan;
+	struct plan_file *pf = &p->files[fi];
+
+	if (!pf->sfr_writes || off < pf->sfr_lo)
+		pf->sfr_lo = off;
+	if (!pf->sfr_writes || off + len > pf->sfr_hi)
+		pf->sfr_hi = off + len;
+	if (++pf->sfr_writes < w->job->sfr_every || p->sync_due)
+		return;
+	p->sync_due = &w->files[fi];
+	p->sync_kind = IO_SYNC_RANGE;
+	p->sync_off = pf->sfr_lo;
+	p->sync_len = pf->sfr_hi - pf->sfr_lo;
+	pf->sfr_writes = 0;
+}
+
+static void schedule_sync(struct worker *w, unsigned fi)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+	bool spent = !p->bytes_left || !p->ios_left;
+	bool job_end = spent && !p->loops_left;
+	/* the last write of a loop= loop: of unlink_each_loop's, or of one pass over io_size */
+	bool loop_end = !job_end && (spent || (p->loop_size && p->bytes_left % p->loop_size == 0));
+
+	/* as fio: every N writes of the job, whichever files they went to */
+	p->writes++;
+	if (j->fsync_every && p->writes % j->fsync_every == 0)
+		p->sync_kind = IO_FSYNC;
+	else if (j->fdatasync_every && p->writes % j->fdatasync_every == 0)
+		p->sync_kind = IO_FDATASYNC;
+	else
+		return;
+	/*
+	 * fio syncs before the I/O after the N-th write, so the job's very last write gets
+	 * none (end_fsync is for that). A loop's last write does get one, and fio, still
+	 * at a multiple of N when it reopens the files, syncs once more before the next
+	 * loop's first write.
+	 */
+	if (job_end)
+		return;
+	p->sync_due = &w->files[fi];
+	if (loop_end)
+		p->sync_again = p->sync_due;
+}
+
+/* Where the next I/O of direction d goes and how long it is; false when the budget ends. */
+static bool plan_where(struct worker *w, int d, unsigned *fi, uint64_t *off, uint32_t *len)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+
+	if (d == IO_WRITE && p->trim_done) {
+		*fi = p->tw_file;
+		*off = p->tw_off;
+		*len = p->tw_len;
+		p->trim_done = false;
+		return true;
+	}
+	/* the last block of the job's bytes is cut to what is left, as the region's */
+	*len = fit_len(w, d, plan_len(w, d), p->bytes_left);
+	if (!*len)
+		return false;
+	if (p->cursor) {
+		if (!cursor_next(w, len, fi, off))
+			return false;
+	} else if (p->window.on) {
+		int i = window_pick(w, *len);
+
+		if (i < 0)
+			return false;	/* waiting, or a file would not open */
+		*fi = (unsigned)i;
+		if (!plan_offset(w, *fi, d, len, off))
+			return false;
+	} else {
+		*fi = w->plan.cur_file;
+		if (!plan_offset(w, *fi, d, len, off))
+			return false;
+		plan_file_served(w, *fi, *len);
+	}
+	if (j->rw == RW_TRIMWRITE || j->rw == RW_RANDTRIMWRITE) {
+		p->tw_file = *fi;
+		p->tw_off = *off;
+		p->tw_len = *len;
+		p->trim_done = true;
+	}
+	return true;
+}
+
+/* The general planner: plan_io_general() without the iolog's. */
+static inline __attribute__((always_inline)) bool plan_io_planned(struct worker *w,
+								   struct io_req *r)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+	int d = p->next_dir >= 0 ? p->next_dir : plan_dir(w);
+	struct io_file *f;
+	uint64_t off;
+	uint32_t len;
+	unsigned fi;
+
+	p->next_dir = -1;
+	if (w->verify) {
+		switch (verify_plan(w, r)) {
+		case VP_READ:
+			if (p->window.on)
+				window_issued(w, (unsigned)(r->file - w->files));
+			return true;
+		case VP_END:
+			return false;
+		default:
+			break;
+		}
+	}
+	if (!p->ios_left || !plan_where(w, d, &fi, &off, &len))
+		return false;
+	f = &w->files[fi];
+	/* trimwrite's trims come on top of its writes, as in fio: only writes use the budget. */
+	if (p->bytes_left != UINT64_MAX && !(d == IO_TRIM && p->trim_done))
+		p->bytes_left -= len;
+	if (p->ios_left != UINT64_MAX)
+		p->ios_left--;
+	r->file = f;
+	r->dir = d;
+	r->off = f->io_off + off;
+	r->len = r->full_len = len;
+	r->buf = r->buf_base;
+	r->resubmit = false;
+	w->st->issued[d]++;
+	pace_count_issue(&w->pace, d, len);
+	if (d == IO_WRITE) {
+		if (w->verify)
+			verify_prepare_write(w, r);
+		else
+			plan_prepare_write(w, r);
+		if (j->fsync_every || j->fdatasync_every)
+			schedule_sync(w, fi);
+		if (j->sfr_every)
+			schedule_sfr(w, fi, r->off, len);
+	}
+	if (j->fsync_every_ios)
+		count_for_sync(w, f, d);
+	if (p->window.on)
+		window_issued(w, fi);
+	return true;
+}
+
+/* read_iolog's entries instead of the plan, or write_iolog's record of the plan. */
+static __attribute__((noinline)) bool plan_io_iolog(struct worker *w, struct io_req *r)
+{
+	if (w->plan.replay)
+		return replay_io(w, r);
+	if (!plan_io_planned(w, r))
+		return false;
+	iolog_write_io(w, r);
+	return true;
+}
+
+bool plan_io_general(struct worker *w, struct io_req *r)
+{
+	if (__builtin_expect(w->plan.iolog, 0))
+		return plan_io_iolog(w, r);
+	return plan_io_planned(w, r);
+}
+
+int plan_restart(struct worker *w)
+{
+	struct iolog_writer *rec = w->plan.rec;	/* the record goes on */
+
+	w->plan.rec = NULL;
+	plan_free(w);
+	w->plan.rec = rec;
+	return plan_init(w);
+}
+
+bool plan_next_write(struct worker *w, unsigned *fi, uint64_t *off, uint32_t *len)
+{
+	struct io_plan *p = &w->plan;
+
+	for (;;) {
+		int d = plan_dir(w);
+
+		if (!p->ios_left || !plan_where(w, d, fi, off, len))
+			return false;
+		if (p->bytes_left != UINT64_MAX && !(d == IO_TRIM && p->trim_done))
+			p->bytes_left -= *len;
+		if (p->ios_left != UINT64_MAX)
+			p->ios_left--;
+		/* a job that only reads (verify_only): its reads stand for the writes */
+		if (d == IO_WRITE || !rw_does(w->job->rw, IO_WRITE)) {
+			*off += w->files[*fi].io_off;
+			return true;
+		}
+	}
+}
+
+void plan_sync(struct worker *w, struct io_req *r)
+{
+	struct io_plan *p = &w->plan;
+
+	r->file = p->sync_due;
+	r->dir = p->sync_kind;
+	r->off = 0;
+	r->len = r->full_len = 0;
+	if (r->dir == IO_SYNC_RANGE) {
+		r->off = p->sync_off;
+		r->len = (uint32_t)p->sync_len;
+		r->sfr_flags = (uint8_t)w->job->sfr_flags;
+	}
+	r->buf = r->buf_base;
+	r->resubmit = false;
+	p->sync_due = NULL;
+	if (p->sync_all) {
+		unsigned next = (unsigned)(r->file - w->files) + 1;
+
+		p->sync_all = next < w->nfiles;
+		p->sync_due = p->sync_all ? &w->files[next] : NULL;
+	}
+	if (!p->sync_due && p->sync_again) {
+		p->sync_due = p->sync_again;	/* fio's second sync at a loop's end */
+		p->sync_again = NULL;
+	}
+	if (p->window.on)
+		window_issued(w, (unsigned)(r->file - w->files));
+	if (__builtin_expect(p->rec != NULL, 0) && !w->ending)
+		iolog_write_io(w, r);	/* fio records no end_fsync */
+	/* fio counts fsync= syncs alone: fdatasync= ones only time, end_fsync not at all */
+	w->st->sync_ios++;
+	if (r->dir == IO_FSYNC && !w->ending)
+		w->st->fsync_ios++;
+}
+
+void plan_end_sync(struct worker *w, unsigned i)
+{
+	struct io_plan *p = &w->plan;
+
+	p->fast = false;
+	p->sync_due = &w->files[i];
+	p->sync_kind = IO_FSYNC;
+	p->ios_left = 0;	/* only the sync */
+}
+
+void plan_fill_buffers(struct worker *w)
+{
+	size_t total = w->eng.nreqs * w->eng.buf_size;
+	unsigned char *p = w->eng.bufs;
+	struct content *c = &w->content;
+
+	/* each write makes its own (verify's write their headers into these) */
+	if (c->made && c->per_write == CONTENT_FILL && w->job->verify == VERIFY_NONE)
+		return;
+	if (c->made || c->pattern_len || c->zero) {
+		/* Each buffer starts afresh, as in fio, whatever its slot. */
+		for (size_t i = 0; i < w->eng.nreqs; i++)
+			content_fill(c, p + i * w->eng.buf_size, w->eng.buf_size);
+		return;
+	}
+	for (size_t i = 0; i + 8 <= total; i += 8) {
+		uint64_t v = rng_next(&w->rng);
+
+		memcpy(p + i, &v, 8);
+	}
+}

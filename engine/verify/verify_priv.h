@@ -1,0 +1,220 @@
+/*
+ * The verifier's own state, shared by verify.c (headers, checks, backlog and trims),
+ * verify_state.c (fio's state file) and verify_async.c (the checking threads). Private to
+ * those three: the rest of the engine sees engine/verify/verify.h.
+ */
+#ifndef ENGINE_VERIFY_VERIFY_PRIV_H
+#define ENGINE_VERIFY_VERIFY_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/verify/checksum.h"
+#include "engine/ioengine.h"
+#include "engine/plan/offsets.h"
+#include "engine/worker.h"
+
+struct io_file;
+struct io_req;
+struct state_list;
+struct job_desc;
+struct verify_async;
+struct worker;
+
+#define VERIFY_MAGIC	0xaccau		/* fio's */
+#define GEN_ANY		UINT32_MAX	/* overlapping writes: either may have landed last */
+#define GEN_TRIMMED	(UINT32_MAX - 1)	/* trimmed since written: reads zeros */
+#define GEN_SKIP	(UINT32_MAX - 2)	/* a trim and a write raced: not judged */
+
+#define BUSY_OVERLAP	0x8000u		/* busy: writes to the chunk overlapped in flight */
+#define BUSY_TRIM	0x4000u		/* busy: a trim of the chunk is in flight */
+#define BUSY_COUNT	0x3fffu		/* writes in flight to the chunk, saturating */
+
+/*
+ * The start of each verified chunk, fio's verify header as its verify.h lays it out
+ * (little-endian), so that fio and iojob each check what the other wrote. The digest of
+ * the rest of the chunk follows it, in fio's room for the method (verify_slot()).
+ */
+struct vhdr {
+	uint16_t magic;
+	uint16_t type;			/* fio's number for the method */
+	uint32_t len;			/* of the chunk */
+	uint64_t rand_seed;		/* fio's seed of the data; iojob's data has none: 0 */
+	uint64_t offset;		/* of the chunk in its file */
+	uint32_t time_sec;		/* when fio wrote it; fio never reads it back, and */
+	uint32_t time_nsec;		/* iojob leaves 0: a run's data stays the same */
+	uint16_t thread;		/* the job's number, from 1 */
+	uint16_t numberio;		/* the chunk's write generation, 1 to 65535 */
+	uint32_t crc32;			/* fio's crc32c of the header before this field */
+};
+
+_Static_assert(sizeof(struct vhdr) == 40, "fio's verify_header is 40 bytes");
+
+#define VHDR_FIXED	sizeof(struct vhdr)
+#define VERIFY_SLOT_MAX	128	/* fio's room for a sha512 digest */
+
+/* A read's chunks go to the verify_async threads this many at most per hand-over. */
+#define VERIFY_ASYNC_CHUNKS	64
+
+/* A block to read back or trim, as it was written. */
+struct backlog_entry {
+	struct io_file *file;
+	uint64_t off;
+	uint32_t len;
+};
+
+/* A queue of blocks that keeps the newest cap of them. */
+struct block_ring {
+	struct backlog_entry *e;
+	uint64_t cap, head, tail;	/* head: oldest; tail: next free */
+	bool forgot;			/* a block was dropped: the ring no longer holds all */
+};
+
+/* Add a block; a full ring forgets its oldest (the read-back pass still covers it). */
+static inline void ring_push(struct block_ring *q, struct io_file *f, uint64_t off,
+			     uint32_t len)
+{
+	if (q->tail - q->head == q->cap) {
+		q->head++;
+		q->forgot = true;
+	}
+	q->e[q->tail++ % q->cap] = (struct backlog_entry){ f, off, len };
+}
+
+static inline uint64_t ring_len(const struct block_ring *q)
+{
+	return q->tail - q->head;
+}
+
+/* What a read of one chunk should find, decided when the read completes. */
+enum chunk_expect {
+	CK_SKIP,	/* a write raced the read: either content is right */
+	CK_DATA,	/* a header of generation gen (0 or GEN_ANY: any), and its data */
+	CK_ZERO,	/* trimmed: zeros */
+};
+
+struct verify {
+	enum checksum_type csum;
+	bool pattern_only;		/* verify=pattern: no header, every byte checked */
+	bool meta;			/* verify=meta: the header is checked, not the data */
+	bool null;			/* verify=null: read back, check nothing */
+	uint32_t interval;
+	uint32_t hlen;			/* bytes of header written per chunk (0: none) */
+	uint64_t voff;			/* verify_offset: where the header is swapped to */
+	uint32_t gen_pos[2];		/* where numberio's bytes are once swapped */
+	unsigned slot;			/* bytes of the digest's room after the header */
+	uint16_t fio_type;
+	/*
+	 * Generations are kept per unit: the chunk, or less where writes may start off the
+	 * chunks' grid (blockalign=8k under 16k chunks); then a chunk is kept at the unit it
+	 * starts at, and cstart marks those units.
+	 */
+	uint32_t unit;
+	uint64_t **cstart;		/* unit < interval: per file, a bit per unit, or NULL */
+	uint32_t **gen;			/* per file, per unit: last generation written */
+	/* per file, a bit per chunk: a write starts there (writes of several chunks), or NULL */
+	uint64_t **starts;
+	uint16_t **busy;		/* per file, per chunk: writes in flight (iodepth > 1) */
+	uint32_t **issued;		/* per file, per chunk: the last write's generation */
+	uint32_t *read_snap;		/* per request slot: its file's next_gen at a read */
+	uint32_t *next_gen;		/* per file */
+	/* verify_backlog: completed writes wait here; every N of them some are read back */
+	struct block_ring backlog_q;
+	uint64_t backlog, batch, since_batch, drain_left;
+	/* trim_percentage: written blocks picked for a trim wait here */
+	struct block_ring trim_q;
+	uint64_t trim_backlog, trim_batch, since_trim, trim_left;
+	struct rng trim_rng;
+	bool trims_at_end;		/* trim_backlog=0: the writes ended, trim the rest */
+	/* fio's state file: each file's last iodepth completed writes */
+	uint64_t **last_off;
+	uint64_t *writes_done;		/* per file */
+	struct verify_async *async;	/* verify_async threads, or NULL */
+	bool pass;			/* reading everything back */
+	bool replay;			/* the writes again, in order (experimental_verify, */
+	uint64_t replay_left;		/* verify_state_load): how many are left, */
+	uint64_t replayed;		/* how many went */
+	struct state_list *state;	/* verify_state_load's, or NULL */
+	unsigned pass_file;
+	uint64_t pass_chunk;		/* the pass's next unit */
+	uint64_t failures;
+	uint64_t first_seq;		/* of the bad chunk whose message is kept */
+};
+
+/* The method's format in v (checksum, header room, verify_offset), from the job. */
+void verify_chunk_setup(struct verify *v, const struct job_desc *j);
+
+/* Len bytes of verify_pattern at buf, starting afresh (each chunk checks on its own). */
+void verify_fill_pattern(const struct job_desc *j, unsigned char *buf, uint32_t len);
+
+/*
+ * A write's generation is counted in 32 bits (to order writes and reads in flight) and
+ * stored as 1 to 65535 in fio's 16-bit numberio: 0 stays "never written".
+ */
+uint16_t verify_numberio(uint32_t gen);
+
+/* Write the header of generation gen for the chunk at off into c, with its digest. */
+void verify_chunk_seal(const struct verify *v, const struct job_desc *j, unsigned char *c,
+		       uint64_t off, uint32_t gen);
+
+/*
+ * Check one chunk read back against what it should hold: 0 when it does, else 1 with what
+ * was wrong in what[]. Touches only c (verify_offset's swap is undone in place) and the
+ * job's settings, so that verify_async threads may call it.
+ */
+int verify_examine(const struct verify *v, const struct job_desc *j, uint64_t off,
+		   unsigned char *c, enum chunk_expect ex, uint32_t gen, char *what, size_t n);
+
+/*
+ * A bad chunk found by verify_examine(): count it, dump it, and keep its message if it is
+ * the first by seq (the order of the reads; 0 for the job's own checks, in that order).
+ */
+void verify_report_bad(struct worker *w, const struct io_file *f, uint64_t off,
+		       const unsigned char *got, const char *what, uint64_t seq);
+
+/*
+ * verify_state_load: whether the k-th write replayed (at off in file fi) is one the state
+ * says surely reached the file: fio's rule, the first numberio - iodepth surely, then
+ * those listed as completed; the replay stops at the first that is not.
+ */
+bool verify_state_reached(const struct verify *v, uint64_t k, unsigned fi, uint64_t off);
+
+/* A verify read or trim in r, counted as issued. */
+void verify_fill_req(struct worker *w, struct io_req *r, int dir, struct io_file *f,
+		     uint64_t off, uint32_t len);
+
+/*
+ * trim_percentage: pick a completed write for a trim (or not), whether a trim is due now,
+ * put the oldest picked block in r, and note a completed trim.
+ */
+void verify_trim_pick(struct worker *w, struct io_req *r, uint64_t first);
+bool verify_trim_due(struct worker *w);
+void verify_trim_issue(struct worker *w, struct io_req *r);
+void verify_trim_done(struct worker *w, struct io_req *r);
+
+/*
+ * verify_async: start the threads (-errno, error_msg set), hand them a read's chunks
+ * (waits while all buffers are taken), wait for everything handed to be checked and
+ * stop them, and whether one found a bad chunk that verify_fatal must stop the job for.
+ */
+int verify_async_start(struct worker *w);
+void verify_async_submit(struct worker *w, const struct io_file *f, uint64_t first,
+			 const unsigned char *buf, uint32_t len, const uint8_t *expect,
+			 const uint32_t *gens);
+void verify_async_stop(struct worker *w);
+bool verify_async_fatal(struct worker *w);
+
+static inline unsigned verify_file_index(const struct worker *w, const struct io_file *f)
+{
+	return (unsigned)(f - w->files);
+}
+
+/* The unit of file f that offset off falls in. */
+static inline uint64_t verify_unit_of(const struct verify *v, const struct io_file *f,
+				      uint64_t off)
+{
+	return (off - f->io_off) / v->unit;
+}
+
+#endif
