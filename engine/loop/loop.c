@@ -375,6 +375,12 @@ static __attribute__((noinline)) void queued_other(struct worker *w, struct io_r
 		req_queue_put(&w->q, r);
 	else
 		enqueue(w, r);
+	/*
+	 * Done at once (libaio's trims, a sync engine at depth), nothing is in flight and
+	 * fill() would go on for ever: the runtime's end, a stop and the windows are seen here.
+	 */
+	if (pace_due(&w->pace, w->now))
+		pace_tick(w);
 }
 
 /* Requests the engine had no room for go first, in the order they came. */

@@ -72,6 +72,31 @@ def log_times(path):
 
 # --- wait_for ---------------------------------------------------------------------------
 
+def check_inline_completions_end(c, d):
+    """A timed job whose engine completes each I/O at once in the asynchronous loop
+    (libaio's and io_uring's trims are done by the job's thread, as fio's) ends at its
+    runtime: the loop sees the clock as each completes (d53e42d filled for ever, nothing
+    being in flight; the oracle's f04). A job that does not end is killed at 120 s."""
+    path = os.path.join(d, "trim.dat")
+    with open(path, "wb") as f:
+        f.truncate(1 << 20)
+    for engine in ("libaio", "io_uring"):
+        if not engine_available(engine):
+            c.skip("%s not built: its trims not run" % engine)
+            continue
+        try:
+            code, out, err = run(["--name=t", "--filename=" + path, "--ioengine=" + engine,
+                                  "--rw=trim", "--bs=4k", "--size=1m", "--iodepth=4",
+                                  "--time_based", "--runtime=300ms", "--output-format=json"],
+                                 cwd=d)
+        except subprocess.TimeoutExpired:
+            code, out, err = -1, "", "still running after 120 s"
+        j = json.loads(out)["jobs"][0] if code == 0 else None
+        c.check(j and j["trim"]["total_ios"] > 0 and j["job_runtime"] >= 300,
+                "%s time_based trims: end at the runtime: exit %d %s" % (engine, code, err))
+    os.unlink(path)
+
+
 def check_wait_for(c, d):
     """[first] x2 is paced to take 200 ms; [waiter] waits for both, [free] does not."""
     data = os.path.join(d, "wf.dat")
@@ -481,6 +506,7 @@ def main():
     d = scratch_dir()
     try:
         check_wait_for(c, d)
+        check_inline_completions_end(c, d)
         check_exitall(c, d)
         check_exit_stonewall_before_start(c, d)
         check_exitall_on_error(c, d)
