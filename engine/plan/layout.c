@@ -524,15 +524,20 @@ int files_close(const struct job_desc *j, struct io_file *f, unsigned n, unsigne
 	int ret = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		if (f[i].borrowed)
-			f[i].fd = -1;
-		if (f[i].fd < 0)
+		if (f[i].borrowed) {
+			f[i].fd = -1;	/* the clone that opened it closes and deletes it */
 			continue;
-		if (j->fsync_on_close && job_modifies(j) && !f[i].synced)
-			fsync(f[i].fd);
-		close(f[i].fd);
-		f[i].fd = -1;
-		/* a file already gone (another job on it deleted it) is what was asked */
+		}
+		if (f[i].fd >= 0) {
+			if (j->fsync_on_close && job_modifies(j) && !f[i].synced)
+				fsync(f[i].fd);
+			close(f[i].fd);
+			f[i].fd = -1;
+		}
+		/*
+		 * Closed already or not (openfiles= closes each file when it is done), it is
+		 * deleted; one already gone (another job on it deleted it) is what was asked.
+		 */
 		if (j->unlink && !f[i].is_bdev && !f[i].is_chr && unlink(f[i].path) < 0 &&
 		    errno != ENOENT && !ret) {
 			ret = -errno;

@@ -473,6 +473,15 @@ def check_openfiles(c, d):
                     job_json(out)["write"]["io_bytes"] == 384 * KiB,
                     "openfiles=%s %s: %d open at once, not %d; opened %s" %
                     (limit, eng, most, want, names))
+    # unlink=1 deletes every file, those openfiles= closed as they were done too, as fio
+    # (d53e42d deleted only the one still open at the end; the oracle's f03)
+    sub = os.path.join(d, "ofu")
+    os.mkdir(sub)
+    code, _, err = iojob(["--name=j", "--directory=.", "--nrfiles=4", "--size=64k",
+                          "--rw=write", "--openfiles=1", "--unlink=1",
+                          "--output=/dev/null"], sub)
+    c.check(code == 0 and os.listdir(sub) == [], "openfiles=1 unlink=1: every file deleted: "
+            "%d %s %s" % (code, os.listdir(sub), err))
 
 
 def overlaps(lines):
