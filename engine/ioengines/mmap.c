@@ -83,7 +83,8 @@ static int mmap_open_files(struct ioengine *e)
 		uint64_t end = f->io_off + f->io_len;
 		struct stat sb;
 
-		if (f->is_bdev || f->is_chr)
+		/* openfiles=: one not open yet is sized when the window opens it */
+		if (f->is_bdev || f->is_chr || f->fd < 0)
 			continue;
 		if (fstat(f->fd, &sb) < 0)
 			return -errno;

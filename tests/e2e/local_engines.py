@@ -293,6 +293,25 @@ def check_mmap_offset(c, d, calls):
                 "mmap offset=64k: the pattern is not exactly at [64k, 192k)")
 
 
+def check_mmap_openfiles(c, d):
+    """mmap with openfiles=1 over two files: each file is sized and mapped when the window
+    opens it (d53e42d: "ioengine mmap failed to start: Bad file descriptor", sizing the
+    files not yet open; the oracle's f17), reads and writes alike."""
+    for rw in ("read", "randwrite"):
+        sub = os.path.join(d, "mo-" + rw)
+        os.mkdir(sub)
+        p = subprocess.run([BIN, "--name=t", "--directory=" + sub, "--ioengine=mmap",
+                            "--rw=" + rw, "--size=512k", "--bs=4k", "--nrfiles=2",
+                            "--openfiles=1", "--output-format=json"], capture_output=True,
+                           text=True, timeout=120)
+        doc = json.loads(p.stdout) if p.returncode == 0 else None
+        moved = doc and ios(doc, "read" if rw == "read" else "write")
+        c.check(p.returncode == 0 and moved and
+                sorted(os.path.getsize(os.path.join(sub, f)) for f in os.listdir(sub)) ==
+                [256 * KiB] * 2, "mmap openfiles=1 rw=%s: exit %d %s" %
+                (rw, p.returncode, p.stderr.strip()[-300:]))
+
+
 def check_sysbench_mmap(c, d):
     """sysbench's --file-io-mode=mmap is ioengine=mmap with its mode names: rndwr's
     fsync-freq (fsync_every_ios) msyncs every file's mapping, as sysbench msyncs each file;
@@ -357,7 +376,8 @@ def main():
         for name, check in (("vsync", check_vsync), ("pvsync", check_pvsync),
                             ("pvsync2", check_pvsync2),
                             ("pvsync2", check_pvsync2_uncached_refused),
-                            ("mmap", check_mmap), ("mmap", check_sysbench_mmap),
+                            ("mmap", check_mmap), ("mmap", check_mmap_openfiles),
+                            ("mmap", check_sysbench_mmap),
                             ("splice", check_splice)):
             if engine_available(name):
                 check(c, d)
