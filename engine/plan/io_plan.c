@@ -843,6 +843,23 @@ static void schedule_sync(struct worker *w, unsigned fi)
 		p->sync_again = p->sync_due;
 }
 
+/*
+ * The last bytes of a job that reads and writes: a direction whose smallest block no
+ * longer fits what is left gives way to the other, so the job does its whole size
+ * (rw=rw with reads of 4k and writes of 16k ended up to 12k short).
+ */
+static int fit_dir(const struct worker *w, int d)
+{
+	const struct job_desc *j = w->job;
+	uint64_t left = w->plan.bytes_left;
+	int o = d == IO_READ ? IO_WRITE : IO_READ;
+
+	if (__builtin_expect(left >= j->bs[d].min, 1) || d > IO_WRITE ||
+	    !rw_does(j->rw, IO_READ) || !rw_does(j->rw, IO_WRITE))
+		return d;
+	return left >= j->bs[o].min ? o : d;
+}
+
 /* Where the next I/O of direction d goes and how long it is; false when the budget ends. */
 static bool plan_where(struct worker *w, int d, unsigned *fi, uint64_t *off, uint32_t *len)
 {
@@ -899,6 +916,7 @@ static inline __attribute__((always_inline)) bool plan_io_planned(struct worker 
 	unsigned fi;
 
 	p->next_dir = -1;
+	d = fit_dir(w, d);
 	if (w->verify) {
 		switch (verify_plan(w, r)) {
 		case VP_READ:
@@ -977,7 +995,7 @@ bool plan_next_write(struct worker *w, unsigned *fi, uint64_t *off, uint32_t *le
 	struct io_plan *p = &w->plan;
 
 	for (;;) {
-		int d = plan_dir(w);
+		int d = fit_dir(w, plan_dir(w));
 
 		if (!p->ios_left || !plan_where(w, d, fi, off, len))
 			return false;
