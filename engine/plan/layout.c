@@ -294,6 +294,9 @@ static int open_flags(const struct job_desc *j, const struct io_file *f)
 		flags |= O_CREAT;
 	if (j->direct)
 		flags |= O_DIRECT;
+	/* as fio's, a job that only trims opens without them: discards are not written data */
+	if (!rw_does(j->rw, IO_READ) && !rw_does(j->rw, IO_WRITE))
+		return flags;
 	if (j->sync == SYNC_SYNC)
 		flags |= O_SYNC;
 	else if (j->sync == SYNC_DSYNC)

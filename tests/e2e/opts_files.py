@@ -417,6 +417,24 @@ def check_fadvise_noreuse(c, d):
             "fadvise_hint=noreuse: %s" % lines)
 
 
+def check_sync_open_flags(c, d):
+    """sync=sync and sync=dsync open the job's files O_SYNC and O_DSYNC when it reads or
+    writes; a job that only trims opens them without, as fio 3.33 does (the oracle's f07)."""
+    path = os.path.join(d, "sf")
+    with open(path, "wb") as f:
+        f.truncate(64 * KiB)
+    for rw, sync, flag in (("write", "dsync", "O_DSYNC"), ("read", "sync", "O_SYNC"),
+                           ("trim", "dsync", None)):
+        code, _, lines = traced(["--name=j", "--filename=" + path, "--rw=" + rw, "--bs=4k",
+                                 "--size=64k", "--sync=" + sync, "--output=/dev/null"], d,
+                                "openat", path=path)
+        opens = [l for l in lines if "openat(" in l and '"%s"' % path in l]
+        got = [flag in l if flag else ("O_DSYNC" not in l and "O_SYNC" not in l)
+               for l in opens]
+        c.check(code == 0 and opens and all(got), "rw=%s sync=%s: %s" % (rw, sync, opens))
+    os.unlink(path)
+
+
 def check_no_ops(c, d):
     """unique_filename does nothing outside fio's client/server, in fio as here: the same
     file name either way, and its help says so; write_barrier is refused, saying why."""
@@ -548,6 +566,7 @@ def main():
             check_pre_read(c, d)
             check_sync_file_range(c, d)
             check_sync_intervals(c, d)
+            check_sync_open_flags(c, d)
             check_loop_ends(c, d)
             check_fadvise_noreuse(c, d)
             check_openfiles(c, d)
