@@ -210,12 +210,13 @@ def run_tool(argv, jobtext, workdir, files, env=None, devices=None, timeout=60):
     with open(os.path.join(workdir, "job.fio"), "w") as f:
         f.write(jobtext)
     tdir = tempfile.mkdtemp(prefix="tr-", dir=os.path.dirname(workdir))
-    devs = set((devices or {}).values())
+    # a device is named by its placeholder: the two tools' loop devices differ
+    devs = {dev: k for k, dev in (devices or {}).items()}
     root = os.path.realpath(workdir) + "/"
 
     def wanted(path):
         if path in devs:
-            return path
+            return devs[path]
         if path.startswith(root):
             rel = path[len(root):]
             # the job file, and verify's state files (fio writes them at the end)
@@ -252,7 +253,7 @@ def run_tool(argv, jobtext, workdir, files, env=None, devices=None, timeout=60):
     names = set(files) | {p for _, p, *_ in trace.ios} | set(trace.opens)
     state = {}
     for n in names:
-        state[n] = file_state(n if n in devs else os.path.join(workdir, n))
+        state[n] = file_state((devices or {}).get(n) or os.path.join(workdir, n))
     for n in os.listdir(workdir):
         if n != "job.fio" and not n.endswith("-verify.state") and n not in state and os.path.isfile(os.path.join(workdir, n)):
             state[n] = file_state(os.path.join(workdir, n))
