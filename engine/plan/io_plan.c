@@ -377,6 +377,21 @@ int plan_dir(struct worker *w)
 	}
 }
 
+/*
+ * bsrange: fio's draw, min plus up to max, down to a multiple of min (bs_unaligned: any
+ * length), capped at max. So bsrange=4k-64k is uniform over the multiples, and where max
+ * is not one (4k-10k: 4k, 8k, 10k at 40/40/20%) or with bs_unaligned (1k-9k: 9k as often
+ * as each 1k step below it) the sizes come as often as in fio.
+ */
+static uint32_t range_len(struct worker *w, const struct dir_bs *b)
+{
+	uint64_t len = b->min + (uint64_t)((double)b->max * rng_unit(&w->rng));
+
+	if (!w->job->bs_unaligned)
+		len -= len % b->min;
+	return (uint32_t)(len < b->max ? len : b->max);
+}
+
 static uint32_t plan_len(struct worker *w, int d)
 {
 	const struct dir_bs *b = &w->job->bs[d];
@@ -385,10 +400,7 @@ static uint32_t plan_len(struct worker *w, int d)
 	if (!b->nsplit) {
 		if (b->min == b->max)
 			return (uint32_t)b->min;
-		/* bsrange: a multiple of the minimum (bs_unaligned: any length) up to the max */
-		if (w->job->bs_unaligned)
-			return (uint32_t)(b->min + rng_below(&w->rng, b->max - b->min + 1));
-		return (uint32_t)(b->min * (1 + rng_below(&w->rng, b->max / b->min)));
+		return range_len(w, b);
 	}
 	p = rng_below(&w->rng, 100);
 	for (unsigned i = 0; i < b->nsplit; i++) {

@@ -45,7 +45,7 @@ static uint32_t tracking_unit(const struct job_desc *j, uint32_t interval)
 	const struct dir_bs *b = &j->bs[IO_WRITE];
 	uint64_t u = gcd64(interval, j->blockalign[IO_WRITE]);
 
-	u = gcd64(u, b->min);	/* bsrange: multiples of the minimum */
+	u = gcd64(gcd64(u, b->min), b->max);	/* bsrange: multiples of min, and max itself */
 	for (unsigned i = 0; i < b->nsplit; i++)
 		u = gcd64(u, b->split[i].bs);
 	return u < 512 || j->bs_unaligned ? interval : (uint32_t)u;

@@ -504,6 +504,18 @@ def check_size_mix(c, d):
     mean = sum(n for _, _, n in rows) / max(len(rows), 1) / K
     c.check(22 <= mean <= 28 and passes_cover(rows, 16 << 20),
             "bsrange=4k-64k: mean %.1f KiB (fio: 25), each pass covers the region once" % mean)
+    # bsrange draws as fio's: min plus up to max, down to a multiple of min, capped at max:
+    # 4k-10k gives 4k, 8k and 10k at 40/40/20% (d53e42d: 4k and 8k alone), and with
+    # bs_unaligned 1k-9k gives 9k itself about a ninth of the time
+    rows = offsets(c, d, "r410", ["--rw=write", "--bsrange=4k-10k", "--size=4m"], data="mix")
+    got, n = shares(rows)
+    c.check(set(got) == {4 * K, 8 * K, 10 * K} and 0.14 <= got[10 * K] / n <= 0.26,
+            "bsrange=4k-10k: %s of %d (fio: 40/40/20%%)" % (sorted(got.items()), n))
+    rows = offsets(c, d, "r19", ["--rw=write", "--bsrange=1k-9k", "--bs_unaligned=1",
+                                 "--size=4m"], data="mix")
+    got, n = shares(rows)
+    c.check(n and 0.07 <= got.get(9 * K, 0) / n <= 0.16,
+            "bsrange=1k-9k bs_unaligned: 9k in %d of %d (fio: a ninth)" % (got.get(9 * K, 0), n))
     # the last bytes of a job that reads and writes: a direction whose smallest block no
     # longer fits gives way to the other, and the job does its whole size (the oracle's
     # f09: 4k short, the last 16k write not fitting)
