@@ -163,6 +163,9 @@ static void note_fio_leniency(const struct job_desc *j, struct diag *d)
 			job_note(j, o->name, d, "'%s': the empty names between ':' are skipped, as "
 				 "fio skips them", val);
 	}
+	if (rw_does(j->rw, IO_TRIM) && (j->direct || j->sync != SYNC_NONE))
+		job_note(j, j->direct ? "direct" : "sync", d, "a job that trims opens its files "
+			 "without O_DIRECT, O_SYNC and O_DSYNC, as fio 3.33 does");
 }
 
 static int check_timing(struct job_desc *j, struct diag *d)

@@ -292,11 +292,14 @@ static int open_flags(const struct job_desc *j, const struct io_file *f)
 	flags |= job_modifies(j) ? O_RDWR : O_RDONLY;
 	if (job_modifies(j) && !f->is_bdev && !f->is_chr && j->allow_file_create)
 		flags |= O_CREAT;
+	/*
+	 * As fio 3.33's, a job that trims (trimwrite too) opens its files without O_DIRECT,
+	 * O_SYNC or O_DSYNC, whatever direct= and sync= say.
+	 */
+	if (rw_does(j->rw, IO_TRIM))
+		return flags;
 	if (j->direct)
 		flags |= O_DIRECT;
-	/* as fio's, a job that only trims opens without them: discards are not written data */
-	if (!rw_does(j->rw, IO_READ) && !rw_does(j->rw, IO_WRITE))
-		return flags;
 	if (j->sync == SYNC_SYNC)
 		flags |= O_SYNC;
 	else if (j->sync == SYNC_DSYNC)

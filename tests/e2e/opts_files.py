@@ -419,19 +419,22 @@ def check_fadvise_noreuse(c, d):
 
 def check_sync_open_flags(c, d):
     """sync=sync and sync=dsync open the job's files O_SYNC and O_DSYNC when it reads or
-    writes; a job that only trims opens them without, as fio 3.33 does (the oracle's f07)."""
+    writes; a job that trims (trimwrite too) opens them without, and without O_DIRECT, as
+    fio 3.33 does, with a note (the oracle's f07 and slice jobs 147, 173)."""
     path = os.path.join(d, "sf")
     with open(path, "wb") as f:
         f.truncate(64 * KiB)
-    for rw, sync, flag in (("write", "dsync", "O_DSYNC"), ("read", "sync", "O_SYNC"),
-                           ("trim", "dsync", None)):
+    for rw, opt, flag in (("write", "--sync=dsync", "O_DSYNC"),
+                          ("read", "--sync=sync", "O_SYNC"),
+                          ("write", "--direct=1", "O_DIRECT"), ("trim", "--sync=dsync", None),
+                          ("trimwrite", "--sync=dsync", None), ("trim", "--direct=1", None)):
         code, _, lines = traced(["--name=j", "--filename=" + path, "--rw=" + rw, "--bs=4k",
-                                 "--size=64k", "--sync=" + sync, "--output=/dev/null"], d,
+                                 "--size=64k", opt, "--output=/dev/null"], d,
                                 "openat", path=path)
         opens = [l for l in lines if "openat(" in l and '"%s"' % path in l]
-        got = [flag in l if flag else ("O_DSYNC" not in l and "O_SYNC" not in l)
+        got = [flag in l if flag else not re.search(r"O_DSYNC|O_SYNC|O_DIRECT", l)
                for l in opens]
-        c.check(code == 0 and opens and all(got), "rw=%s sync=%s: %s" % (rw, sync, opens))
+        c.check(code == 0 and opens and all(got), "rw=%s %s: %s" % (rw, opt, opens))
     os.unlink(path)
 
 
