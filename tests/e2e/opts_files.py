@@ -333,9 +333,9 @@ def check_loop_ends(c, d):
     """Each loop= loop ends as the job does (issue 28 item 6), as fio 3.33 runs it:
     end_fsync and fsync_on_close sync the files after every loop's writes (d53e42d: once
     at the job's end, and twice with both), and number_ios counts each loop's I/Os (fio:
-    loops=3 number_ios=5 does 15, each loop going on where the last one stopped). fio's fsync_on_close
-    also reopens and closes the files between loops, syncing them once more with nothing
-    written: README, "How iojob differs"."""
+    loops=3 number_ios=5 does 15, each loop going on where the last one stopped). fio's
+    fsync_on_close also reopens and closes the files between loops, syncing them once more
+    with nothing written: README, "How iojob differs"."""
     fio = shutil.which("fio")
     for extra, per_loop in ((["--end_fsync=1"], 1), (["--fsync_on_close=1"], 1),
                             (["--end_fsync=1", "--fsync_on_close=1"], 1),
