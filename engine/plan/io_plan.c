@@ -515,6 +515,20 @@ static uint32_t fit_len(const struct worker *w, int d, uint32_t len, uint64_t ro
 	return (uint32_t)(room / min * min);
 }
 
+/*
+ * The next I/O's length within the job's bytes: near their end a size that would pass them
+ * gives way to another drawn, so the job does its whole size in the sizes asked for; one
+ * is cut to what is left only after 64 draws that do not fit.
+ */
+static uint32_t budget_len(struct worker *w, int d)
+{
+	uint64_t left = w->plan.bytes_left, len = plan_len(w, d);
+
+	for (int tries = 0; len > left && w->job->bs[d].min <= left && tries < 64; tries++)
+		len = plan_len(w, d);
+	return fit_len(w, d, (uint32_t)len, left);
+}
+
 static bool map_test(const uint64_t *map, uint64_t b)
 {
 	return map[b / 64] >> (b % 64) & 1;
@@ -599,7 +613,7 @@ static uint64_t cover_next(struct worker *w, unsigned fi, int d, uint32_t *lenp)
 		b = free == UINT64_MAX ? b : free;
 	}
 	for (int tries = 0; b * align + len > room && tries < 64; tries++)
-		len = fit_len(w, d, plan_len(w, d), w->plan.bytes_left);
+		len = budget_len(w, d);
 	if (b * align + len > room)
 		len = fit_len(w, d, len, room - b * align);
 	free = map_free_run(pf->covered, b, (len + align - 1) / align);	/* bs_unaligned */
@@ -612,8 +626,9 @@ static uint64_t cover_next(struct worker *w, unsigned fi, int d, uint32_t *lenp)
 
 /*
  * Sequential streams are per direction, as in fio: rw=rw reads and writes side by side.
- * A block of mixed sizes (bsrange, bssplit) that would run past the region's end is cut
- * to fit, as fio cuts it, so that a pass covers the region to its last block.
+ * A block of mixed sizes (bsrange, bssplit) that would run past the region's end gives
+ * way to another drawn, as fio draws again, so that a pass goes to the region's last
+ * block in the sizes asked for; one cut to fit only after 64 draws that do not.
  */
 static uint64_t seq_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp)
 {
@@ -627,6 +642,10 @@ static uint64_t seq_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp)
 		pf->seq_pos[d] = off + len;
 		return off;
 	}
+	/* as fio's: another length drawn while the one drawn would run past the end */
+	for (int tries = 0; off + len > f->io_len && off + w->job->bs[d].min <= f->io_len &&
+	     tries < 64; tries++)
+		len = *lenp = budget_len(w, d);
 	if (off + len > f->io_len && off < f->io_len && fit_len(w, d, len, f->io_len - off))
 		len = *lenp = fit_len(w, d, len, f->io_len - off);
 	if (off + len > f->io_len) {
@@ -885,8 +904,7 @@ static bool plan_where(struct worker *w, int d, unsigned *fi, uint64_t *off, uin
 		p->trim_done = false;
 		return true;
 	}
-	/* the last block of the job's bytes is cut to what is left, as the region's */
-	*len = fit_len(w, d, plan_len(w, d), p->bytes_left);
+	*len = budget_len(w, d);
 	if (!*len)
 		return false;
 	if (p->cursor) {

@@ -516,6 +516,14 @@ def check_size_mix(c, d):
     got, n = shares(rows)
     c.check(n and 0.07 <= got.get(9 * K, 0) / n <= 0.16,
             "bsrange=1k-9k bs_unaligned: 9k in %d of %d (fio: a ninth)" % (got.get(9 * K, 0), n))
+    # at a sequential region's end a size that would run past it gives way to another
+    # drawn, as fio draws again: only the sizes asked for (d53e42d cut the last block to
+    # fit, into sizes the job never named)
+    rows = offsets(c, d, "seqend", ["--rw=read", "--bssplit=4k/30:64k/70", "--size=200k",
+                                    "--io_size=2m"])
+    got, n = shares(rows)
+    c.check(set(got) == {4 * K, 64 * K} and sum(k * v for k, v in got.items()) == 2 << 20,
+            "rw=read bssplit over a 200k region: sizes %s" % sorted(got.items()))
     # the last bytes of a job that reads and writes: a direction whose smallest block no
     # longer fits gives way to the other, and the job does its whole size (the oracle's
     # f09: 4k short, the last 16k write not fitting)
