@@ -593,8 +593,12 @@ enum verify_plan_result verify_plan(struct worker *w, struct io_req *r)
 	if (v->pass)
 		return next_pass_chunk(w, r) ? VP_READ : VP_END;
 	if (v->backlog_q.e && !v->drain_left && v->since_batch >= v->backlog) {
-		/* N writes done: read some back before more */
-		v->since_batch = 0;
+		/*
+		 * N writes done: read some back before more. Counted down, not reset: writes
+		 * that completed in one burst (iodepth_low) each get their batch, and the ring
+		 * never overflows into a second read of everything at the end.
+		 */
+		v->since_batch -= v->backlog;
 		v->drain_left = v->batch;
 	}
 	if (v->drain_left && next_backlog(w, r)) {

@@ -23,7 +23,7 @@ import struct
 import subprocess
 import zlib
 
-from common import BIN, is_tsan_build, run, run_checks, traced_env
+from common import BIN, engine_available, is_tsan_build, run, run_checks, traced_env
 
 # The fault shim, where this build has it, and not under ThreadSanitizer: a shim preloaded
 # before TSan's runtime crashes it
@@ -337,6 +337,15 @@ def check_backlog_batch(c, d):
                             "--blockalign=8k", "--rw=randwrite", "--verify=crc32c"] + extra)
         c.check(j and j["error"] == 0 and j["read"]["total_ios"] > 0,
                 "16k writes on 8k boundaries %s: verify clean: %r" % (extra, err))
+    # writes that complete in bursts (iodepth_low=2 at depth 8) each get their batch: the
+    # ring never overflows into a second read of everything (slice job 178: 224 reads)
+    if engine_available("libaio"):
+        j, err = job(c, d, ["--name=lo", "--filename=lo.dat", "--size=1m", "--bs=8k",
+                            "--rw=write", "--verify=md5", "--verify_backlog=8",
+                            "--ioengine=libaio", "--iodepth=8", "--iodepth_low=2"])
+        c.check(j and j["read"]["total_ios"] == 128 and j["write"]["total_ios"] == 128,
+                "verify_backlog=8 iodepth_low=2: %d reads of 128 writes: %r" %
+                (j["read"]["total_ios"] if j else -1, err))
     # do_verify=0 reads nothing back, not the backlog's batches either, as fio (the oracle
     # found 256 reads where fio made none)
     j, err = job(c, d, base + ["--rw=write", "--do_verify=0"])
