@@ -110,7 +110,7 @@ def at_model(b, model, o):
     tol = 0
     if o.get("bs_unaligned") in ("1", "true") and "bsrange" in o:
         tol = size(o["bsrange"].split("-")[0])
-    return model - tol < int(b) <= model
+    return int(b) == model or model - tol < int(b) <= model
 
 
 def seed_repeats(tool, o, files, d):
