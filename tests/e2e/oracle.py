@@ -1,7 +1,8 @@
 """The differential oracle's fixed-seed slice (issue 28): 200 jobs drawn by
 tests/oracle/grammar.py, each run under fio 3.33 and iojob on the same fresh files, what
 each did read back with strace and compared (tests/oracle/judge.py); a divergence that
-tests/oracle/expected.json does not list fails. Skips where fio 3.33 or strace is missing."""
+tests/oracle/expected.json (differences iojob keeps) or tests/oracle/open.json (found, not fixed
+yet, listed when met) does not list fails. Skips where fio 3.33 or strace is missing."""
 import os
 import sys
 
@@ -28,7 +29,7 @@ def main():
     if why:
         c.skip("trim jobs on a loop device: " + why)
         jobs = [o for o in jobs if o["rw"] not in grammar.TRIMS]
-    results = oracle.run_all(jobs, oracle.load_expected())
+    results = oracle.run_all(jobs, oracle.load_expected(), workers=2)
     for i, r in enumerate(results):
         if r["status"] == "fio-refused":
             continue        # fio 3.33 cannot run it (a crash, a refusal): nothing to judge
@@ -38,6 +39,10 @@ def main():
             i, grammar.render(oracle.prepare(r["options"])[0]),
             "".join("  %s (%s, %s): fio %s, iojob %s\n" % (
                 x["fact"], x["kind"], x["how"], x["fio"], x["iojob"]) for x in bad)))
+    still = sorted({x["expected"] for r in results for x in r["divergences"]
+                    if (x["expected"] or "").startswith("open:")})
+    if still:
+        print("open divergences met (tests/oracle/open.json, issue 28): " + ", ".join(still))
     print(oracle.table(results))
     c.finish()
 

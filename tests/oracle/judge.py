@@ -215,7 +215,8 @@ def compare(fa, fb, plan):
             # depth, verify's batches interleave with writes as they complete
             helpers = p.o.get("ioengine") == "posixaio"
             deep_verify = p.o.get("verify") and int(p.o.get("iodepth", "1")) > 1
-            if not verify_open and not helpers and not deep_verify:
+            if not verify_open and not helpers and not deep_verify and \
+                    not (p.o.get("verify") and p.random_sizes):
                 exact("dir_runs")
         if p.mapped and (not p.mixed or (p.rand and p.one_size)):
             for k in sorted(set(fa) | set(fb)):
@@ -246,8 +247,10 @@ def compare(fa, fb, plan):
         for d in ("read", "write"):
             # zipf and pareto put their hot blocks where a hash of the rank says: what
             # compares is how often blocks are hit, not where they lie
+            # (how often depends on how many I/Os a timed run did: not for those)
             if p.dist in ("zipf", "pareto"):
-                tested("popularity." + d, fa["popularity." + d], fb["popularity." + d])
+                if not p.timed:
+                    tested("popularity." + d, fa["popularity." + d], fb["popularity." + d])
             else:
                 tested("offsets." + d, fa["offsets." + d], fb["offsets." + d])
     if (len(fa["files.share"]) > 1 or len(fb["files.share"]) > 1) and not (
