@@ -24,7 +24,9 @@ def main():
         c.skip("the differential oracle: " + why)
         c.finish()
     oracle.IOJOB = BIN
-    jobs = [o for _, o in grammar.Generator(SEED).jobs(COUNT)]
+    # the drawn slice, then the job files of every divergence fixed so far
+    regress = os.path.join(os.path.dirname(__file__), "..", "oracle", "regress")
+    jobs = [o for _, o in grammar.Generator(SEED).jobs(COUNT)] + oracle.read_jobs(regress)
     why = truth.loop_reason()
     if why:
         c.skip("trim jobs on a loop device: " + why)
