@@ -285,21 +285,6 @@ void worker_prio_layout(struct worker *w)
 	w->rare_min = 0;
 }
 
-/*
- * unlink=1 for an engine that works on names (filestat, dircreate): what it left open or
- * never opened goes by name, as fio removes a job's files whether it opened them or not.
- */
-static int remove_names(struct worker *w, unsigned *bad)
-{
-	for (unsigned i = 0; i < w->ndev_files; i++)
-		if (w->dev_files[i].fd < 0 && remove(w->dev_files[i].path) < 0 &&
-		    errno != ENOENT) {
-			*bad = i;
-			return -errno;
-		}
-	return 0;
-}
-
 /* A file unlink=1 could not remove fails the job: it was asked to leave nothing behind. */
 static void close_files(struct worker *w)
 {
@@ -307,8 +292,6 @@ static void close_files(struct worker *w)
 	int ret;
 
 	ret = files_close(w->job, w->dev_files, w->ndev_files, &bad);
-	if (ret == 0 && w->job->unlink && (w->ops->flags & IOENG_NAMES))
-		ret = remove_names(w, &bad);
 	if (ret == 0)
 		return;
 	worker_fail(w, -ret, "unlink=1: cannot delete '%s': %s", w->dev_files[bad].path,

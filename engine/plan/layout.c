@@ -541,10 +541,11 @@ int files_close(const struct job_desc *j, struct io_file *f, unsigned n, unsigne
 			f[i].fd = -1;
 		}
 		/*
-		 * Closed already or not (openfiles= closes each file when it is done), it is
-		 * deleted; one already gone (another job on it deleted it) is what was asked.
+		 * Open or not (openfiles= closes each file when it is done; the engines that
+		 * work on names may never open one, or make a directory), it is removed; one
+		 * already gone (another job on it deleted it) is what was asked.
 		 */
-		if (j->unlink && !f[i].is_bdev && !f[i].is_chr && unlink(f[i].path) < 0 &&
+		if (j->unlink && !f[i].is_bdev && !f[i].is_chr && remove(f[i].path) < 0 &&
 		    errno != ENOENT && !ret) {
 			ret = -errno;
 			*failed = i;
