@@ -43,7 +43,8 @@ static int purge_text(const struct pts_plan *p, char *buf, size_t len, size_t *a
 
 	while (bs > 512 && p->target_bytes % bs)
 		bs >>= 1;
-	return put(buf, len, at, "[purge]\nrw=trim\nbs=%llu\nsize=%llu\nioengine=psync\n",
+	/* direct=0: a job that trims opens its files plain in any case (and says so) */
+	return put(buf, len, at, "[purge]\nrw=trim\ndirect=0\nbs=%llu\nsize=%llu\nioengine=psync\n",
 		   (unsigned long long)bs, (unsigned long long)(p->target_bytes / bs * bs));
 }
 
@@ -133,12 +134,27 @@ static int build(const struct pts_plan *p, const struct pts_cell_id *id, struct 
 	return ret < 0 ? ret : jobs_build(&in, jobs, d);
 }
 
+/*
+ * The notes building a cell left (what --set asked that the cell's jobs take their own
+ * way): said when the cells are checked, before the suite runs, and dropped when it runs
+ * them, so each is said once. An error's message stays for the caller.
+ */
+static void take_notes(struct diag *d, bool say)
+{
+	for (char *s = d->notes, *nl; say && s && (nl = strchr(s, '\n')); s = nl + 1)
+		fprintf(stderr, "iojob pts: note: %.*s\n", (int)(nl - s), s);
+	free(d->notes);
+	d->notes = NULL;
+	d->notes_len = d->notes_cap = 0;
+}
+
 int pts_cell_check(const struct pts_plan *p, const struct pts_cell_id *id, struct diag *d)
 {
 	struct jobfile jf = { 0 };
 	struct job_list jobs = { 0 };
 	int ret = build(p, id, &jf, &jobs, d);
 
+	take_notes(d, true);
 	if (!ret)
 		ret = run_check_files(&jobs, d);
 	jobs_free(&jobs);
@@ -240,6 +256,7 @@ int pts_cell_run(const struct pts_plan *p, const struct pts_cell_id *id,
 	struct job_list jobs = { 0 };
 	int ret = build(p, id, &jf, &jobs, d);
 
+	take_notes(d, false);
 	ret = ret < 0 ? EXIT_USAGE : run_cell(p, id, &jobs, st, d);
 	jobs_free(&jobs);
 	jobfile_free(&jf);
