@@ -38,7 +38,8 @@ test_pkgs="$test_pkgs zstd"
 test_pkgs="$test_pkgs valgrind"
 # strace reads back the system calls of the local engines (e2e/local_engines.py, the
 # threads and sleeps of e2e/opts_rates.py, the files' calls of e2e/opts_files.py, the
-# metadata engines' stat, statx and fsync calls in e2e/engines_nodata.py) and cmdprio.
+# metadata engines' stat, statx and fsync calls in e2e/engines_nodata.py), cmdprio, and
+# what fio and iojob each did in the differential oracle (tests/oracle, e2e/oracle.py).
 test_pkgs="$test_pkgs strace"
 # OpenMPI builds iojob-mpi and runs its tests (mpirun on this machine's ranks).
 test_pkgs="$test_pkgs openmpi-bin libopenmpi-dev"
