@@ -1,6 +1,7 @@
 /* What a job issues next: direction, file, block size, offset and write data. */
 #include "engine/plan/io_plan.h"
 
+#include "base/bits.h"
 #include "engine/plan/files.h"
 #include "engine/observe/iolog_write.h"
 #include "engine/plan/io_plan_offsets.h"
@@ -20,11 +21,6 @@ static uint64_t seed_of(const struct job_desc *j)
 	/* Clones and sections get different, but repeatable, sequences. */
 	return j->randseed * 0x9e3779b97f4a7c15ULL + (uint64_t)j->jobnum * 0xbf58476d1ce4e5b9ULL +
 	       (uint64_t)j->section * 0x94d049bb133111ebULL;
-}
-
-static uint64_t cover_words(uint64_t nblocks)
-{
-	return (nblocks + 63) / 64;
 }
 
 /*
@@ -177,7 +173,7 @@ static int files_init(struct worker *w, uint64_t seed, uint64_t *io_size)
 		ret = plan_zones_init(w, i);
 		if (ret < 0)
 			return ret;
-		pf->covered = cover ? calloc(cover_words(nblocks), sizeof(*pf->covered)) : NULL;
+		pf->covered = cover ? calloc(bits_words(nblocks), sizeof(*pf->covered)) : NULL;
 		if (cover && !pf->covered && !j->softrandommap)
 			return -ENOMEM;
 	}
@@ -529,11 +525,6 @@ static uint32_t budget_len(struct worker *w, int d)
 	return fit_len(w, d, (uint32_t)len, left);
 }
 
-static bool map_test(const uint64_t *map, uint64_t b)
-{
-	return map[b / 64] >> (b % 64) & 1;
-}
-
 /*
  * The first block from b on (wrapping at last) that is free and a multiple of k, as fio's
  * axmap_next_free(); UINT64_MAX when there is none: another direction's smaller blocks
@@ -565,7 +556,7 @@ static uint64_t map_free_run(const uint64_t *map, uint64_t b, uint64_t n)
 {
 	uint64_t i = 0;
 
-	while (i < n && !map_test(map, b + i))
+	while (i < n && !bits_test(map, b + i))
 		i++;
 	return i;
 }
@@ -573,8 +564,8 @@ static uint64_t map_free_run(const uint64_t *map, uint64_t b, uint64_t n)
 static void map_mark(struct plan_file *pf, uint64_t b, uint64_t n)
 {
 	for (uint64_t i = b; i < b + n; i++) {
-		if (!map_test(pf->covered, i)) {
-			pf->covered[i / 64] |= 1ULL << (i % 64);
+		if (!bits_test(pf->covered, i)) {
+			bits_set(pf->covered, i);
 			pf->ncovered++;
 		}
 	}
@@ -598,7 +589,7 @@ static uint64_t cover_next(struct worker *w, unsigned fi, int d, uint32_t *lenp)
 	uint32_t len = *lenp;
 
 	if (pf->ncovered == nb) {
-		memset(pf->covered, 0, cover_words(nb) * sizeof(*pf->covered));
+		memset(pf->covered, 0, bits_words(nb) * sizeof(*pf->covered));
 		pf->ncovered = 0;
 		offgen_new_pass(&pf->gen);
 		plan_new_pass(w, &w->files[fi]);
@@ -608,7 +599,7 @@ static uint64_t cover_next(struct worker *w, unsigned fi, int d, uint32_t *lenp)
 	b = offgen_next(&pf->gen) / k * k;
 	if (b > last)
 		b = last;
-	if (map_test(pf->covered, b)) {
+	if (bits_test(pf->covered, b)) {
 		free = map_next_free(pf->covered, b, last, k);
 		b = free == UINT64_MAX ? b : free;
 	}

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/bits.h"
 #include "engine/plan/io_plan.h"
 #include "engine/devices/path_guard.h"
 #include "engine/verify/verify_priv.h"
@@ -90,9 +91,9 @@ static int init_tracking(struct worker *w, struct verify *v)
 			v->issued[i] = calloc(n, sizeof(*v->issued[i]));
 		}
 		if (v->interval < j->bs[IO_WRITE].max)
-			v->starts[i] = calloc((n + 63) / 64, sizeof(*v->starts[i]));
+			v->starts[i] = calloc(bits_words(n), sizeof(*v->starts[i]));
 		if (v->unit < v->interval)
-			v->cstart[i] = calloc((n + 63) / 64, sizeof(*v->cstart[i]));
+			v->cstart[i] = calloc(bits_words(n), sizeof(*v->cstart[i]));
 		if (!v->gen[i] || !v->last_off[i] || (racy && (!v->busy[i] || !v->issued[i])) ||
 		    (v->interval < j->bs[IO_WRITE].max && !v->starts[i]) ||
 		    (v->unit < v->interval && !v->cstart[i]))
@@ -246,19 +247,6 @@ static uint32_t write_completed(uint16_t *busy, uint32_t gen)
 	return gen;
 }
 
-static bool bit_test(const uint64_t *m, uint64_t i)
-{
-	return m[i / 64] >> (i % 64) & 1;
-}
-
-static void bit_set(uint64_t *m, uint64_t i, bool on)
-{
-	if (on)
-		m[i / 64] |= 1ULL << (i % 64);
-	else
-		m[i / 64] &= ~(1ULL << (i % 64));
-}
-
 /*
  * A chunk now starts at unit k of file fi: those that began less than a chunk before or
  * after it (off the grid) are partly overwritten, so they are dropped, as fio drops a
@@ -272,12 +260,12 @@ static void place_chunk(struct verify *v, unsigned fi, uint64_t k)
 	if (!cs)
 		return;
 	for (uint64_t s = lo; s < k + m; s++) {
-		if (s != k && bit_test(cs, s)) {
-			bit_set(cs, s, false);
+		if (s != k && bits_test(cs, s)) {
+			bits_clear(cs, s);
 			v->gen[fi][s] = 0;
 		}
 	}
-	bit_set(cs, k, true);
+	bits_set(cs, k);
 }
 
 static void put_header(struct worker *w, struct io_req *r, uint32_t at, unsigned fi)
@@ -423,15 +411,15 @@ static void mark_start(struct verify *v, unsigned fi, uint64_t k, uint64_t n)
 
 	if (!s)
 		return;
-	bit_set(s, k, true);
+	bits_set(s, k);
 	for (uint64_t i = k + 1; i < k + n; i++)
-		bit_set(s, i, false);
+		bits_clear(s, i);
 }
 
 /* Whether unit k of file fi begins a write (always, when writes are one chunk each). */
 static bool starts_write(const struct verify *v, unsigned fi, uint64_t k)
 {
-	return !v->starts[fi] || bit_test(v->starts[fi], k);
+	return !v->starts[fi] || bits_test(v->starts[fi], k);
 }
 
 static void remember_write(struct worker *w, struct io_req *r)
@@ -501,7 +489,7 @@ static bool pass_chunk_at(const struct verify *v, uint64_t k)
 
 	if (!gen)
 		return k % (v->interval / v->unit) == 0;
-	return gen[k] && (!cs || bit_test(cs, k));
+	return gen[k] && (!cs || bits_test(cs, k));
 }
 
 /* The next chunk of the pass: every chunk written in this run, or all with verify_only. */
