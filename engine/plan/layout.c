@@ -241,8 +241,8 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 				continue;
 			if (data && j->create_on_open && !j->replay) {
 				snprintf(msg, sizeof(msg), "%s: create_on_open=1: '%s' is read, so "
-					 "it is laid out now (fio creates it empty at open and its "
-					 "reads fail with EIO)", j->name, f[i].path);
+					 "it is laid out now (fio creates it empty at open and finds "
+					 "nothing to read)", j->name, f[i].path);
 				note(ctx, msg);
 			}
 			if (!data && (ret = create_empty(j, &f[i], d)) < 0)
