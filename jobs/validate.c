@@ -87,6 +87,27 @@ static void depth_defaults(struct job_desc *j, const struct engine_info *eng, st
 		j->iodepth_low = j->iodepth;
 }
 
+/*
+ * fio keeps its random map only where blocks start on their own size: a blockalign other
+ * than a direction's smallest block turns the map off, so offsets are drawn uniformly and
+ * may repeat within a pass (fio says so and runs the job; so does iojob). A sequential
+ * job aligns to its block size whatever blockalign says.
+ */
+static void map_off_for_blockalign(struct job_desc *j, struct diag *d)
+{
+	bool other = false;
+
+	if (!rw_is_random(j->rw))
+		return;
+	for (int dir = 0; dir < IO_NDIR; dir++)
+		other |= j->blockalign[dir] != j->bs[dir].min;
+	if (!other || j->norandommap)
+		return;
+	j->norandommap = true;
+	job_note(j, "blockalign", d, "a blockalign other than the block size turns the random "
+		 "map off, as in fio: offsets may repeat within a pass");
+}
+
 static int check_block_sizes(struct job_desc *j, struct diag *d)
 {
 	for (int dir = 0; dir < IO_NDIR; dir++) {
@@ -95,6 +116,7 @@ static int check_block_sizes(struct job_desc *j, struct diag *d)
 		if (!j->blockalign[dir])
 			j->blockalign[dir] = j->bs[dir].min;
 	}
+	map_off_for_blockalign(j, d);
 	return 0;
 }
 

@@ -953,11 +953,16 @@ static inline __attribute__((always_inline)) bool plan_io_planned(struct worker 
 	if (!p->ios_left || !plan_where(w, d, &fi, &off, &len))
 		return false;
 	f = &w->files[fi];
-	/* trimwrite's trims come on top of its writes, as in fio: only writes use the budget. */
-	if (p->bytes_left != UINT64_MAX && !(d == IO_TRIM && p->trim_done))
-		p->bytes_left -= len;
-	if (p->ios_left != UINT64_MAX)
-		p->ios_left--;
+	/*
+	 * trimwrite's trims come on top of its writes, as in fio: only writes use the budget,
+	 * of bytes and of number_ios (number_ios=37: 37 trims and 37 writes).
+	 */
+	if (!(d == IO_TRIM && p->trim_done)) {
+		if (p->bytes_left != UINT64_MAX)
+			p->bytes_left -= len;
+		if (p->ios_left != UINT64_MAX)
+			p->ios_left--;
+	}
 	r->file = f;
 	r->dir = d;
 	r->off = f->io_off + off;

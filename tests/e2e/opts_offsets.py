@@ -9,6 +9,7 @@ installed, the deterministic patterns are compared with fio's own write_iolog to
 import json
 import math
 import os
+from collections import Counter
 import shutil
 import subprocess
 
@@ -325,6 +326,40 @@ def check_offset_align(c, d):
     c.check(rows and rows[0][1] == 4000, "offset in bytes: not aligned")
 
 
+def check_blockalign_map(c, d):
+    """A blockalign other than the block size turns the random map off, as fio's does: 256
+    writes of 4k on 8k boundaries land where they are drawn (some 8k blocks twice or more,
+    some never); with the map each of the 128 would take exactly two. One size and its own
+    alignment keep the map: every 4k block once."""
+    code, out, err = run(["--name=ba", "--filename=data", "--rw=randwrite", "--bs=4k",
+                          "--blockalign=8k", "--size=1m", "--parse-only"], cwd=d)
+    c.check(code == 0 and "turns the random map off" in err,
+            "blockalign=8k bs=4k: a note says the map is off: %d %s" % (code, err.strip()))
+    rows = offsets(c, d, "ba", ["--rw=randwrite", "--bs=4k", "--blockalign=8k", "--size=1m"])
+    slots = Counter(o // (8 * K) for _, o, _ in rows)
+    c.check(len(rows) == 256 and all(o % (8 * K) == 0 for _, o, _ in rows),
+            "blockalign=8k: 256 writes on 8k boundaries: %d" % len(rows))
+    c.check(rows and (len(slots) < 128 or max(slots.values()) > 2),
+            "blockalign=8k: offsets drawn without the map (%d slots, at most %d each)" %
+            (len(slots), max(slots.values(), default=0)))
+    rows = offsets(c, d, "bm", ["--rw=randwrite", "--bs=4k", "--blockalign=4k", "--size=1m"])
+    blocks = Counter(o // (4 * K) for _, o, _ in rows)
+    c.check(len(blocks) == 256 and max(blocks.values()) == 1,
+            "blockalign=bs keeps the map: each 4k block once (%d blocks)" % len(blocks))
+
+
+def check_trimwrite_budget(c, d):
+    """trimwrite's trims come on top of its writes, for number_ios as for size, as in fio
+    (number_ios=5: 5 trims and 5 writes, each write where its trim was)."""
+    rows = offsets(c, d, "tw", ["--rw=trimwrite", "--bs=4k", "--size=64k", "--number_ios=5"])
+    trims = [o for dr, o, _ in rows if dr == 2]
+    writes = [o for dr, o, _ in rows if dr == 1]
+    c.check(trims == writes == [i * 4 * K for i in range(5)],
+            "trimwrite number_ios=5: trims %s, writes %s" % (trims, writes))
+    rows = offsets(c, d, "tws", ["--rw=trimwrite", "--bs=4k", "--size=64k"])
+    c.check(len(rows) == 32, "trimwrite size=64k: 16 trims and 16 writes, not %d" % len(rows))
+
+
 def check_sizes(c, d):
     """bs=4k-16k is 4k (fio stops at the dash); io_size=N% and Nz."""
     rows = offsets(c, d, "bsd", ["--rw=randread", "--bs=4k-16k", "--number_ios=50"])
@@ -585,6 +620,8 @@ def main():
         check_center(c, d)
         check_offset_align(c, d)
         check_sizes(c, d)
+        check_blockalign_map(c, d)
+        check_trimwrite_budget(c, d)
         check_size_mix(c, d)
         check_file_service(c, d)
         check_filesize(c, d)

@@ -3,7 +3,9 @@ tests/oracle/grammar.py, each run under fio 3.33 and iojob on the same fresh fil
 each did read back with strace and compared (tests/oracle/judge.py); a divergence that
 tests/oracle/expected.json (differences iojob keeps) or tests/oracle/open.json (found, not fixed
 yet, listed when met) does not list fails. Skips where fio 3.33 or strace is missing."""
+import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -17,8 +19,30 @@ SEED = 28
 COUNT = int(os.environ.get("IOJOB_ORACLE_COUNT", "200"))
 
 
+def check_readme_entries(c):
+    """Each difference iojob keeps, and each departure of fio's, names the README entry that
+    documents it: the words quoted must be in "How iojob differs from fio" (backticks,
+    emphasis and line breaks aside, '...' standing for any words)."""
+    with open(os.path.join(oracle.SRC, "README.md")) as f:
+        text = f.read()
+    start = text.index("## How iojob differs from fio")
+    norm = lambda t: re.sub(r"\s+", " ", t.replace("`", "").replace("*", "")).lower()
+    section = norm(text[start:text.index("\n## ", start + 1)])
+    with open(oracle.EXPECTED) as f:
+        doc = json.load(f)
+    for e in doc["differences"] + doc.get("fio_departs", []):
+        m = re.search(r"'(.*)'$", e.get("readme", ""))
+        c.check(m and e.get("reason"), "expected.json %s: a reason and a README entry" %
+                e["id"])
+        if m:
+            pat = ".*?".join(re.escape(norm(x)) for x in m.group(1).split("..."))
+            c.check(re.search(pat, section), "expected.json %s: README has no entry '%s'" %
+                    (e["id"], m.group(1)))
+
+
 def main():
     c = Checks("oracle")
+    check_readme_entries(c)
     why = truth.have_tools()
     if why:
         c.skip("the differential oracle: " + why)
@@ -33,7 +57,7 @@ def main():
         jobs = [o for o in jobs if o["rw"] not in grammar.TRIMS]
     results = oracle.run_all(jobs, oracle.load_expected(), workers=2)
     for i, r in enumerate(results):
-        if r["status"] == "fio-refused":
+        if r["status"] in ("fio-refused", "fio-crashed", "fio-no-io"):
             continue        # fio 3.33 cannot run it (a crash, a refusal): nothing to judge
         bad = [x for x in r["divergences"] if not x["expected"] and
                x["kind"] != "fio departs from HOWTO"]

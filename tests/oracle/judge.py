@@ -212,7 +212,9 @@ def compare(fa, fb, plan):
             for d in DIRS:
                 if not p.random_sizes and not (verify_open and d == "read"):
                     exact("ios." + d)
-                if not (verify_open and d == "read"):
+                # number_ios of drawn sizes: the bytes are the draws' sum (bs.* tests them)
+                if not (verify_open and d == "read") and \
+                        not (p.random_sizes and "number_ios" in p.o):
                     exact("bytes." + d)
             # syncs follow the writes: with drawn sizes their number is drawn too
             for k in ("fsync", "fdatasync", "sync_file_range", "msync"):
@@ -281,7 +283,9 @@ def compare(fa, fb, plan):
 def model_bytes(o, fams):
     """The bytes the HOWTO says a size-based job moves (reads and writes, all clones), or
     None where the options leave it open."""
-    if fams & {"time", "ramp", "rate", "think", "number_ios", "verify", "pre_read"} or \
+    # a rate or a think time changes the bytes only against a runtime
+    paced = fams & {"rate", "think"} and "runtime" in o
+    if paced or fams & {"time", "ramp", "number_ios", "verify", "pre_read"} or \
             o["rw"] in ("trimwrite",):
         return None
     unit = {"k": 1 << 10, "m": 1 << 20}
