@@ -505,10 +505,24 @@ static void note_random_only(const struct job_desc *j, struct diag *d)
 			  "mode with :N (rw=randread:8); rw=%s has none", j->name, rw_name(j->rw));
 }
 
+/* An io_size below one block does no I/O at all, so the job would vanish from the report. */
+static int check_io_size(const struct job_desc *j, struct diag *d)
+{
+	char why[256];
+
+	if (j->io_size && j->io_size < job_bs_min(j)) {
+		snprintf(why, sizeof(why), "options 'io_size' and 'bs': io_size=%llu is less than "
+			 "one block (%llu bytes), so the job would do no I/O",
+			 (unsigned long long)j->io_size, (unsigned long long)job_bs_min(j));
+		return fail(j, "io_size", d, why);
+	}
+	return 0;
+}
+
 /*
  * The region against the files and the blocks: fio refuses an offset past filesize ("you
- * need to specify valid offset="), where iojob would grow the file to reach it; and an
- * io_size below one block does no I/O at all, so the job would vanish from the report.
+ * need to specify valid offset="), where iojob would grow the file to reach it; clones
+ * that offset_increment takes there it runs, with no I/O.
  */
 static int check_region(const struct job_desc *j, struct diag *d)
 {
@@ -520,6 +534,16 @@ static int check_region(const struct job_desc *j, struct diag *d)
 	    (UINT64_MAX - last) / step >= j->numjobs - 1)
 		last += step * (j->numjobs - 1);
 	opt = last != j->offset.bytes ? "offset_increment" : "offset";
+	if (!j->offset.pct && j->filesize.lo && last >= j->filesize.lo &&
+	    j->offset.bytes < j->filesize.lo) {
+		/* fio runs them: each lays its files out and does no I/O */
+		if (!j->jobnum)
+			job_note(j, "offset_increment", d, "the clones from %llu on start at or "
+				 "past the end of their files (filesize %llu): they do no I/O, as "
+				 "in fio", (unsigned long long)((j->filesize.lo - j->offset.bytes +
+				 step - 1) / step), (unsigned long long)j->filesize.lo);
+		return check_io_size(j, d);
+	}
 	if (!j->offset.pct && j->filesize.lo && last >= j->filesize.lo) {
 		snprintf(why, sizeof(why), "options '%s' and 'filesize': %s starts at offset "
 			 "%llu, at or past the end of a %llu-byte file", opt,
@@ -527,13 +551,7 @@ static int check_region(const struct job_desc *j, struct diag *d)
 			 (unsigned long long)last, (unsigned long long)j->filesize.lo);
 		return fail(j, opt, d, why);
 	}
-	if (j->io_size && j->io_size < job_bs_min(j)) {
-		snprintf(why, sizeof(why), "options 'io_size' and 'bs': io_size=%llu is less than "
-			 "one block (%llu bytes), so the job would do no I/O",
-			 (unsigned long long)j->io_size, (unsigned long long)job_bs_min(j));
-		return fail(j, "io_size", d, why);
-	}
-	return 0;
+	return check_io_size(j, d);
 }
 
 static bool past_file_end(uint64_t start, uint64_t len)

@@ -189,6 +189,16 @@ static int size_by_filesize(const struct job_desc *j, struct io_file *f, bool ex
 
 	if (!regular && f->real_size && size > f->real_size)
 		size = f->real_size;	/* a device is no bigger than it is */
+	if (j->jobnum && off >= size) {
+		/*
+		 * a clone that offset_increment starts at or past the file's end: fio lays
+		 * the file out and does no I/O there (validate.c notes it)
+		 */
+		f->io_off = size;
+		f->io_len = 0;
+		f->want_size = exists && f->real_size > size ? f->real_size : size;
+		return 0;
+	}
 	if (off >= size || size - off < job_bs_max(j))
 		return fail(j, d, -EINVAL, "the region of '%s' from offset %" PRIu64 " to its "
 			    "end (filesize %" PRIu64 ") is smaller than the block size (%" PRIu64

@@ -164,7 +164,8 @@ static int files_init(struct worker *w, uint64_t seed, uint64_t *io_size)
 		/* random offsets fall in a strided zone's range, or in the region */
 		uint64_t span = j->zonemode == ZONE_STRIDED ? j->zone_range : f->io_len;
 		/* a map block is a start for any size: the I/O is cut at the region's end */
-		uint64_t nblocks = cover ? span / align : (span - maxlen) / align + 1;
+		uint64_t nblocks = cover ? span / align :
+				   span >= maxlen ? (span - maxlen) / align + 1 : 0;
 
 		*io_size += f->io_len;
 		if (p->random)
@@ -204,6 +205,7 @@ int plan_init(struct worker *w)
 	const struct job_desc *j = w->job;
 	struct io_plan *p = &w->plan;
 	uint64_t seed = seed_of(j), io_size;
+	bool empty;
 	int ret;
 
 	p->random = rw_is_random(j->rw);
@@ -218,6 +220,7 @@ int plan_init(struct worker *w)
 	ret = files_init(w, seed, &io_size);
 	if (ret < 0)
 		return ret;
+	empty = !io_size;
 	if (j->io_size_pct) {
 		/* io_size=N%: of each file's region, as fio takes it */
 		io_size = 0;
@@ -258,6 +261,11 @@ int plan_init(struct worker *w)
 		p->verify_loops = false;
 	}
 	p->ios_left = j->number_ios ? j->number_ios : UINT64_MAX;
+	if (empty) {
+		/* a clone whose offset_increment starts it past its files' end: no I/O, as fio */
+		p->bytes_left = p->ios_left = 0;
+		p->loops_left = 0;
+	}
 	p->next_dir = -1;
 	p->cur_file = 0;
 	p->file_left = j->file_service_nr;

@@ -80,9 +80,6 @@ CASES = [
     ("[job]\nfilesize=1m\noffset=2m\nrw=read\n",
      r"^iojob: job\.fio:3: job 'job': options 'offset' and 'filesize': the region starts at "
      r"offset 2097152, at or past the end of a 1048576-byte file$", 2),
-    ("[job]\nfilesize=1m\nfilename=shared\nnumjobs=5\noffset_increment=256k\n",
-     r"^iojob: job\.fio:5: job 'job': options 'offset_increment' and 'filesize': the last "
-     r"clone starts at offset 1048576, at or past the end of a 1048576-byte file$", 2),
     ("[job]\nsize=1m\nfilesize=64k-16k\n",
      r"^iojob: job\.fio:3: option 'filesize': '64k-16k' runs from high to low \(did you mean "
      r"'16k-64k'\?\)$", 2),

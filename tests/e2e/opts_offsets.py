@@ -414,6 +414,24 @@ def filesize_model(args, before):
             max(off + length, before or 0))
 
 
+def check_increment_past_filesize(c, d):
+    """Clones that offset_increment starts at or past filesize= run with no I/O, as fio's
+    (numjobs=5 offset_increment=256k filesize=1m: clone 4 starts at 1m), with a note; an
+    offset= past it is refused (errors.py)."""
+    code, out, err = run(["--name=oi", "--filename=oi.dat", "--rw=write", "--bs=4k",
+                          "--filesize=1m", "--numjobs=5", "--offset_increment=256k",
+                          "--output-format=json"], cwd=d)
+    c.check(code == 0 and "clones from 4 on start at or past the end" in err,
+            "offset_increment past filesize: exit %d, %s" % (code, err.strip()))
+    if code:
+        return
+    done = [j["write"]["io_bytes"] for j in json.loads(out)["jobs"]]
+    c.check(done == [1 << 20, 768 * K, 512 * K, 256 * K, 0],
+            "each clone writes from its offset to the file's end, the last none: %s" % done)
+    c.check(os.path.getsize(os.path.join(d, "oi.dat")) == 1 << 20, "the file stays 1 MiB")
+    os.unlink(os.path.join(d, "oi.dat"))
+
+
 def check_filesize(c, d):
     """filesize= sizes the file and ends the region there, whatever offset= and size= say
     (an offset past it is refused, in errors.py)."""
@@ -625,6 +643,7 @@ def main():
         check_size_mix(c, d)
         check_file_service(c, d)
         check_filesize(c, d)
+        check_increment_past_filesize(c, d)
         check_serialize(c, d)
         check_softrandommap(c, d)
     finally:
