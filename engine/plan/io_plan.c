@@ -145,6 +145,21 @@ static bool loop_ends_matter(const struct job_desc *j)
 	return j->number_ios || ((j->end_fsync || j->fsync_on_close) && job_modifies(j));
 }
 
+/*
+ * bs_unaligned with the random map, as fio's: an I/O of 1.5k takes two 1k blocks of the
+ * map, so the map fills before size= bytes are done; then the file's pass is over and,
+ * when every file's is, the loop (fio goes on only under time_based, io_size or a
+ * non-uniform file service, none of which iojob's files here have: it wraps for those).
+ */
+static bool map_full_ends(const struct worker *w)
+{
+	const struct job_desc *j = w->job;
+
+	return w->plan.files && w->plan.files[0].covered && j->bs_unaligned &&
+	       !j->time_based && !j->io_size && !j->io_size_pct &&
+	       !(j->openfiles && j->openfiles < w->nfiles);
+}
+
 /* The files' cursors, each file's region from its start; the sum of the regions. */
 static int files_init(struct worker *w, uint64_t seed, uint64_t *io_size)
 {
@@ -253,7 +268,9 @@ int plan_init(struct worker *w)
 	p->loops_left = 0;
 	p->verify_loops = j->verify != VERIFY_NONE && j->do_verify && !j->verify_only &&
 			  rw_does(j->rw, IO_WRITE) && !j->experimental_verify;
-	if ((j->unlink_each_loop || p->verify_loops || loop_ends_matter(j)) && !j->time_based &&
+	p->map_ends = map_full_ends(w);
+	if ((j->unlink_each_loop || p->verify_loops || loop_ends_matter(j) || p->map_ends) &&
+	    !j->time_based &&
 	    j->loops > 1 && !j->seq_cursor_shared) {
 		p->bytes_left = p->loop_bytes = io_size;
 		p->loops_left = j->loops - 1;
@@ -415,6 +432,22 @@ static uint32_t plan_len(struct worker *w, int d)
 	return b->split[b->nsplit - 1].bs;
 }
 
+/* bs_unaligned: file i's map is full, its pass over (map_full_ends()). */
+static bool file_full(const struct worker *w, unsigned i)
+{
+	const struct plan_file *pf = &w->plan.files[i];
+
+	return w->plan.map_ends && pf->ncovered == pf->gen.nblocks;
+}
+
+static bool files_all_full(const struct worker *w)
+{
+	for (unsigned i = 0; i < w->nfiles; i++)
+		if (!file_full(w, i))
+			return false;
+	return true;
+}
+
 /*
  * Whether files have passes that end: sequential I/O, and random I/O from the permutation
  * or the map. Uniform draws (norandommap) and the skewed distributions never end a pass.
@@ -478,7 +511,7 @@ static void plan_file_served(struct worker *w, unsigned i, uint32_t len)
 		return;
 	if (j->file_service == FSRV_SEQUENTIAL) {
 		pf->served += len;
-		if (pf->served >= size) {
+		if (pf->served >= size || file_full(w, i)) {
 			pf->served = 0;
 			p->cur_file = (p->cur_file + 1) % w->nfiles;
 		}
@@ -494,6 +527,8 @@ static void plan_file_served(struct worker *w, unsigned i, uint32_t len)
 		return;
 	}
 	pf->served += len;
+	if (file_full(w, i) && pf->served < size)
+		pf->served = size;	/* its map is: the pass is over short of its bytes */
 	if (pf->served >= size && pf->served - len < size)
 		p->files_spent++;
 	if (--p->file_left == 0 || pf->served >= size) {
@@ -620,6 +655,8 @@ static uint64_t cover_next(struct worker *w, unsigned fi, int d, uint32_t *lenp)
 		len = (uint32_t)(free * align >= min ? free * align / min * min : min);
 	map_mark(pf, b, (len + align - 1) / align);
 	*lenp = len;
+	if (w->plan.map_ends && pf->ncovered == nb && files_all_full(w))
+		w->plan.bytes_left = len;	/* this I/O is the loop's last */
 	return b * align;
 }
 

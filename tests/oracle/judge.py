@@ -175,6 +175,9 @@ class Plan:
         self.random_sizes = bool(fams & {"bs"}) and ("bsrange" in o or "bssplit" in o)
         dirs_bs = o.get("bs", "4k").split(",")
         self.one_size = not self.random_sizes and len(set(dirs_bs)) == 1
+        # bs_unaligned under the map: a pass ends when the map is full, its bytes the sum
+        # of the sizes drawn (each I/O rounded up to whole blocks in the map)
+        self.unaligned = o.get("bs_unaligned") in ("1", "true") and self.random_sizes
         self.rand = o["rw"].startswith("rand")
         self.dist = o.get("random_distribution", "random").split(":")[0]
         # fio's random map holds with a uniform distribution only
@@ -201,7 +204,7 @@ def compare(fa, fb, plan):
 
     if not p.timed:
         if not ((p.random_sizes or p.mixed) and "number_ios" in p.o) and not (
-                p.o.get("verify") and not p.mapped):
+                p.o.get("verify") and not p.mapped) and not p.unaligned:
             exact("bytes.total")
         if p.one_size and not ("number_ios" in p.o and p.mixed) and not (
                 p.o.get("verify") and not p.mapped):
@@ -213,7 +216,7 @@ def compare(fa, fb, plan):
                 if not p.random_sizes and not (verify_open and d == "read"):
                     exact("ios." + d)
                 # number_ios of drawn sizes: the bytes are the draws' sum (bs.* tests them)
-                if not (verify_open and d == "read") and \
+                if not (verify_open and d == "read") and not p.unaligned and \
                         not (p.random_sizes and "number_ios" in p.o):
                     exact("bytes." + d)
             # syncs follow the writes: with drawn sizes their number is drawn too
@@ -229,8 +232,9 @@ def compare(fa, fb, plan):
                 exact("dir_runs")
         if p.mapped and (not p.mixed or (p.rand and p.one_size)):
             for k in sorted(set(fa) | set(fb)):
-                if k.startswith(("covered.", "overlap.")) or (
-                        k.startswith("written_sectors.") and not p.mixed):
+                if k.startswith("overlap.") or (not p.unaligned and (
+                        k.startswith("covered.") or
+                        (k.startswith("written_sectors.") and not p.mixed))):
                     exact(k)
         if not p.rand and not p.mixed and not p.random_sizes and \
                 p.o.get("ioengine") != "posixaio":
@@ -269,7 +273,7 @@ def compare(fa, fb, plan):
         exact(k)
     # a file left to grow as written ends where the furthest write did: a draw where the
     # offsets do not cover the region (skewed distributions, no map)
-    if not p.rand or p.mapped:
+    if (not p.rand or p.mapped) and not p.unaligned:
         exact("files.final")
     # (a job that also reads: fio writes what its buffer last read, whatever the options)
     if "buffers" in p.fams and not p.o.get("verify") and not p.mixed:
