@@ -148,8 +148,8 @@ def examine(o, expected, d):
         return res
     crash = re.search(r"got signal=\d+", runs["fio"]["stderr"])
     if crash:
-        # fio 3.33 exits 0 when its job dies of a signal (rw=rw bsrange bs_unaligned
-        # rate_process=poisson under posixaio: SIGFPE); nothing of it is fio's behaviour
+        # fio 3.33 exits 0 when its job dies of a signal (rate_process=poisson with
+        # fsync=3: SIGFPE); nothing of it is fio's behaviour
         res["status"] = "fio-crashed"
         res["why"] = crash.group(0)
         return res
