@@ -76,11 +76,12 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 /*
  * Open every file for the job's directions and flags (with openfiles=, only the first
  * that many); drop its cached pages (invalidate), give fadvise_hint's advice and
- * write_hint's hint, and read its region with pre_read, as fio does at each open.
+ * write_hint's hint, as fio does at each open; then read every file's region once with
+ * pre_read, as fio does when the job starts.
  */
 int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *err, size_t len);
 
-/* Open one of them, as files_open() does; -errno with err set on failure. */
+/* Open one of them, as files_open() does (pre_read aside); -errno with err set. */
 int files_open_one(const struct job_desc *j, struct io_file *f, char *err, size_t len);
 
 /*

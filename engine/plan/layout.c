@@ -410,10 +410,7 @@ int files_open_one(const struct job_desc *j, struct io_file *f, char *err, size_
 	files_invalidate(j, f);
 	if (advice(j) >= 0 && !f->is_chr)
 		posix_fadvise(f->fd, (off_t)f->io_off, (off_t)f->io_len, advice(j));
-	ret = set_write_hint(j, f, err, len);
-	if (!ret && j->pre_read && !f->is_chr)
-		ret = pre_read(j, f, err, len);
-	return ret;
+	return set_write_hint(j, f, err, len);
 }
 
 int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *err, size_t len)
@@ -427,6 +424,16 @@ int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *er
 		if (f[i].borrowed || i >= limit)
 			continue;
 		ret = files_open_one(j, &f[i], err, len);
+		if (ret < 0)
+			return ret;
+	}
+	/*
+	 * pre_read: every file once, when the job starts, as fio's; under openfiles= too,
+	 * and not again when a file is opened later (iojob read a reopened one again)
+	 */
+	for (unsigned i = 0; i < n && j->pre_read; i++) {
+		int ret = f[i].is_chr ? 0 : pre_read(j, &f[i], err, len);
+
 		if (ret < 0)
 			return ret;
 	}

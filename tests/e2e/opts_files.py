@@ -252,6 +252,20 @@ def check_pre_read(c, d):
         c.check(code == 0 and n == reads and dropped == (value == "0"),
                 "pre_read=%s: %d reads of 4 KiB, not %d; pages dropped: %s" %
                 (value, n, reads, dropped))
+    # every file once when the job starts, as fio's, openfiles= or not: two files of
+    # 64 KiB, read sequentially twice over (loops=2, a file closed and opened again at
+    # each pass): 32 pre-reads and 64 reads (iojob pre-read each file at each open: 64)
+    for n in (0, 1):
+        for k in (0, 1):
+            with open(os.path.join(d, "pf.0.%d" % k), "wb") as f:
+                f.write(os.urandom(64 * KiB))
+        opts = ["--openfiles=1"] if n else []
+        code, _, lines = traced(["--name=pf", "--nrfiles=2", "--filesize=64k", "--bs=4k",
+                                 "--rw=read", "--loops=2", "--pre_read=1",
+                                 "--file_service_type=sequential"] + opts, d, "pread64")
+        got = sum(1 for l in lines if re.search(r"pread64\(\d+, .*, 4096, \d+\) = 4096$", l))
+        c.check(code == 0 and got == 32 + 64, "pre_read over two files %s: %d reads of "
+                "4 KiB, not 96" % (opts, got))
 
 
 def check_sync_file_range(c, d):
