@@ -246,6 +246,14 @@ int plan_init(struct worker *w)
 	} else if (j->filesize.hi && j->size.bytes && j->size.bytes < io_size) {
 		/* with filesize=, size= no longer sizes files: it bounds the I/O, as in fio */
 		io_size = j->size.bytes;
+	} else if (!j->filesize.hi && j->size.bytes > io_size &&
+		   j->size.bytes - io_size < w->nfiles) {
+		/*
+		 * size= split over files in whole bytes (1m over three: 349525 each) loses
+		 * the remainder: the job still does size=, as fio's, a file going round again
+		 * for a last block (iojob stopped a block short)
+		 */
+		io_size = j->size.bytes;
 	}
 	p->bytes_left = j->time_based ? UINT64_MAX : io_size * j->loops;
 	p->loop_size = !j->time_based && j->loops > 1 ? io_size : 0;

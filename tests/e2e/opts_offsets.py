@@ -326,6 +326,22 @@ def check_offset_align(c, d):
     c.check(rows and rows[0][1] == 4000, "offset in bytes: not aligned")
 
 
+def check_split_remainder(c, d):
+    """size=1m over three files is 349525 bytes each: the job still does 1 MiB, as fio's,
+    the first file going round again for the 64th block of 16k (iojob stopped at 63)."""
+    for n in ("fa", "fb", "fc"):
+        with open(os.path.join(d, n), "wb") as f:
+            f.truncate(349525)
+    code, out, err = run(["--name=sr", "--filename=fa:fb:fc", "--rw=write", "--bs=16k",
+                          "--size=1m", "--output-format=json"], cwd=d)
+    got = json.loads(out)["jobs"][0]["write"] if code == 0 else {}
+    c.check(code == 0 and got.get("io_bytes") == 1 << 20 and got.get("total_ios") == 64,
+            "size=1m over three files: 64 writes of 16k, not %s in %s (%s)" %
+            (got.get("io_bytes"), got.get("total_ios"), err.strip()))
+    for n in ("fa", "fb", "fc"):
+        os.unlink(os.path.join(d, n))
+
+
 def check_blockalign_map(c, d):
     """A blockalign other than the block size turns the random map off, as fio's does: 256
     writes of 4k on 8k boundaries land where they are drawn (some 8k blocks twice or more,
@@ -671,6 +687,7 @@ def main():
         check_offset_align(c, d)
         check_sizes(c, d)
         check_blockalign_map(c, d)
+        check_split_remainder(c, d)
         check_trimwrite_budget(c, d)
         check_size_mix(c, d)
         check_unaligned_map(c, d)
