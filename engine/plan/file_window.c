@@ -90,8 +90,13 @@ static void refill(struct worker *w)
 		if (i == w->nfiles) {
 			if (win->nopen)
 				return;		/* the last of this pass still take I/O */
-			for (unsigned k = 0; k < w->nfiles; k++)
+			for (unsigned k = 0; k < w->nfiles; k++) {
 				win->files[k].served = 0, win->files[k].done = false;
+				/* seq_ends: every stream starts again, as fio's next loop */
+				if (w->plan.seq_ends)
+					memset(w->plan.files[k].seq_pos, 0,
+					       sizeof(w->plan.files[k].seq_pos));
+			}
 			win->next_open = 0;
 			continue;
 		}
@@ -162,8 +167,9 @@ int window_pick(struct worker *w, uint32_t len)
 	win->cur = (unsigned)i;
 	wf = &win->files[i];
 	wf->served += len;
-	if (wf->served >= w->files[i].io_len)
-		wf->done = true;	/* closed when its last I/O completes */
+	/* closed when its last I/O completes; seq_ends: when a stream ends (window_file_over) */
+	if (wf->served >= w->files[i].io_len && !w->plan.seq_ends)
+		wf->done = true;
 	/* switch every file_service_nr I/Os; sequential stays until the file is done */
 	if (w->job->file_service != FSRV_SEQUENTIAL && --win->left == 0) {
 		int next = next_usable(w, (unsigned)i);
@@ -173,6 +179,24 @@ int window_pick(struct worker *w, uint32_t len)
 			win->cur = (unsigned)next;
 	}
 	return i;
+}
+
+/*
+ * seq_ends: file i has no room for its stream's next block, so its pass is over: it takes
+ * no more I/O, and closes now if nothing of it is in flight (else at the last completion).
+ * The I/O window_pick() counted on it goes to another file.
+ */
+void window_file_over(struct worker *w, unsigned i)
+{
+	struct file_window *win = &w->plan.window;
+	struct window_file *wf = &win->files[i];
+
+	wf->done = true;
+	if (wf->inflight || w->files[i].fd < 0 || w->plan.sync_due == &w->files[i])
+		return;
+	close_one(w, i);
+	refill(w);
+	tell_engine(w);
 }
 
 void window_issued(struct worker *w, unsigned i)

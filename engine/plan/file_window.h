@@ -41,6 +41,9 @@ void window_free(struct worker *w);
  */
 int window_pick(struct worker *w, uint32_t len);
 
+/* Sequential streams: file i's pass ended before its bytes did (a stream reached its end). */
+void window_file_over(struct worker *w, unsigned i);
+
 /* An I/O or sync was planned on file i, or one completed (r): count what is in flight. */
 void window_issued(struct worker *w, unsigned i);
 void window_completed(struct worker *w, const struct io_req *r);

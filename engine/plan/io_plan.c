@@ -160,6 +160,23 @@ static bool map_full_ends(const struct worker *w)
 	       !(j->openfiles && j->openfiles < w->nfiles);
 }
 
+/*
+ * Sequential I/O over several files, as fio's: a file's pass ends when one of its streams
+ * (rw=rw reads and writes each have one) has no room left for its next block, whatever
+ * the other has done; the job moves to the next file, and once every file's pass is over
+ * all start again. rw=rw bs=4k over two files with openfiles=1: 128 reads and 121 writes
+ * on the first, where counting both directions' bytes against the region switched files
+ * at 64 and 64. Writes beyond size= (io_size) wrap in their file, as fio's do.
+ */
+static bool seq_streams_end(const struct worker *w, uint64_t region)
+{
+	const struct job_desc *j = w->job;
+	uint64_t want = j->io_size ? j->io_size : 0;
+
+	return !w->plan.random && w->nfiles > 1 && !j->seq_cursor_shared && !j->rw_nr &&
+	       j->zonemode != ZONE_STRIDED && !(rw_does(j->rw, IO_WRITE) && want > region);
+}
+
 /* The files' cursors, each file's region from its start; the sum of the regions. */
 static int files_init(struct worker *w, uint64_t seed, uint64_t *io_size)
 {
@@ -277,6 +294,8 @@ int plan_init(struct worker *w)
 	p->verify_loops = j->verify != VERIFY_NONE && j->do_verify && !j->verify_only &&
 			  rw_does(j->rw, IO_WRITE) && !j->experimental_verify;
 	p->map_ends = map_full_ends(w);
+	p->seq_ends = seq_streams_end(w, io_size);
+	p->file_done = false;
 	if ((j->unlink_each_loop || p->verify_loops || loop_ends_matter(j) || p->map_ends) &&
 	    !j->time_based &&
 	    j->loops > 1 && !j->seq_cursor_shared) {
@@ -517,6 +536,14 @@ static void plan_file_served(struct worker *w, unsigned i, uint32_t len)
 
 	if (w->nfiles == 1)
 		return;
+	if (p->seq_ends) {
+		/* the streams end the files' passes (seq_file_over()); turns as asked */
+		if (j->file_service != FSRV_SEQUENTIAL && --p->file_left == 0) {
+			p->file_left = j->file_service_nr;
+			p->cur_file = next_file(w, i);
+		}
+		return;
+	}
 	if (j->file_service == FSRV_SEQUENTIAL) {
 		pf->served += len;
 		if (pf->served >= size || file_full(w, i)) {
@@ -692,6 +719,10 @@ static uint64_t seq_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp)
 		len = *lenp = budget_len(w, d);
 	if (off + len > f->io_len && off < f->io_len && fit_len(w, d, len, f->io_len - off))
 		len = *lenp = fit_len(w, d, len, f->io_len - off);
+	if (off + len > f->io_len && w->plan.seq_ends) {
+		w->plan.file_done = true;	/* plan_where() takes another file */
+		return 0;
+	}
 	if (off + len > f->io_len) {
 		off = 0;	/* wrap: time_based, loops, or io_size beyond size */
 		plan_new_pass(w, f);
@@ -787,7 +818,7 @@ static bool plan_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp, ui
 		ok = plan_skip_offset(w, fi, d, *lenp, offp);
 	else
 		*offp = seq_offset(w, fi, d, lenp);
-	return ok;
+	return ok && !p->file_done;
 }
 
 /*
@@ -919,6 +950,27 @@ static void schedule_sync(struct worker *w, unsigned fi)
 }
 
 /*
+ * seq_ends: file i's pass is over (a stream of it reached the end). The next file whose
+ * pass is not takes the I/O; when none is left, all start again from their regions'
+ * starts, as fio's next loop over the files does (the caches dropped as at a new pass).
+ */
+static unsigned seq_file_over(struct worker *w, unsigned i)
+{
+	struct io_plan *p = &w->plan;
+
+	p->file_done = false;
+	p->files[i].served = w->files[i].io_len;
+	if (++p->files_spent < w->nfiles)
+		return p->cur_file = next_file(w, i);
+	files_new_round(w);
+	for (unsigned k = 0; k < w->nfiles; k++) {
+		memset(p->files[k].seq_pos, 0, sizeof(p->files[k].seq_pos));
+		plan_new_pass(w, &w->files[k]);
+	}
+	return p->cur_file = 0;
+}
+
+/*
  * The last bytes of a job that reads and writes: a direction whose smallest block no
  * longer fits what is left gives way to the other, so the job does its whole size
  * (rw=rw with reads of 4k and writes of 16k ended up to 12k short).
@@ -956,16 +1008,28 @@ static bool plan_where(struct worker *w, int d, unsigned *fi, uint64_t *off, uin
 			return false;
 	} else if (p->window.on) {
 		int i = window_pick(w, *len);
+		unsigned tries = 0;
 
+		while (i >= 0 && !plan_offset(w, (unsigned)i, d, len, off)) {
+			if (!p->file_done || ++tries > 2 * w->nfiles + 1)
+				return false;
+			p->file_done = false;
+			window_file_over(w, (unsigned)i);	/* seq_ends: its stream is */
+			i = window_pick(w, *len);
+		}
 		if (i < 0)
 			return false;	/* waiting, or a file would not open */
 		*fi = (unsigned)i;
-		if (!plan_offset(w, *fi, d, len, off))
-			return false;
 	} else {
+		unsigned tries = 0;
+
 		*fi = w->plan.cur_file;
-		if (!plan_offset(w, *fi, d, len, off))
-			return false;
+		while (!plan_offset(w, *fi, d, len, off)) {
+			/* each file once, then all again: a block fits every region */
+			if (!p->file_done || ++tries > 2 * w->nfiles + 1)
+				return false;
+			*fi = seq_file_over(w, *fi);
+		}
 		plan_file_served(w, *fi, *len);
 	}
 	if (j->rw == RW_TRIMWRITE || j->rw == RW_RANDTRIMWRITE) {

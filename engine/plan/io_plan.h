@@ -58,6 +58,8 @@ struct io_plan {
 	unsigned file_left;		/* I/Os before file_service switches file */
 	unsigned files_spent;		/* files that have had their pass this round */
 	bool map_ends;			/* a full map ends the file's loop (bs_unaligned) */
+	bool seq_ends;			/* a stream at its file's end ends the file's pass */
+	bool file_done;			/* plan_offset(): that file's pass is over */
 	unsigned rand_run_left;		/* sequential I/Os left after a random one (rw=..:N) */
 	bool extra;			/* strided zones, zoned draws, percentage_random, skips */
 	uint64_t zone_bytes;		/* zonemode=strided: bytes done in this zone */

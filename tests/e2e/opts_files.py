@@ -8,6 +8,7 @@ openfiles limit, lockfile's serialised I/O), the hint read back with F_GET_RW_HI
 (allow_file_create=0) and a small tmpfs filled (fill_device, as root)."""
 import json
 import os
+from collections import Counter
 import re
 import shutil
 import subprocess
@@ -23,11 +24,12 @@ def iojob(args, cwd):
     return run(["--eta=never"] + args, cwd=cwd)
 
 
-def traced(args, cwd, calls, raw=False, path=None):
-    """Run iojob under strace -f for the calls (on path alone when given); (exit code,
-    stdout, trace lines), each call on one line unless raw (as strace wrote them)."""
+def traced(args, cwd, calls, raw=False, path=None, fd_paths=False):
+    """Run iojob under strace -f for the calls (on path alone when given; with fd_paths,
+    each descriptor followed by its file's path); (exit code, stdout, trace lines), each
+    call on one line unless raw (as strace wrote them)."""
     trace = os.path.join(cwd, "strace.out")
-    only = ["-P", path] if path else []
+    only = (["-P", path] if path else []) + (["-y"] if fd_paths else [])
     p = subprocess.run([STRACE, "-f", "-qq", "-o", trace, "-e", "trace=" + calls] + only +
                        [BIN, "--eta=never"] + args, cwd=cwd, capture_output=True, text=True,
                        timeout=120, env=traced_env())
@@ -508,6 +510,27 @@ def check_openfiles(c, d):
                     job_json(out)["write"]["io_bytes"] == 384 * KiB,
                     "openfiles=%s %s: %d open at once, not %d; opened %s" %
                     (limit, eng, most, want, names))
+    # rw=rw over two files, one open at a time: the first file's pass ends when one of
+    # its streams reaches the end (its reads or its writes, 128 blocks), whatever the
+    # other has done, as fio's; then the second takes what is left of the 1 MiB (iojob
+    # switched when both directions together had done 512 KiB: 64 and 64)
+    sub = os.path.join(d, "ofrw")
+    os.mkdir(sub)
+    for n in range(2):
+        with open(os.path.join(sub, "j.0.%d" % n), "wb") as f:
+            f.write(os.urandom(512 * KiB))
+    code, _, lines = traced(["--name=j", "--directory=.", "--nrfiles=2", "--size=1m",
+                             "--bs=4k", "--rw=rw", "--openfiles=1", "--ioengine=psync",
+                             "--output=/dev/null"], sub, "pread64,pwrite64",
+                            fd_paths=True)
+    seq = [(m.group(1), m.group(2)) for l in lines
+           for m in [re.search(r"(pread64|pwrite64)\(\d+<[^>]*(j\.0\.\d)>", l)] if m]
+    first = Counter(k for k, f in seq if f == "j.0.0")
+    firsts = [i for i, (_, f) in enumerate(seq) if f == "j.0.0"]
+    c.check(code == 0 and len(seq) == 256 and max(first.values(), default=0) == 128 and
+            firsts == list(range(len(firsts))),
+            "openfiles=1 rw=rw: the first file until a stream ends (128 of one direction), "
+            "then the second: %s, %d in all" % (dict(first), len(seq)))
     # unlink=1 deletes every file, those openfiles= closed as they were done too, as fio
     # (d53e42d deleted only the one still open at the end; the oracle's f03)
     sub = os.path.join(d, "ofu")
