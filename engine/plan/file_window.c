@@ -153,10 +153,9 @@ static int next_usable(struct worker *w, unsigned i)
 	return -1;
 }
 
-int window_pick(struct worker *w, uint32_t len)
+int window_pick(struct worker *w)
 {
 	struct file_window *win = &w->plan.window;
-	struct window_file *wf;
 	int i = (int)win->cur;
 
 	if (!usable(w, win->cur))
@@ -165,20 +164,31 @@ int window_pick(struct worker *w, uint32_t len)
 	if (i < 0)
 		return -1;
 	win->cur = (unsigned)i;
-	wf = &win->files[i];
+	return i;
+}
+
+void window_served(struct worker *w, unsigned i, uint32_t len)
+{
+	struct file_window *win = &w->plan.window;
+	struct window_file *wf = &win->files[i];
+
 	wf->served += len;
-	/* closed when its last I/O completes; seq_ends: when a stream ends (window_file_over) */
-	if (wf->served >= w->files[i].io_len && !w->plan.seq_ends)
+	/*
+	 * closed when its last I/O completes: its region served, or its map full first
+	 * (bs_unaligned: an I/O of 1.5k takes two 1k blocks); seq_ends: when a stream ends
+	 * (window_file_over())
+	 */
+	if ((wf->served >= w->files[i].io_len || plan_map_full(&w->plan.files[i])) &&
+	    !w->plan.seq_ends)
 		wf->done = true;
 	/* switch every file_service_nr I/Os; sequential stays until the file is done */
 	if (w->job->file_service != FSRV_SEQUENTIAL && --win->left == 0) {
-		int next = next_usable(w, (unsigned)i);
+		int next = next_usable(w, i);
 
 		win->left = w->job->file_service_nr;
 		if (next >= 0)
 			win->cur = (unsigned)next;
 	}
-	return i;
 }
 
 /*

@@ -35,11 +35,18 @@ int window_init(struct worker *w);
 void window_free(struct worker *w);
 
 /*
- * The file of the next I/O, len bytes: its index, or -1 when none of the open files can
- * take it until I/O in flight completes (waiting is then set), or an open failed (the
- * job failed).
+ * The file of the next I/O: its index, or -1 when none of the open files can take it
+ * until I/O in flight completes (waiting is then set), or an open failed (the job failed).
  */
-int window_pick(struct worker *w, uint32_t len);
+int window_pick(struct worker *w);
+
+/*
+ * The I/O planned on file i took len bytes (its length as planned: cut to fit, or drawn
+ * again): counted against the file's region, and file_service_type moves on. Counting
+ * the length asked for instead left a file's random map full and its count short, so its
+ * next pass began while other files were untouched (openfiles=1 with bssplit).
+ */
+void window_served(struct worker *w, unsigned i, uint32_t len);
 
 /* Sequential streams: file i's pass ended before its bytes did (a stream reached its end). */
 void window_file_over(struct worker *w, unsigned i);

@@ -146,18 +146,41 @@ static bool loop_ends_matter(const struct job_desc *j)
 }
 
 /*
- * bs_unaligned with the random map, as fio's: an I/O of 1.5k takes two 1k blocks of the
- * map, so the map fills before size= bytes are done; then the file's pass is over and,
- * when every file's is, the loop (fio goes on only under time_based, io_size or a
- * non-uniform file service, none of which iojob's files here have: it wraps for those).
+ * Whether files have passes that end: sequential I/O, and random I/O from the permutation
+ * or with the map of covered blocks (its draws uniform, its pass over when the map is
+ * full). Uniform draws without a map (norandommap) and the skewed distributions never
+ * end a pass.
  */
-static bool map_full_ends(const struct worker *w)
+static bool files_have_passes(const struct worker *w)
+{
+	return !w->plan.random || w->plan.files[0].gen.mode == OFFGEN_PERM ||
+	       w->plan.files[0].covered;
+}
+
+/*
+ * Random I/O with the map, as fio's: a file's pass ends when its map is full, and once
+ * every file's has, the loop, even short of its bytes. That is before size= where a pass
+ * holds less: bs_unaligned's I/O of 1.5k takes two 1k blocks of the map; size= split over
+ * files in whole bytes (1m over three: 349525 each) leaves each a tail of less than a
+ * block (iojob drew a block more, starting a file's next pass). fio goes on only under
+ * time_based or io_size; where regions hold whole blocks, passes and bytes end together.
+ */
+static bool passes_end_loops(const struct worker *w)
 {
 	const struct job_desc *j = w->job;
+	const struct io_plan *p = &w->plan;
+	bool short_pass = false;
 
-	return w->plan.files && w->plan.files[0].covered && j->bs_unaligned &&
-	       !j->time_based && !j->io_size && !j->io_size_pct &&
-	       !(j->openfiles && j->openfiles < w->nfiles);
+	if (!p->random || p->extra || !files_have_passes(w) || j->time_based ||
+	    j->io_size || j->io_size_pct || (j->openfiles && j->openfiles < w->nfiles))
+		return false;
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		uint64_t len = w->files[i].io_len;
+
+		short_pass |= p->files[i].covered ? (j->bs_unaligned || len % p->align) :
+						    len % job_bs_max(j) != 0;
+	}
+	return short_pass;
 }
 
 /*
@@ -175,6 +198,18 @@ static bool seq_streams_end(const struct worker *w, uint64_t region)
 
 	return !w->plan.random && w->nfiles > 1 && !j->seq_cursor_shared && !j->rw_nr &&
 	       j->zonemode != ZONE_STRIDED && !(rw_does(j->rw, IO_WRITE) && want > region);
+}
+
+/*
+ * seq_ends: when every file's pass is over, the loop is too, as fio's (it goes on only
+ * under time_based or io_size): rw=write bs=16k size=1m over three files of 349525 bytes
+ * does 63 blocks, where iojob started the files again for a 64th.
+ */
+static bool seq_loop_ends(const struct worker *w)
+{
+	const struct job_desc *j = w->job;
+
+	return !j->time_based && !j->io_size && !j->io_size_pct;
 }
 
 /* The files' cursors, each file's region from its start; the sum of the regions. */
@@ -200,8 +235,16 @@ static int files_init(struct worker *w, uint64_t seed, uint64_t *io_size)
 				   span >= maxlen ? (span - maxlen) / align + 1 : 0;
 
 		*io_size += f->io_len;
+		/*
+		 * With the map of covered blocks, blocks are drawn as fio draws them, each at
+		 * random whether drawn before or not: a covered one gives way to the next
+		 * hole's start. A permutation drew free blocks more often as the map filled,
+		 * starting I/Os inside holes and cutting them into more small pieces (bssplit
+		 * 4k/20:8k/30:16k/50: 43% 4k where fio issues 39%).
+		 */
 		if (p->random)
-			offgen_init(&pf->gen, gen_mode(j), nblocks, j->dist_param, j->dist_center,
+			offgen_init(&pf->gen, cover ? OFFGEN_UNIFORM : gen_mode(j), nblocks,
+				    j->dist_param, j->dist_center,
 				    seed ^ ((uint64_t)(i + 1) * 0xd1b54a32d192ed03ULL));
 		ret = plan_zones_init(w, i);
 		if (ret < 0)
@@ -236,7 +279,7 @@ int plan_init(struct worker *w)
 {
 	const struct job_desc *j = w->job;
 	struct io_plan *p = &w->plan;
-	uint64_t seed = seed_of(j), io_size;
+	uint64_t seed = seed_of(j), io_size, region;
 	bool empty;
 	int ret;
 
@@ -253,6 +296,7 @@ int plan_init(struct worker *w)
 	if (ret < 0)
 		return ret;
 	empty = !io_size;
+	region = io_size;
 	if (j->io_size_pct) {
 		/* io_size=N%: of each file's region, as fio takes it */
 		io_size = 0;
@@ -264,11 +308,14 @@ int plan_init(struct worker *w)
 		/* with filesize=, size= no longer sizes files: it bounds the I/O, as in fio */
 		io_size = j->size.bytes;
 	} else if (!j->filesize.hi && j->size.bytes > io_size &&
-		   j->size.bytes - io_size < w->nfiles) {
+		   j->size.bytes - io_size < w->nfiles &&
+		   ((seq_streams_end(w, region) && rw_is_mixed(j->rw)) || !files_have_passes(w))) {
 		/*
-		 * size= split over files in whole bytes (1m over three: 349525 each) loses
-		 * the remainder: the job still does size=, as fio's, a file going round again
-		 * for a last block (iojob stopped a block short)
+		 * size= split over files in whole bytes (1m over three: 349525 each) loses the
+		 * remainder. Where no pass ends a file, fio does size= in all, its bytes being
+		 * the limit: random draws without the map (blockalign=8k bs=2k: 512 writes,
+		 * iojob stopped at 511), and sequential streams of both directions (rw=rw
+		 * bs=16k: 64 blocks; 63)
 		 */
 		io_size = j->size.bytes;
 	}
@@ -287,16 +334,18 @@ int plan_init(struct worker *w)
 	/*
 	 * One loop at a time: unlink_each_loop's, the files deleted between them; a
 	 * verifying job's, each loop's writes read back before the next, as fio does
-	 * (experimental_verify replays every write of the job at its end instead); and a
-	 * job whose loops end in a sync or a count (loop_ends_matter).
+	 * (experimental_verify replays every write of the job at its end instead); a job
+	 * whose loops end in a sync or a count (loop_ends_matter), or with its maps full
+	 * or its files' streams at their ends (passes_end_loops(), seq_loop_ends()).
 	 */
 	p->loops_left = 0;
 	p->verify_loops = j->verify != VERIFY_NONE && j->do_verify && !j->verify_only &&
 			  rw_does(j->rw, IO_WRITE) && !j->experimental_verify;
-	p->map_ends = map_full_ends(w);
-	p->seq_ends = seq_streams_end(w, io_size);
+	p->pass_ends = passes_end_loops(w);
+	p->seq_ends = seq_streams_end(w, region);
 	p->file_done = false;
-	if ((j->unlink_each_loop || p->verify_loops || loop_ends_matter(j) || p->map_ends) &&
+	if ((j->unlink_each_loop || p->verify_loops || loop_ends_matter(j) || p->pass_ends ||
+	     (p->seq_ends && seq_loop_ends(w) && !(j->openfiles && j->openfiles < w->nfiles))) &&
 	    !j->time_based &&
 	    j->loops > 1 && !j->seq_cursor_shared) {
 		p->bytes_left = p->loop_bytes = io_size;
@@ -459,30 +508,6 @@ static uint32_t plan_len(struct worker *w, int d)
 	return b->split[b->nsplit - 1].bs;
 }
 
-/* bs_unaligned: file i's map is full, its pass over (map_full_ends()). */
-static bool file_full(const struct worker *w, unsigned i)
-{
-	const struct plan_file *pf = &w->plan.files[i];
-
-	return w->plan.map_ends && pf->ncovered == pf->gen.nblocks;
-}
-
-static bool files_all_full(const struct worker *w)
-{
-	for (unsigned i = 0; i < w->nfiles; i++)
-		if (!file_full(w, i))
-			return false;
-	return true;
-}
-
-/*
- * Whether files have passes that end: sequential I/O, and random I/O from the permutation
- * or the map. Uniform draws (norandommap) and the skewed distributions never end a pass.
- */
-static bool files_have_passes(const struct worker *w)
-{
-	return !w->plan.random || w->plan.files[0].gen.mode == OFFGEN_PERM;
-}
 
 /* A new round once every file has had its pass: each may take its share again. */
 static void files_new_round(struct worker *w)
@@ -546,7 +571,7 @@ static void plan_file_served(struct worker *w, unsigned i, uint32_t len)
 	}
 	if (j->file_service == FSRV_SEQUENTIAL) {
 		pf->served += len;
-		if (pf->served >= size || file_full(w, i)) {
+		if (pf->served >= size) {
 			pf->served = 0;
 			p->cur_file = (p->cur_file + 1) % w->nfiles;
 		}
@@ -562,8 +587,6 @@ static void plan_file_served(struct worker *w, unsigned i, uint32_t len)
 		return;
 	}
 	pf->served += len;
-	if (file_full(w, i) && pf->served < size)
-		pf->served = size;	/* its map is: the pass is over short of its bytes */
 	if (pf->served >= size && pf->served - len < size)
 		p->files_spent++;
 	if (--p->file_left == 0 || pf->served >= size) {
@@ -690,8 +713,6 @@ static uint64_t cover_next(struct worker *w, unsigned fi, int d, uint32_t *lenp)
 		len = (uint32_t)(free * align >= min ? free * align / min * min : min);
 	map_mark(pf, b, (len + align - 1) / align);
 	*lenp = len;
-	if (w->plan.map_ends && pf->ncovered == nb && files_all_full(w))
-		w->plan.bytes_left = len;	/* this I/O is the loop's last */
 	return b * align;
 }
 
@@ -962,12 +983,38 @@ static unsigned seq_file_over(struct worker *w, unsigned i)
 	p->files[i].served = w->files[i].io_len;
 	if (++p->files_spent < w->nfiles)
 		return p->cur_file = next_file(w, i);
+	if (seq_loop_ends(w)) {
+		p->bytes_left = 0;	/* short of its bytes by the files' tails, as fio */
+		return i;
+	}
 	files_new_round(w);
 	for (unsigned k = 0; k < w->nfiles; k++) {
 		memset(p->files[k].seq_pos, 0, sizeof(p->files[k].seq_pos));
 		plan_new_pass(w, &w->files[k]);
 	}
 	return p->cur_file = 0;
+}
+
+/*
+ * pass_ends: file i's pass is over once its map is full; it takes no more I/O this loop,
+ * and the I/O that filled the last file's map is the loop's last (passes_end_loops()).
+ */
+static void random_pass_over(struct worker *w, unsigned i, uint32_t len)
+{
+	struct io_plan *p = &w->plan;
+	struct plan_file *pf = &p->files[i];
+	uint64_t size = w->files[i].io_len;
+
+	if (!(pf->covered ? plan_map_full(pf) : plan_pass_done(pf)) ||
+	    pf->served >= size + 1)
+		return;
+	pf->served = size + 1;	/* over, whatever it served (+1: counted once) */
+	if (++p->files_spent == w->nfiles || w->nfiles == 1) {
+		p->bytes_left = len;	/* less this I/O: 0 */
+		return;
+	}
+	if (p->cur_file == i)
+		p->cur_file = next_file(w, i);
 }
 
 /*
@@ -1007,7 +1054,7 @@ static bool plan_where(struct worker *w, int d, unsigned *fi, uint64_t *off, uin
 		if (!cursor_next(w, len, fi, off))
 			return false;
 	} else if (p->window.on) {
-		int i = window_pick(w, *len);
+		int i = window_pick(w);
 		unsigned tries = 0;
 
 		while (i >= 0 && !plan_offset(w, (unsigned)i, d, len, off)) {
@@ -1015,11 +1062,12 @@ static bool plan_where(struct worker *w, int d, unsigned *fi, uint64_t *off, uin
 				return false;
 			p->file_done = false;
 			window_file_over(w, (unsigned)i);	/* seq_ends: its stream is */
-			i = window_pick(w, *len);
+			i = window_pick(w);
 		}
 		if (i < 0)
 			return false;	/* waiting, or a file would not open */
 		*fi = (unsigned)i;
+		window_served(w, *fi, *len);
 	} else {
 		unsigned tries = 0;
 
@@ -1029,8 +1077,12 @@ static bool plan_where(struct worker *w, int d, unsigned *fi, uint64_t *off, uin
 			if (!p->file_done || ++tries > 2 * w->nfiles + 1)
 				return false;
 			*fi = seq_file_over(w, *fi);
+			if (!p->bytes_left)
+				return false;
 		}
 		plan_file_served(w, *fi, *len);
+		if (__builtin_expect(p->pass_ends, 0))
+			random_pass_over(w, *fi, *len);
 	}
 	if (j->rw == RW_TRIMWRITE || j->rw == RW_RANDTRIMWRITE) {
 		p->tw_file = *fi;

@@ -57,7 +57,7 @@ struct io_plan {
 	unsigned cur_file;
 	unsigned file_left;		/* I/Os before file_service switches file */
 	unsigned files_spent;		/* files that have had their pass this round */
-	bool map_ends;			/* a full map ends the file's loop (bs_unaligned) */
+	bool pass_ends;			/* full maps end the loop (passes_end_loops()) */
 	bool seq_ends;			/* a stream at its file's end ends the file's pass */
 	bool file_done;			/* plan_offset(): that file's pass is over */
 	unsigned rand_run_left;		/* sequential I/Os left after a random one (rw=..:N) */
@@ -170,6 +170,12 @@ void plan_fill_buffers(struct worker *w);
  * w->now, so that what the drop took counts in no I/O's latency. Rare, so out of line.
  */
 void plan_new_pass(struct worker *w, struct io_file *f) __attribute__((cold));
+
+/* With the map of covered blocks (mixed sizes): the pass ends when every block is. */
+static inline bool plan_map_full(const struct plan_file *pf)
+{
+	return pf->covered && pf->ncovered == pf->gen.nblocks;
+}
 
 /*
  * A random pass ends when every block of the permutation was drawn: offgen_next()'s own

@@ -327,19 +327,22 @@ def check_offset_align(c, d):
 
 
 def check_split_remainder(c, d):
-    """size=1m over three files is 349525 bytes each: the job still does 1 MiB, as fio's,
-    the first file going round again for the 64th block of 16k (iojob stopped at 63)."""
-    for n in ("fa", "fb", "fc"):
-        with open(os.path.join(d, n), "wb") as f:
-            f.truncate(349525)
-    code, out, err = run(["--name=sr", "--filename=fa:fb:fc", "--rw=write", "--bs=16k",
-                          "--size=1m", "--output-format=json"], cwd=d)
-    got = json.loads(out)["jobs"][0]["write"] if code == 0 else {}
-    c.check(code == 0 and got.get("io_bytes") == 1 << 20 and got.get("total_ios") == 64,
-            "size=1m over three files: 64 writes of 16k, not %s in %s (%s)" %
-            (got.get("io_bytes"), got.get("total_ios"), err.strip()))
-    for n in ("fa", "fb", "fc"):
-        os.unlink(os.path.join(d, n))
+    """size=1m over three files is 349525 bytes each, 21 blocks of 16k: a job that writes
+    does 63, each file's stream ending at its region's end, as fio's; rw=rw has a stream
+    per direction in each file, room for 42 blocks, and does 64, the whole 1 MiB, as fio's
+    (iojob switched files by both directions' bytes together and did 63)."""
+    for rw, want in (("write", 63), ("rw", 64)):
+        for n in ("fa", "fb", "fc"):
+            with open(os.path.join(d, n), "wb") as f:
+                f.truncate(349525)
+        code, out, err = run(["--name=sr", "--filename=fa:fb:fc", "--rw=" + rw,
+                              "--bs=16k", "--size=1m", "--output-format=json"], cwd=d)
+        job = json.loads(out)["jobs"][0] if code == 0 else {}
+        got = sum(job.get(k, {}).get("total_ios", 0) for k in ("read", "write"))
+        c.check(code == 0 and got == want, "rw=%s size=1m over three files: %d blocks of "
+                "16k, want %d (%s)" % (rw, got, want, err.strip()))
+        for n in ("fa", "fb", "fc"):
+            os.unlink(os.path.join(d, n))
 
 
 def check_blockalign_map(c, d):
