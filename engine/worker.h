@@ -73,7 +73,7 @@ struct worker {
 	/* what to issue next */
 	struct io_plan plan;		/* direction, file, size, offset and budgets */
 	struct content content;		/* what write buffers hold (content.c) */
-	struct rng rng;			/* the planner's draws, then startdelay's (run.c) */
+	struct rng rng;			/* the planner's draws (startdelay's from a copy) */
 	bool ending;			/* end_fsync's syncs: fio counts none of them */
 	bool issuing;			/* false once budget, runtime, stop or error ended it */
 

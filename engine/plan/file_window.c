@@ -98,6 +98,9 @@ static void refill(struct worker *w)
 					       sizeof(w->plan.files[k].seq_pos));
 			}
 			win->next_open = 0;
+			/* fio's next loop over the files: its draws again (loops_repeat()) */
+			if (w->plan.repeat && !(w->plan.random && w->job->time_based))
+				w->rng = w->plan.rng_start;
 			continue;
 		}
 		win->next_open++;

@@ -92,7 +92,8 @@ static void fast_path_init(struct worker *w)
 {
 	const struct job_desc *j = w->job;
 	struct io_plan *p = &w->plan;
-	int d = plan_dir(w);
+	/* a mixed job is never fast: no rwmix draw taken from its sequence (loops_repeat()) */
+	int d = rw_is_mixed(j->rw) ? IO_READ : plan_dir(w);
 	const struct dir_bs *b = &j->bs[d];
 	uint64_t n;
 
@@ -275,6 +276,30 @@ static int iolog_init(struct worker *w)
 	return ret;
 }
 
+/*
+ * randrepeat=1 (and no randseed=), as fio's: each loop draws what the first drew, offsets,
+ * sizes and mixes, since fio seeds its generators again when a loop starts (loops=2 of
+ * rw=randread bsrange=4k-16k reads the same blocks in the same sizes twice). A pass of a
+ * time_based random job is no loop: fio clears its map and draws on.
+ */
+static void loops_repeat(struct worker *w)
+{
+	const struct job_desc *j = w->job;
+	struct io_plan *p = &w->plan;
+
+	p->repeat = j->randrepeat && !job_setting(j, "randseed");
+	p->rng_start = w->rng;
+	for (unsigned i = 0; i < w->nfiles && p->random; i++)
+		p->files[i].gen.repeat = p->repeat && !j->time_based;
+}
+
+/* A loop starts: the worker's draws again from the first loop's start (loops_repeat()). */
+static void loop_reseed(struct worker *w)
+{
+	if (w->plan.repeat)
+		w->rng = w->plan.rng_start;
+}
+
 int plan_init(struct worker *w)
 {
 	const struct job_desc *j = w->job;
@@ -368,6 +393,7 @@ int plan_init(struct worker *w)
 	ret = iolog_init(w);
 	if (ret < 0)
 		return ret;
+	loops_repeat(w);
 	fast_path_init(w);
 	return window_init(w);
 }
@@ -385,6 +411,7 @@ bool plan_next_loop(struct worker *w)
 	if (!p->loops_left)
 		return false;
 	p->loops_left--;
+	loop_reseed(w);
 	p->bytes_left = p->loop_bytes;
 	p->ios_left = w->job->number_ios ? w->job->number_ios : UINT64_MAX;
 	p->rand_run_left = 0;
@@ -992,6 +1019,7 @@ static unsigned seq_file_over(struct worker *w, unsigned i)
 		memset(p->files[k].seq_pos, 0, sizeof(p->files[k].seq_pos));
 		plan_new_pass(w, &w->files[k]);
 	}
+	loop_reseed(w);		/* fio's next loop over the files, time_based too */
 	return p->cur_file = 0;
 }
 
@@ -1129,6 +1157,9 @@ static inline __attribute__((always_inline)) bool plan_io_planned(struct worker 
 	if (!(d == IO_TRIM && p->trim_done)) {
 		if (p->bytes_left != UINT64_MAX)
 			p->bytes_left -= len;
+		/* loops in one budget: the next starts at a multiple of a loop's bytes */
+		if (p->loop_size && p->bytes_left && p->bytes_left % p->loop_size == 0)
+			loop_reseed(w);
 		if (p->ios_left != UINT64_MAX)
 			p->ios_left--;
 	}
@@ -1267,8 +1298,11 @@ void plan_fill_buffers(struct worker *w)
 			content_fill(c, p + i * w->eng.buf_size, w->eng.buf_size);
 		return;
 	}
+	/* from a copy: the planner's loops start again from its seeded state */
+	struct rng r = w->rng;
+
 	for (size_t i = 0; i + 8 <= total; i += 8) {
-		uint64_t v = rng_next(&w->rng);
+		uint64_t v = rng_next(&r);
 
 		memcpy(p + i, &v, 8);
 	}

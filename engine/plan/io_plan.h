@@ -58,6 +58,8 @@ struct io_plan {
 	unsigned file_left;		/* I/Os before file_service switches file */
 	unsigned files_spent;		/* files that have had their pass this round */
 	bool pass_ends;			/* full maps end the loop (passes_end_loops()) */
+	bool repeat;			/* each loop draws the first one's sequences */
+	struct rng rng_start;		/* the worker's rng as plan_init() left it */
 	bool seq_ends;			/* a stream at its file's end ends the file's pass */
 	bool file_done;			/* plan_offset(): that file's pass is over */
 	unsigned rand_run_left;		/* sequential I/Os left after a random one (rw=..:N) */

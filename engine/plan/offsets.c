@@ -30,6 +30,8 @@ static void perm_rekey(struct offgen *g)
 void offgen_new_pass(struct offgen *g)
 {
 	g->done = 0;
+	if (g->repeat)
+		g->rng = g->start;
 	perm_rekey(g);
 }
 
@@ -150,6 +152,8 @@ void offgen_init(struct offgen *g, enum offgen_mode mode, uint64_t nblocks, doub
 	g->shift = bits / 2 + 1;
 	g->rot = center_rotation(mode, g->nblocks, center);
 	rng_seed(&g->rng, seed);
+	g->start = g->rng;
+	g->repeat = false;
 	perm_rekey(g);
 	switch (mode) {
 	case OFFGEN_ZIPF:

@@ -26,6 +26,8 @@ struct offgen {
 	unsigned shift;
 	uint64_t mul1, add1, mul2, add2;
 	struct rng rng;
+	struct rng start;	/* rng as seeded: a repeating pass starts from it again */
+	bool repeat;		/* every pass draws the first one's sequence (loops) */
 	double p[6];		/* distribution constants */
 	uint64_t rot;		/* zipf, pareto, normal: blocks the result turns by (center) */
 };
@@ -76,7 +78,10 @@ static inline double rng_unit(struct rng *r)
 void offgen_init(struct offgen *g, enum offgen_mode mode, uint64_t nblocks, double param,
 		 double center, uint64_t seed);
 
-/* Start another pass of a permutation: new keys, so the order differs. */
+/*
+ * Start another pass: a permutation's new keys, so the order differs; with repeat, the
+ * first pass's sequence again (fio reseeds its generators at each loop, randrepeat=1).
+ */
 void offgen_new_pass(struct offgen *g);
 
 /* The next block of the modes other than OFFGEN_PERM. */

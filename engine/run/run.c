@@ -426,8 +426,12 @@ static void *job_thread(void *arg)
 		const struct job_desc *j = s->w.job;
 		uint64_t delay = j->startdelay_ns.lo;
 
-		if (j->startdelay_ns.hi > delay)
-			delay += rng_below(&s->w.rng, j->startdelay_ns.hi - delay + 1);
+		if (j->startdelay_ns.hi > delay) {
+			/* from a copy: the planner's loops start again from its seeded state */
+			struct rng r = s->w.rng;
+
+			delay += rng_below(&r, j->startdelay_ns.hi - delay + 1);
+		}
 		/* as fio, a startdelay runs from the release, the wait for wait_for within it */
 		if (waited) {
 			uint64_t gone = clock_mono_ns() - s->gate->go_ns;

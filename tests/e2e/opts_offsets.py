@@ -345,6 +345,26 @@ def check_split_remainder(c, d):
             os.unlink(os.path.join(d, n))
 
 
+def check_loops_repeat(c, d):
+    """loops= repeats the workload, as fio's (which seeds its generators again at each
+    loop): the second loop of a random job draws the first one's blocks, sizes and
+    directions; with randseed= or randrepeat=0 it draws on (fio: no reseeding then)."""
+    for extra in (["--bsrange=4k-16k"], ["--rw=randrw"], ["--rw=randrw", "--bsrange=4k-16k"],
+                  ["--bs=4k"]):
+        rows = offsets(c, d, "lr", ["--rw=randread", "--size=64k", "--loops=2"] + extra)
+        half = next((i for i in range(1, len(rows)) if
+                     sum(n for _, _, n in rows[:i]) == 64 * K), None)
+        c.check(half and rows[:half] == rows[half:], "loops=2 %s: the second loop as the "
+                "first: %s" % (extra, rows))
+    for extra in (["--randseed=5"], ["--randrepeat=0"]):
+        rows = offsets(c, d, "lr", ["--rw=randread", "--size=64k", "--loops=2",
+                                    "--bsrange=4k-16k"] + extra)
+        half = next((i for i in range(1, len(rows)) if
+                     sum(n for _, _, n in rows[:i]) == 64 * K), None)
+        c.check(half and rows[:half] != rows[half:], "loops=2 %s: the second loop draws "
+                "on: %s" % (extra, rows))
+
+
 def check_blockalign_map(c, d):
     """A blockalign other than the block size turns the random map off, as fio's does: 256
     writes of 4k on 8k boundaries land where they are drawn (some 8k blocks twice or more,
@@ -690,6 +710,7 @@ def main():
         check_offset_align(c, d)
         check_sizes(c, d)
         check_blockalign_map(c, d)
+        check_loops_repeat(c, d)
         check_split_remainder(c, d)
         check_trimwrite_budget(c, d)
         check_size_mix(c, d)

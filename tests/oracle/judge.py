@@ -178,6 +178,8 @@ class Plan:
         # bs_unaligned under the map: a pass ends when the map is full, its bytes the sum
         # of the sizes drawn (each I/O rounded up to whole blocks in the map)
         self.unaligned = o.get("bs_unaligned") in ("1", "true") and self.random_sizes
+        # number_ios of drawn sizes: the bytes, and what they cover, are the draws' sums
+        self.drawn_bytes = self.unaligned or (self.random_sizes and "number_ios" in o)
         self.rand = o["rw"].startswith("rand")
         self.dist = o.get("random_distribution", "random").split(":")[0]
         # fio's random map holds with a uniform distribution only
@@ -232,7 +234,7 @@ def compare(fa, fb, plan):
                 exact("dir_runs")
         if p.mapped and (not p.mixed or (p.rand and p.one_size)):
             for k in sorted(set(fa) | set(fb)):
-                if k.startswith("overlap.") or (not p.unaligned and (
+                if k.startswith("overlap.") or (not p.drawn_bytes and (
                         k.startswith("covered.") or
                         (k.startswith("written_sectors.") and not p.mixed))):
                     exact(k)
@@ -273,7 +275,7 @@ def compare(fa, fb, plan):
         exact(k)
     # a file left to grow as written ends where the furthest write did: a draw where the
     # offsets do not cover the region (skewed distributions, no map)
-    if (not p.rand or p.mapped) and not p.unaligned:
+    if (not p.rand or p.mapped) and not p.drawn_bytes:
         exact("files.final")
     # (a job that also reads: fio writes what its buffer last read, whatever the options)
     if "buffers" in p.fams and not p.o.get("verify") and not p.mixed:
