@@ -42,16 +42,50 @@ void window_free(struct worker *w)
 	w->plan.window.on = false;
 }
 
+static void open_failed(struct worker *w, int err, const char *msg);
+static void tell_engine(struct worker *w);
+
+/*
+ * A new loop starts from the first files, as fio's (it closes the files between loops):
+ * those open are closed (synced first where fsync_on_close or end_fsync asks and the
+ * loop's end did not), the first openfiles= of them opened. The loop before may have
+ * ended with any of them open, the first ones closed.
+ */
 void window_reset(struct worker *w)
 {
 	struct file_window *win = &w->plan.window;
+	const struct job_desc *j = w->job;
+	char err[512];
 
 	if (!win->on)
 		return;
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		struct io_file *f = &w->files[i];
+
+		if (f->fd < 0)
+			continue;
+		if ((j->fsync_on_close || j->end_fsync) && job_modifies(j) && !f->synced)
+			fsync(f->fd);
+		close(f->fd);
+		f->fd = -1;
+	}
 	memset(win->files, 0, w->nfiles * sizeof(*win->files));
-	win->nopen = win->next_open = win->limit;
+	win->nopen = win->next_open = 0;
 	win->cur = 0;
 	win->waiting = false;
+	win->left = j->file_service_nr;
+	for (unsigned i = 0; i < win->limit; i++) {
+		int ret = files_open_one(j, &w->files[i], err, sizeof(err));
+
+		if (ret < 0) {
+			open_failed(w, -ret, err);
+			return;
+		}
+		win->nopen++;
+		win->next_open++;
+	}
+	win->changed = true;
+	tell_engine(w);
 }
 
 /* The job fails: a file of its window would not open. */
@@ -101,6 +135,9 @@ static void refill(struct worker *w)
 			/* fio's next loop over the files: its draws again (loops_repeat()) */
 			if (w->plan.repeat && !(w->plan.random && w->job->time_based))
 				w->rng = w->plan.rng_start;
+			/* or the loop's end, short of its bytes by the files' tails, as fio's */
+			if (w->plan.seq_stop)
+				w->plan.bytes_left = 0;
 			continue;
 		}
 		win->next_open++;

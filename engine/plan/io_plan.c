@@ -149,13 +149,15 @@ static bool loop_ends_matter(const struct job_desc *j)
 /*
  * Whether files have passes that end: sequential I/O, and random I/O from the permutation
  * or with the map of covered blocks (its draws uniform, its pass over when the map is
- * full). Uniform draws without a map (norandommap) and the skewed distributions never
- * end a pass.
+ * full). Uniform draws without a map (norandommap), the skewed distributions and the
+ * zoned ones never end a pass.
  */
 static bool files_have_passes(const struct worker *w)
 {
-	return !w->plan.random || w->plan.files[0].gen.mode == OFFGEN_PERM ||
-	       w->plan.files[0].covered;
+	const struct plan_file *pf = &w->plan.files[0];
+
+	return !w->plan.random || pf->covered || (pf->gen.mode == OFFGEN_PERM &&
+						  w->job->random_distribution == DIST_RANDOM);
 }
 
 /*
@@ -368,9 +370,10 @@ int plan_init(struct worker *w)
 			  rw_does(j->rw, IO_WRITE) && !j->experimental_verify;
 	p->pass_ends = passes_end_loops(w);
 	p->seq_ends = seq_streams_end(w, region);
+	p->seq_stop = p->seq_ends && seq_loop_ends(w);
 	p->file_done = false;
 	if ((j->unlink_each_loop || p->verify_loops || loop_ends_matter(j) || p->pass_ends ||
-	     (p->seq_ends && seq_loop_ends(w) && !(j->openfiles && j->openfiles < w->nfiles))) &&
+	     p->seq_stop) &&
 	    !j->time_based &&
 	    j->loops > 1 && !j->seq_cursor_shared) {
 		p->bytes_left = p->loop_bytes = io_size;
@@ -1010,7 +1013,7 @@ static unsigned seq_file_over(struct worker *w, unsigned i)
 	p->files[i].served = w->files[i].io_len;
 	if (++p->files_spent < w->nfiles)
 		return p->cur_file = next_file(w, i);
-	if (seq_loop_ends(w)) {
+	if (p->seq_stop) {
 		p->bytes_left = 0;	/* short of its bytes by the files' tails, as fio */
 		return i;
 	}
@@ -1090,6 +1093,8 @@ static bool plan_where(struct worker *w, int d, unsigned *fi, uint64_t *off, uin
 				return false;
 			p->file_done = false;
 			window_file_over(w, (unsigned)i);	/* seq_ends: its stream is */
+			if (!p->bytes_left)
+				return false;	/* the last file's: the loop's end (seq_stop) */
 			i = window_pick(w);
 		}
 		if (i < 0)

@@ -61,6 +61,7 @@ struct io_plan {
 	bool repeat;			/* each loop draws the first one's sequences */
 	struct rng rng_start;		/* the worker's rng as plan_init() left it */
 	bool seq_ends;			/* a stream at its file's end ends the file's pass */
+	bool seq_stop;			/* and the last file's ends the loop (seq_loop_ends()) */
 	bool file_done;			/* plan_offset(): that file's pass is over */
 	unsigned rand_run_left;		/* sequential I/Os left after a random one (rw=..:N) */
 	bool extra;			/* strided zones, zoned draws, percentage_random, skips */

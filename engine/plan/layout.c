@@ -352,9 +352,12 @@ static int pre_read(const struct job_desc *j, const struct io_file *f, char *err
 	buf = malloc(bs);
 	if (!buf)
 		ret = -ENOMEM;
+	/* read() from the region's start, as fio's: no pread a trace would take for the job's */
+	if (!ret && lseek(fd, (off_t)f->io_off, SEEK_SET) < 0)
+		ret = -errno;
 	while (!ret && off < f->io_len) {
 		size_t n = f->io_len - off < bs ? f->io_len - off : bs;
-		ssize_t r = pread(fd, buf, n, (off_t)(f->io_off + off));
+		ssize_t r = read(fd, buf, n);
 
 		if (r <= 0)
 			ret = r < 0 ? -errno : -ENODATA;

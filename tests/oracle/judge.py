@@ -284,8 +284,12 @@ def compare(fa, fb, plan):
     # one drawn event (the mix of its I/Os until then), not a share of independent I/Os;
     # which files the budget reaches follows from it (opts_files tests the rule itself)
     one_event = p.mixed and not p.rand and "openfiles" in p.o
+    # random I/O of drawn sizes under the map: each file takes its region once, in as many
+    # I/Os as its draws cut it into (4 of 64k or 64 of 4k): the count per file is that
+    # draw, not a share of I/Os dealt to files (covered.* holds each file's bytes)
+    cut_drawn = p.rand and p.mapped and p.random_sizes
     if (len(fa["files.share"]) > 1 or len(fb["files.share"]) > 1) and not (
-            p.o.get("stonewall") or p.o.get("numjobs")) and not one_event:
+            p.o.get("stonewall") or p.o.get("numjobs")) and not (one_event or cut_drawn):
         tested("files.share", fa["files.share"], fb["files.share"])
     for k in ("open_flags", "files.touched", "fallocate", "ftruncate", "unlinked"):
         if not (one_event and k in ("open_flags", "files.touched")):
