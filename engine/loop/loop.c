@@ -471,8 +471,12 @@ static inline __attribute__((always_inline)) void fill(struct worker *w, bool si
 			plan_sync(w, r);
 		} else if (!(simple ? plan_io_fast(w, r) : plan_io(w, r))) {
 			req_queue_put(q, r);
-			/* openfiles: the next file opens once the I/O in flight on one completes */
-			if (plan_waiting(&w->plan) && q->inflight) {
+			/*
+			 * openfiles: the next file opens once the I/O in flight on one completes;
+			 * its last may still be queued for a batch (iodepth_batch_submit), sent
+			 * below (the job ended there, its other files untouched)
+			 */
+			if (plan_waiting(&w->plan) && (q->inflight || q->nqueued)) {
 				q->held = true;
 				break;
 			}
