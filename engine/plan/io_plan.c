@@ -302,6 +302,17 @@ static void loop_reseed(struct worker *w)
 		w->rng = w->plan.rng_start;
 }
 
+/*
+ * A random pass over the one file just ended, its map full: fio's loop over it ended too
+ * (io_size beyond size runs it again, seeded again), so the next pass draws the sizes and
+ * mixes of the first. The offsets repeat by themselves (offgen's repeat).
+ */
+static void pass_reseed(struct worker *w)
+{
+	if (w->nfiles == 1 && !w->job->time_based)
+		loop_reseed(w);
+}
+
 int plan_init(struct worker *w)
 {
 	const struct job_desc *j = w->job;
@@ -743,6 +754,8 @@ static uint64_t cover_next(struct worker *w, unsigned fi, int d, uint32_t *lenp)
 		len = (uint32_t)(free * align >= min ? free * align / min * min : min);
 	map_mark(pf, b, (len + align - 1) / align);
 	*lenp = len;
+	if (pf->ncovered == nb)
+		pass_reseed(w);
 	return b * align;
 }
 
@@ -794,6 +807,8 @@ static uint64_t rand_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp
 		if (plan_pass_done(pf))
 			plan_new_pass(w, &w->files[fi]);
 		off = offgen_next(&pf->gen) * p->align;
+		if (plan_pass_done(pf))
+			pass_reseed(w);
 		/* randrw bs=4k,16k: the writes on their own blockalign, as fio's */
 		if (w->job->blockalign[d] != p->align)
 			off -= off % w->job->blockalign[d];

@@ -348,7 +348,8 @@ def check_split_remainder(c, d):
 def check_loops_repeat(c, d):
     """loops= repeats the workload, as fio's (which seeds its generators again at each
     loop): the second loop of a random job draws the first one's blocks, sizes and
-    directions; with randseed= or randrepeat=0 it draws on (fio: no reseeding then)."""
+    directions, and so does each pass of io_size= past size=; with randseed= or
+    randrepeat=0 it draws on (fio: no reseeding then)."""
     for extra in (["--bsrange=4k-16k"], ["--rw=randrw"], ["--rw=randrw", "--bsrange=4k-16k"],
                   ["--bs=4k"]):
         rows = offsets(c, d, "lr", ["--rw=randread", "--size=64k", "--loops=2"] + extra)
@@ -356,6 +357,13 @@ def check_loops_repeat(c, d):
                      sum(n for _, _, n in rows[:i]) == 64 * K), None)
         c.check(half and rows[:half] == rows[half:], "loops=2 %s: the second loop as the "
                 "first: %s" % (extra, rows))
+    # io_size past size: each pass over the file is a loop of its own in fio, seeded again
+    for extra in (["--bsrange=4k-16k"], ["--rw=randrw", "--bsrange=4k-16k"]):
+        rows = offsets(c, d, "lr", ["--rw=randread", "--size=64k", "--io_size=128k"] + extra)
+        half = next((i for i in range(1, len(rows)) if
+                     sum(n for _, _, n in rows[:i]) == 64 * K), None)
+        c.check(half and rows[:half] == rows[half:], "io_size=2x size %s: the second pass "
+                "as the first: %s" % (extra, rows))
     for extra in (["--randseed=5"], ["--randrepeat=0"]):
         rows = offsets(c, d, "lr", ["--rw=randread", "--size=64k", "--loops=2",
                                     "--bsrange=4k-16k"] + extra)

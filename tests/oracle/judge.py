@@ -184,7 +184,14 @@ class Plan:
         # randseed): loops=N repeats one loop's draws N times, and a time_based job over
         # several files in sequence repeats one round's, so their counts are one draw's
         repeat = o.get("randrepeat", "1") not in ("0", "false") and "randseed" not in o
-        self.repeats = int(o.get("loops", "1")) if repeat and not self.timed else 1
+        self.repeats = int(o.get("loops", "1")) if repeat and \
+            not fams & {"time", "ramp"} else 1
+        unit = {"k": 1 << 10, "m": 1 << 20}
+        if repeat and "io_size" in o and o["rw"].startswith("rand") and \
+                not fams & {"time", "ramp"} and o["io_size"][-1] in unit:
+            # io_size past size: each random pass over the file is a loop of its own
+            io = int(o["io_size"][:-1]) * unit[o["io_size"][-1]]
+            self.repeats *= max(1, io // (int(o["size"][:-1]) * unit[o["size"][-1]]))
         self.one_round = repeat and "time" in fams and not o["rw"].startswith("rand") and (
             int(o.get("nrfiles", "1")) > 1 or ":" in o.get("filename", ""))
         self.rand = o["rw"].startswith("rand")
@@ -246,7 +253,10 @@ def compare(fa, fb, plan):
                 exact("dir_runs")
         if p.mapped and (not p.mixed or (p.rand and p.one_size)):
             for k in sorted(set(fa) | set(fb)):
-                if k.startswith("overlap.") or (not p.drawn_bytes and (
+                # drawn bytes overlap a pre_read or another pass by as much as drawn
+                drawn_twice = p.drawn_bytes and (p.repeats > 1 or "loops" in p.o or
+                                                 "pre_read" in p.o or "io_size" in p.o)
+                if (k.startswith("overlap.") and not drawn_twice) or (not p.drawn_bytes and (
                         k.startswith("covered.") or
                         (k.startswith("written_sectors.") and not p.mixed))):
                     exact(k)
