@@ -136,7 +136,7 @@ static void refill(struct worker *w)
 			if (w->plan.repeat && !(w->plan.random && w->job->time_based))
 				w->rng = w->plan.rng_start;
 			/* or the loop's end, short of its bytes by the files' tails, as fio's */
-			if (w->plan.seq_stop)
+			if (w->plan.seq_stop || w->plan.pass_ends)
 				w->plan.bytes_left = 0;
 			continue;
 		}
@@ -214,12 +214,12 @@ void window_served(struct worker *w, unsigned i, uint32_t len)
 
 	wf->served += len;
 	/*
-	 * closed when its last I/O completes: its region served, or its map full first
-	 * (bs_unaligned: an I/O of 1.5k takes two 1k blocks); seq_ends: when a stream ends
-	 * (window_file_over())
+	 * closed when its last I/O completes: its region served, or its random pass over
+	 * first (bs_unaligned: an I/O of 1.5k takes two 1k blocks of the map; a region's tail
+	 * of less than a block); seq_ends: when a stream ends (window_file_over())
 	 */
-	if ((wf->served >= w->files[i].io_len || plan_map_full(&w->plan.files[i])) &&
-	    !w->plan.seq_ends)
+	if ((wf->served >= w->files[i].io_len ||
+	     plan_random_pass_over(&w->plan, &w->plan.files[i])) && !w->plan.seq_ends)
 		wf->done = true;
 	/* switch every file_service_nr I/Os; sequential stays until the file is done */
 	if (w->job->file_service != FSRV_SEQUENTIAL && --win->left == 0) {

@@ -167,6 +167,7 @@ static bool files_have_passes(const struct worker *w)
  * files in whole bytes (1m over three: 349525 each) leaves each a tail of less than a
  * block (iojob drew a block more, starting a file's next pass). fio goes on only under
  * time_based or io_size; where regions hold whole blocks, passes and bytes end together.
+ * Under openfiles= the window ends the loop when its last file is done (file_window.c).
  */
 static bool passes_end_loops(const struct worker *w)
 {
@@ -175,7 +176,7 @@ static bool passes_end_loops(const struct worker *w)
 	bool short_pass = false;
 
 	if (!p->random || p->extra || !files_have_passes(w) || j->time_based ||
-	    j->io_size || j->io_size_pct || (j->openfiles && j->openfiles < w->nfiles))
+	    j->io_size || j->io_size_pct)
 		return false;
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		uint64_t len = w->files[i].io_len;
@@ -1051,8 +1052,7 @@ static void random_pass_over(struct worker *w, unsigned i, uint32_t len)
 	struct plan_file *pf = &p->files[i];
 	uint64_t size = w->files[i].io_len;
 
-	if (!(pf->covered ? plan_map_full(pf) : plan_pass_done(pf)) ||
-	    pf->served >= size + 1)
+	if (!plan_random_pass_over(p, pf) || pf->served >= size + 1)
 		return;
 	pf->served = size + 1;	/* over, whatever it served (+1: counted once) */
 	if (++p->files_spent == w->nfiles || w->nfiles == 1) {

@@ -189,4 +189,13 @@ static inline bool plan_pass_done(const struct plan_file *pf)
 	return __builtin_expect(pf->gen.done == pf->gen.nblocks, 0);
 }
 
+/*
+ * A random file's pass is over: its map full, or its permutation drawn to the end (where a
+ * region holds a tail of less than a block, before its bytes are).
+ */
+static inline bool plan_random_pass_over(const struct io_plan *p, const struct plan_file *pf)
+{
+	return pf->covered ? plan_map_full(pf) : p->random && plan_pass_done(pf);
+}
+
 #endif

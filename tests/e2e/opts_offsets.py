@@ -343,6 +343,30 @@ def check_split_remainder(c, d):
                 "16k, want %d (%s)" % (rw, got, want, err.strip()))
         for n in ("fa", "fb", "fc"):
             os.unlink(os.path.join(d, n))
+    # random, one file open at a time, with the map of drawn sizes or without: each file's
+    # pass ends when its blocks are drawn (its tail left), the loop with the last file's,
+    # every block written once (iojob went round again, writing blocks twice)
+    for extra, nblocks in ((["--bs=16k"], 3 * 84), (["--bsrange=4k-16k"], 3 * 85)):
+        log = os.path.join(d, "sr.iolog")
+        code, _, err = run(["--name=sr", "--filename=fa:fb:fc", "--rw=randwrite",
+                            "--size=1m", "--openfiles=1", "--write_iolog=" + log,
+                            "--output=/dev/null"] + extra, cwd=d)
+        seen, twice, done = set(), 0, 0
+        with open(log) as f:
+            for w in (l.split() for l in f):
+                if len(w) == 5 and w[2] == "write":
+                    off, n = int(w[3]), int(w[4])
+                    blocks = {(w[1], b) for b in range(off // 4096, (off + n) // 4096)}
+                    twice += len(seen & blocks)
+                    seen |= blocks
+                    done += n
+        c.check(code == 0 and twice == 0 and len(seen) == nblocks,
+                "randwrite %s over three files, openfiles=1: each of %d 4k blocks once: "
+                "%d blocks, %d twice, %d bytes %s" % (extra, nblocks, len(seen), twice, done,
+                                                     err.strip()))
+        os.unlink(log)
+        for n in ("fa", "fb", "fc"):
+            os.unlink(os.path.join(d, n))
 
 
 def check_loops_repeat(c, d):
