@@ -194,6 +194,12 @@ class Plan:
             self.repeats *= max(1, io // (int(o["size"][:-1]) * unit[o["size"][-1]]))
         self.one_round = repeat and "time" in fams and not o["rw"].startswith("rand") and (
             int(o.get("nrfiles", "1")) > 1 or ":" in o.get("filename", ""))
+        # a time_based job of fio 3.33 runs its loop again each size= (or io_size=) of
+        # bytes, seeded again: its drawn sizes are one round's, repeated (iojob draws on)
+        self.round = None
+        if repeat and "time" in fams and o.get("io_size", o["size"])[-1] in unit:
+            v = o.get("io_size", o["size"])
+            self.round = int(v[:-1]) * unit[v[-1]]
         self.rand = o["rw"].startswith("rand")
         self.dist = o.get("random_distribution", "random").split(":")[0]
         # fio's random map holds with a uniform distribution only
@@ -216,9 +222,12 @@ def compare(fa, fb, plan):
     def tested(k, a, b):
         if p.one_round:
             return      # one round's draws, repeated: nothing to test them by
-        if p.repeats > 1:
-            a = Counter({x: -(-n // p.repeats) for x, n in a.items()})
-            b = Counter({x: -(-n // p.repeats) for x, n in b.items()})
+        n = p.repeats
+        if p.round and k.startswith("bs."):
+            n = max(1, (fa.get("bytes.total") or 0) // p.round)
+        if n > 1:
+            a = Counter({x: -(-c // n) for x, c in a.items()})
+            b = Counter({x: -(-c // n) for x, c in b.items()})
         pv = chi2_same(a, b)
         if pv is not None and pv < ALPHA:
             out.append((k, dict(a), dict(b), "chi2 p=%.2g" % pv))
@@ -306,7 +315,8 @@ def compare(fa, fb, plan):
             exact(k)
     # a file left to grow as written ends where the furthest write did: a draw where the
     # offsets do not cover the region (skewed distributions, no map)
-    if (not p.rand or p.mapped) and not p.drawn_bytes:
+    # (io_size= of random writes covers part of the region, where the draws say)
+    if (not p.rand or p.mapped) and not p.drawn_bytes and not (p.rand and "io_size" in p.o):
         exact("files.final")
     # (a job that also reads: fio writes what its buffer last read, whatever the options)
     if "buffers" in p.fams and not p.o.get("verify") and not p.mixed:
@@ -322,8 +332,10 @@ def model_bytes(o, fams):
     None where the options leave it open."""
     # a rate or a think time changes the bytes only against a runtime
     paced = fams & {"rate", "think"} and "runtime" in o
-    if paced or fams & {"time", "ramp", "number_ios", "verify", "pre_read"} or \
+    if paced or fams & {"time", "ramp", "number_ios", "verify"} or \
             o["rw"] in ("trimwrite",):
+        return None
+    if "pre_read" in fams and o["rw"] not in ("read", "randread"):
         return None
     unit = {"k": 1 << 10, "m": 1 << 20}
 
@@ -335,7 +347,10 @@ def model_bytes(o, fams):
         per = size(o["size"])
         if "offset" in o and o["offset"].endswith("%"):
             per -= per * int(o["offset"][:-1]) // 100
+    region = per
     if "io_size" in o:
         per = size(o["io_size"])
     clones = int(o.get("numjobs", "1")) * (2 if "stonewall" in fams else 1)
-    return per * int(o.get("loops", "1")) * clones
+    # pre_read reads each region once before the job
+    pre = region if "pre_read" in fams else 0
+    return (per * int(o.get("loops", "1")) + pre) * clones
