@@ -299,10 +299,12 @@ def compare(fa, fb, plan):
                     tested("popularity." + d, fa["popularity." + d], fb["popularity." + d])
             else:
                 tested("offsets." + d, fa["offsets." + d], fb["offsets." + d])
-    # rw=rw over files one open at a time: a file's turn ends when its first stream does,
-    # one drawn event (the mix of its I/Os until then), not a share of independent I/Os;
-    # which files the budget reaches follows from it (opts_files tests the rule itself)
-    one_event = p.mixed and not p.rand and "openfiles" in p.o
+    # rw=rw over files one at a time (openfiles=1, sequential service): a file's turn ends
+    # when its first stream does, one drawn event (the mix of its I/Os until then), not a
+    # share of independent I/Os; which files the budget reaches follows from it
+    # (opts_files tests the rule itself)
+    one_event = p.mixed and not p.rand and (
+        "openfiles" in p.o or p.o.get("file_service_type") == "sequential")
     # random I/O of drawn sizes under the map: each file takes its region once, in as many
     # I/Os as its draws cut it into (4 of 64k or 64 of 4k): the count per file is that
     # draw, not a share of I/Os dealt to files (covered.* holds each file's bytes)
