@@ -117,6 +117,13 @@ static void refill(struct worker *w)
 	struct file_window *win = &w->plan.window;
 	char err[512];
 
+	/*
+	 * the loop's bytes are done: no file to open for them, as fio opens none (a loop cut
+	 * short by number_ios goes on where it stopped, so that one still opens its next)
+	 */
+	if (!w->plan.bytes_left)
+		return;
+
 	while (win->nopen < win->limit) {
 		unsigned i = win->next_open;
 		int ret;

@@ -337,10 +337,14 @@ static int set_write_hint(const struct job_desc *j, const struct io_file *f, cha
  * pre_read: read the region once, in blocks of the job's largest read, so the job starts
  * with it in the page cache. A buffered descriptor of its own, so direct=1 jobs get it too.
  */
+static int open_flags(const struct job_desc *j, const struct io_file *f);
+
 static int pre_read(const struct job_desc *j, const struct io_file *f, char *err, size_t len)
 {
 	uint64_t bs = j->bs[IO_READ].max ? j->bs[IO_READ].max : job_bs_max(j), off = 0;
-	int fd = open(f->path, O_RDONLY | O_CLOEXEC), ret = 0;
+	/* sync= as the job's own opens (fio pre-reads through them), never O_DIRECT */
+	int sync = open_flags(j, f) & (O_SYNC | O_DSYNC);
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC | sync), ret = 0;
 	unsigned char *buf;
 
 	if (fd < 0) {
