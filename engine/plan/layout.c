@@ -480,12 +480,15 @@ int files_recreate(const struct job_desc *j, struct io_file *f, unsigned n, char
 		   size_t len)
 {
 	for (unsigned i = 0; i < n; i++) {
-		if (f[i].borrowed || f[i].fd < 0)
+		if (f[i].borrowed)
 			continue;
-		if (j->fsync_on_close && job_modifies(j) && !f[i].synced)
-			fsync(f[i].fd);
-		close(f[i].fd);
-		f[i].fd = -1;
+		if (f[i].fd >= 0) {
+			if (j->fsync_on_close && job_modifies(j) && !f[i].synced)
+				fsync(f[i].fd);
+			close(f[i].fd);
+			f[i].fd = -1;
+		}
+		/* every file, those openfiles= had closed too, as fio's unlink_all_files() */
 		if (f[i].is_bdev || f[i].is_chr)
 			continue;
 		if (unlink(f[i].path) < 0 && errno != ENOENT) {

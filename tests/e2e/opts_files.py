@@ -210,6 +210,19 @@ def check_unlink_each_loop(c, d):
         c.check(code == 0 and job_json(out)["write"]["io_bytes"] == 3 * 64 * KiB and
                 sorted(os.listdir(sub)) == ["j.0.0", "j.0.1"],
                 "unlink_each_loop=%s: %s" % (value, sorted(os.listdir(sub))))
+    # under openfiles=1 too: every file, not only the one open at the loop's end (iojob
+    # deleted 1 of 4 between loops, as fio deletes all)
+    sub = os.path.join(d, "ulo")
+    os.mkdir(sub)
+    code, _, lines = traced(["--name=j", "--directory=.", "--nrfiles=4", "--size=64k",
+                             "--bs=4k", "--rw=write", "--loops=3", "--openfiles=1",
+                             "--unlink_each_loop=1", "--output=/dev/null"],
+                            sub, "unlink,unlinkat")
+    gone = Counter(m.group(1) for l in lines if l.rstrip().endswith("= 0")
+                   for m in [re.search(r'"(?:\./)?(j\.0\.\d)"', l)] if m)
+    c.check(code == 0 and gone == Counter({"j.0.%d" % i: 2 for i in range(4)}),
+            "unlink_each_loop=1 openfiles=1: each of 4 files deleted after loops 1 and 2: %s"
+            % dict(gone))
     code, _, err = iojob(["--name=j", "--directory=" + d, "--size=64k", "--rw=read",
                           "--loops=2", "--unlink_each_loop=1"], d)
     c.check(code == 2 and "unlink_each_loop" in err, "unlink_each_loop with a read job: "
