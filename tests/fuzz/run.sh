@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Build the libFuzzer targets with clang (ASan, UBSan and coverage, in build-fuzz/ with
-# -Dfuzz=true) and run each for SECONDS (default 60), one after the other. The corpus grows
-# in build-fuzz/fuzz/corpus/TARGET across runs, seeded by corpus.py; a crash, hang, leak or
-# sanitizer report is written to build-fuzz/fuzz/findings/TARGET/ and fails the run. The last
-# lines say how many inputs each target ran, and how many targets ran clean.
+# -Dfuzz=true) and run each for SECONDS (default 60), as many at once as there are cores. The
+# corpus grows in build-fuzz/fuzz/corpus/TARGET across runs, seeded by corpus.py; a crash,
+# hang, leak or sanitizer report is written to build-fuzz/fuzz/findings/TARGET/ and fails the
+# run. The last lines say how many inputs each target ran, and how many targets ran clean.
 #
 # usage: tests/fuzz/run.sh [SECONDS] [TARGET ...]     (targets: jobfile values results replay)
 #        tests/fuzz/run.sh --repro TARGET FILE        (run one input, e.g. a finding)
@@ -41,29 +41,46 @@ shift $(($# > 0 ? 1 : 0))
 targets=${*:-${all_targets[*]}}
 python3 tests/fuzz/corpus.py "$work/seeds" >/dev/null || exit 1
 
-status=0 nfailed=0 ntargets=0
-summary=""
-for t in $targets; do
-	corpus=$work/corpus/$t
-	findings=$work/findings/$t
-	log=$work/$t.log
+# fuzz_one TARGET: one target for $secs seconds, its log in $work/TARGET.log and its exit
+# status in $work/TARGET.ret.
+fuzz_one() {
+	local t=$1 corpus=$work/corpus/$1 findings=$work/findings/$1 dict=() max_len=8192
 	mkdir -p "$corpus" "$findings"
 	# The text targets get the dictionary, and room for 20,000 nested parentheses: deep
 	# nesting crashed the expression parser once, past the 8192 bytes the others get.
-	dict=() max_len=8192
 	case $t in
 	jobfile | values) dict=(-dict="$work/seeds/iojob.dict") max_len=65536 ;;
 	esac
-	echo "== fuzz_$t for ${secs}s (log: $log)"
 	(cd "$incdir" && "$build/tests/fuzz/fuzz_$t" "${dict[@]}" -max_total_time="$secs" \
 		-timeout=10 -rss_limit_mb=2048 -max_len=$max_len -print_final_stats=1 \
 		-artifact_prefix="$findings/" ${IOJOB_FUZZ_FLAGS:-} "$corpus" "$work/seeds/$t") \
-		>"$log" 2>&1
-	ret=$?
+		>"$work/$t.log" 2>&1
+	echo $? >"$work/$t.ret"
+}
+
+# Each target is one process on one core: as many run at once as there are cores, so that
+# each gets its seconds of a core and the stage takes its seconds times targets / cores.
+running=0
+for t in $targets; do
+	echo "== fuzz_$t for ${secs}s (log: $work/$t.log)"
+	fuzz_one "$t" &
+	running=$((running + 1))
+	if [ $running -ge "$(nproc)" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+done
+wait
+
+status=0 nfailed=0 ntargets=0
+summary=""
+for t in $targets; do
+	log=$work/$t.log findings=$work/findings/$t
+	ret=$(cat "$work/$t.ret")
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	nfound=$(find "$findings" -type f | wc -l)
 	ntargets=$((ntargets + 1))
-	if [ $ret -ne 0 ]; then
+	if [ "$ret" -ne 0 ]; then
 		status=1
 		nfailed=$((nfailed + 1))
 		grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -5
