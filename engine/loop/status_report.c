@@ -16,7 +16,7 @@
 #include "engine/loop/pace.h"
 #include "engine/observe/steady.h"
 #include "engine/worker.h"
-#include "output/diskstats.h"
+#include "engine/observe/disk_watch.h"
 #include "output/report.h"
 #include "output/report_formats.h"
 #include "base/units.h"

@@ -22,6 +22,7 @@
 #include "engine/devices/path_guard.h"
 #include "engine/plan/files.h"
 #include "engine/loop/lat_target.h"
+#include "engine/observe/disk_watch.h"
 #include "engine/observe/logs.h"
 #include "engine/run/needs.h"
 #include "engine/observe/steady.h"

@@ -15,7 +15,7 @@
 #include "engine/ioengine.h"
 #include "engine/plan/region.h"
 #include "engine/stripe/stripe_map.h"
-#include "output/diskstats.h"
+#include "engine/observe/disk_watch.h"
 #include "output/stats.h"
 #include "base/diag.h"
 #include "base/units.h"

@@ -1,5 +1,5 @@
 /*
- * Tests for output/diskstats on a fake sysfs tree that IOJOB_SYSFS_ROOT points to: md
+ * Tests for engine/observe/disk_watch on a fake sysfs tree that IOJOB_SYSFS_ROOT points to: md
  * members, partitions, loop devices (alone, as in fio: not the disks under their backing
  * files), every field of "stat", and the disk lines of the normal, JSON and terse reports
  * with known before and after counters. Needs no root and no devices.
@@ -17,6 +17,7 @@
 
 #include <check.h>
 
+#include "engine/observe/disk_watch.h"
 #include "output/output.h"
 #include "base/env.h"
 #include "base/sysfs.h"

@@ -1,10 +1,10 @@
 /*
- * Tests for output/diskstats on real devices: mapping paths to disks, a loop device alone
+ * Tests for engine/observe/disk_watch on real devices: mapping paths to disks, a loop device alone
  * (as fio: not the disk under its image), dm members and /sys/block counters, on loop
  * devices over files in a temporary directory. Needs root and loop devices (else SKIP);
  * test_sysfs covers the same code on a fake sysfs tree.
  */
-#include "output/diskstats.h"
+#include "engine/observe/disk_watch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -406,7 +406,7 @@ int main(void)
 	ret = loopdev_start("iojob-diskstats", NULL);
 	if (ret)
 		return ret;
-	s = suite_create("diskstats");
+	s = suite_create("disk_watch");
 	add_tests(s);
 	return test_run(s);
 }

@@ -1,9 +1,9 @@
 /*
- * Disk statistics: map a job's files to their whole disks under sysfs (md/dm members
- * included; a loop device alone, as in fio) and read the disks' counters at the start and
- * the end of the timed phase.
+ * The disks under a run's files: map a job's files to their whole disks under sysfs (md/dm
+ * members included; a loop device alone, as in fio) and read the disks' counters at the
+ * start and the end of the timed phase.
  */
-#include "output/diskstats.h"
+#include "engine/observe/disk_watch.h"
 
 #include <dirent.h>
 #include <errno.h>
