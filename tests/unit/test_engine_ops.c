@@ -1,8 +1,8 @@
 /*
- * Tests for the check of an engine's ops (ioengine_check_ops, engine/registry.c): every
- * engine built in passes it and reaches the catalog with its flags, and hand-made ops that
- * the loop could not drive (an asynchronous queue() without getevents(), no name, flags
- * that contradict the hooks) are refused, and so left out of ioengine_find().
+ * Tests for the check of an engine's ops (ioengine_check_ops, engine/ioengines/registry.c):
+ * every engine built in passes it and reaches the catalog with its flags, and hand-made ops
+ * that the loop could not drive (an asynchronous queue() without getevents(), no name,
+ * flags that contradict the hooks) are refused, and so left out of ioengine_find().
  */
 #include "engine/ioengine.h"
 

@@ -51,8 +51,8 @@ static const unsigned char zero[] = { 0 };
  * The engines that move data to and from files, as the engine catalog lists them (built or
  * not): every engine but those with no files, no data or only a runtime (null, cpuio,
  * exec, the metadata engines, falloc, ftruncate) and those of a device (device_engines,
- * tested in tests/e2e/sg.py or not at all). An engine added to engine/registry.c is tested
- * here without a line of its own. Filled by main() before forking.
+ * tested in tests/e2e/sg.py or not at all). An engine added to engine/ioengines/registry.c
+ * is tested here without a line of its own. Filled by main() before forking.
  */
 static const char *file_engines[IOENGINE_MAX];
 static unsigned nfile_engines;
