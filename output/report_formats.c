@@ -4,30 +4,17 @@
 #include <errno.h>
 #include <string.h>
 
-#include "output/report.h"
-
-static void render_normal(FILE *f, const struct report *r, unsigned set)
-{
-	(void)set;
-	report_normal(f, r);
-}
-
-static void render_json(FILE *f, const struct report *r, unsigned set)
-{
-	report_json(f, r, set & RF_JSON_PLUS);	/* json and json+ together: one document */
-}
-
-static void render_terse(FILE *f, const struct report *r, unsigned set)
-{
-	report_terse(f, r, report_formats_terse_version(set));
-}
+/* The renderers, each in its output/report_NAME.c. */
+REPORT_RENDERER(report_render_normal);
+REPORT_RENDERER(report_render_json);
+REPORT_RENDERER(report_render_terse);
 
 const struct report_format report_formats[] = {
-	{ "normal", RF_NORMAL, render_normal, 2, "fio's text report" },
-	{ "json", RF_JSON, render_json, 1, "fio's JSON document" },
+	{ "normal", RF_NORMAL, report_render_normal, 2, "fio's text report" },
+	{ "json", RF_JSON, report_render_json, 1, "fio's JSON document" },
 	{ "json+", RF_JSON | RF_JSON_PLUS, NULL, 1,
 	  "the JSON document with each latency histogram's bins" },
-	{ "terse", RF_TERSE, render_terse, 0,
+	{ "terse", RF_TERSE, report_render_terse, 0,
 	  "fio's terse format, version 3 or --terse-version's: one ';'-separated line per job" },
 	{ NULL },
 };

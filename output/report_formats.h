@@ -1,8 +1,9 @@
 /*
  * The report formats --output-format names (normal, json, json+, terse), one table of
  * name, bits, renderer and help. Parsing the switch, printing the report, the switch's
- * help and the values bash completion offers all read it: a new format is one entry in
- * output/report_formats.c (and its renderer).
+ * help and the values bash completion offers all read it: a new format is its renderer's
+ * file (output/report_NAME.c, in output/meson.build) and one entry in
+ * output/report_formats.c, and touches no header (RF_BIT, REPORT_RENDERER).
  */
 #ifndef OUTPUT_REPORT_FORMATS_H
 #define OUTPUT_REPORT_FORMATS_H
@@ -12,12 +13,18 @@
 
 struct report;
 
-/* A set of formats to print, as bits; main() asks for a few by name (--minimal, headers). */
+/*
+ * A set of formats to print, as bits: each format of the table has one of its own,
+ * RF_BIT(n) with n below RF_TERSE_VERSION_SHIFT (a new one takes the next free n), and
+ * json+ adds one to json's. The command line names a few (--minimal, --append-terse).
+ */
+#define RF_BIT(n)	(1u << (n))
+
 enum report_format_bit {
-	RF_NORMAL = 1 << 0,
-	RF_JSON = 1 << 1,
-	RF_JSON_PLUS = 1 << 2,	/* with RF_JSON: the document has its bins */
-	RF_TERSE = 1 << 3,
+	RF_NORMAL = RF_BIT(0),
+	RF_JSON = RF_BIT(1),
+	RF_JSON_PLUS = RF_BIT(2),	/* with RF_JSON: the document has its bins */
+	RF_TERSE = RF_BIT(3),
 };
 
 /*
@@ -29,6 +36,12 @@ enum report_format_bit {
 #define RF_TERSE_VERSION_MIN	2
 #define RF_TERSE_VERSION_MAX	5
 #define RF_TERSE_VERSION_DEFAULT	3
+
+/*
+ * A renderer: prints r in the set's flavour of its format. Its file declares it with this
+ * line before defining it, and report_formats.c declares it again above the table.
+ */
+#define REPORT_RENDERER(fn)	void fn(FILE *f, const struct report *r, unsigned set)
 
 struct report_format {
 	const char *name;

@@ -9,6 +9,7 @@
 
 #include "output/diskstats.h"
 #include "output/json_writer.h"
+#include "output/report_formats.h"
 #include "output/report_util.h"
 #include "output/stats.h"
 #include "base/units.h"
@@ -478,4 +479,10 @@ void report_json(FILE *f, const struct report *r, bool plus)
 void report_json_line(FILE *f, const struct report *r, bool plus)
 {
 	write_report(f, r, plus, true);
+}
+
+REPORT_RENDERER(report_render_json);
+REPORT_RENDERER(report_render_json)
+{
+	report_json(f, r, set & RF_JSON_PLUS);	/* json and json+ together: one document */
 }

@@ -9,6 +9,7 @@
 #include "base/units.h"
 #include "output/diskstats.h"
 #include "output/num2str.h"
+#include "output/report_formats.h"
 #include "output/report_util.h"
 #include "output/stats.h"
 #include "output/text.h"
@@ -466,6 +467,13 @@ static void print_host(FILE *f, const struct report *h)
 	for (unsigned i = 0; i < c.ngroups; i++)
 		print_group(f, &c.groups[i]);
 	report_ctx_free(&c);
+}
+
+REPORT_RENDERER(report_render_normal);
+REPORT_RENDERER(report_render_normal)
+{
+	(void)set;
+	report_normal(f, r);
 }
 
 void report_normal(FILE *f, const struct report *r)

@@ -11,6 +11,7 @@
 
 #include "output/diskstats.h"
 #include "output/hist.h"
+#include "output/report_formats.h"
 #include "output/report_util.h"
 #include "output/stats.h"
 #include "output/text.h"
@@ -188,6 +189,12 @@ static void terse_unit(FILE *f, const struct report_ctx *c, const struct unit_vi
 		text_put_terse(f, u->desc);
 	}
 	fputc('\n', f);
+}
+
+REPORT_RENDERER(report_render_terse);
+REPORT_RENDERER(report_render_terse)
+{
+	report_terse(f, r, report_formats_terse_version(set));
 }
 
 void report_terse(FILE *f, const struct report *r, unsigned version)

@@ -989,6 +989,27 @@ END_TEST
 
 #undef F
 
+/*
+ * The table a new format is added to (output/report_formats.c): names unique, bits below
+ * the terse version's, and each renderer's bit its own, so that naming one format prints
+ * that format alone, once.
+ */
+START_TEST(format_table_gives_each_renderer_a_bit_of_its_own)
+{
+	const struct report_format *a, *b;
+
+	for (a = report_formats; a->name; a++) {
+		ck_assert_uint_ne(a->bits, 0);
+		ck_assert_uint_eq(a->bits & RF_TERSE_VERSION_MASK, 0);
+		for (b = a + 1; b->name; b++) {
+			ck_assert_str_ne(a->name, b->name);
+			if (a->render && b->render)
+				ck_assert_uint_eq(a->bits & b->bits, 0);
+		}
+	}
+}
+END_TEST
+
 START_TEST(normal_skips_jobs_without_io_but_keeps_their_group)
 {
 	char *out = render(build_error, "normal");
@@ -1128,6 +1149,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, terse_versions_have_fios_fields);
 	tcase_add_test(tc, terse_v2_puts_the_description_on_a_line_of_its_own);
 	tcase_add_test(tc, terse_version_takes_2_to_5_only);
+	tcase_add_test(tc, format_table_gives_each_renderer_a_bit_of_its_own);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("normal");
