@@ -29,10 +29,15 @@ struct pts_args {
 
 #define ARG(field)	offsetof(struct pts_args, field)
 
-static void tests_list(FILE *f)
+static const char *test_at(unsigned i, const char **help)
 {
-	for (const struct pts_test *t = pts_tests; t->name; t++)
-		fprintf(f, "%s\n", t->name);
+	for (const struct pts_test *t = pts_tests; t->name; t++, i--) {
+		if (!i) {
+			*help = t->help;
+			return t->name;
+		}
+	}
+	return NULL;
 }
 
 static void tests_describe(char *buf, size_t len)
@@ -50,7 +55,7 @@ static const struct argopt options[] = {
 	CMD_OPT("label", "NAME", ARG(label), "what the result lines call this target (default: "
 		"its file name); a label the result set holds already is refused"),
 	CMD_OPT("tests", "LIST", ARG(tests), NULL, .describe = tests_describe,
-		.list = tests_list),
+		.value_at = test_at),
 	CMD_OPT("capacity-fraction", "F", ARG(fraction), "use this share of the target, from "
 		"its start (0 < F <= 1, default 1; the purge still covers all of it)",
 		.values = "1|0.75|0.5"),

@@ -57,14 +57,15 @@ int cmd_parse_format(const char *s, struct cmd_format *out);
 
 /*
  * --format from the tables of renderers (table.c) and, for formats, seed shapes
- * (seed_tables.c): its help, the values completion offers, and the names a usage error
- * lists ("table, markdown, csv, dokuwiki, sysbench, ..., or SHAPE,RENDERER").
+ * (seed_tables.c): its help, the values completion offers (an argopt value_at table), and
+ * the names a usage error lists ("table, markdown, csv, dokuwiki, sysbench, ..., or
+ * SHAPE,RENDERER").
  */
 void cmd_formats_describe(char *buf, size_t len);
-void cmd_formats_list(FILE *f);
+const char *cmd_format_at(unsigned i, const char **help);
 void cmd_formats_names(char *buf, size_t len);
 void cmd_styles_describe(char *buf, size_t len);
-void cmd_styles_list(FILE *f);
+const char *cmd_style_at(unsigned i, const char **help);
 void cmd_styles_names(char *buf, size_t len);
 
 /* Append printf's text to the string in buf (len bytes in all), cut to fit. */

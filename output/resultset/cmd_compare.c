@@ -61,7 +61,7 @@ static const struct argopt options[] = {
 	CMD_OPT("job", "NAME", ARG(job), "only this job (section)"),
 	CMD_KV("where", "KEY=VALUE", ARG(where), "only the runs where KEY is VALUE (repeatable)"),
 	CMD_OPT("format", "FORMAT", ARG(format), NULL, .describe = cmd_styles_describe,
-		.list = cmd_styles_list),
+		.value_at = cmd_style_at),
 	CMD_OPT("svg", "FILE", ARG(svg), "draw each metric as bars, a bar per side for each run "
 		"in common (FILE, FILE-2.svg, ...)"),
 	{ NULL },

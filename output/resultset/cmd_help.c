@@ -118,18 +118,29 @@ void cmd_formats_describe(char *buf, size_t len)
 		   last->name);
 }
 
-void cmd_styles_list(FILE *f)
+const char *cmd_style_at(unsigned i, const char **help)
 {
+	*help = "";	/* a renderer's name says it */
 	for (const struct table_style_name *ts = table_styles; ts->name; ts++)
-		if (ts->listed)
-			fprintf(f, "%s\n", ts->name);
+		if (ts->listed && !i--)
+			return ts->name;
+	return NULL;
 }
 
-void cmd_formats_list(FILE *f)
+/* The listed renderers, then the seeds' shapes. */
+const char *cmd_format_at(unsigned i, const char **help)
 {
-	cmd_styles_list(f);
-	for (const struct seed_shape *sh = seed_shapes; sh->name; sh++)
-		fprintf(f, "%s\n", sh->name);
+	size_t n = listed_styles();
+
+	if (i < n)
+		return cmd_style_at(i, help);
+	for (const struct seed_shape *sh = seed_shapes; sh->name; sh++, i--) {
+		if (i == n) {
+			*help = sh->help;
+			return sh->name;
+		}
+	}
+	return NULL;
 }
 
 void cmd_styles_names(char *buf, size_t len)

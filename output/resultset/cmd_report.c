@@ -49,10 +49,10 @@ static const struct argopt options[] = {
 	CMD_OPT("job", "NAME", ARG(job), "only this job (section) of each run"),
 	CMD_KV("where", "KEY=VALUE", ARG(where), "only the runs where KEY is VALUE (repeatable)"),
 	CMD_OPT("format", "FORMAT", ARG(format), NULL, .describe = cmd_formats_describe,
-		.list = cmd_formats_list),
+		.value_at = cmd_format_at),
 	CMD_OPT("svg", "FILE", ARG(svg), "draw a chart (several tables: FILE, FILE-2.svg, ...)"),
 	CMD_OPT("chart", "KIND", ARG(chart), NULL, .describe = report_charts_describe,
-		.list = report_charts_list),
+		.value_at = report_chart_at),
 	CMD_OPT("y-axis", "SCALE", ARG(y_axis), "the value axis of metric, bar and rate charts: "
 		"linear (the default) or log", .values = "linear|log"),
 	CMD_OPT("html", "FILE", ARG(html), "one page with the tables and every chart"),
