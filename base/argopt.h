@@ -32,7 +32,8 @@ struct argopt {
 	const char *values;	/* the values completion offers, '|'-separated, or NULL */
 	/*
 	 * Or the values from the table they are kept in: the i-th name (its help in *help),
-	 * NULL past the last. help then says what follows their list ("a, b or c; HELP").
+	 * NULL past the last. Without describe, help then says what follows their list
+	 * ("a, b or c; HELP").
 	 */
 	const char *(*value_at)(unsigned i, const char **help);
 	/* Or values made up of parts (metric names): written one a line. */
