@@ -45,9 +45,9 @@ int main(int argc, char **argv)
 	cli_init(&c, &dist);
 	cli_quiet_other_ranks(&c);
 	ret = cli_parse(&c, argc, argv);		/* parse */
-	if (ret == CLI_GO_ON)
+	if (ret == EXIT_GO_ON)
 		ret = cli_build(&c, &d);		/* build every cell's jobs */
-	if (ret == CLI_GO_ON)
+	if (ret == EXIT_GO_ON)
 		ret = cli_run(&c, &d);			/* run and report each cell */
 	ret = cli_finish_output(stdout, NULL, cli_prog(), ret);
 	if (c.fio_mode)

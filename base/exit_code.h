@@ -12,4 +12,10 @@
 #define EXIT_USAGE	2
 #define EXIT_SIGNAL	128
 
+/*
+ * What a step of the command line (iojob's, or a subcommand's) returns to go on to the
+ * next instead of an exit code: none of them (0 to 255), and no negative errno.
+ */
+#define EXIT_GO_ON	256
+
 #endif

@@ -1,6 +1,7 @@
 /*
- * The command line read: the switch table, which the parsing and the help both come from,
- * then the arguments into struct cli (a switch, a job file, or a job option).
+ * The command line read: the switch table (base/argopt.h), which the parsing and the help
+ * both come from, then the arguments into struct cli (a switch, a job file, or a job
+ * option).
  */
 #include "cli/cli.h"
 
@@ -30,137 +31,122 @@ _Static_assert(CELL_MAX_OVERRIDES >= 2 * MAX_ARGS_LIST, "a cell holds every --se
 	{ .name = n, .id = i, .arg = a, .metavar = m, .help = h, __VA_ARGS__ }
 
 /* In the order --help and the man page list them. */
-const struct cli_opt cli_options[] = {
-	SWITCH("output", CLI_OUTPUT, CLI_ARG_REQUIRED, "FILE", "write the report to FILE"),
-	SWITCH("output-format", CLI_OUTPUT_FORMAT, CLI_ARG_REQUIRED, "FORMAT",
+const struct argopt cli_options[] = {
+	SWITCH("output", CLI_OUTPUT, ARGOPT_REQUIRED, "FILE", "write the report to FILE"),
+	SWITCH("output-format", CLI_OUTPUT_FORMAT, ARGOPT_REQUIRED, "FORMAT",
 	       "comma-separated for several", .value_at = report_format_at),
-	SWITCH("minimal", CLI_MINIMAL, CLI_ARG_NONE, NULL, "terse output (--output-format=terse)"),
-	SWITCH("terse-version", CLI_TERSE_VERSION, CLI_ARG_REQUIRED, "VERSION",
+	SWITCH("minimal", CLI_MINIMAL, ARGOPT_NONE, NULL, "terse output (--output-format=terse)"),
+	SWITCH("terse-version", CLI_TERSE_VERSION, ARGOPT_REQUIRED, "VERSION",
 	       "the terse format's version: 2, 3 (the default), 4 (adds trim) or 5 (adds the "
 	       "bw and iops samples)", .values = "2|3|4|5"),
-	SWITCH("set", CLI_SET, CLI_ARG_REQUIRED, "KEY=VALUE",
+	SWITCH("set", CLI_SET, ARGOPT_REQUIRED, "KEY=VALUE",
 	       "set a job option in every job, over what the job files say (repeatable)"),
-	SWITCH("section", CLI_SECTION, CLI_ARG_REQUIRED, "NAME",
+	SWITCH("section", CLI_SECTION, ARGOPT_REQUIRED, "NAME",
 	       "run only the job NAME (repeatable)"),
-	SWITCH("sweep", CLI_SWEEP, CLI_ARG_REQUIRED, "KEY=V1,V2,...",
+	SWITCH("sweep", CLI_SWEEP, ARGOPT_REQUIRED, "KEY=V1,V2,...",
 	       "run the jobs once per value (repeatable: every combination, the first KEY "
 	       "varying slowest)"),
-	SWITCH("label", CLI_LABEL, CLI_ARG_REQUIRED, "TEXT",
+	SWITCH("label", CLI_LABEL, ARGOPT_REQUIRED, "TEXT",
 	       "name this run (a target or configuration) in --results"),
-	SWITCH("results", CLI_RESULTS, CLI_ARG_REQUIRED, "FILE.jsonl",
+	SWITCH("results", CLI_RESULTS, ARGOPT_REQUIRED, "FILE.jsonl",
 	       "append each run's options and results to FILE.jsonl"),
-	SWITCH("repeat", CLI_REPEAT, CLI_ARG_REQUIRED, "N",
+	SWITCH("repeat", CLI_REPEAT, ARGOPT_REQUIRED, "N",
 	       "run each cell N times, each repetition its own line in --results"),
-	SWITCH("resume", CLI_RESUME, CLI_ARG_NONE, NULL,
+	SWITCH("resume", CLI_RESUME, ARGOPT_NONE, NULL,
 	       "skip the sweep's runs that --results already holds"),
-	SWITCH("eta", CLI_ETA, CLI_ARG_REQUIRED, "WHEN",
+	SWITCH("eta", CLI_ETA, ARGOPT_REQUIRED, "WHEN",
 	       "the status line on stderr: auto (on a terminal), always or never",
 	       .values = "auto|always|never"),
-	SWITCH("eta-interval", CLI_ETA_INTERVAL, CLI_ARG_REQUIRED, "TIME",
+	SWITCH("eta-interval", CLI_ETA_INTERVAL, ARGOPT_REQUIRED, "TIME",
 	       "rewrite the status line this often (default 1s, at least 250ms; "
 	       "plain numbers in milliseconds)"),
-	SWITCH("eta-newline", CLI_ETA_NEWLINE, CLI_ARG_REQUIRED, "TIME",
+	SWITCH("eta-newline", CLI_ETA_NEWLINE, ARGOPT_REQUIRED, "TIME",
 	       "start a new status line this often (plain numbers in seconds)"),
-	SWITCH("status-interval", CLI_STATUS_INTERVAL, CLI_ARG_REQUIRED, "TIME",
+	SWITCH("status-interval", CLI_STATUS_INTERVAL, ARGOPT_REQUIRED, "TIME",
 	       "print the report of the run so far this often, as fio does (plain numbers "
 	       "in seconds)"),
-	SWITCH("status-format", CLI_STATUS_FORMAT, CLI_ARG_REQUIRED, "full|delta",
+	SWITCH("status-format", CLI_STATUS_FORMAT, ARGOPT_REQUIRED, "full|delta",
 	       "what --status-interval prints: full (the whole report so far, fio's) or delta "
 	       "(iojob's lines of each interval alone: JSON unless the report is normal)",
 	       .values = "full|delta"),
-	SWITCH("parse-only", CLI_PARSE_ONLY, CLI_ARG_NONE, NULL,
+	SWITCH("parse-only", CLI_PARSE_ONLY, ARGOPT_NONE, NULL,
 	       "check the job files and options, run nothing"),
-	SWITCH("merge-blktrace-only", CLI_PARSE_ONLY, CLI_ARG_NONE, NULL,
+	SWITCH("merge-blktrace-only", CLI_PARSE_ONLY, ARGOPT_NONE, NULL,
 	       "fio's: write merge_blktrace_file's merge, run nothing (--parse-only, which "
 	       "merges too)"),
-	SWITCH("readonly", CLI_READONLY, CLI_ARG_NONE, NULL,
+	SWITCH("readonly", CLI_READONLY, ARGOPT_NONE, NULL,
 	       "refuse jobs that write, trim or lay out files"),
-	SWITCH("cmdhelp", CLI_CMDHELP, CLI_ARG_OPTIONAL, "OPTION|all",
+	SWITCH("cmdhelp", CLI_CMDHELP, ARGOPT_OPTIONAL, "OPTION|all",
 	       "describe a job option, or all of them"),
-	SWITCH("enghelp", CLI_ENGHELP, CLI_ARG_OPTIONAL, "ENGINE",
+	SWITCH("enghelp", CLI_ENGHELP, ARGOPT_OPTIONAL, "ENGINE",
 	       "list the ioengines, or describe one and its own options"),
-	SWITCH("notes", CLI_NOTES, CLI_ARG_NONE, NULL,
+	SWITCH("notes", CLI_NOTES, ARGOPT_NONE, NULL,
 	       "run as fio, say iojob's notes on stderr all the same (under its own name "
 	       "iojob always does)"),
 	/* fio's other switches: those that mean something for local I/O, then the refused */
-	SWITCH("max-jobs", CLI_MAX_JOBS, CLI_ARG_REQUIRED, "NR",
+	SWITCH("max-jobs", CLI_MAX_JOBS, ARGOPT_REQUIRED, "NR",
 	       "accepted and checked as a number; fio 3.33 ignores it too (it caps nothing)"),
-	SWITCH("append-terse", CLI_APPEND_TERSE, CLI_ARG_NONE, NULL,
+	SWITCH("append-terse", CLI_APPEND_TERSE, ARGOPT_NONE, NULL,
 	       "add terse to the output formats given so far, as fio 3.33 does"),
-	SWITCH("warnings-fatal", CLI_WARNINGS_FATAL, CLI_ARG_NONE, NULL,
+	SWITCH("warnings-fatal", CLI_WARNINGS_FATAL, ARGOPT_NONE, NULL,
 	       "a note on the job files or options is an error (exit 2), before anything runs"),
-	SWITCH("showcmd", CLI_SHOWCMD, CLI_ARG_NONE, NULL,
+	SWITCH("showcmd", CLI_SHOWCMD, ARGOPT_NONE, NULL,
 	       "print each job file as a command line of job options, run nothing"),
-	SWITCH("crctest", CLI_CRCTEST, CLI_ARG_OPTIONAL, "TYPE,...",
+	SWITCH("crctest", CLI_CRCTEST, ARGOPT_OPTIONAL, "TYPE,...",
 	       "the speed of the verify checksums (crc32c, md5, sha256, xxhash; default all)"),
-	SWITCH("inflate-log", CLI_INFLATE_LOG, CLI_ARG_REQUIRED, "LOG",
+	SWITCH("inflate-log", CLI_INFLATE_LOG, ARGOPT_REQUIRED, "LOG",
 	       "print a log fio stored compressed (its .fz files, zlib) as text"),
-	SWITCH("aux-path", CLI_AUX_PATH, CLI_ARG_REQUIRED, "DIR",
+	SWITCH("aux-path", CLI_AUX_PATH, ARGOPT_REQUIRED, "DIR",
 	       "where the verify state files go (verify_state_save), instead of the cwd"),
-	SWITCH("alloc-size", CLI_ALLOC_SIZE, CLI_ARG_REQUIRED, "KB",
+	SWITCH("alloc-size", CLI_ALLOC_SIZE, ARGOPT_REQUIRED, "KB",
 	       "fio's shared memory pool for its job processes; iojob's jobs are threads "
 	       "allocating from the heap, so the size is checked and has no use"),
-	SWITCH("debug", CLI_DEBUG, CLI_ARG_REQUIRED, "CATEGORY,...",
+	SWITCH("debug", CLI_DEBUG, ARGOPT_REQUIRED, "CATEGORY,...",
 	       "fio's debug log categories ('?' lists them): checked; iojob has no debug log "
 	       "and says so once on stderr"),
-	SWITCH("idle-prof", CLI_REFUSED, CLI_ARG_REQUIRED, "MODE", "refused (not in iojob)",
+	SWITCH("idle-prof", CLI_REFUSED, ARGOPT_REQUIRED, "MODE", "refused (not in iojob)",
 	       .refuse = "fio's idleness profiling is not in iojob: the report's cpu line "
 			 "gives the jobs' user and system time"),
-	SWITCH("trigger-file", CLI_TRIGGER_FILE, CLI_ARG_REQUIRED, "FILE",
+	SWITCH("trigger-file", CLI_TRIGGER_FILE, ARGOPT_REQUIRED, "FILE",
 	       "when FILE appears, remove it, stop every job (reported as run) and run --trigger"),
-	SWITCH("trigger-timeout", CLI_TRIGGER_TIMEOUT, CLI_ARG_REQUIRED, "TIME",
+	SWITCH("trigger-timeout", CLI_TRIGGER_TIMEOUT, ARGOPT_REQUIRED, "TIME",
 	       "as --trigger-file, TIME after the start (plain numbers in seconds)"),
-	SWITCH("trigger", CLI_TRIGGER, CLI_ARG_REQUIRED, "CMD",
+	SWITCH("trigger", CLI_TRIGGER, ARGOPT_REQUIRED, "CMD",
 	       "the shell command the trigger runs"),
-	SWITCH("trigger-remote", CLI_REFUSED, CLI_ARG_REQUIRED, "CMD", "refused: use iojob-mpi",
+	SWITCH("trigger-remote", CLI_REFUSED, ARGOPT_REQUIRED, "CMD", "refused: use iojob-mpi",
 	       .refuse = SERVER_REFUSED),
-	SWITCH("bandwidth-log", CLI_REFUSED, CLI_ARG_OPTIONAL, "PREFIX", "refused (not in iojob)",
+	SWITCH("bandwidth-log", CLI_REFUSED, ARGOPT_OPTIONAL, "PREFIX", "refused (not in iojob)",
 	       .refuse = "fio's aggregate bandwidth logs are not in iojob: give the jobs "
 			 "write_bw_log=PREFIX (with group_reporting for one log of a group)"),
-	SWITCH("latency-log", CLI_REFUSED, CLI_ARG_REQUIRED, "PREFIX", "refused (as by fio)",
+	SWITCH("latency-log", CLI_REFUSED, ARGOPT_REQUIRED, "PREFIX", "refused (as by fio)",
 	       .refuse = "deprecated in fio, which refuses it too: give the jobs "
 			 "write_lat_log=PREFIX"),
-	SWITCH("cpuclock-test", CLI_REFUSED, CLI_ARG_NONE, NULL, "refused (not in iojob)",
+	SWITCH("cpuclock-test", CLI_REFUSED, ARGOPT_NONE, NULL, "refused (not in iojob)",
 	       .refuse = "fio's CPU clock test is not in iojob: the normal report's Clock: "
 			 "line says which clock iojob chose and why"),
-	SWITCH("memcpytest", CLI_REFUSED, CLI_ARG_OPTIONAL, "TYPE", "refused (not in iojob)",
+	SWITCH("memcpytest", CLI_REFUSED, ARGOPT_OPTIONAL, "TYPE", "refused (not in iojob)",
 	       .refuse = "fio's memcpy speed test is not in iojob: --crctest times the "
 			 "checksums, ioengine=null the rest of the I/O path"),
-	SWITCH("profile", CLI_REFUSED, CLI_ARG_REQUIRED, "NAME", "refused (not in iojob)",
+	SWITCH("profile", CLI_REFUSED, ARGOPT_REQUIRED, "NAME", "refused (not in iojob)",
 	       .refuse = "fio's built-in profiles (act, tiobench) are not in iojob: write "
 			 "their jobs as a job file"),
-	SWITCH("server", CLI_REFUSED, CLI_ARG_OPTIONAL, "ARGS", "refused: use iojob-mpi",
+	SWITCH("server", CLI_REFUSED, ARGOPT_OPTIONAL, "ARGS", "refused: use iojob-mpi",
 	       .refuse = SERVER_REFUSED),
-	SWITCH("client", CLI_REFUSED, CLI_ARG_REQUIRED, "HOST", "refused: use iojob-mpi",
+	SWITCH("client", CLI_REFUSED, ARGOPT_REQUIRED, "HOST", "refused: use iojob-mpi",
 	       .refuse = SERVER_REFUSED),
-	SWITCH("daemonize", CLI_REFUSED, CLI_ARG_REQUIRED, "PIDFILE", "refused: use iojob-mpi",
+	SWITCH("daemonize", CLI_REFUSED, ARGOPT_REQUIRED, "PIDFILE", "refused: use iojob-mpi",
 	       .refuse = SERVER_REFUSED),
-	SWITCH("remote-config", CLI_REFUSED, CLI_ARG_REQUIRED, "FILE", "refused: use iojob-mpi",
+	SWITCH("remote-config", CLI_REFUSED, ARGOPT_REQUIRED, "FILE", "refused: use iojob-mpi",
 	       .refuse = SERVER_REFUSED),
-	SWITCH("version", CLI_VERSION, CLI_ARG_NONE, NULL, "print the version", .alias = "v"),
-	SWITCH("help", CLI_HELP, CLI_ARG_NONE, NULL,
+	SWITCH("version", CLI_VERSION, ARGOPT_NONE, NULL, "print the version", .alias = "v"),
+	SWITCH("help", CLI_HELP, ARGOPT_NONE, NULL,
 	       "print the usage, the common options and the exit status", .alias = "h"),
-	SWITCH("complete-options", CLI_COMPLETE_OPTIONS, CLI_ARG_NONE, NULL,
+	SWITCH("complete-options", CLI_COMPLETE_OPTIONS, ARGOPT_NONE, NULL,
 	       "the words bash completion offers", .hidden = true),
-	SWITCH("complete-values", CLI_COMPLETE_VALUES, CLI_ARG_REQUIRED, "OPTION",
+	SWITCH("complete-values", CLI_COMPLETE_VALUES, ARGOPT_REQUIRED, "OPTION",
 	       "the values bash completion offers for OPTION", .hidden = true),
 	{ NULL },
 };
-
-const struct cli_opt *cli_find(const char *name)
-{
-	for (const struct cli_opt *o = cli_options; o->name; o++)
-		if (!strcmp(o->name, name) || (o->alias && !strcmp(o->alias, name)))
-			return o;
-	return NULL;
-}
-
-const char *cli_value_sep(const struct cli_opt *o)
-{
-	if (!o->metavar)
-		return "";
-	return o->arg == CLI_ARG_REQUIRED && strchr(o->metavar, '=') ? " " : "=";
-}
 
 const char *cli_prog(void)
 {
@@ -245,8 +231,8 @@ static int add_sweep(struct cli *c, const char *spec)
 	return 0;
 }
 
-/* The status switches (--eta*, --status-interval, --status-format): CLI_GO_ON or an exit code. */
-static int parse_status_arg(struct cli *c, const struct cli_opt *sw, const char *val)
+/* The status switches (--eta*, --status-interval, --status-format): EXIT_GO_ON or an exit code. */
+static int parse_status_arg(struct cli *c, const struct argopt *sw, const char *val)
 {
 	struct status_opts *o = &c->status;
 	uint64_t ns;
@@ -260,13 +246,13 @@ static int parse_status_arg(struct cli *c, const struct cli_opt *sw, const char 
 			o->eta = ETA_NEVER;
 		else
 			return fail_usage("--eta takes auto, always or never, not '%s'", val);
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	}
 	if (sw->id == CLI_STATUS_FORMAT) {
 		if (strcmp(val, "full") && strcmp(val, "delta"))
 			return fail_usage("--status-format takes full or delta, not '%s'", val);
 		o->delta = !strcmp(val, "delta");
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	}
 	/* fio's units: milliseconds for --eta-interval, seconds for the others. */
 	if (value_parse_time(val, sw->id == CLI_ETA_INTERVAL ? NS_PER_MSEC : NS_PER_SEC,
@@ -282,11 +268,11 @@ static int parse_status_arg(struct cli *c, const struct cli_opt *sw, const char 
 		o->eta_newline_ns = ns;
 	else
 		o->interval_ns = ns;
-	return CLI_GO_ON;
+	return EXIT_GO_ON;
 }
 
 /* The switches that print something generated from the tables, then exit. */
-static int print_help(const struct cli *c, const struct cli_opt *sw, const char *val)
+static int print_help(const struct cli *c, const struct argopt *sw, const char *val)
 {
 	if (sw->id == CLI_HELP)
 		cli_usage(stdout);
@@ -307,10 +293,10 @@ static int print_help(const struct cli *c, const struct cli_opt *sw, const char 
 }
 
 /*
- * fio's switches that set something for the run, or check their value. CLI_GO_ON or an
+ * fio's switches that set something for the run, or check their value. EXIT_GO_ON or an
  * exit code.
  */
-static int apply_fio_switch(struct cli *c, const struct cli_opt *sw, const char *val)
+static int apply_fio_switch(struct cli *c, const struct argopt *sw, const char *val)
 {
 	long long n;
 	struct stat st;
@@ -321,36 +307,36 @@ static int apply_fio_switch(struct cli *c, const struct cli_opt *sw, const char 
 			return fail_usage(sw->id == CLI_MAX_JOBS ? "--max-jobs needs a number "
 					  "above 0, not '%s'" : "--alloc-size needs a number of "
 					  "KiB above 0, not '%s'", val);
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	case CLI_AUX_PATH:
 		if (stat(val, &st) < 0 || !S_ISDIR(st.st_mode))
 			return fail_usage("--aux-path: '%s' is not a directory", val);
 		c->aux_path = val;
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	case CLI_DEBUG:
 		return cli_debug(val);
 	case CLI_TRIGGER_FILE:
 		c->trigger.file = val;
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	case CLI_TRIGGER:
 		c->trigger.cmd = val;
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	case CLI_TRIGGER_TIMEOUT:
 		if (value_parse_time(val, NS_PER_SEC, &c->trigger.timeout_ns) < 0 ||
 		    !c->trigger.timeout_ns)
 			return fail_usage("--trigger-timeout needs a time above 0 such as 30s, "
 					  "not '%s'", val);
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	case CLI_APPEND_TERSE:
 		/* fio 3.33: terse added to the formats so far (a later --output-format replaces) */
 		c->formats |= RF_TERSE;
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	case CLI_WARNINGS_FATAL:
 		c->warnings_fatal = true;
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	default:
 		c->showcmd = true;
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	}
 }
 
@@ -363,56 +349,56 @@ static int parse_repeat(struct cli *c, const char *val)
 	if (end == val || *end || *val == '-' || n < 1 || n > 1000)
 		return fail_usage("--repeat takes a count from 1 to 1000, not '%s'", val);
 	c->repeat = (unsigned)n;
-	return CLI_GO_ON;
+	return EXIT_GO_ON;
 }
 
-/* One switch of cli_options with its value (NULL when it has none). CLI_GO_ON or an exit code. */
-static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val)
+/* One switch of cli_options with its value (NULL when it has none). EXIT_GO_ON or an exit code. */
+static int apply_switch(struct cli *c, const struct argopt *sw, const char *val)
 {
 	switch (sw->id) {
 	case CLI_PARSE_ONLY:
 		c->parse_only = true;
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	case CLI_READONLY:
 		c->readonly = true;
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	case CLI_RESUME:
 		c->resume = true;
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	case CLI_NOTES:
 		c->notes = true;
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	case CLI_MINIMAL:
 		/* like fio: it replaces earlier --output-format, a later one replaces it */
 		c->formats = RF_TERSE | (c->formats & RF_TERSE_VERSION_MASK);
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	case CLI_TERSE_VERSION:
 		/* like fio: the version only; --minimal or --output-format asks for terse */
 		if (report_formats_set_terse(&c->formats, val))
 			return fail_usage("--terse-version takes 2, 3, 4 or 5, not '%s'", val);
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	case CLI_OUTPUT_FORMAT:
-		return parse_formats(c, val) ? EXIT_USAGE : CLI_GO_ON;
+		return parse_formats(c, val) ? EXIT_USAGE : EXIT_GO_ON;
 	case CLI_OUTPUT:
 		c->output = val;
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	case CLI_LABEL:
 		c->label = val;
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	case CLI_RESULTS:
 		c->results = val;
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	case CLI_REPEAT:
 		return parse_repeat(c, val);
 	case CLI_SET:
-		return add_set(c, val) ? EXIT_USAGE : CLI_GO_ON;
+		return add_set(c, val) ? EXIT_USAGE : EXIT_GO_ON;
 	case CLI_SWEEP:
-		return add_sweep(c, val) ? EXIT_USAGE : CLI_GO_ON;
+		return add_sweep(c, val) ? EXIT_USAGE : EXIT_GO_ON;
 	case CLI_SECTION:
 		if (c->nsections == MAX_ARGS_LIST)
 			return fail_usage("too many --section options ('%s')", val);
 		c->sections[c->nsections++] = val;
-		return CLI_GO_ON;
+		return EXIT_GO_ON;
 	case CLI_ETA: case CLI_ETA_INTERVAL: case CLI_ETA_NEWLINE: case CLI_STATUS_INTERVAL:
 	case CLI_STATUS_FORMAT:
 		return parse_status_arg(c, sw, val);
@@ -431,7 +417,7 @@ static int apply_switch(struct cli *c, const struct cli_opt *sw, const char *val
 
 /*
  * A job option, --KEY=VALUE or as fio's getopt takes it, --KEY VALUE: the next argument is
- * the value of an option that needs one (opt_cli_arg() says which). CLI_GO_ON or an exit code.
+ * the value of an option that needs one (opt_cli_arg() says which). EXIT_GO_ON or an exit code.
  */
 static int parse_job_option(struct cli *c, char **argv, int *i, const char *key,
 			    const char *val)
@@ -460,36 +446,31 @@ static int parse_job_option(struct cli *c, char **argv, int *i, const char *key,
 	}
 	if (add_cli_option(c, key, val) < 0)
 		return fail_usage("out of memory at '%s'", key);
-	return CLI_GO_ON;
+	return EXIT_GO_ON;
 }
 
-/* Returns CLI_GO_ON, or an exit code. */
-static int parse_arg(struct cli *c, char **argv, int *i)
+/* Returns EXIT_GO_ON, or an exit code. */
+static int parse_arg(struct cli *c, int argc, char **argv, int *i)
 {
-	const char *arg = argv[*i], *eq, *val;
-	const struct cli_opt *sw;
-	char key[256];
+	struct argopt_got got;
+	int ret;
 
-	if (!strcmp(arg, "-") || arg[0] != '-') {
+	if (!strcmp(argv[*i], "-") || argv[*i][0] != '-') {
 		if (c->nfiles == MAX_ARGS_LIST)
-			return fail_usage("too many job files ('%s')", arg);
-		c->files[c->nfiles++] = arg;
-		return CLI_GO_ON;
+			return fail_usage("too many job files ('%s')", argv[*i]);
+		c->files[c->nfiles++] = argv[*i];
+		return EXIT_GO_ON;
 	}
-	arg += arg[1] == '-' ? 2 : 1;
-	eq = strchr(arg, '=');
-	snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
-	sw = cli_find(key);
-	if (!sw)
-		return parse_job_option(c, argv, i, key, eq ? eq + 1 : NULL);
-	if (sw->refuse) {
-		fprintf(stderr, "iojob: --%s: %s\n", sw->name, sw->refuse);
+	ret = argopt_read(cli_options, ARGOPT_LONG_ONLY, argc, argv, i, &got);
+	if (ret == -ENOENT)
+		return parse_job_option(c, argv, i, got.key, got.val);
+	if (ret == -EPERM) {
+		fprintf(stderr, "iojob: --%s: %s\n", got.opt->name, got.opt->refuse);
 		return EXIT_USAGE;
 	}
-	val = eq ? eq + 1 : sw->arg == CLI_ARG_REQUIRED ? argv[++*i] : NULL;
-	if (sw->arg == CLI_ARG_REQUIRED && !val)
-		return fail_usage("--%s needs a value", sw->name);
-	return apply_switch(c, sw, val);
+	if (ret < 0)
+		return fail_usage("--%s needs a value", got.opt->name);
+	return apply_switch(c, got.opt, got.val);
 }
 
 void cli_init(struct cli *c, struct dist *dist)
@@ -516,9 +497,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
 {
 	c->fio_mode = argc > 0 && cli_run_as_fio(argv[0]);
 	for (int i = 1; i < argc; i++) {
-		int ret = parse_arg(c, argv, &i);
+		int ret = parse_arg(c, argc, argv, &i);
 
-		if (ret != CLI_GO_ON)
+		if (ret != EXIT_GO_ON)
 			return ret;
 	}
 	if (c->resume && !c->results)
@@ -528,7 +509,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
 		return 0;
 	if (c->showcmd)
 		return cli_showcmd(stdout, c);
-	return CLI_GO_ON;
+	return EXIT_GO_ON;
 }
 
 void cli_free(struct cli *c)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/argopt.h"
 #include "base/exit_code.h"
 #include "engine/run/cells.h"
 #include "engine/engine.h"
@@ -37,12 +38,6 @@ struct cli_trigger {
 	bool quit;
 	bool started;
 };
-
-/*
- * What the steps of the command line return: an exit code (base/exit_code.h, 0 to 255)
- * to stop there, or CLI_GO_ON, which is none, to go on to the next step.
- */
-#define CLI_GO_ON	256
 
 /*
  * Run under the name fio (a symlink, see meson_options.txt's fio_symlink), iojob answers
@@ -98,7 +93,7 @@ struct cli {
 void cli_init(struct cli *c, struct dist *dist);
 
 /*
- * Read the arguments into c (argv[0] is the program). Returns CLI_GO_ON to go on and run,
+ * Read the arguments into c (argv[0] is the program). Returns EXIT_GO_ON to go on and run,
  * or the exit code: 0 after a switch that prints and exits (--help), EXIT_USAGE after
  * saying why.
  */
@@ -114,7 +109,7 @@ void cli_quiet_other_ranks(struct cli *c);
 
 /*
  * The jobs (cli_run.c): the job files read, then every cell built and checked before any
- * runs, their notes said. Returns CLI_GO_ON, or EXIT_USAGE when a rank's job files, files
+ * runs, their notes said. Returns EXIT_GO_ON, or EXIT_USAGE when a rank's job files, files
  * or directories were wrong (every rank stops then).
  */
 int cli_build(struct cli *c, struct diag *d);
@@ -162,44 +157,12 @@ enum cli_switch {
 	CLI_COMPLETE_OPTIONS, CLI_COMPLETE_VALUES, CLI_NOTES,
 };
 
-enum cli_arg {
-	CLI_ARG_NONE,		/* a flag */
-	CLI_ARG_REQUIRED,	/* --KEY=VALUE or --KEY VALUE */
-	CLI_ARG_OPTIONAL,	/* --KEY or --KEY=VALUE */
-};
-
-struct cli_opt {
-	const char *name;	/* without the leading "--" */
-	const char *alias;	/* a one-letter form (-h), or NULL */
-	enum cli_switch id;
-	enum cli_arg arg;
-	const char *metavar;	/* what the value is called in help ("FILE"), or NULL */
-	const char *help;
-	const char *values;	/* the values completion offers, '|'-separated, or NULL */
-	/*
-	 * Or the values from the table they are kept in: the i-th name (its help in *help),
-	 * NULL past the last. help then says what follows their list ("a, b or c; HELP").
-	 */
-	const char *(*value_at)(unsigned i, const char **help);
-	bool hidden;		/* for the completion script: not in help or the man page */
-	/* CLI_REFUSED: the one line that says what to use instead; --help lists the names */
-	const char *refuse;
-};
-
-/* The command-line switches, ended by { NULL }. */
-extern const struct cli_opt cli_options[];
-
-/* The switch named name (without dashes; a one-letter alias counts), or NULL. */
-const struct cli_opt *cli_find(const char *name);
-
 /*
- * What goes between a switch and its metavar in help: "" without one, " " when the
- * metavar holds a '=' ("--set KEY=VALUE" reads better than "--set=KEY=VALUE"), else "=".
+ * The command-line switches (base/argopt.h), each with its enum cli_switch as id, ended by
+ * { NULL }. Read as fio reads them, one dash or two (ARGOPT_LONG_ONLY); a refused switch
+ * (CLI_REFUSED) says what to use instead, and --help lists its name among the refused.
  */
-const char *cli_value_sep(const struct cli_opt *o);
-
-/* The help of o as --help shows it, into buf when made from a value_at table. */
-const char *cli_help(const struct cli_opt *o, char *buf, size_t len);
+extern const struct argopt cli_options[];
 
 /* --help: usage, the switches, the common job options, exit codes, where the manual is. */
 void cli_usage(FILE *f);
@@ -228,7 +191,7 @@ int cli_complete_values(FILE *f, const char *name, const struct engine_info *eng
 int cli_showcmd(FILE *f, const struct cli *c);		/* --showcmd: each file's command line */
 int cli_crctest(FILE *f, const char *types);		/* --crctest[=TYPE,...] */
 int cli_inflate_log(FILE *f, const char *path);		/* --inflate-log=LOG */
-/* --debug=CATEGORY,...: CLI_GO_ON after a note on stderr; "?" lists them (0). */
+/* --debug=CATEGORY,...: EXIT_GO_ON after a note on stderr; "?" lists them (0). */
 int cli_debug(const char *categories);
 
 /*

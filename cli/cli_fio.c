@@ -196,5 +196,5 @@ int cli_debug(const char *categories)
 	}
 	fprintf(stderr, "%s: note: --debug=%s: iojob has no debug log; the report, "
 		"--parse-only and the notes say what it does\n", cli_prog(), categories);
-	return CLI_GO_ON;
+	return EXIT_GO_ON;
 }

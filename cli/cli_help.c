@@ -16,28 +16,13 @@ static const char *const common_options[] = {
 	"numjobs", "runtime", "time_based", "group_reporting", NULL,
 };
 
-const char *cli_help(const struct cli_opt *o, char *buf, size_t len)
-{
-	const char *name, *help;
-	size_t at = 0;
-
-	if (!o->value_at)
-		return o->help;
-	for (unsigned i = 0; (name = o->value_at(i, &help)) && at < len; i++)
-		at += (size_t)snprintf(buf + at, len - at, "%s%s", !i ? "" :
-				       o->value_at(i + 1, &help) ? ", " : " or ", name);
-	if (at < len)
-		snprintf(buf + at, len - at, "; %s", o->help);
-	return buf;
-}
-
 /* fio's switches iojob refuses, each saying what to use instead: one list, wrapped. */
 static void put_refused(FILE *f)
 {
 	size_t col = 0;
 
 	fputs("\nRefused, with what to use instead (fio's, not in iojob):\n", f);
-	for (const struct cli_opt *o = cli_options; o->name; o++) {
+	for (const struct argopt *o = cli_options; o->name; o++) {
 		if (!o->refuse)
 			continue;
 		if (col && col + strlen(o->name) + 4 > 78) {
@@ -51,8 +36,6 @@ static void put_refused(FILE *f)
 
 void cli_usage(FILE *f)
 {
-	char lead[64], help[256];
-
 	fprintf(f, "usage: iojob [options] [JOBFILE ...]\n"
 		"       iojob [options] --name=JOB --OPTION=VALUE ... [--name=JOB2 ...]\n"
 		"       iojob report FILE.jsonl... [options]    (iojob report --help)\n"
@@ -62,15 +45,7 @@ void cli_usage(FILE *f)
 		"fio-style report. '-' reads a job file from stdin. report prints tables and\n"
 		"charts of what --results kept; compare sets targets side by side with ratios.\n"
 		"\nOptions:\n");
-	for (const struct cli_opt *o = cli_options; o->name; o++) {
-		if (o->hidden || o->refuse)
-			continue;
-		snprintf(lead, sizeof(lead), "  %s%s%s--%s%s%s%s%s", o->alias ? "-" : "",
-			 o->alias ? o->alias : "", o->alias ? ", " : "", o->name,
-			 o->arg == CLI_ARG_OPTIONAL ? "[" : "", cli_value_sep(o),
-			 o->metavar ? o->metavar : "", o->arg == CLI_ARG_OPTIONAL ? "]" : "");
-		help_entry(f, lead, cli_help(o, help, sizeof(help)));
-	}
+	argopt_usage(f, cli_options, &help_page);	/* in line with the job options' */
 	put_refused(f);
 	fprintf(f, "\nCommon job options, OPTION=VALUE in a job file or --OPTION=VALUE on the\n"
 		"command line, where --OPTION VALUE works too as in fio (a boolean takes the\n"
@@ -93,38 +68,15 @@ void cli_version(FILE *f, bool fio_mode)
 
 void cli_complete_options(FILE *f, const struct engine_info *engines, unsigned nengines)
 {
-	for (const struct cli_opt *o = cli_options; o->name; o++) {
-		if (o->hidden || o->refuse)
-			continue;
-		if (o->arg != CLI_ARG_REQUIRED)
-			fprintf(f, "--%s\n", o->name);
-		if (o->arg != CLI_ARG_NONE)
-			fprintf(f, "--%s=%s\n", o->name,
-				o->arg == CLI_ARG_REQUIRED ? "\tseparate" : "");
-	}
+	argopt_complete_options(f, cli_options);
 	help_complete_job_options(f, engines, nengines);
 }
 
-/* Print a '|'-separated list one value per line. */
-static void put_values(FILE *f, const char *list)
-{
-	for (const char *p = list; *p; ) {
-		size_t n = strcspn(p, "|");
-
-		fprintf(f, "%.*s\n", (int)n, p);
-		p += n + (p[n] == '|');
-	}
-}
-
-static int complete_switch(FILE *f, const struct cli_opt *c, const struct engine_info *engines,
+/* A switch's values from its entry, then those of the job options and engines it names. */
+static int complete_switch(FILE *f, const struct argopt *c, const struct engine_info *engines,
 			   unsigned nengines)
 {
-	const char *name, *help;
-
-	if (c->values)
-		put_values(f, c->values);
-	for (unsigned i = 0; c->value_at && (name = c->value_at(i, &help)); i++)
-		fprintf(f, "%s\n", name);
+	argopt_complete_values(f, c);
 	if (c->id == CLI_SET || c->id == CLI_CMDHELP) {
 		const char *suffix = c->id == CLI_SET ? "=" : "";
 
@@ -141,14 +93,14 @@ static int complete_switch(FILE *f, const struct cli_opt *c, const struct engine
 int cli_complete_values(FILE *f, const char *name, const struct engine_info *engines,
 			unsigned nengines)
 {
-	const struct cli_opt *c = cli_find(name);
+	const struct argopt *c = argopt_find(cli_options, name);
 
 	if (c)
 		return complete_switch(f, c, engines, nengines);
 	return help_option_values(f, name, engines, nengines);
 }
 
-static void put_switch(FILE *f, const struct cli_opt *o)
+static void put_switch(FILE *f, const struct argopt *o)
 {
 	const char *name, *value_help;
 	char help[256];
@@ -159,12 +111,13 @@ static void put_switch(FILE *f, const struct cli_opt *o)
 	help_man_text(f, o->name);
 	fputc('*', f);
 	if (o->metavar) {
-		fprintf(f, "%s%s_", o->arg == CLI_ARG_OPTIONAL ? "[" : "", cli_value_sep(o));
+		fprintf(f, "%s%s_", o->arg == ARGOPT_OPTIONAL ? "[" : "",
+			argopt_value_sep(&help_page, o));
 		help_man_text(f, o->metavar);
-		fprintf(f, "_%s", o->arg == CLI_ARG_OPTIONAL ? "]" : "");
+		fprintf(f, "_%s", o->arg == ARGOPT_OPTIONAL ? "]" : "");
 	}
 	fprintf(f, "\n\t");
-	help_man_text(f, cli_help(o, help, sizeof(help)));
+	help_man_text(f, argopt_help(o, help, sizeof(help)));
 	fprintf(f, ".\n\n");
 	for (unsigned i = 0; o->value_at && (name = o->value_at(i, &value_help)); i++) {
 		fprintf(f, "\t- *");
@@ -177,7 +130,7 @@ static void put_switch(FILE *f, const struct cli_opt *o)
 
 void cli_man_switches(FILE *f)
 {
-	for (const struct cli_opt *o = cli_options; o->name; o++)
+	for (const struct argopt *o = cli_options; o->name; o++)
 		if (!o->hidden && !o->refuse)
 			put_switch(f, o);
 }

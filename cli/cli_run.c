@@ -460,7 +460,7 @@ int cli_build(struct cli *c, struct diag *d)
 		say(c, d->msg);
 		ret = EXIT_USAGE;
 	}
-	return dist_agree(c->dist, ret, d, stderr) ? EXIT_USAGE : CLI_GO_ON;
+	return dist_agree(c->dist, ret, d, stderr) ? EXIT_USAGE : EXIT_GO_ON;
 }
 
 /*

@@ -4,45 +4,13 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/argopt.h"
 #include "jobs/options.h"
 
 #define HELP_COLS	80	/* wrap help text before this column */
 #define HELP_INDENT	29	/* where the help of an option starts */
 
-/* Write text from column col, wrapping before HELP_COLS onto lines indented by indent. */
-static void put_wrapped(FILE *f, unsigned col, unsigned indent, const char *text)
-{
-	do {
-		size_t len = strlen(text), room = col + 20 < HELP_COLS ? HELP_COLS - col : 20;
-		size_t n = len;
-
-		if (len > room) {
-			for (n = room; n && text[n] != ' '; n--)
-				;
-			if (!n)		/* one word longer than the room: let it overflow */
-				n = strcspn(text, " ");
-		}
-		fprintf(f, "%.*s\n", (int)n, text);
-		text += strspn(text + n, " ") + n;
-		if (*text)
-			fprintf(f, "%*s", indent, "");
-		col = indent;
-	} while (*text);
-}
-
-void help_entry(FILE *f, const char *lead, const char *help)
-{
-	int n = fprintf(f, "%s", lead);
-
-	if (n < 0)
-		return;
-	if ((unsigned)n + 1 >= HELP_INDENT) {
-		fputc('\n', f);
-		n = 0;
-	}
-	fprintf(f, "%*s", HELP_INDENT - n, "");
-	put_wrapped(f, HELP_INDENT, HELP_INDENT, help);
-}
+const struct argopt_page help_page = { HELP_INDENT, HELP_COLS, 2, true };
 
 static const char *metavar_of(const struct opt_def *o)
 {
@@ -67,7 +35,7 @@ void help_option_lines(FILE *f, const char *const *names)
 		if (!o)
 			continue;
 		snprintf(lead, sizeof(lead), "  --%s=%s", o->name, metavar_of(o));
-		help_entry(f, lead, o->help);
+		argopt_entry(f, &help_page, lead, o->help);
 	}
 }
 
@@ -77,7 +45,7 @@ static void put_field(FILE *f, const char *label, const char *value)
 
 	snprintf(lead, sizeof(lead), "%*s%s: ", HELP_INDENT, "", label);
 	fputs(lead, f);
-	put_wrapped(f, (unsigned)strlen(lead), HELP_INDENT + 2, value);
+	argopt_wrap(f, (unsigned)strlen(lead), HELP_INDENT + 2, HELP_COLS, value);
 }
 
 bool help_value_names(const struct opt_enum *vals, unsigned i, char *buf, size_t len)
@@ -129,7 +97,7 @@ static void print_option(FILE *f, const struct opt_def *o, const struct engine_i
 	int width = 0;
 
 	opt_describe(o, desc, sizeof(desc));
-	help_entry(f, o->name, o->help);
+	argopt_entry(f, &help_page, o->name, o->help);
 	if (o->alias)
 		put_field(f, "alias", o->alias);
 	put_field(f, "type", desc);
@@ -156,7 +124,8 @@ static void print_option(FILE *f, const struct opt_def *o, const struct engine_i
 			continue;
 		snprintf(lead, sizeof(lead), "%*s%-*s  ", HELP_INDENT + 2, "", width, names);
 		fputs(lead, f);
-		put_wrapped(f, (unsigned)strlen(lead), (unsigned)strlen(lead), o->vals[i].help);
+		argopt_wrap(f, (unsigned)strlen(lead), (unsigned)strlen(lead), HELP_COLS,
+			    o->vals[i].help);
 	}
 }
 

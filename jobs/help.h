@@ -11,14 +11,16 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct argopt_page;
 struct engine_info;
 struct opt_enum;
 
 /*
- * One entry of --help: lead ("  --name=METAVAR") padded to the help column, then help
- * wrapped before column 80 onto lines that start at that column.
+ * How --help and --cmdhelp lay an option out (base/argopt.h): "  --name=METAVAR" padded to
+ * the help column, then its help wrapped before column 80 onto lines that start there.
+ * iojob's own switches take it too, so that --help's two lists line up.
  */
-void help_entry(FILE *f, const char *lead, const char *help);
+extern const struct argopt_page help_page;
 
 /* --help's line for each job option named in names (ended by NULL): "--name=TYPE  help". */
 void help_option_lines(FILE *f, const char *const *names);

@@ -24,15 +24,20 @@ struct pts_args {
 	const char *target, *results, *label, *tests, *fraction, *round_time, *max_rounds;
 	const char *iops_bs, *iops_mixes, *tp_bs, *lat_bs, *lat_mixes, *iodepth, *threads;
 	const char *purge, *round_set;
-	struct cmd_where sets;
+	struct argopt_kv sets;
 };
 
 #define ARG(field)	offsetof(struct pts_args, field)
 
-static void tests_list(FILE *f)
+static const char *test_at(unsigned i, const char **help)
 {
-	for (const struct pts_test *t = pts_tests; t->name; t++)
-		fprintf(f, "%s\n", t->name);
+	for (const struct pts_test *t = pts_tests; t->name; t++, i--) {
+		if (!i) {
+			*help = t->help;
+			return t->name;
+		}
+	}
+	return NULL;
 }
 
 static void tests_describe(char *buf, size_t len)
@@ -44,37 +49,43 @@ static void tests_describe(char *buf, size_t len)
 }
 
 /* In the order --help lists them. */
-static const struct cmd_opt options[] = {
-	{ "results", "DIR", ARG(results), "where the result set (DIR/results.jsonl), the "
-	  "report and its plots go; required" },
-	{ "label", "NAME", ARG(label), "what the result lines call this target (default: its "
-	  "file name); a label the result set holds already is refused" },
-	{ "tests", "LIST", ARG(tests), .describe = tests_describe, .list = tests_list },
-	{ "capacity-fraction", "F", ARG(fraction), "use this share of the target, from its "
-	  "start (0 < F <= 1, default 1; the purge still covers all of it)", "1|0.75|0.5" },
-	{ "round-time", "TIME", ARG(round_time), "how long each cell of a round runs (default "
-	  "60s, the specification's minute)", "60s|10s|1s|200ms" },
-	{ "max-rounds", "N", ARG(max_rounds), "rounds before the steady state is reported not "
-	  "attained (default 25, the specification's)", "25|10|5" },
-	{ "iops-bs", "LIST", ARG(iops_bs), "the IOPS test's block sizes (default "
-	  "1024k,128k,64k,32k,16k,8k,4k,512)" },
-	{ "iops-mixes", "LIST", ARG(iops_mixes), "the IOPS test's read percentages (default "
-	  "100,95,65,50,35,5,0)" },
-	{ "tp-bs", "LIST", ARG(tp_bs), "the throughput test's block sizes (default 1024k,128k)" },
-	{ "lat-bs", "LIST", ARG(lat_bs), "the latency test's block sizes (default 512,4k,8k)" },
-	{ "lat-mixes", "LIST", ARG(lat_mixes), "the latency test's read percentages (default "
-	  "100,65,0)" },
-	{ "iodepth", "N", ARG(iodepth), "I/Os in flight per thread in the IOPS and throughput "
-	  "tests and the preconditioning (default 32; the latency test runs 1)", "32|16|1" },
-	{ "threads", "N", ARG(threads), "threads in the IOPS and throughput tests (default 1)",
-	  "1|2|4" },
-	{ "purge", "HOW", ARG(purge), "discard (default: every block of the target, or holes "
-	  "punched in a file) or none", "discard|none" },
-	{ "set", "KEY=VALUE", CMD_OPT_WHERE, "a job option for every job of the suite "
-	  "(repeatable): ioengine, direct, rate_iops, ...; not the options the suite sets" },
-	{ "round-set", "KEY=V1,V2,...", ARG(round_set), "a job option that changes round by "
-	  "round: round N takes VN, the last value after that (for testing the detection)" },
-	{ 0 },
+static const struct argopt options[] = {
+	CMD_OPT("results", "DIR", ARG(results), "where the result set (DIR/results.jsonl), the "
+		"report and its plots go; required"),
+	CMD_OPT("label", "NAME", ARG(label), "what the result lines call this target (default: "
+		"its file name); a label the result set holds already is refused"),
+	CMD_OPT("tests", "LIST", ARG(tests), NULL, .describe = tests_describe,
+		.value_at = test_at),
+	CMD_OPT("capacity-fraction", "F", ARG(fraction), "use this share of the target, from "
+		"its start (0 < F <= 1, default 1; the purge still covers all of it)",
+		.values = "1|0.75|0.5"),
+	CMD_OPT("round-time", "TIME", ARG(round_time), "how long each cell of a round runs "
+		"(default 60s, the specification's minute)", .values = "60s|10s|1s|200ms"),
+	CMD_OPT("max-rounds", "N", ARG(max_rounds), "rounds before the steady state is reported "
+		"not attained (default 25, the specification's)", .values = "25|10|5"),
+	CMD_OPT("iops-bs", "LIST", ARG(iops_bs), "the IOPS test's block sizes (default "
+		"1024k,128k,64k,32k,16k,8k,4k,512)"),
+	CMD_OPT("iops-mixes", "LIST", ARG(iops_mixes), "the IOPS test's read percentages "
+		"(default 100,95,65,50,35,5,0)"),
+	CMD_OPT("tp-bs", "LIST", ARG(tp_bs), "the throughput test's block sizes (default "
+		"1024k,128k)"),
+	CMD_OPT("lat-bs", "LIST", ARG(lat_bs), "the latency test's block sizes (default "
+		"512,4k,8k)"),
+	CMD_OPT("lat-mixes", "LIST", ARG(lat_mixes), "the latency test's read percentages "
+		"(default 100,65,0)"),
+	CMD_OPT("iodepth", "N", ARG(iodepth), "I/Os in flight per thread in the IOPS and "
+		"throughput tests and the preconditioning (default 32; the latency test runs 1)",
+		.values = "32|16|1"),
+	CMD_OPT("threads", "N", ARG(threads), "threads in the IOPS and throughput tests "
+		"(default 1)", .values = "1|2|4"),
+	CMD_OPT("purge", "HOW", ARG(purge), "discard (default: every block of the target, or "
+		"holes punched in a file) or none", .values = "discard|none"),
+	CMD_KV("set", "KEY=VALUE", ARG(sets), "a job option for every job of the suite "
+	       "(repeatable): ioengine, direct, rate_iops, ...; not the options the suite sets"),
+	CMD_OPT("round-set", "KEY=V1,V2,...", ARG(round_set), "a job option that changes round "
+		"by round: round N takes VN, the last value after that (for testing the "
+		"detection)"),
+	{ NULL },
 };
 
 static void usage(FILE *f)
@@ -118,15 +129,15 @@ static int parse_args(struct pts_args *a, int argc, char **argv)
 			a->target = argv[i];
 			continue;
 		}
-		ret = cmd_parse_option(PTS_CMD, options, a, &a->sets, argc, argv, &i);
-		if (ret != CMD_CONTINUE)
+		ret = cmd_parse_option(PTS_CMD, options, a, argc, argv, &i);
+		if (ret != EXIT_GO_ON)
 			return ret;
 	}
 	if (!a->target)
 		return cmd_fail(PTS_CMD, "no target given (see iojob pts --help)");
 	if (!a->results)
 		return cmd_fail(PTS_CMD, "--results DIR is required");
-	return CMD_CONTINUE;
+	return EXIT_GO_ON;
 }
 
 /* The job options the suite sets itself, which --set may not change. */
@@ -143,13 +154,13 @@ static int parse_uint(const char *opt, const char *s, unsigned dflt, unsigned lo
 
 	if (!s) {
 		*out = dflt;
-		return CMD_CONTINUE;
+		return EXIT_GO_ON;
 	}
 	if (value_parse_int(s, &v) < 0 || v < lo || v > hi)
 		return cmd_fail(PTS_CMD, "--%s '%s': expected a whole number from %u to %u", opt, s,
 				lo, hi);
 	*out = (unsigned)v;
-	return CMD_CONTINUE;
+	return EXIT_GO_ON;
 }
 
 static int add_set(struct pts_plan *p, const char *kv)
@@ -166,7 +177,7 @@ static int add_set(struct pts_plan *p, const char *kv)
 		return cmd_fail(PTS_CMD, "--set: at most %d", PTS_MAX_SETS - 1);
 	p->sets[p->nsets++] = (struct job_override){ strndup(kv, (size_t)(eq - kv)), eq + 1,
 						     "--set" };
-	return CMD_CONTINUE;
+	return EXIT_GO_ON;
 }
 
 /* --round-set KEY=V1,V2,...: checked as --set is; its value joins the sets round by round. */
@@ -176,16 +187,16 @@ static int parse_round_set(struct pts_plan *p, const char *s)
 	int ret;
 
 	if (!s)
-		return CMD_CONTINUE;
+		return EXIT_GO_ON;
 	if (!eq || eq == s || !eq[1])
 		return cmd_fail(PTS_CMD, "--round-set '%s': expected KEY=V1,V2,...", s);
 	ret = add_set(p, s);
-	if (ret != CMD_CONTINUE)
+	if (ret != EXIT_GO_ON)
 		return ret;
 	p->nsets--;	/* placed after --set's, with each round's value */
 	p->round_key = p->sets[p->nsets].key;
 	p->nround_values = value_split(eq + 1, ',', &p->round_values);
-	return p->nround_values > 0 ? CMD_CONTINUE : cmd_fail(PTS_CMD, "out of memory");
+	return p->nround_values > 0 ? EXIT_GO_ON : cmd_fail(PTS_CMD, "out of memory");
 }
 
 /* The index of v in list, or -1. */
@@ -225,20 +236,20 @@ static int plan_matrix(struct pts_test_plan *tp, const char *bs, const char *mix
 	for (int i = 1; i < tp->nmixes; i++)
 		if (atoi(tp->mixes[i]) < atoi(tp->mixes[tp->track_mix]))
 			tp->track_mix = i;
-	return CMD_CONTINUE;
+	return EXIT_GO_ON;
 }
 
 static int plan_tests(struct pts_plan *p, const struct pts_args *a)
 {
 	char **names = NULL;
 	int n = value_split(a->tests ? a->tests : "iops,throughput,latency", ',', &names);
-	int ret = n > 0 ? CMD_CONTINUE : cmd_fail(PTS_CMD, "--tests: expected a list");
+	int ret = n > 0 ? EXIT_GO_ON : cmd_fail(PTS_CMD, "--tests: expected a list");
 
-	for (int i = 0; ret == CMD_CONTINUE && i < n; i++)
+	for (int i = 0; ret == EXIT_GO_ON && i < n; i++)
 		if (!pts_test_find(names[i]))
 			ret = cmd_fail(PTS_CMD, "--tests: unknown test '%s' (iops, throughput or "
 				       "latency)", names[i]);
-	for (const struct pts_test *t = pts_tests; ret == CMD_CONTINUE && t->name; t++) {
+	for (const struct pts_test *t = pts_tests; ret == EXIT_GO_ON && t->name; t++) {
 		struct pts_test_plan *tp = &p->tests[p->ntests];
 		bool iops = !strcmp(t->name, "iops"), lat = !strcmp(t->name, "latency");
 
@@ -285,7 +296,7 @@ static int plan_target(struct pts_plan *p, const char *fraction)
 	if (!p->used_bytes)
 		return cmd_fail(PTS_CMD, "target '%s': %.4g of its %llu bytes is under 1 MiB",
 				p->target, f, (unsigned long long)p->target_bytes);
-	return CMD_CONTINUE;
+	return EXIT_GO_ON;
 }
 
 static int plan_results(struct pts_plan *p, const char *dir)
@@ -301,7 +312,7 @@ static int plan_results(struct pts_plan *p, const char *dir)
 	if ((size_t)snprintf(p->results, sizeof(p->results), "%s/results.jsonl", dir) >=
 	    sizeof(p->results))
 		return cmd_fail(PTS_CMD, "--results '%s': the path is too long", dir);
-	return CMD_CONTINUE;
+	return EXIT_GO_ON;
 }
 
 static int plan(struct pts_plan *p, const struct pts_args *a)
@@ -321,16 +332,16 @@ static int plan(struct pts_plan *p, const struct pts_args *a)
 	p->purge = !a->purge || !strcmp(a->purge, "discard");
 	p->ioengine = HAVE_LIBAIO ? "libaio" : "psync";
 	if ((ret = parse_uint("max-rounds", a->max_rounds, PTS_MAX_ROUNDS, PTS_WINDOW_ROUNDS,
-			      1000, &p->max_rounds)) != CMD_CONTINUE ||
-	    (ret = parse_uint("iodepth", a->iodepth, 32, 1, 4096, &p->iodepth)) != CMD_CONTINUE ||
-	    (ret = parse_uint("threads", a->threads, 1, 1, 1024, &p->threads)) != CMD_CONTINUE)
+			      1000, &p->max_rounds)) != EXIT_GO_ON ||
+	    (ret = parse_uint("iodepth", a->iodepth, 32, 1, 4096, &p->iodepth)) != EXIT_GO_ON ||
+	    (ret = parse_uint("threads", a->threads, 1, 1, 1024, &p->threads)) != EXIT_GO_ON)
 		return ret;
 	for (unsigned i = 0; i < a->sets.n; i++)
-		if ((ret = add_set(p, a->sets.kv[i])) != CMD_CONTINUE)
+		if ((ret = add_set(p, a->sets.kv[i])) != EXIT_GO_ON)
 			return ret;
-	if ((ret = parse_round_set(p, a->round_set)) != CMD_CONTINUE ||
-	    (ret = plan_tests(p, a)) != CMD_CONTINUE ||
-	    (ret = plan_target(p, a->fraction)) != CMD_CONTINUE)
+	if ((ret = parse_round_set(p, a->round_set)) != EXIT_GO_ON ||
+	    (ret = plan_tests(p, a)) != EXIT_GO_ON ||
+	    (ret = plan_target(p, a->fraction)) != EXIT_GO_ON)
 		return ret;
 	p->nengines = engine_catalog(p->engines, sizeof(p->engines) / sizeof(p->engines[0]));
 	return plan_results(p, a->results);
@@ -339,11 +350,11 @@ static int plan(struct pts_plan *p, const struct pts_args *a)
 int pts_parse(struct pts_plan *p, int argc, char **argv)
 {
 	struct pts_args a = { 0 };
-	int ret = cmd_complete(PTS_CMD, options, argc, argv);
+	int ret = cmd_complete(options, argc, argv);
 
-	if (ret == CMD_CONTINUE)
+	if (ret == EXIT_GO_ON)
 		ret = parse_args(&a, argc, argv);
-	return ret == CMD_CONTINUE ? plan(p, &a) : ret;
+	return ret == EXIT_GO_ON ? plan(p, &a) : ret;
 }
 
 void pts_plan_free(struct pts_plan *p)

@@ -38,7 +38,7 @@ int pts_main(int argc, char **argv)
 		return EXIT_JOB_FAILED;
 	}
 	ret = pts_parse(p, argc, argv);
-	if (ret < 0) {
+	if (ret == EXIT_GO_ON) {
 		suite = &st;
 		signal(SIGINT, on_signal);
 		signal(SIGTERM, on_signal);
@@ -47,8 +47,8 @@ int pts_main(int argc, char **argv)
 			fprintf(stderr, "iojob pts: stopped by signal %d: the report shows the "
 				"rounds kept\n", (int)st.stopped_by);
 		/* whatever ran is kept and reported; a refusal before any cell ran has nothing */
-		if (ret != 2 && pts_write_report(p) && !ret)
-			ret = 1;
+		if (ret != EXIT_USAGE && pts_write_report(p) && !ret)
+			ret = EXIT_JOB_FAILED;
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		suite = NULL;

@@ -61,7 +61,10 @@ struct pts_state {
 	struct run *volatile running;
 };
 
-/* Parse the command line into p. Returns -1 to go on, or an exit status (0 after --help). */
+/*
+ * Parse the command line into p. Returns EXIT_GO_ON to go on, or an exit status (0 after
+ * --help).
+ */
 int pts_parse(struct pts_plan *p, int argc, char **argv);
 void pts_plan_free(struct pts_plan *p);
 

@@ -1,4 +1,4 @@
-/* Shared by iojob report and compare: parsing options and formats, loading, messages. */
+/* Shared by iojob report, compare and pts: their options read, formats, loading, messages. */
 #include "output/resultset/cmd_common.h"
 
 #include <errno.h>
@@ -13,49 +13,21 @@
 #include "output/resultset/seed_tables.h"
 #include "base/diag.h"
 
-/* "--name=VALUE" or "--name VALUE": 1 with *val set, 0 for another option, -1 no value. */
-static int match_option(int argc, char **argv, int *i, const char *name, const char **val)
+int cmd_parse_option(const char *cmd, const struct argopt *opts, void *args, int argc,
+		     char **argv, int *i)
 {
-	const char *a = argv[*i];
-	size_t n = strlen(name);
+	struct argopt_got got;
+	int ret = argopt_read(opts, ARGOPT_GNU, argc, argv, i, &got);
 
-	if (strncmp(a, "--", 2) || strncmp(a + 2, name, n))
-		return 0;
-	if (a[2 + n] == '=') {
-		*val = a + 3 + n;
-		return 1;
-	}
-	if (a[2 + n])
-		return 0;
-	if (*i + 1 >= argc)
-		return -1;
-	*val = argv[++*i];
-	return 1;
-}
-
-int cmd_parse_option(const char *cmd, const struct cmd_opt *opts, void *args,
-		     struct cmd_where *w, int argc, char **argv, int *i)
-{
-	const char *val;
-
-	for (const struct cmd_opt *o = opts; o->name; o++) {
-		int r = match_option(argc, argv, i, o->name, &val);
-
-		if (r < 0)
-			return cmd_fail(cmd, "--%s needs a value (see iojob %s --help)", o->name,
-					cmd);
-		if (!r)
-			continue;
-		if (o->off != CMD_OPT_WHERE)
-			*(const char **)((char *)args + o->off) = val;
-		else if (w->n < CMD_MAX_WHERE && strchr(val, '='))
-			w->kv[w->n++] = val;
-		else
-			return cmd_fail(cmd, "--%s takes KEY=VALUE, at most %d times ('%s')",
-					o->name, CMD_MAX_WHERE, val);
-		return CMD_CONTINUE;
-	}
-	return cmd_fail(cmd, "unknown option '%s' (see iojob %s --help)", argv[*i], cmd);
+	if (ret == -ENOENT)
+		return cmd_fail(cmd, "unknown option '%s' (see iojob %s --help)", argv[*i], cmd);
+	if (ret < 0)
+		return cmd_fail(cmd, "--%s needs a value (see iojob %s --help)", got.opt->name,
+				cmd);
+	if (argopt_store(got.opt, args, got.val) < 0)
+		return cmd_fail(cmd, "--%s takes KEY=VALUE, at most %d times ('%s')",
+				got.opt->name, ARGOPT_MAX_KV, got.val);
+	return EXIT_GO_ON;
 }
 
 int cmd_parse_format(const char *s, struct cmd_format *out)
@@ -79,7 +51,7 @@ FILE *cmd_open_output(const char *cmd, const char *opt, const char *path, int *s
 	FILE *f = path_fopen(path, "w", why, sizeof(why));
 
 	if (!f) {
-		*status = errno == EPERM ? CMD_USAGE : CMD_OUTPUT_FAILED;
+		*status = errno == EPERM ? EXIT_USAGE : EXIT_JOB_FAILED;
 		fprintf(stderr, "iojob %s: %s '%s': %s\n", cmd, opt, path, why);
 	}
 	return f;
@@ -94,7 +66,7 @@ int cmd_fail(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	return CMD_USAGE;
+	return EXIT_USAGE;
 }
 
 int cmd_load(const char *cmd, struct rs_set *set, const char *const *files, size_t n)

@@ -1,6 +1,8 @@
 /*
- * What iojob report and iojob compare share: an option table that drives their parsing,
- * the option lines of their --help and their completion; formats; loading; messages.
+ * What iojob report, iojob compare and iojob pts share: their options read, described and
+ * completed from their tables (base/argopt.h); formats; loading; messages. Their steps
+ * return EXIT_GO_ON to go on, or an exit code (base/exit_code.h): EXIT_USAGE for a usage or
+ * input error, EXIT_JOB_FAILED for an output that could not be written.
  */
 #ifndef OUTPUT_RESULTSET_CMD_COMMON_H
 #define OUTPUT_RESULTSET_CMD_COMMON_H
@@ -8,79 +10,62 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/argopt.h"
+#include "base/exit_code.h"
 #include "output/resultset/table.h"
 
 struct rs_set;
 struct seed_shape;
 struct table;
 
-/* Exit statuses of the subcommands, and what their steps return to go on. */
-#define CMD_USAGE		2
-#define CMD_OUTPUT_FAILED	1
-#define CMD_CONTINUE		(-1)
-
 struct cmd_format {
 	const struct seed_shape *shape;	/* NULL: the plain table of the pivot */
 	enum table_style style;
 };
 
-#define CMD_MAX_WHERE		32
-#define CMD_OPT_WHERE		((size_t)-1)
-
-/* --where KEY=VALUE, repeatable: only the runs where KEY is VALUE. */
-struct cmd_where {
-	const char *kv[CMD_MAX_WHERE];
-	unsigned n;
-};
-
 /*
- * A subcommand's option, all of which take a value. The table drives parsing, the
- * options' lines of --help and completion. Where the value goes: the offset of a
- * const char * in the subcommand's arguments, or CMD_OPT_WHERE.
+ * A subcommand's option: each takes a value, which goes to the const char * at offset o
+ * of the subcommand's arguments (offsetof); one without values offers file names.
  */
-struct cmd_opt {
-	const char *name;
-	const char *metavar;	/* what --help calls the value: "KEY=VALUE" */
-	size_t off;
-	const char *help;	/* wrapped by --help */
-	const char *values;	/* what completion offers, '|'-separated; NULL: file names */
-	/* Or help and values made from the tables they come from (formats, metrics, charts). */
-	void (*describe)(char *buf, size_t len);
-	void (*list)(FILE *f);
-};
+#define CMD_OPT(n, m, o, h, ...) \
+	{ .name = n, .arg = ARGOPT_REQUIRED, .metavar = m, .off = o, .help = h, __VA_ARGS__ }
+
+/* One that takes KEY=VALUE again and again (--where): into the struct argopt_kv at o. */
+#define CMD_KV(n, m, o, h)	CMD_OPT(n, m, o, h, .kv = true)
 
 /*
  * Parse the option at argv[*i] ("--name=VALUE" or "--name VALUE", moving *i past VALUE)
- * by the table opts (ending with a NULL name) into args and w. Returns CMD_CONTINUE, or
- * CMD_USAGE after saying what is wrong.
+ * by the table opts into args. Returns EXIT_GO_ON, or EXIT_USAGE after saying what is
+ * wrong.
  */
-int cmd_parse_option(const char *cmd, const struct cmd_opt *opts, void *args,
-		     struct cmd_where *w, int argc, char **argv, int *i);
+int cmd_parse_option(const char *cmd, const struct argopt *opts, void *args, int argc,
+		     char **argv, int *i);
 
 /*
- * Answer the completion script for subcommand cmd: "--complete-options" lists the options
- * as iojob's own switch does, "--complete-values=NAME" one option's values (the globs
- * of its files, "--complete-files", come from cli_commands.c's table). Returns
- * CMD_CONTINUE when argv[1] is none of them, else the exit status.
+ * Answer the completion script for a subcommand whose table is opts: "--complete-options"
+ * lists --help and the options as iojob's own switch does, "--complete-values=NAME" one
+ * option's values (the globs of its files, "--complete-files", come from cli_commands.c's
+ * table). Returns EXIT_GO_ON when argv[1] is none of them, else the exit status.
  */
-int cmd_complete(const char *cmd, const struct cmd_opt *opts, int argc, char **argv);
+int cmd_complete(const struct argopt *opts, int argc, char **argv);
 
 /* The options' lines of --help, then --help's own: "  --NAME METAVAR" and the help. */
-void cmd_usage_options(FILE *f, const struct cmd_opt *opts);
+void cmd_usage_options(FILE *f, const struct argopt *opts);
 
 /* A renderer, a seed shape, or "SHAPE,RENDERER" ("sysbench,dokuwiki"). 0 or -EINVAL. */
 int cmd_parse_format(const char *s, struct cmd_format *out);
 
 /*
  * --format from the tables of renderers (table.c) and, for formats, seed shapes
- * (seed_tables.c): its help, the values completion offers, and the names a usage error
- * lists ("table, markdown, csv, dokuwiki, sysbench, ..., or SHAPE,RENDERER").
+ * (seed_tables.c): its help, the values completion offers (an argopt value_at table), and
+ * the names a usage error lists ("table, markdown, csv, dokuwiki, sysbench, ..., or
+ * SHAPE,RENDERER").
  */
 void cmd_formats_describe(char *buf, size_t len);
-void cmd_formats_list(FILE *f);
+const char *cmd_format_at(unsigned i, const char **help);
 void cmd_formats_names(char *buf, size_t len);
 void cmd_styles_describe(char *buf, size_t len);
-void cmd_styles_list(FILE *f);
+const char *cmd_style_at(unsigned i, const char **help);
 void cmd_styles_names(char *buf, size_t len);
 
 /* Append printf's text to the string in buf (len bytes in all), cut to fit. */
@@ -92,15 +77,15 @@ const char *cmd_list_sep(size_t i, size_t n, const char *last);
 
 /*
  * Open a chart or page that OPT names for writing, through the guard of every output
- * (engine/devices/path_guard.h). NULL after saying why, with *status CMD_USAGE where the
- * guard refused the path (a device, a pseudo file system), CMD_OUTPUT_FAILED otherwise.
+ * (engine/devices/path_guard.h). NULL after saying why, with *status EXIT_USAGE where the
+ * guard refused the path (a device, a pseudo file system), EXIT_JOB_FAILED otherwise.
  */
 FILE *cmd_open_output(const char *cmd, const char *opt, const char *path, int *status);
 
-/* Print "iojob CMD: MESSAGE" on stderr; returns CMD_USAGE. */
+/* Print "iojob CMD: MESSAGE" on stderr; returns EXIT_USAGE. */
 int cmd_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Load every file into set; on an error, say so and return CMD_USAGE; notes on stderr. */
+/* Load every file into set; on an error, say so and return EXIT_USAGE; notes on stderr. */
 int cmd_load(const char *cmd, struct rs_set *set, const char *const *files, size_t n);
 
 /* FILE for the first chart, FILE-2.svg (the number before the extension) for the next. */

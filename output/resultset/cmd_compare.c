@@ -36,7 +36,7 @@ struct compare_run {
 	const char *files[MAX_FILES];	/* every file, once */
 	size_t nfiles;
 	const char *job, *metrics, *format, *svg;
-	struct cmd_where where;
+	struct argopt_kv where;
 	struct metric m[MAX_METRICS];
 	unsigned nm;
 	struct cmd_format fmt;
@@ -54,16 +54,17 @@ static void metrics_list(FILE *f)
 }
 
 /* In the order --help lists them. */
-static const struct cmd_opt options[] = {
-	{ "metrics", "LIST", ARG(metrics), "comma-separated metrics (default " DEFAULT_METRICS
-	  "); one without read_/write_ shows for each direction done", .list = metrics_list },
-	{ "job", "NAME", ARG(job), "only this job (section)" },
-	{ "where", "KEY=VALUE", CMD_OPT_WHERE, "only the runs where KEY is VALUE (repeatable)" },
-	{ "format", "FORMAT", ARG(format), .describe = cmd_styles_describe,
-	  .list = cmd_styles_list },
-	{ "svg", "FILE", ARG(svg), "draw each metric as bars, a bar per side for each run in "
-	  "common (FILE, FILE-2.svg, ...)" },
-	{ 0 },
+static const struct argopt options[] = {
+	CMD_OPT("metrics", "LIST", ARG(metrics), "comma-separated metrics (default "
+		DEFAULT_METRICS "); one without read_/write_ shows for each direction done",
+		.list = metrics_list),
+	CMD_OPT("job", "NAME", ARG(job), "only this job (section)"),
+	CMD_KV("where", "KEY=VALUE", ARG(where), "only the runs where KEY is VALUE (repeatable)"),
+	CMD_OPT("format", "FORMAT", ARG(format), NULL, .describe = cmd_styles_describe,
+		.value_at = cmd_style_at),
+	CMD_OPT("svg", "FILE", ARG(svg), "draw each metric as bars, a bar per side for each run "
+		"in common (FILE, FILE-2.svg, ...)"),
+	{ NULL },
 };
 
 static void usage(FILE *f)
@@ -132,7 +133,7 @@ static int add_side(struct compare_run *c, const char *arg)
 		snprintf(s->label, sizeof(s->label), "%s", arg);
 	}
 	c->nsides++;
-	return CMD_CONTINUE;
+	return EXIT_GO_ON;
 }
 
 static int parse_metrics(struct compare_run *c)
@@ -147,7 +148,7 @@ static int parse_metrics(struct compare_run *c)
 			return cmd_fail(CMD, "--metrics: unknown metric '%s'\n%s", tok,
 					metric_names_help);
 	}
-	return c->nm ? CMD_CONTINUE : cmd_fail(CMD, "--metrics: no metric given");
+	return c->nm ? EXIT_GO_ON : cmd_fail(CMD, "--metrics: no metric given");
 }
 
 /* With a label among the sides, plain files only supply runs: they are not sides. */
@@ -175,10 +176,10 @@ static int parse_args(struct compare_run *c, int argc, char **argv)
 			return 0;
 		}
 		if (argv[i][0] == '-')
-			ret = cmd_parse_option(CMD, options, c, &c->where, argc, argv, &i);
+			ret = cmd_parse_option(CMD, options, c, argc, argv, &i);
 		else
 			ret = add_side(c, argv[i]);
-		if (ret != CMD_CONTINUE)
+		if (ret != EXIT_GO_ON)
 			return ret;
 	}
 	drop_file_sides(c);
@@ -232,7 +233,7 @@ static int file_side_name(struct compare_run *c, unsigned i)
 					label, side->units[k]->cell->label);
 	slash = strrchr(c->spec[i].file, '/');
 	side->name = *label ? label : slash ? slash + 1 : c->spec[i].file;
-	return CMD_CONTINUE;
+	return EXIT_GO_ON;
 }
 
 static int build_side(struct compare_run *c, unsigned i)
@@ -259,7 +260,7 @@ static int build_side(struct compare_run *c, unsigned i)
 	if (s->kind == SIDE_FILE)
 		return file_side_name(c, i);
 	side->name = s->label;
-	return CMD_CONTINUE;
+	return EXIT_GO_ON;
 }
 
 /* A chart per metric, in the order --metrics gives them. */
@@ -280,7 +281,7 @@ static int write_svg(const struct compare_run *c)
 			ret = -EIO;
 		if (ret < 0) {
 			cmd_fail(CMD, "--svg '%s': %s", path, strerror(-ret));
-			return CMD_OUTPUT_FAILED;
+			return EXIT_JOB_FAILED;
 		}
 	}
 	return 0;
@@ -296,7 +297,7 @@ static int run_compare(struct compare_run *c)
 	if (rs_select(&c->set, c->job, c->where.kv, c->where.n, &c->sel) < 0)
 		return cmd_fail(CMD, "out of memory");
 	for (unsigned i = 0; i < c->nsides; i++)
-		if ((ret = build_side(c, i)) != CMD_CONTINUE)
+		if ((ret = build_side(c, i)) != EXIT_GO_ON)
 			return ret;
 	if (!compare_common(c->sides, c->nsides))
 		return cmd_fail(CMD, "the sides have no run in common (the same job and swept "
@@ -315,10 +316,10 @@ int compare_main(int argc, char **argv)
 
 	if (!c)
 		return cmd_fail(CMD, "out of memory");
-	ret = cmd_complete(CMD, options, argc, argv);
-	if (ret == CMD_CONTINUE)
+	ret = cmd_complete(options, argc, argv);
+	if (ret == EXIT_GO_ON)
 		ret = parse_args(c, argc, argv);
-	if (ret == CMD_CONTINUE)
+	if (ret == EXIT_GO_ON)
 		ret = run_compare(c);
 	for (unsigned i = 0; i < c->nsides; i++) {
 		compare_index_free(&c->sides[i]);

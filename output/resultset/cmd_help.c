@@ -1,7 +1,7 @@
 /*
- * The subcommands' --help option lines and their completion, from their option tables,
- * and --format's help, values and names from the tables of renderers (table.c) and seed
- * shapes (seed_tables.c).
+ * The subcommands' --help option lines and their completion, from their option tables
+ * (base/argopt.h), and --format's help, values and names from the tables of renderers
+ * (table.c) and seed shapes (seed_tables.c).
  */
 #include "output/resultset/cmd_common.h"
 
@@ -12,87 +12,42 @@
 
 #include "output/resultset/seed_tables.h"
 
-#define USAGE_COLS	80	/* wrap help before this column */
-#define USAGE_INDENT	22	/* where the help of an option starts */
+/*
+ * The options' help: "  --NAME METAVAR", the help from column 22 on, in lines of at most
+ * 79 columns.
+ */
+static const struct argopt_page cmd_page = { 22, 79, 1, false };
 
-/* One value a line from a '|'-separated list. */
-static void put_values(const char *list)
+/* --help, which every subcommand takes (each reads it before its table's options). */
+static const struct argopt help_option[] = {
+	{ .name = "help", .help = "print this text" },
+	{ NULL },
+};
+
+int cmd_complete(const struct argopt *opts, int argc, char **argv)
 {
-	for (const char *p = list; p && *p; p += strcspn(p, "|"), p += *p == '|')
-		printf("%.*s\n", (int)strcspn(p, "|"), p);
-}
+	const struct argopt *o;
 
-int cmd_complete(const char *cmd, const struct cmd_opt *opts, int argc, char **argv)
-{
-	const char *name;
-
-	(void)cmd;	/* the same answer for every subcommand, from its own table */
 	if (argc != 2 || strncmp(argv[1], "--complete-", 11))
-		return CMD_CONTINUE;
+		return EXIT_GO_ON;
 	if (!strcmp(argv[1], "--complete-options")) {
-		puts("--help");
-		for (const struct cmd_opt *o = opts; o->name; o++)
-			printf("--%s=\tseparate\n", o->name);
+		argopt_complete_options(stdout, help_option);
+		argopt_complete_options(stdout, opts);
 		return 0;
 	}
 	if (strncmp(argv[1], "--complete-values=", 18))
-		return CMD_CONTINUE;
-	name = argv[1] + 18;
-	for (const struct cmd_opt *o = opts; o->name; o++) {
-		if (strcmp(o->name, name))
-			continue;
-		put_values(o->values);
-		if (o->list)
-			o->list(stdout);
-		return 0;
-	}
-	return CMD_USAGE;	/* no message: the completion script would drop it */
+		return EXIT_GO_ON;
+	o = argopt_find(opts, argv[1] + 18);
+	if (!o)
+		return EXIT_USAGE;	/* no message: the completion script would drop it */
+	argopt_complete_values(stdout, o);
+	return 0;
 }
 
-/* Write text from column col, wrapping before USAGE_COLS onto lines indented by indent. */
-static void put_wrapped(FILE *f, size_t col, size_t indent, const char *text)
+void cmd_usage_options(FILE *f, const struct argopt *opts)
 {
-	while (*text) {
-		size_t n = strlen(text);
-
-		if (col + n >= USAGE_COLS) {
-			for (n = USAGE_COLS - 1 - col; n && text[n] != ' '; n--)
-				;
-			if (!n)		/* one word longer than the room: let it overflow */
-				n = strcspn(text, " ");
-		}
-		fprintf(f, "%.*s\n", (int)n, text);
-		text += n + strspn(text + n, " ");
-		if (*text)
-			fprintf(f, "%*s", (int)indent, "");
-		col = indent;
-	}
-}
-
-static void put_option(FILE *f, const char *name, const char *metavar, const char *help)
-{
-	int n = fprintf(f, "  --%s%s%s", name, metavar ? " " : "", metavar ? metavar : "");
-
-	if (n < 0)
-		return;
-	if (n >= USAGE_INDENT) {
-		fputc('\n', f);
-		n = 0;
-	}
-	fprintf(f, "%*s", USAGE_INDENT - n, "");
-	put_wrapped(f, USAGE_INDENT, USAGE_INDENT, help);
-}
-
-void cmd_usage_options(FILE *f, const struct cmd_opt *opts)
-{
-	char help[1024];
-
-	for (const struct cmd_opt *o = opts; o->name; o++) {
-		if (o->describe)
-			o->describe(help, sizeof(help));
-		put_option(f, o->name, o->metavar, o->describe ? help : o->help);
-	}
-	put_option(f, "help", NULL, "print this text");
+	argopt_usage(f, opts, &cmd_page);
+	argopt_usage(f, help_option, &cmd_page);
 }
 
 void cmd_append(char *buf, size_t len, const char *fmt, ...)
@@ -163,18 +118,29 @@ void cmd_formats_describe(char *buf, size_t len)
 		   last->name);
 }
 
-void cmd_styles_list(FILE *f)
+const char *cmd_style_at(unsigned i, const char **help)
 {
+	*help = "";	/* a renderer's name says it */
 	for (const struct table_style_name *ts = table_styles; ts->name; ts++)
-		if (ts->listed)
-			fprintf(f, "%s\n", ts->name);
+		if (ts->listed && !i--)
+			return ts->name;
+	return NULL;
 }
 
-void cmd_formats_list(FILE *f)
+/* The listed renderers, then the seeds' shapes. */
+const char *cmd_format_at(unsigned i, const char **help)
 {
-	cmd_styles_list(f);
-	for (const struct seed_shape *sh = seed_shapes; sh->name; sh++)
-		fprintf(f, "%s\n", sh->name);
+	size_t n = listed_styles();
+
+	if (i < n)
+		return cmd_style_at(i, help);
+	for (const struct seed_shape *sh = seed_shapes; sh->name; sh++, i--) {
+		if (i == n) {
+			*help = sh->help;
+			return sh->name;
+		}
+	}
+	return NULL;
 }
 
 void cmd_styles_names(char *buf, size_t len)

@@ -30,7 +30,7 @@ struct report_args {
 	const char *files[MAX_FILES], *logs[MAX_FILES];
 	size_t nfiles, nlogs;
 	const char *rows, *cols, *metric, *svg, *html, *job, *format, *chart, *y_axis;
-	struct cmd_where where;
+	struct argopt_kv where;
 	struct cmd_format fmt;
 	const struct report_chart *kind;
 	struct metric m;
@@ -39,23 +39,24 @@ struct report_args {
 #define ARG(field)	offsetof(struct report_args, field)
 
 /* In the order --help lists them. */
-static const struct cmd_opt options[] = {
-	{ "metric", "NAME", ARG(metric), "what the table shows (default iops; see below)",
-	  .list = metric_complete },
-	{ "rows", "KEY", ARG(rows), "the row key (default: the first swept key)", "label|job" },
-	{ "cols", "KEY|none", ARG(cols), "the column key (default: label when there are "
-	  "several labels, else the second swept key)", "label|job|none" },
-	{ "job", "NAME", ARG(job), "only this job (section) of each run" },
-	{ "where", "KEY=VALUE", CMD_OPT_WHERE, "only the runs where KEY is VALUE (repeatable)" },
-	{ "format", "FORMAT", ARG(format), .describe = cmd_formats_describe,
-	  .list = cmd_formats_list },
-	{ "svg", "FILE", ARG(svg), "draw a chart (several tables: FILE, FILE-2.svg, ...)" },
-	{ "chart", "KIND", ARG(chart), .describe = report_charts_describe,
-	  .list = report_charts_list },
-	{ "y-axis", "SCALE", ARG(y_axis), "the value axis of metric, bar and rate charts: "
-	  "linear (the default) or log", "linear|log" },
-	{ "html", "FILE", ARG(html), "one page with the tables and every chart" },
-	{ 0 },
+static const struct argopt options[] = {
+	CMD_OPT("metric", "NAME", ARG(metric), "what the table shows (default iops; see below)",
+		.list = metric_complete),
+	CMD_OPT("rows", "KEY", ARG(rows), "the row key (default: the first swept key)",
+		.values = "label|job"),
+	CMD_OPT("cols", "KEY|none", ARG(cols), "the column key (default: label when there are "
+		"several labels, else the second swept key)", .values = "label|job|none"),
+	CMD_OPT("job", "NAME", ARG(job), "only this job (section) of each run"),
+	CMD_KV("where", "KEY=VALUE", ARG(where), "only the runs where KEY is VALUE (repeatable)"),
+	CMD_OPT("format", "FORMAT", ARG(format), NULL, .describe = cmd_formats_describe,
+		.value_at = cmd_format_at),
+	CMD_OPT("svg", "FILE", ARG(svg), "draw a chart (several tables: FILE, FILE-2.svg, ...)"),
+	CMD_OPT("chart", "KIND", ARG(chart), NULL, .describe = report_charts_describe,
+		.value_at = report_chart_at),
+	CMD_OPT("y-axis", "SCALE", ARG(y_axis), "the value axis of metric, bar and rate charts: "
+		"linear (the default) or log", .values = "linear|log"),
+	CMD_OPT("html", "FILE", ARG(html), "one page with the tables and every chart"),
+	{ NULL },
 };
 
 struct report_run {
@@ -103,7 +104,7 @@ static int add_positional(struct report_args *a, const char *arg)
 		a->logs[a->nlogs++] = arg;
 	else
 		a->files[a->nfiles++] = arg;
-	return CMD_CONTINUE;
+	return EXIT_GO_ON;
 }
 
 static int parse_chart(struct report_args *a)
@@ -114,11 +115,11 @@ static int parse_chart(struct report_args *a)
 		return cmd_fail(CMD, "--y-axis takes linear or log, not '%s'", a->y_axis);
 	if (!a->chart) {
 		a->kind = report_chart_default(a->nfiles, a->nlogs ? a->logs[0] : NULL);
-		return CMD_CONTINUE;
+		return EXIT_GO_ON;
 	}
 	a->kind = report_chart_find(a->chart);
 	if (a->kind)
-		return CMD_CONTINUE;
+		return EXIT_GO_ON;
 	report_charts_names(names, sizeof(names));
 	return cmd_fail(CMD, "--chart takes %s, not '%s'", names, a->chart);
 }
@@ -140,7 +141,7 @@ static int check_args(struct report_args *a)
 	return parse_chart(a);
 }
 
-/* Returns CMD_CONTINUE to go on, or an exit status (0 after --help). */
+/* Returns EXIT_GO_ON to go on, or an exit status (0 after --help). */
 static int parse_args(struct report_args *a, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
@@ -153,8 +154,8 @@ static int parse_args(struct report_args *a, int argc, char **argv)
 		if (argv[i][0] != '-')
 			ret = add_positional(a, argv[i]);
 		else
-			ret = cmd_parse_option(CMD, options, a, &a->where, argc, argv, &i);
-		if (ret != CMD_CONTINUE)
+			ret = cmd_parse_option(CMD, options, a, argc, argv, &i);
+		if (ret != EXIT_GO_ON)
 			return ret;
 	}
 	return check_args(a);
@@ -189,7 +190,7 @@ static int choose_keys(struct report_run *r)
 		return cmd_fail(CMD, "--rows '%s': no run has that key", a->rows);
 	if (a->cols && !known_key(&r->sel, a->cols))
 		return cmd_fail(CMD, "--cols '%s': no run has that key", a->cols);
-	return CMD_CONTINUE;
+	return EXIT_GO_ON;
 }
 
 static int load(struct report_run *r)
@@ -199,17 +200,17 @@ static int load(struct report_run *r)
 	if (ret)
 		return ret;
 	if (!r->a.nfiles)
-		return CMD_CONTINUE;
+		return EXIT_GO_ON;
 	if (rs_select(&r->set, r->a.job, r->a.where.kv, r->a.where.n, &r->sel) < 0)
 		return cmd_fail(CMD, "out of memory");
 	if (!r->sel.n)
 		return cmd_fail(CMD, "no run matches%s%s%s", r->a.job ? " --job " : "",
 				r->a.job ? r->a.job : "", r->a.where.n ? " and --where" : "");
-	if (choose_keys(r) != CMD_CONTINUE)
-		return CMD_USAGE;
+	if (choose_keys(r) != EXIT_GO_ON)
+		return EXIT_USAGE;
 	/* a seed's shape needs no pivot unless a chart is drawn from it */
 	if (r->a.fmt.shape && !r->a.svg && !r->a.html)
-		return CMD_CONTINUE;
+		return EXIT_GO_ON;
 	r->npiv = pivot_build(&r->set, &r->sel, r->a.rows, r->a.cols, &r->a.m, &r->piv);
 	if (r->npiv < 0)
 		return cmd_fail(CMD, "out of memory");
@@ -219,7 +220,7 @@ static int load(struct report_run *r)
 				"already (the last one is shown): add --cols, --job or --where\n",
 				r->piv[i].title, *r->piv[i].title ? ": " : "", r->piv[i].dups,
 				r->piv[i].dups > 1 ? "s" : "");
-	return CMD_CONTINUE;
+	return EXIT_GO_ON;
 }
 
 /* The tables of the format asked for; returns the count or -ENOMEM. */
@@ -256,7 +257,7 @@ static int chart_failed(const char *opt, const char *path, int err, const struct
 	if (d->msg[0])
 		return cmd_fail(CMD, "%s", d->msg);
 	cmd_fail(CMD, "%s '%s': %s", opt, path, strerror(-err));
-	return CMD_OUTPUT_FAILED;
+	return EXIT_JOB_FAILED;
 }
 
 /* A chart file this run made and could not write whole is not left behind, empty or cut. */
@@ -297,7 +298,7 @@ static int check_source(const struct report_run *r, const struct report_view *v)
 		return cmd_fail(CMD, "--chart %s needs %s", r->a.kind->name,
 				r->a.kind->source == FROM_RATE_LOGS ? "bw or iops log files" :
 				"latency or histogram log files");
-	return CMD_CONTINUE;
+	return EXIT_GO_ON;
 }
 
 static int write_svg(const struct report_run *r)
@@ -307,7 +308,7 @@ static int write_svg(const struct report_run *r)
 	char path[4096];
 	int ret = check_source(r, &v);
 
-	for (size_t i = 0; ret == CMD_CONTINUE && i < n; i++) {
+	for (size_t i = 0; ret == EXIT_GO_ON && i < n; i++) {
 		struct diag d = { 0 };
 		bool made;
 		FILE *f;
@@ -321,7 +322,7 @@ static int write_svg(const struct report_run *r)
 		say_notes(&d);
 		if (ret < 0)
 			unmake(path, made);
-		ret = ret < 0 ? chart_failed("--svg", path, ret, &d) : CMD_CONTINUE;
+		ret = ret < 0 ? chart_failed("--svg", path, ret, &d) : EXIT_GO_ON;
 		diag_clear(&d);
 	}
 	return ret;
@@ -350,7 +351,7 @@ static int write_html(const struct report_run *r, const struct table *t, int nt)
 	say_notes(&d);
 	if (ret < 0)
 		unmake(r->a.html, made);
-	ret = ret < 0 ? chart_failed("--html", r->a.html, ret, &d) : CMD_CONTINUE;
+	ret = ret < 0 ? chart_failed("--html", r->a.html, ret, &d) : EXIT_GO_ON;
 	diag_clear(&d);
 	return ret;
 }
@@ -361,17 +362,17 @@ static int run_report(struct report_run *r)
 	int nt = 0, ret;
 
 	ret = load(r);
-	if (ret != CMD_CONTINUE)
+	if (ret != EXIT_GO_ON)
 		return ret;
 	if (r->a.nfiles && (nt = build_tables(r, &t)) < 0)
 		return cmd_fail(CMD, "out of memory");
 	table_render_all(stdout, t, (size_t)nt, r->a.fmt.style);
 	if (r->a.svg)
 		ret = write_svg(r);
-	if (ret == CMD_CONTINUE && r->a.html)
+	if (ret == EXIT_GO_ON && r->a.html)
 		ret = write_html(r, t, nt);
 	seed_free_tables(t, nt);
-	return ret == CMD_CONTINUE ? 0 : ret;
+	return ret == EXIT_GO_ON ? 0 : ret;
 }
 
 int report_main(int argc, char **argv)
@@ -381,10 +382,10 @@ int report_main(int argc, char **argv)
 
 	if (!r)
 		return cmd_fail(CMD, "out of memory");
-	ret = cmd_complete(CMD, options, argc, argv);
-	if (ret == CMD_CONTINUE)
+	ret = cmd_complete(options, argc, argv);
+	if (ret == EXIT_GO_ON)
 		ret = parse_args(&r->a, argc, argv);
-	if (ret == CMD_CONTINUE)
+	if (ret == EXIT_GO_ON)
 		ret = run_report(r);
 	pivot_free(r->piv, r->npiv > 0 ? (size_t)r->npiv : 0);
 	rs_sel_free(&r->sel);

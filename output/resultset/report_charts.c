@@ -189,10 +189,15 @@ void report_charts_describe(char *buf, size_t len)
 	}
 }
 
-void report_charts_list(FILE *f)
+const char *report_chart_at(unsigned i, const char **help)
 {
-	for (const struct report_chart *c = report_charts; c->name; c++)
-		fprintf(f, "%s\n", c->name);
+	for (const struct report_chart *c = report_charts; c->name; c++, i--) {
+		if (!i) {
+			*help = c->help;
+			return c->name;
+		}
+	}
+	return NULL;
 }
 
 void report_charts_names(char *buf, size_t len)

@@ -43,9 +43,12 @@ extern const struct report_chart report_charts[];
 
 const struct report_chart *report_chart_find(const char *name);
 
-/* --chart's help, the names completion offers, and the list a usage error gives. */
+/*
+ * --chart's help, the names completion offers (an argopt value_at table), and the list a
+ * usage error gives.
+ */
 void report_charts_describe(char *buf, size_t len);
-void report_charts_list(FILE *f);
+const char *report_chart_at(unsigned i, const char **help);
 void report_charts_names(char *buf, size_t len);
 
 /* The chart kind drawn without --chart: metric with results, else by the first log. */
