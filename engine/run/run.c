@@ -827,8 +827,12 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 	return ret;
 }
 
-/* Jobs from a phase on that never started: say why, so the report shows them as not run. */
-static void mark_not_run(struct run *r, unsigned phase, const char *why)
+/*
+ * Jobs from a phase on that never started: say why, so the report shows them as not run.
+ * The phase's own jobs get err (ENOSPC for files that would not fit, as fio's error 28),
+ * the later phases' ECANCELED.
+ */
+static void mark_not_run(struct run *r, unsigned phase, const char *why, int err)
 {
 	for (unsigned i = 0; i < r->jobs->njobs; i++) {
 		struct job_result *res = &r->results[i];
@@ -836,8 +840,8 @@ static void mark_not_run(struct run *r, unsigned phase, const char *why)
 
 		if (j->phase < phase || res->tid || res->error)
 			continue;
-		res->error = ECANCELED;
-		res->st->error = ECANCELED;
+		res->error = j->phase == phase ? err : ECANCELED;
+		res->st->error = res->error;
 		snprintf(res->error_msg, sizeof(res->error_msg), "job '%s': not run: %s", j->name,
 			 why);
 	}
@@ -870,23 +874,23 @@ int run_execute(struct run *r, struct diag *d)
 {
 	struct timeval tv;
 	bool ended = false;
-	int failed = 0;
+	int failed = 0, err;
 
 	for (unsigned p = 0; p < r->jobs->nphases; p++) {
 		r->synced = false;
 		if (!ended && atomic_load(&r->stop)) {
-			mark_not_run(r, p, "stopped before its phase began");
+			mark_not_run(r, p, "stopped before its phase began", ECANCELED);
 			ended = true;
 		}
 		/* exit_what=all: as in fio, the later jobs never start and are no failure */
 		if (atomic_load(&r->end_all))
 			ended = true;
-		if (!ended && run_phase(r, p, d) < 0) {
+		if (!ended && (err = run_phase(r, p, d)) < 0) {
 			char why[sizeof(d->msg) + 64];
 
 			/* the reason in full: under MPI another rank's stderr is not shown */
 			snprintf(why, sizeof(why), "its phase could not start: %s", d->msg);
-			mark_not_run(r, p, why);
+			mark_not_run(r, p, why, -err);
 			failed = 1;
 			ended = true;
 		}
