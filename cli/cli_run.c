@@ -193,8 +193,12 @@ static int save_results(const struct cli *c, const struct report *rep)
 static int print_report(FILE *out, const struct cli *c, const struct report *rep)
 {
 	report_formats_render(out, rep, c->formats);
-	if (c->results && !stopped_by)	/* a cell cut short is not kept: --resume reruns it */
+	if (c->results && !stopped_by)
 		return save_results(c, rep);
+	/* a cell cut short is not kept, and not silently: --resume runs it again */
+	if (c->results)
+		fprintf(stderr, "%s: the cell cut short by %s is not kept in '%s': --resume runs "
+			"it again\n", prog(c), strsignal(stopped_by), c->results);
 	return 0;
 }
 

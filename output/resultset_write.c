@@ -92,6 +92,8 @@ static int build_line(const struct resultset_meta *m, const struct report *r, ch
 	string_map(&j, "sets", m->set_keys, m->set_values, m->nsets);
 	if (m->repeat)
 		json_uint(&j, "repeat", m->repeat);
+	if (m->jobs_key)
+		json_str(&j, "jobs_key", m->jobs_key);
 	targets(&j, r);
 	fputs(", \"report\" : ", f);
 	report_json_line(f, r, true);
@@ -382,10 +384,12 @@ static bool same_map(const struct jv *map, const char *const *k, const char *con
 	return true;
 }
 
-/* The same cell: same label, same swept values and same --set overrides. */
+/* The same cell: same label, same swept values, same --set overrides and same jobs. */
 static bool same_cell(const struct jv *obj, const struct resultset_meta *m)
 {
 	if (strcmp(jv_str(jv_get(obj, "label"), ""), m->label ? m->label : ""))
+		return false;
+	if (!m->jobs_key || strcmp(jv_str(jv_get(obj, "jobs_key"), ""), m->jobs_key))
 		return false;
 	if ((unsigned)jv_num(jv_get(obj, "repeat"), 0) != m->repeat)
 		return false;

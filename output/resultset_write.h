@@ -31,6 +31,7 @@ struct resultset_meta {
 	const char *const *job_files;
 	unsigned njob_files;
 	unsigned repeat;			/* --repeat: 1 to N, 0 when run once */
+	const char *jobs_key;			/* the jobs the cell ran, as one key */
 };
 
 /*
@@ -52,7 +53,9 @@ int resultset_check(const char *path, struct diag *d);
 
 /*
  * Whether path already holds a cell with this label, these swept values, these --set
- * overrides and this repetition (--resume).
+ * overrides, this repetition and these jobs (--resume): the jobs' key changes with the
+ * sections chosen, the job files' options and the command line's jobs, and a line
+ * without one (an older iojob's) holds no cell.
  * A missing file holds none; a line that is not JSON (a cell cut short) is skipped.
  * Returns 1, 0, or -errno.
  */

@@ -64,9 +64,18 @@ void files_claim(const struct job_desc *j, struct io_file *f, unsigned n,
 		 struct device_users *u);
 
 /*
+ * Whether the file systems under the job's files have room for what it lays out or
+ * writes past their present ends (layout_space.c). 0, or -ENOSPC with d naming what is
+ * needed and what is free. fill_device=1 and devices are not checked.
+ */
+int files_check_space(const struct job_desc *j, const struct io_file *f, unsigned n,
+		      struct diag *d);
+
+/*
  * Create what does not exist yet, and write out the data of files a job will read (or
  * overwrite=1) where they are missing or short; existing files of the right size are
- * reused. Prints "NAME: Laying out IO file (...)" through note() when it writes data.
+ * reused, after files_check_space(). Prints "NAME: Laying out IO file (...)" through
+ * note() when it writes data. A file it created is removed again when the layout fails.
  * Returns -EINTR when *stop is set while writing.
  */
 int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,

@@ -208,6 +208,15 @@ static int recreate(const struct job_desc *j, struct io_file *f, unsigned n, str
 	return 0;
 }
 
+/* A layout that failed leaves none of the files it created behind. */
+static int unmake(const struct io_file *f, unsigned n, const bool *made, int ret)
+{
+	for (unsigned i = 0; ret < 0 && i < n; i++)
+		if (made[i])
+			unlink(f[i].path);
+	return ret;
+}
+
 int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 		 const atomic_bool *stop, void (*note)(void *ctx, const char *msg), void *ctx,
 		 struct diag *d)
@@ -216,14 +225,21 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 	uint64_t *have, total = 0;
 	unsigned nout = 0, ncreated = 0;
 	unsigned char *buf;
+	bool *made;
 	char msg[512];
-	int ret = 0;
+	int ret = files_check_space(j, f, n, d);
 
+	if (ret < 0)
+		return ret;
 	if (j->create == CREATE_RECREATE)
 		return recreate(j, f, n, d);
 	have = malloc(sizeof(*have) * (n ? n : 1));
-	if (!have)
+	made = calloc(n ? n : 1, sizeof(*made));
+	if (!have || !made) {
+		free(have);
+		free(made);
 		return diag_set(d, -ENOMEM, "out of memory");
+	}
 	for (unsigned i = 0; !ret && i < n; i++) {
 		struct stat st;
 
@@ -245,6 +261,7 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 					 "nothing to read)", j->name, f[i].path);
 				note(ctx, msg);
 			}
+			made[i] = true;
 			if (!data && (ret = create_empty(j, &f[i], d)) < 0)
 				break;
 			st.st_size = 0;
@@ -268,17 +285,15 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 			 k > 1 ? "total " : "", total >> 20);
 		note(ctx, msg);
 	}
-	if (ret || !nout) {
-		free(have);
-		return ret;
-	}
-	buf = layout_buffer(j->randseed);
-	if (!buf)
+	buf = ret || !nout ? NULL : layout_buffer(j->randseed);
+	if (!ret && nout && !buf)
 		ret = diag_set(d, -ENOMEM, "out of memory");
-	for (unsigned i = 0; !ret && i < n; i++)
+	for (unsigned i = 0; !ret && nout && i < n; i++)
 		if (have[i] != UINT64_MAX)
 			ret = write_out(j, &f[i], have[i] - have[i] % LAYOUT_CHUNK, buf, stop, d);
+	ret = unmake(f, n, made, ret);
 	free(buf);
+	free(made);
 	free(have);
 	return ret;
 }

@@ -11,6 +11,8 @@
 #include "jobs/sweep.h"
 #include "output/resultset_write.h"
 
+#include <xxhash.h>
+
 /* The jobs of one sweep cell (the only one without --sweep): --set, then its values. */
 static int build_jobs(struct cells *cs, unsigned long cell, struct job_list *jobs,
 		      struct diag *d)
@@ -23,6 +25,40 @@ static int build_jobs(struct cells *cs, unsigned long cell, struct job_list *job
 	in.sets = cs->cell;
 	in.nsets = cs->ncell;
 	return jobs_build(&in, jobs, d);
+}
+
+/*
+ * What the cell's jobs are, as one key: every job's name and the options it set, in order,
+ * whatever set them (job files, sections chosen, the command line's jobs, --set, the
+ * cell's values). Two runs with one key ran the same jobs, so --resume may skip the
+ * second; a change of section, job file or option changes the key. Clones share their
+ * job's settings and count once.
+ */
+static void cells_jobs_key(const struct job_list *jobs, char *key, size_t len)
+{
+	XXH3_state_t *st = XXH3_createState();
+	const struct job_desc *prev = NULL;
+
+	if (!st || XXH3_64bits_reset(st) != XXH_OK) {
+		snprintf(key, len, "none");	/* matches no line: the cell runs */
+		XXH3_freeState(st);
+		return;
+	}
+	for (unsigned i = 0; i < jobs->njobs; i++) {
+		const struct job_desc *j = &jobs->jobs[i];
+
+		if (prev && prev->settings == j->settings && !strcmp(prev->name, j->name))
+			continue;
+		XXH3_64bits_update(st, j->name, strlen(j->name) + 1);
+		for (unsigned k = 0; k < j->nsettings; k++) {
+			XXH3_64bits_update(st, j->settings[k].name, strlen(j->settings[k].name) + 1);
+			XXH3_64bits_update(st, j->settings[k].value, strlen(j->settings[k].value) + 1);
+		}
+		XXH3_64bits_update(st, "\n", 1);
+		prev = j;
+	}
+	snprintf(key, len, "xxh3:%016llx", (unsigned long long)XXH3_64bits_digest(st));
+	XXH3_freeState(st);
 }
 
 void cells_meta(const struct cells *cs, const char **keys, const char **values,
@@ -43,6 +79,7 @@ void cells_meta(const struct cells *cs, const char **keys, const char **values,
 		.job_files = cs->files,
 		.njob_files = cs->nfiles,
 		.repeat = cs->repeat > 1 ? cs->rep_idx + 1 : 0,
+		.jobs_key = cs->jobs_key,
 	};
 }
 
@@ -129,6 +166,7 @@ static int run_one(struct cells *cs, struct diag *d)
 	d->notes_len = 0;
 	if (ret < 0)
 		return ret;
+	cells_jobs_key(&jobs, cs->jobs_key, sizeof(cs->jobs_key));
 	if (!(cs->resume && skip_cell(cs)))
 		ret = cs->run_cell(cs->run_ctx, &jobs, d);
 	jobs_free(&jobs);

@@ -21,6 +21,9 @@ struct sweep;
 /* The overrides of a cell at most: --set's, then one per --sweep axis. */
 #define CELL_MAX_OVERRIDES	512
 
+/* "xxh3:" and 16 hex digits. */
+#define CELL_JOBS_KEY_LEN	24
+
 struct cells {
 	struct job_input in;		/* what every cell's jobs are built from, but .sets */
 	const struct job_override *sets;	/* --set */
@@ -43,6 +46,8 @@ struct cells {
 	unsigned ncell;
 	unsigned long cell_idx, ncells;
 	unsigned rep_idx;		/* the repetition running, from 0 */
+	/* its jobs, as --resume tells cells apart: see cells_jobs_key() */
+	char jobs_key[CELL_JOBS_KEY_LEN];
 };
 
 /*

@@ -182,38 +182,59 @@ static int resolve_deferred(struct run *r, unsigned phase, struct diag *d)
 
 static bool can_share_fds(const struct run *r, unsigned i);
 
+/* The descriptors job i holds while it runs: its files, a ring, a pipe, a log. */
+static uint64_t job_fds(const struct run *r, unsigned i)
+{
+	const struct job_desc *j = &r->jobs->jobs[i];
+	uint64_t n = r->files[i].ops->fds + needs_job_fds(j);	/* null: none */
+	unsigned open = j->openfiles;				/* at most that many at once */
+
+	if (!(r->files[i].ops->flags & IOENG_NOFILES) && (!can_share_fds(r, i) || !j->jobnum))
+		n += open && open < r->files[i].n ? open : r->files[i].n;
+	return n;
+}
+
 /*
  * Every job opens each of its files (512 clones of a job on 64 files: 32768 descriptors):
  * raise the limit that far if the system lets us, or say what to raise before starting.
- * Counted: what is open now (stdio, --output), the short-lived ones (falloc's reopens,
- * sysfs reads, a log being written) and each job's own: a simple job runs under 64, as fio.
+ * A phase's jobs close their files before the next phase opens its own, so the most any
+ * phase holds is what counts (sysbench's five modes, stonewalled, need one mode's).
+ * Counted too: what is open now (stdio, --output) and the short-lived ones (falloc's
+ * reopens, sysfs reads, a log being written): a simple job runs under 64, as fio.
  */
 static int ensure_fd_limit(const struct run *r, struct diag *d)
 {
-	uint64_t need = needs_open_fds() + FD_SLACK;
+	uint64_t need = 0;
 	struct rlimit rl;
+	rlim_t was;
 
-	for (unsigned i = 0; i < r->jobs->njobs; i++)	/* a ring, a pipe, a log: null none */
-		need += r->files[i].ops->fds + needs_job_fds(&r->jobs->jobs[i]);
-	for (unsigned i = 0; i < r->jobs->njobs; i++)
-		if (!(r->files[i].ops->flags & IOENG_NOFILES) &&
-		    (!can_share_fds(r, i) || r->jobs->jobs[i].jobnum == 0)) {
-			unsigned open = r->jobs->jobs[i].openfiles;	/* at most that many at once */
+	for (unsigned p = 0; p < r->jobs->nphases; p++) {
+		uint64_t phase = 0;
 
-			need += open && open < r->files[i].n ? open : r->files[i].n;
-		}
+		for (unsigned i = 0; i < r->jobs->njobs; i++)
+			if (r->jobs->jobs[i].phase == p)
+				phase += job_fds(r, i);
+		if (phase > need)
+			need = phase;
+	}
+	need += needs_open_fds() + FD_SLACK;
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need)
 		return 0;
+	was = rl.rlim_cur;
 	rl.rlim_cur = need;
 	if (rl.rlim_max < need)
 		rl.rlim_max = need;	/* only root may raise the hard limit */
-	if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0) {
+		getrlimit(RLIMIT_NOFILE, &rl);
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_max >= need) {
+		diag_note(d, "the jobs need %llu open files: the soft limit (ulimit -n) was raised "
+			  "from %llu to %llu for this run", (unsigned long long)need,
+			  (unsigned long long)was, (unsigned long long)rl.rlim_cur);
 		return 0;
-	getrlimit(RLIMIT_NOFILE, &rl);
-	rl.rlim_cur = rl.rlim_max;
-	setrlimit(RLIMIT_NOFILE, &rl);
-	if (rl.rlim_max >= need)
-		return 0;
+	}
 	return diag_set(d, -EMFILE, "the jobs need %llu open files and the limit is %llu: "
 			"raise it (ulimit -n) or use fewer files or jobs",
 			(unsigned long long)need, (unsigned long long)rl.rlim_max);
@@ -827,8 +848,12 @@ static int run_phase(struct run *r, unsigned phase, struct diag *d)
 	return ret;
 }
 
-/* Jobs from a phase on that never started: say why, so the report shows them as not run. */
-static void mark_not_run(struct run *r, unsigned phase, const char *why)
+/*
+ * Jobs from a phase on that never started: say why, so the report shows them as not run.
+ * The phase's own jobs get err (ENOSPC for files that would not fit, as fio's error 28),
+ * the later phases' ECANCELED.
+ */
+static void mark_not_run(struct run *r, unsigned phase, const char *why, int err)
 {
 	for (unsigned i = 0; i < r->jobs->njobs; i++) {
 		struct job_result *res = &r->results[i];
@@ -836,8 +861,8 @@ static void mark_not_run(struct run *r, unsigned phase, const char *why)
 
 		if (j->phase < phase || res->tid || res->error)
 			continue;
-		res->error = ECANCELED;
-		res->st->error = ECANCELED;
+		res->error = j->phase == phase ? err : ECANCELED;
+		res->st->error = res->error;
 		snprintf(res->error_msg, sizeof(res->error_msg), "job '%s': not run: %s", j->name,
 			 why);
 	}
@@ -870,23 +895,23 @@ int run_execute(struct run *r, struct diag *d)
 {
 	struct timeval tv;
 	bool ended = false;
-	int failed = 0;
+	int failed = 0, err;
 
 	for (unsigned p = 0; p < r->jobs->nphases; p++) {
 		r->synced = false;
 		if (!ended && atomic_load(&r->stop)) {
-			mark_not_run(r, p, "stopped before its phase began");
+			mark_not_run(r, p, "stopped before its phase began", ECANCELED);
 			ended = true;
 		}
 		/* exit_what=all: as in fio, the later jobs never start and are no failure */
 		if (atomic_load(&r->end_all))
 			ended = true;
-		if (!ended && run_phase(r, p, d) < 0) {
+		if (!ended && (err = run_phase(r, p, d)) < 0) {
 			char why[sizeof(d->msg) + 64];
 
 			/* the reason in full: under MPI another rank's stderr is not shown */
 			snprintf(why, sizeof(why), "its phase could not start: %s", d->msg);
-			mark_not_run(r, p, why);
+			mark_not_run(r, p, why, -err);
 			failed = 1;
 			ended = true;
 		}

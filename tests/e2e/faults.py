@@ -354,7 +354,8 @@ def check_mmap_windows(c, d):
 
 def check_layout_enospc(c, d):
     """Laying out a file for a read job, the 2nd write fails: before the timed phase, with
-    the bytes needed; a write job's fallocate fails the same way."""
+    the bytes needed, and the file it created removed; a write job's fallocate fails the
+    same way."""
     path = os.path.join(d, "layout")
     code, out, errs, hits = fault_run(["--name=f", "--filename=" + path, "--rw=read",
                                        "--size=4m"], "pwrite:ENOSPC:2", d)
@@ -363,7 +364,7 @@ def check_layout_enospc(c, d):
                                     r"device$" % re.escape(path), errs, re.M),
             "layout ENOSPC: exit %d, message %r" % (code, errs))
     c.check("IOPS=" not in out, "layout ENOSPC: the timed phase ran:\n" + out)
-    os.unlink(path)
+    c.check(not os.path.exists(path), "layout ENOSPC: the file it created is left behind")
     code, out, errs, hits = fault_run(["--name=f", "--filename=" + path, "--rw=write",
                                        "--size=4m"], "fallocate:ENOSPC", d)
     c.check(code == 1 and re.search(r"^iojob: command line: job 'f': cannot size '%s' to "
@@ -371,6 +372,7 @@ def check_layout_enospc(c, d):
                                     re.escape(path), errs, re.M),
             "fallocate ENOSPC: exit %d, message %r" % (code, errs))
     c.check("IOPS=" not in out, "fallocate ENOSPC: the timed phase ran:\n" + out)
+    c.check(not os.path.exists(path), "fallocate ENOSPC: the file it created is left behind")
 
 
 def check_nodata_engines(c, d):
@@ -433,23 +435,40 @@ def check_nodata_engines(c, d):
 
 
 def check_real_enospc(c, d):
-    """A 1 MiB tmpfs and jobs that need 4 MiB: they fail before the timed phase."""
+    """A 1 MiB tmpfs and jobs that need 4 MiB: refused before a byte is written, naming
+    what is needed and what is free, no file left behind, error 28 in JSON as fio's; a
+    job that fits runs, and fill_device=1 writes until the file system is full."""
     with small_tmpfs(c, d, "enospc", "size=1m", "real ENOSPC") as mnt:
         if not mnt:
             return
-        for rw, pattern in (
-                ("read", r"laying out '%s' at offset \d+ \(4194304 bytes needed\)"),
-                ("write", r"cannot size '%s' to 4194304 bytes")):
+        for rw in ("read", "write", "randwrite"):
             path = os.path.join(mnt, "data-" + rw)
             p = subprocess.run([BIN, "--eta=never", "--name=f", "--filename=" + path,
-                                "--rw=" + rw, "--size=4m"], capture_output=True, text=True,
-                               timeout=60)
-            want = r"^iojob: command line: job 'f': %s: No space left on device$" % (
-                pattern % re.escape(path))
+                                "--rw=" + rw, "--size=4m", "--output-format=normal,json"],
+                               capture_output=True, text=True, timeout=60)
+            want = (r"^iojob: command line: job 'f': its files need 4\.0 MiB more on the "
+                    r"file system of '%s', which has 1\.0 MiB free: nothing was written" %
+                    re.escape(path))
             c.check(p.returncode == 1 and re.search(want, p.stderr, re.M),
                     "tmpfs %s: exit %d, message %r" % (rw, p.returncode, p.stderr))
-            c.check("IOPS=" not in p.stdout, "tmpfs %s: the timed phase ran" % rw)
-            os.unlink(path)
+            _, j = split_normal_json(p.stdout)
+            c.check(j and j["jobs"][0]["error"] == 28, "tmpfs %s: JSON error %s, not 28" %
+                    (rw, j and j["jobs"][0]["error"]))
+            c.check(not os.path.exists(path), "tmpfs %s: a file was left behind" % rw)
+        path = os.path.join(mnt, "fits")
+        p = subprocess.run([BIN, "--eta=never", "--name=f", "--filename=" + path,
+                            "--rw=write", "--size=512k"], capture_output=True, text=True,
+                           timeout=60)
+        c.check(p.returncode == 0 and os.path.getsize(path) == 512 << 10,
+                "tmpfs: a job that fits runs: exit %d %r" % (p.returncode, p.stderr))
+        os.unlink(path)
+        p = subprocess.run([BIN, "--eta=never", "--name=f", "--filename=" + path,
+                            "--rw=write", "--size=4m", "--fill_device=1"],
+                           capture_output=True, text=True, timeout=60)
+        c.check(p.returncode == 0 and 0 < os.path.getsize(path) <= 1 << 20,
+                "tmpfs: fill_device=1 writes until full: exit %d %r" % (p.returncode,
+                                                                       p.stderr))
+        os.unlink(path)
 
 
 def check_repeated_failure(c, d, data):

@@ -55,6 +55,33 @@ def check_descriptors(c, d):
         print("scale_fds: %s: exit %d" % (name, code))
 
 
+def check_phases(c, d):
+    """Stonewalled groups hold their descriptors one after the other: two of 100 splice
+    clones (about 220 each) run under a hard limit of 300, the soft limit of 200 raised
+    for the run and said so; one group of 160 (over 320) is refused, naming its need."""
+    if not engine_available("splice"):
+        c.skip("splice: not in this build")
+        return
+    group = ("[global]\nioengine=splice\nthread\nfilename=data\nsize=64k\nbs=4k\n"
+             "rw=read\ngroup_reporting\n")
+    with open(os.path.join(d, "phases.fio"), "w") as f:
+        f.write(group + "numjobs=100\n[a]\n[b]\nstonewall\n")
+    with open(os.path.join(d, "wide.fio"), "w") as f:
+        f.write(group + "numjobs=160\n[a]\n")
+    p = subprocess.run(["prlimit", "--nofile=200:300", BIN, "phases.fio"], cwd=d,
+                       capture_output=True, text=True, timeout=120)
+    m = re.search(r"the jobs need (\d+) open files: the soft limit \(ulimit -n\) was raised "
+                  r"from 200 to (\d+) for this run", p.stderr)
+    c.check(p.returncode == 0 and p.stdout.count("total=1600,") == 2 and m and
+            200 < int(m.group(1)) == int(m.group(2)) <= 300,
+            "two groups of 100 splice clones under 200:300: exit %d %r" %
+            (p.returncode, p.stderr[-300:]))
+    code, _, err = run_limited(["wide.fio"], d, limit=300)
+    m = re.search(r"need (\d+) open files and the limit is 300", err)
+    c.check(code == 1 and m and int(m.group(1)) > 320,
+            "one group of 160 splice clones under 300: refused: exit %d %r" % (code, err))
+
+
 def check_simple_under_64(c, d):
     """fio runs a one-file job under a hard limit of 64; so does iojob (it reserved 64)."""
     code, out, err = run_limited(["--name=j", "--filename=small", "--size=1m",
@@ -130,8 +157,8 @@ def main():
         c.finish()
     d = scratch_dir()
     try:
-        for check in (check_descriptors, check_simple_under_64, check_refused_output,
-                      check_memory, check_nproc):
+        for check in (check_descriptors, check_phases, check_simple_under_64,
+                      check_refused_output, check_memory, check_nproc):
             check(c, d)
     finally:
         remove(d)

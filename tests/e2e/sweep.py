@@ -87,6 +87,37 @@ def check_resume(c, d):
             "another label is another set of cells")
     code, _, err = run(["--resume", "job.fio"], cwd=d)
     c.check(code == 2 and "--resume needs --results" in err, "--resume alone: %r" % err)
+    check_resume_key(c, d)
+
+
+def check_resume_key(c, d):
+    """A cell is the same for --resume only with the same jobs: another --section, another
+    option in the job file or on the command line runs, the same jobs again skip."""
+    with open(os.path.join(d, "two.fio"), "w") as f:
+        f.write(JOB + "[u]\nrw=randread\nstonewall\n")
+    args = ["--results", "key.jsonl", "--resume"]
+    for step, extra, skips in (("section t", ["--section=t"], False),
+                               ("section u", ["--section=u"], False),
+                               ("section t again", ["--section=t"], True),
+                               ("both sections", [], False)):
+        code, out, err = run(args + extra + ["two.fio"], cwd=d)
+        c.check(code == 0 and ("skipped" in err) == skips and ("Run status" in out) != skips,
+                "--resume, %s: %s: exit %d %r" % (step, "skips" if skips else "runs",
+                                                  code, err))
+    with open(os.path.join(d, "two.fio"), "a") as f:
+        f.write("bs=8k\n")
+    code, _, err = run(args + ["--section=u", "two.fio"], cwd=d)
+    c.check(code == 0 and "skipped" not in err, "--resume, a job file changed: %r" % err)
+    cmd = ["--name=n", "--filename=data.bin", "--size=1m", "--ioengine=psync"]
+    for step, rw, skips in (("command line", "read", False), ("same again", "read", True),
+                            ("another rw", "randread", False)):
+        code, _, err = run(args + cmd + ["--rw=" + rw], cwd=d)
+        c.check(code == 0 and ("skipped" in err) == skips,
+                "--resume, %s: %r" % (step, err))
+    # six runs kept: t, u, both, u changed, and the command line's two
+    keys = [r["jobs_key"] for r in results(os.path.join(d, "key.jsonl"))]
+    c.check(len(keys) == 6 and len(set(keys)) == 6,
+            "each set of jobs has a key of its own: %r" % keys)
 
 
 def check_bad_cell(c, d):
@@ -124,13 +155,15 @@ def check_signal(c, d):
     p.send_signal(signal.SIGINT)
     p.wait(timeout=30)
     out = outr.text()
-    errr.text()
+    err = errr.text()
     rs = results(path)
     c.check(p.returncode == 130, "SIGINT ends the sweep with 130: %d" % p.returncode)
     c.check(out.count("Sweep (--sweep)") == 2, "the cell after the signal does not start")
     c.check(len(rs) == 1 and rs[0]["cell"] == {"iodepth": "1"},
             "the finished cell is kept, the interrupted one is not: %r" %
             [r and r["cell"] for r in rs])
+    c.check("the cell cut short by Interrupt is not kept in '%s': --resume runs it again"
+            % path in err, "the cell not kept is said: %r" % err[-300:])
 
 
 def main():
