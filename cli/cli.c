@@ -271,6 +271,17 @@ static int parse_status_arg(struct cli *c, const struct argopt *sw, const char *
 	return EXIT_GO_ON;
 }
 
+/* --cmdhelp=NAME of no option: the closest one named, as the job parser and fio do. */
+static int unknown_cmdhelp(const struct cli *c, const char *name)
+{
+	const char *best = opt_closest(name, c->engines, c->nengines);
+
+	if (!best)
+		return fail_usage("unknown option '%s'", name);
+	fprintf(stderr, "%s: unknown option '%s' (did you mean '%s'?)\n", cli_prog(), name, best);
+	return EXIT_USAGE;
+}
+
 /* The switches that print something generated from the tables, then exit. */
 static int print_help(const struct cli *c, const struct argopt *sw, const char *val)
 {
@@ -279,7 +290,7 @@ static int print_help(const struct cli *c, const struct argopt *sw, const char *
 	else if (sw->id == CLI_VERSION)
 		cli_version(stdout, c->fio_mode);
 	else if (sw->id == CLI_CMDHELP && help_options(stdout, val, c->engines, c->nengines) < 0)
-		return fail_usage("unknown option '%s'", val);
+		return unknown_cmdhelp(c, val);
 	else if (sw->id == CLI_ENGHELP && help_engines(stdout, val, c->engines, c->nengines) < 0)
 		return fail_usage("unknown ioengine '%s'", val);
 	else if (sw->id == CLI_COMPLETE_OPTIONS)

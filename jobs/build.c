@@ -107,23 +107,6 @@ static int apply_defaults(const struct opt_def *table, const struct opt_ctx *ctx
 	return 0;
 }
 
-/* Every option name we know, for "did you mean". */
-static const char *closest_option(const struct job_input *in, const char *key)
-{
-	const char *names[1024];
-	size_t n = 0;
-
-	for (const struct opt_def *o = job_options; o->name && n < ARRAY_SIZE(names) - 2; o++) {
-		names[n++] = o->name;
-		if (o->alias)
-			names[n++] = o->alias;
-	}
-	for (unsigned e = 0; e < in->nengines; e++)
-		for (const struct opt_def *o = in->engines[e].options; o && o->name && n < ARRAY_SIZE(names); o++)
-			names[n++] = o->name;
-	return value_closest(key, names, n);
-}
-
 /*
  * eng is the engine the job ends up with: j->ioengine is only the one applied so far, so
  * an engine option in [global] above the job's own ioengine= would name the wrong one.
@@ -147,7 +130,7 @@ static int unknown_option(const struct job_input *in, const struct engine_info *
 			       "option '%s' belongs to ioengine%s %s, but job '%s' uses '%s'",
 			       k->key, nowners > 1 ? "s" : "", owners, j->name,
 			       eng ? eng->name : j->ioengine);
-	best = closest_option(in, k->key);
+	best = opt_closest(k->key, in->engines, in->nengines);
 	if (best)
 		return diag_at(d, -EINVAL, k->file, k->line,
 			       "unknown option '%s' (did you mean '%s'?)", k->key, best);

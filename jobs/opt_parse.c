@@ -23,6 +23,23 @@ const struct opt_def *opt_find(const struct opt_def *table, const char *name)
 	return NULL;
 }
 
+const char *opt_closest(const char *key, const struct engine_info *engines, unsigned nengines)
+{
+	const char *names[1024];
+	size_t n = 0;
+
+	for (const struct opt_def *o = job_options; o->name && n < ARRAY_SIZE(names) - 2; o++) {
+		names[n++] = o->name;
+		if (o->alias)
+			names[n++] = o->alias;
+	}
+	for (unsigned e = 0; e < nengines; e++)
+		for (const struct opt_def *o = engines[e].options;
+		     o && o->name && n < ARRAY_SIZE(names); o++)
+			names[n++] = o->name;
+	return value_closest(key, names, n);
+}
+
 enum opt_cli_arg opt_cli_arg(const char *name, const struct engine_info *engines,
 			     unsigned nengines)
 {

@@ -195,6 +195,9 @@ struct engine_info {
 /* Find an option by name or alias in a table ended by { NULL }. */
 const struct opt_def *opt_find(const struct opt_def *table, const char *name);
 
+/* The job or engine option name (or alias) closest to key, for "did you mean"; or NULL. */
+const char *opt_closest(const char *key, const struct engine_info *engines, unsigned nengines);
+
 /* How the command line takes an option's value when no '=' follows its name (fio's getopt). */
 enum opt_cli_arg {
 	OPT_ARG_UNKNOWN,	/* no such option: it stands alone, and the build names it */

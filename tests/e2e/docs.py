@@ -259,6 +259,11 @@ def check_help(c, built):
                 "iojob %s --help: exit %d" % (sub, code))
     code, _, err = run(["--cmdhelp=no_such_option"])
     c.check(code == 2 and "unknown option 'no_such_option'" in err, "--cmdhelp=bad: %r" % err)
+    # a misspelt name gets the closest one, as the job parser's errors and fio's --cmdhelp
+    for typo, best in (("iodepht", "iodepth"), ("sqthread_pol", "sqthread_poll")):
+        code, _, err = run(["--cmdhelp=" + typo])
+        c.check(code == 2 and "unknown option '%s' (did you mean '%s'?)" % (typo, best) in err,
+                "--cmdhelp=%s: %r" % (typo, err))
     for eng, ok in built.items():
         code, out, _ = run(["--enghelp=" + eng])
         c.check(code == 0 and out.startswith(eng + ": "), "--enghelp=%s: exit %d" % (eng, code))
