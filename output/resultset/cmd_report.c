@@ -233,7 +233,7 @@ static int build_tables(const struct report_run *r, struct table **out)
 		return r->a.fmt.shape->build(&r->sel, out);
 	t = calloc((size_t)r->npiv + 1, sizeof(*t));
 	for (; t && n < r->npiv; n++) {
-		if (pivot_table(&r->piv[n], r->a.rows, &r->a.m, &t[n]) < 0) {
+		if (pivot_table(&r->piv[n], r->a.rows, r->a.cols, &r->a.m, &t[n]) < 0) {
 			table_free(&t[n]);
 			break;
 		}

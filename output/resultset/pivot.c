@@ -240,18 +240,19 @@ void pivot_free(struct pivot *p, size_t n)
 	free(p);
 }
 
-int pivot_table(const struct pivot *p, const char *rows, const struct metric *m,
-		struct table *t)
+int pivot_table(const struct pivot *p, const char *rows, const char *cols,
+		const struct metric *m, struct table *t)
 {
 	struct metric_fmt f;
-	char title[700], name[128], buf[64], sd[64];
+	char title[700], name[128], buf[64], sd[64], corner[256];
 
 	metric_fmt_for(m, p->v, p->nrows * p->ncols, &f);
 	metric_label(m, &f, name, sizeof(name));
 	snprintf(title, sizeof(title), "%s%s%s", name, *p->title ? ", " : "", p->title);
 	if (table_init(t, (unsigned)p->ncols + 1, title) < 0)
 		return -ENOMEM;
-	table_head(t, 0, rows, TA_LEFT);
+	snprintf(corner, sizeof(corner), "%s%s%s", rows, cols ? " \\ " : "", cols ? cols : "");
+	table_head(t, 0, corner, TA_LEFT);
 	for (size_t c = 0; c < p->ncols; c++)
 		table_head(t, (unsigned)c + 1, *p->colv[c] ? p->colv[c] : m->name, TA_RIGHT);
 	for (size_t r = 0; r < p->nrows; r++) {

@@ -47,9 +47,12 @@ int pivot_build(const struct rs_set *s, const struct rs_sel *sel, const char *ro
 		const char *cols, const struct metric *m, struct pivot **out);
 void pivot_free(struct pivot *p, size_t n);
 
-/* The pivot as a table: the row key's column, then one per column value. */
-int pivot_table(const struct pivot *p, const char *rows, const struct metric *m,
-		struct table *t);
+/*
+ * The pivot as a table: the row key's column, then one per column value; the corner names
+ * both keys ("iodepth \\ numjobs": rows down, columns across) when there is a column key.
+ */
+int pivot_table(const struct pivot *p, const char *rows, const char *cols,
+		const struct metric *m, struct table *t);
 
 /* The indexes of p's units in the order of their places (rows, then columns). */
 size_t pivot_place_order(const struct pivot *p, size_t *order);

@@ -164,9 +164,9 @@ SYSBENCH_MODES = ["rndrd", "rndrw", "rndwr", "seqrd", "seqwr"]
 SEED_SHAPES = {
     "sysbench-fileio.fio": [
         (2, SEED_HEADS["sysbench"], [m for m in SYSBENCH_MODES for _ in (1, 4)]),
-        (1, ["numjobs", "32G on 320GB", "32G on 240GB"], ["1", "4"])],
+        (1, ["numjobs \\ label", "32G on 320GB", "32G on 240GB"], ["1", "4"])],
     "random-write-threads.fio": [
-        (1, ["numjobs", "32GB filesize, 100% space formatted",
+        (1, ["numjobs \\ label", "32GB filesize, 100% space formatted",
              "32GB filesize, 75% space formatted", "100GB filesize, RAID0 over 2 cards"],
          ["1", "4"])],
     "aio-randread-randwrite.fio": [

@@ -169,8 +169,9 @@ def check_plain(c, d, rs):
     code, out, err = run(args, cwd=d)
     c.check(code == 0 and err == "", "report: exit %d %s" % (code, err))
     ts = text_tables(out)
-    c.check(len(ts) == 1 and ts[0]["head"] == ["numjobs", "null", "file", "one"],
-            "one table numjobs | null | file | one: %r" % [t["head"] for t in ts])
+    # the corner names both keys: rows down, columns across
+    c.check(len(ts) == 1 and ts[0]["head"] == ["numjobs \\ label", "null", "file", "one"],
+            "one table numjobs \\ label | null | file | one: %r" % [t["head"] for t in ts])
     if len(ts) != 1:
         return
     t = ts[0]
