@@ -24,7 +24,7 @@ struct io_file {
 	int reg_index;		/* slot among the engine's registered files */
 	bool is_bdev;
 	bool is_chr;		/* a character device (/dev/null): no size, never laid out */
-	bool shared;		/* named by filename=: clones use the same file */
+	bool shared;		/* the job's clones name this file too (files.c) */
 	bool borrowed;		/* fd opened by the runner for every clone: not ours to close */
 	bool deferred;		/* does not exist yet: an earlier phase writes it */
 	bool synced;		/* fsynced after the job's last write: close need not again */

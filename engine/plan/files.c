@@ -67,6 +67,17 @@ static void format_name(const struct job_desc *j, unsigned filenum, char *out, s
 	out[n < len ? n : len - 1] = '\0';
 }
 
+/*
+ * Whether a job's clones name the same files: filename= and opendir= name them outright,
+ * and a filename_format without $jobnum gives every clone the same names (sysbench's one
+ * file set, filename_format=test_file.$filenum), unless directory=a:b spreads the clones.
+ */
+static bool clones_share_names(const struct job_desc *j, size_t found)
+{
+	return j->filenames.n + found > 0 ||
+	       (j->filename_format && !strstr(j->filename_format, "$jobnum") && j->directories.n <= 1);
+}
+
 /* The files opendir= found: paths as found, not under directory=. */
 struct dir_files {
 	char **v;
@@ -465,7 +476,7 @@ int files_resolve(const struct job_desc *j, bool virtual_files,
 		bool exists = false;
 
 		f->fd = -1;
-		f->shared = j->filenames.n + df.n > 0;
+		f->shared = clones_share_names(j, df.n);
 		f->path = file_path(j, &df, i);
 		if (!f->path) {
 			ret = diag_set(d, -ENOMEM, "out of memory");

@@ -439,11 +439,15 @@ int files_open(const struct job_desc *j, struct io_file *f, unsigned n, char *er
 {
 	unsigned limit = j->openfiles && j->openfiles < n && !j->stripe_chunk ? j->openfiles : n;
 
-	/* openfiles: the first ones now, the others when the job comes to them */
+	/*
+	 * openfiles: the first ones now, the others when the job comes to them. One open
+	 * already is the clones' shared file the run opened for them (run.c open_shared()):
+	 * opening it again leaked the first descriptor, 64 a cell in a sweep.
+	 */
 	for (unsigned i = 0; i < n; i++) {
 		int ret;
 
-		if (f[i].borrowed || i >= limit)
+		if (f[i].borrowed || f[i].fd >= 0 || i >= limit)
 			continue;
 		ret = files_open_one(j, &f[i], err, len);
 		if (ret < 0)

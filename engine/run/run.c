@@ -48,6 +48,7 @@ struct run_files {
 	struct io_file *target;		/* a striped job's logical file over f[], or NULL */
 	int stripe_id;			/* its "stripeN" in the disk stats; -1: none */
 	struct stripe_member_io *member_io;	/* the job's parts on each of f[] */
+	int *held;			/* a first clone's: the descriptors its clones share */
 };
 
 /*
@@ -661,7 +662,7 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 }
 
 /*
- * Clones of a job share the files filename= names: with a positional engine (all but
+ * Clones of a job that name the same files (files.c): with a positional engine (all but
  * sync, whose lseek would race) they can share descriptors too, so 512 clones on 64 files
  * need 64 descriptors, not 32768. The run opens them here and closes them after the phase.
  */
@@ -674,9 +675,33 @@ static bool can_share_fds(const struct run *r, unsigned i)
 	 * create_serialize=0: each lays them out in its thread, after the run would open them
 	 */
 	/* read_iolog=a:b: the clones replay logs of different files (issue 17) */
-	return j->numjobs > 1 && j->filenames.n && (r->files[i].ops->flags & IOENG_POSITIONAL) &&
+	return j->numjobs > 1 && r->files[i].n && r->files[i].f[0].shared &&
+	       (r->files[i].ops->flags & IOENG_POSITIONAL) &&
 	       !j->unlink_each_loop && j->create_serialize && !j->openfiles &&
 	       !(j->replay && j->read_iolog.n > 1 && !j->merge_blktrace_file);
+}
+
+/*
+ * The first clone's files, opened for all: the run holds them, so the first clone, ending
+ * before the others, does not close what they still use (each clone's thread lets go of
+ * a borrowed descriptor), and close_shared() closes them once after the phase.
+ */
+static int hold_shared(const struct job_desc *j, struct run_files *rf, char *err, size_t len)
+{
+	int ret = files_open(j, rf->f, rf->n, err, len);
+
+	if (ret < 0)
+		return ret;
+	rf->held = malloc(rf->n * sizeof(*rf->held));
+	if (!rf->held) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	for (unsigned f = 0; f < rf->n; f++) {
+		rf->held[f] = rf->f[f].fd;
+		rf->f[f].borrowed = true;
+	}
+	return 0;
 }
 
 static int open_shared(struct run *r, unsigned phase, struct diag *d)
@@ -691,8 +716,10 @@ static int open_shared(struct run *r, unsigned phase, struct diag *d)
 		if (j->phase != phase || !can_share_fds(r, i))
 			continue;
 		if (j->jobnum == 0) {
-			if (files_open(j, r->files[i].f, r->files[i].n, err, sizeof(err)) < 0)
-				return diag_set(d, -EIO, "%s", err);
+			int ret = hold_shared(j, &r->files[i], err, sizeof(err));
+
+			if (ret < 0)
+				return diag_set(d, ret, "%s", err);
 			continue;
 		}
 		owner = &r->files[i - j->jobnum];	/* clones follow their first, in order */
@@ -708,21 +735,27 @@ static void close_shared(struct run *r, unsigned phase)
 {
 	for (unsigned i = 0; i < r->jobs->njobs; i++) {
 		const struct job_desc *j = &r->jobs->jobs[i];
-
+		struct run_files *rf = &r->files[i];
 		struct job_result *res = &r->results[i];
 		unsigned bad;
 		int ret;
 
 		if (j->phase != phase || j->jobnum != 0 || !can_share_fds(r, i))
 			continue;
-		ret = files_close(j, r->files[i].f, r->files[i].n, &bad);
+		for (unsigned f = 0; rf->held && f < rf->n; f++) {
+			rf->f[f].fd = rf->held[f];
+			rf->f[f].borrowed = false;
+		}
+		free(rf->held);
+		rf->held = NULL;
+		ret = files_close(j, rf->f, rf->n, &bad);
 		if (ret == 0 || res->error)
 			continue;
 		/* as worker.c's close_files(), for the files the clones shared */
 		res->error = -ret;
 		res->st->error = -ret;
 		diag_format(res->error_msg, sizeof(res->error_msg), "job '%s': unlink=1: cannot "
-			    "delete '%s': %s", j->name, r->files[i].f[bad].path, strerror(-ret));
+			    "delete '%s': %s", j->name, rf->f[bad].path, strerror(-ret));
 	}
 }
 

@@ -189,7 +189,7 @@ def replay_args(words, path, d):
         elif w.startswith("directory="):
             w = "directory=" + os.path.join(d, re.sub(r"\W", "_", w[10:]))
             os.makedirs(w[10:], exist_ok=True)
-        elif w == os.path.basename(path):
+        elif w == os.path.relpath(path, SRC):
             w = path
         args.append(w)
     return env, args + ["--set", "size=4m", "--set", "runtime=0.1", "--output-format=terse"]
@@ -210,7 +210,8 @@ def check_replay(c, path):
             return
     lines = [(m.group(1), shlex.split(m.group(2)))
              for m in re.finditer(r"^# (sweep|report|compare): (.*)$", text, re.M)]
-    c.check(lines and all(w[0] == "iojob" or "=" in w[0] for _, w in lines),
+    # as written from the top of a clone: build/iojob, the job file under examples/seeds/
+    c.check(lines and all(w[0] == "build/iojob" or "=" in w[0] for _, w in lines),
             "%s: no '# sweep:' and '# report:' lines" % name)
     d = scratch_dir()
     try:

@@ -13,8 +13,9 @@ import re
 import resource
 import shutil
 import subprocess
+import tempfile
 
-from common import BIN, Checks, engine_available, is_asan_build, remove, scratch_dir
+from common import BIN, SRC, Checks, engine_available, is_asan_build, remove, run, scratch_dir
 
 LIMIT = 200
 # engine, jobs, the least count the refusal may name (None: it fits and runs)
@@ -80,6 +81,47 @@ def check_phases(c, d):
     m = re.search(r"need (\d+) open files and the limit is 300", err)
     c.check(code == 1 and m and int(m.group(1)) > 320,
             "one group of 160 splice clones under 300: refused: exit %d %r" % (code, err))
+
+
+def tmpfs_dir():
+    """A directory on tmpfs (/dev/shm), or None where there is none."""
+    with open("/proc/mounts") as f:
+        if not any(line.split()[1:3] == ["/dev/shm", "tmpfs"] for line in f):
+            return None
+    return tempfile.mkdtemp(prefix="iojob-sysbench-", dir="/dev/shm")
+
+
+def check_sysbench_sweep(c, d):
+    """The sysbench seed at its thread counts under a Debian login's soft limit of 1024,
+    hard limit 1024 too: 512 clones on one set of 64 files (filename_format without
+    $jobnum) share its 64 descriptors, each cell closes what it opened (a sweep leaked 64 a
+    cell, and its 16th was refused), and 128 files at 512 threads fit as well. On tmpfs
+    with tiny files: the descriptors and threads are the test, not the disk."""
+    t = tmpfs_dir()
+    if not t:
+        c.skip("sysbench sweep: /dev/shm is not tmpfs here")
+        return
+    seed = os.path.join(SRC, "examples", "seeds", "sysbench-fileio.fio")
+    threads = [1, 4, 8, 16, 32, 64, 128, 256, 512]
+    small = ["--set", "directory=" + t, "--set", "runtime=0.1", "--output-format=terse"]
+    try:
+        code, _, err = run_limited(["--sweep", "numjobs=" + ",".join(map(str, threads)),
+                                    "--results", "r.jsonl", "--set", "size=1m", seed] + small, d,
+                                   limit=1024)
+        c.check(code == 0 and "open files" not in err,
+                "sysbench sweep 1..512 under 1024: exit %d %r" % (code, err[-300:]))
+        code, out, err = run(["report", "r.jsonl", "--format", "sysbench"], cwd=d)
+        rows = [line.split()[1:3] for line in out.splitlines()[2:]]
+        want = [[m, str(n)] for m in ("rndrd", "rndrw", "rndwr", "seqrd", "seqwr")
+                for n in threads]
+        c.check(code == 0 and rows == want, "every mode at every thread count: %r" % rows)
+        code, _, err = run_limited(["--set", "numjobs=512", "--set", "nrfiles=128",
+                                    "--set", "size=2m", "--section", "rndwr", seed] + small,
+                                   d, limit=1024)
+        c.check(code == 0, "128 files at 512 threads under 1024: exit %d %r" %
+                (code, err[-300:]))
+    finally:
+        remove(t)
 
 
 def check_simple_under_64(c, d):
@@ -157,7 +199,8 @@ def main():
         c.finish()
     d = scratch_dir()
     try:
-        for check in (check_descriptors, check_phases, check_simple_under_64,
+        for check in (check_descriptors, check_phases, check_sysbench_sweep,
+                      check_simple_under_64,
                       check_refused_output, check_memory, check_nproc):
             check(c, d)
     finally:
