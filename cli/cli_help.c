@@ -77,8 +77,8 @@ static int complete_switch(FILE *f, const struct argopt *c, const struct engine_
 			   unsigned nengines)
 {
 	argopt_complete_values(f, c);
-	if (c->id == CLI_SET || c->id == CLI_CMDHELP) {
-		const char *suffix = c->id == CLI_SET ? "=" : "";
+	if (c->id == CLI_SET || c->id == CLI_SWEEP || c->id == CLI_CMDHELP) {
+		const char *suffix = c->id == CLI_CMDHELP ? "" : "=";
 
 		if (c->id == CLI_CMDHELP)
 			fprintf(f, "all\n");

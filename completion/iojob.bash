@@ -3,7 +3,17 @@
 # what it accepts; job files are *.fio, and --section offers the sections of the job files
 # already on the line. After a subcommand (iojob report, iojob compare), its own options
 # come from iojob SUBCOMMAND --complete-options, and the globs of its files (result sets,
-# logs) from iojob SUBCOMMAND --complete-files.
+# logs) from iojob SUBCOMMAND --complete-files; the keys, values and jobs after --rows,
+# --cols, --where and --job, and compare's labels, from the result sets on the line.
+
+# The files among the words after the subcommand (result sets, logs, a chart to write).
+_iojob_files()
+{
+	local w
+	for w in "${COMP_WORDS[@]:2:COMP_CWORD-2}"; do
+		[[ $w != -* && -f $w ]] && printf '%s\n' "$w"
+	done
+}
 
 # The [section] names of the job files among the words, [global] left out.
 _iojob_sections()
@@ -56,8 +66,11 @@ _iojob()
 		local values
 		if [[ $opt == --section ]]; then
 			values=$(_iojob_sections)
+		elif ((${#sub[@]})); then	# and the keys, values, jobs of the result sets
+			values=$("$bin" "${sub[@]}" --complete-values="${opt#--}" $(_iojob_files) \
+				2>/dev/null)
 		else
-			values=$("$bin" "${sub[@]}" --complete-values="${opt#--}" 2>/dev/null)
+			values=$("$bin" --complete-values="${opt#--}" 2>/dev/null)
 		fi
 		if [[ -n $values ]]; then
 			COMPREPLY=($(compgen -P "$prefix" -W "$values" -- "$cur"))
@@ -80,6 +93,10 @@ _iojob()
 		COMPREPLY+=($(compgen -f -X "!$word" -- "$cur"))
 	done
 	((COMP_CWORD == 1)) && COMPREPLY+=($(compgen -W "${commands[*]}" -- "$cur"))
+	# compare's sides: the labels of the result sets on the line
+	[[ ${sub[0]} == compare ]] &&
+		COMPREPLY+=($(compgen -W "$("$bin" compare --complete-labels $(_iojob_files) \
+			2>/dev/null)" -- "$cur"))
 	return 0
 }
 

@@ -14,6 +14,7 @@
 #include "output/resultset/compare.h"
 #include "output/resultset/metrics.h"
 #include "output/resultset/resultset_read.h"
+#include "output/resultset/resultset_keys.h"
 #include "output/stream.h"
 
 #define CMD		"compare"
@@ -296,6 +297,12 @@ static int run_compare(struct compare_run *c)
 		return ret;
 	if (rs_select(&c->set, c->job, c->where.kv, c->where.n, &c->sel) < 0)
 		return cmd_fail(CMD, "out of memory");
+	if (!c->sel.n) {
+		char why[1024];
+
+		rs_why_none(&c->set, c->job, c->where.kv, c->where.n, why, sizeof(why));
+		return cmd_fail(CMD, "%s", why);
+	}
 	for (unsigned i = 0; i < c->nsides; i++)
 		if ((ret = build_side(c, i)) != EXIT_GO_ON)
 			return ret;

@@ -1,7 +1,8 @@
 /*
  * The subcommands' --help option lines and their completion, from their option tables
  * (base/argopt.h), and --format's help, values and names from the tables of renderers
- * (table.c) and seed shapes (seed_tables.c).
+ * (table.c) and seed shapes (seed_tables.c); the keys, values and labels of the result
+ * sets on the line, for completion (resultset_keys.c).
  */
 #include "output/resultset/cmd_common.h"
 
@@ -10,7 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "output/resultset/resultset_keys.h"
+#include "output/resultset/resultset_read.h"
 #include "output/resultset/seed_tables.h"
+#include "base/diag.h"
+#include "base/units.h"
 
 /*
  * The options' help: "  --NAME METAVAR", the help from column 22 on, in lines of at most
@@ -24,15 +29,44 @@ static const struct argopt help_option[] = {
 	{ NULL },
 };
 
+/* The words of the result sets among files (what is not one is passed over). */
+static void complete_from_sets(enum rs_words what, int nfiles, char **files)
+{
+	struct rs_set set = { 0 };
+	struct diag d = { 0 };
+
+	for (int i = 0; i < nfiles; i++)
+		rs_load(&set, files[i], &d);
+	rs_complete(stdout, &set, what);
+	rs_free(&set);
+}
+
+/* The options whose values are in the result sets on the command line. */
+static const struct {
+	const char *option;
+	enum rs_words what;
+} set_words[] = {
+	{ "rows", RS_KEYS }, { "cols", RS_KEYS }, { "where", RS_PAIRS }, { "job", RS_JOBS },
+};
+
+/*
+ * --complete-options; --complete-values=OPTION [FILE...], the option's values and, for
+ * those of set_words[], the keys, values or jobs of the result sets FILE...; and
+ * --complete-labels FILE..., their labels (compare's sides).
+ */
 int cmd_complete(const struct argopt *opts, int argc, char **argv)
 {
 	const struct argopt *o;
 
-	if (argc != 2 || strncmp(argv[1], "--complete-", 11))
+	if (argc < 2 || strncmp(argv[1], "--complete-", 11))
 		return EXIT_GO_ON;
 	if (!strcmp(argv[1], "--complete-options")) {
 		argopt_complete_options(stdout, help_option);
 		argopt_complete_options(stdout, opts);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--complete-labels")) {
+		complete_from_sets(RS_LABELS, argc - 2, argv + 2);
 		return 0;
 	}
 	if (strncmp(argv[1], "--complete-values=", 18))
@@ -41,6 +75,9 @@ int cmd_complete(const struct argopt *opts, int argc, char **argv)
 	if (!o)
 		return EXIT_USAGE;	/* no message: the completion script would drop it */
 	argopt_complete_values(stdout, o);
+	for (size_t i = 0; i < ARRAY_SIZE(set_words); i++)
+		if (!strcmp(o->name, set_words[i].option))
+			complete_from_sets(set_words[i].what, argc - 2, argv + 2);
 	return 0;
 }
 

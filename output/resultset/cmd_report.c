@@ -17,6 +17,7 @@
 #include "output/resultset/pivot.h"
 #include "output/resultset/report_charts.h"
 #include "output/resultset/resultset_read.h"
+#include "output/resultset/resultset_keys.h"
 #include "output/resultset/seed_tables.h"
 #include "output/stream.h"
 #include "base/diag.h"
@@ -170,6 +171,14 @@ static bool known_key(const struct rs_sel *sel, const char *key)
 	return false;
 }
 
+static int unknown_key(const struct report_run *r, const char *opt, const char *key)
+{
+	char keys[512];
+
+	rs_keys_str(&r->set, keys, sizeof(keys));
+	return cmd_fail(CMD, "%s '%s': no run has that key; the keys are %s", opt, key, keys);
+}
+
 /* --rows and --cols, or their defaults: swept keys first, labels when there are several. */
 static int choose_keys(struct report_run *r)
 {
@@ -187,9 +196,9 @@ static int choose_keys(struct report_run *r)
 	else if (!a->cols && nkeys > 1)
 		a->cols = strcmp(a->rows, keys[1]) ? keys[1] : keys[0];
 	if (!known_key(&r->sel, a->rows))
-		return cmd_fail(CMD, "--rows '%s': no run has that key", a->rows);
+		return unknown_key(r, "--rows", a->rows);
 	if (a->cols && !known_key(&r->sel, a->cols))
-		return cmd_fail(CMD, "--cols '%s': no run has that key", a->cols);
+		return unknown_key(r, "--cols", a->cols);
 	return EXIT_GO_ON;
 }
 
@@ -203,9 +212,12 @@ static int load(struct report_run *r)
 		return EXIT_GO_ON;
 	if (rs_select(&r->set, r->a.job, r->a.where.kv, r->a.where.n, &r->sel) < 0)
 		return cmd_fail(CMD, "out of memory");
-	if (!r->sel.n)
-		return cmd_fail(CMD, "no run matches%s%s%s", r->a.job ? " --job " : "",
-				r->a.job ? r->a.job : "", r->a.where.n ? " and --where" : "");
+	if (!r->sel.n) {
+		char why[1024];
+
+		rs_why_none(&r->set, r->a.job, r->a.where.kv, r->a.where.n, why, sizeof(why));
+		return cmd_fail(CMD, "%s", why);
+	}
 	if (choose_keys(r) != EXIT_GO_ON)
 		return EXIT_USAGE;
 	/* a seed's shape needs no pivot unless a chart is drawn from it */

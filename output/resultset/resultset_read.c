@@ -3,11 +3,13 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "output/resultset/seed_tables.h"
 #include "output/resultset_check.h"
 #include "base/diag.h"
 #include "base/grow.h"
@@ -249,6 +251,29 @@ void rs_units_free(struct rs_unit *u, unsigned n)
 	free(u);
 }
 
+/*
+ * Whether a stored value is the one asked for. Access patterns match under any of their
+ * names, so that --where rw=randwrite finds the sysbench job the report calls randwrite
+ * (stored as its job file gave it, rndwr), and rw=rndwr a fio job's randwrite.
+ */
+bool rs_value_is(const char *key, const char *v, const char *want)
+{
+	const char *vs, *ws;
+	char a[32], b[32];
+
+	if (!strcmp(v, want))
+		return true;
+	if (strcmp(key, "rw"))
+		return false;
+	vs = strchr(v, ':');	/* randread:8 */
+	ws = strchr(want, ':');
+	if (strcmp(vs ? vs : "", ws ? ws : ""))
+		return false;
+	snprintf(a, sizeof(a), "%.*s", (int)(vs ? vs - v : (ptrdiff_t)strlen(v)), v);
+	snprintf(b, sizeof(b), "%.*s", (int)(ws ? ws - want : (ptrdiff_t)strlen(want)), want);
+	return !strcmp(rw_fio_name(a), rw_fio_name(b));
+}
+
 static bool selected(const struct rs_unit *u, const char *job, const char *const *where,
 		     unsigned nwhere)
 {
@@ -262,7 +287,7 @@ static bool selected(const struct rs_unit *u, const char *job, const char *const
 			return false;
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - where[i]), where[i]);
 		v = rs_value(u->cell, u, key);
-		if (!v || strcmp(v, eq + 1))
+		if (!v || !rs_value_is(key, v, eq + 1))
 			return false;
 	}
 	return true;

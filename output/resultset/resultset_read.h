@@ -7,6 +7,7 @@
 #ifndef OUTPUT_RESULTSET_RESULTSET_READ_H
 #define OUTPUT_RESULTSET_RESULTSET_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "output/json_reader.h"
@@ -57,6 +58,9 @@ unsigned rs_labels(const struct rs_set *s, const char **out, unsigned max);
  * member of the line ("host", "kernel"). NULL when it has none.
  */
 const char *rs_value(const struct rs_cell *c, const struct rs_unit *u, const char *key);
+
+/* Whether v, a value of key, is want: rw's under fio's or sysbench's name alike. */
+bool rs_value_is(const char *key, const char *v, const char *want);
 
 /*
  * The cell's swept values after prefix (a label, or ""): "numjobs=4, rw=rndrd",

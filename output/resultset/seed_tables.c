@@ -44,17 +44,30 @@ void sysbench_bytes(double bytes, char *buf, size_t len)
 	snprintf(buf, len, "%.5g%s", bytes, unit[i]);
 }
 
+/* fio's names of the access patterns sysbench names too, and fio's own second names */
+static const char *const rw_names[][2] = {
+	{ "read", "seqrd" }, { "write", "seqwr" }, { "randread", "rndrd" },
+	{ "randwrite", "rndwr" }, { "randrw", "rndrw" },
+};
+
 const char *sysbench_mode(const char *rw)
 {
-	static const char *const map[][2] = {
-		{ "read", "seqrd" }, { "write", "seqwr" }, { "randread", "rndrd" },
-		{ "randwrite", "rndwr" }, { "randrw", "rndrw" },
-	};
-
-	for (size_t i = 0; rw && i < ARRAY_SIZE(map); i++)
-		if (!strcmp(rw, map[i][0]))
-			return map[i][1];
+	for (size_t i = 0; rw && i < ARRAY_SIZE(rw_names); i++)
+		if (!strcmp(rw, rw_names[i][0]))
+			return rw_names[i][1];
 	return rw ? rw : "";
+}
+
+const char *rw_fio_name(const char *rw)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(rw_names); i++)
+		if (!strcmp(rw, rw_names[i][1]))
+			return rw_names[i][0];
+	if (!strcmp(rw, "seqrewr"))
+		return "write";		/* sysbench's rewrite is fio's write of laid-out files */
+	if (!strcmp(rw, "readwrite"))
+		return "rw";
+	return rw;
 }
 
 unsigned seed_threads(const struct rs_unit *u)

@@ -54,6 +54,9 @@ void sysbench_bytes(double bytes, char *buf, size_t len);
 /* sysbench's name for an access pattern: "randread" -> "rndrd"; others as they are. */
 const char *sysbench_mode(const char *rw);
 
+/* fio's name for an access pattern: "rndwr" -> "randwrite", "readwrite" -> "rw". */
+const char *rw_fio_name(const char *rw);
+
 /* A unit's thread count: its numjobs option, else how many clones it has. */
 unsigned seed_threads(const struct rs_unit *u);
 

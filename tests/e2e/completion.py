@@ -260,6 +260,35 @@ def check_subcommand_tables(c, d):
     c.check(code == 0, "compare --metrics %s: %r" % (got[0], err))
 
 
+def check_result_words(c, d):
+    """--sweep offers job option keys; after a result set on the line, --rows and --cols
+    offer its keys, --where its KEY=VALUE pairs, --job its jobs, compare its labels."""
+    e = os.path.join(d, "sets")
+    os.mkdir(e)
+    for label, sweep in [("a", ["--sweep", "rw=rndrd,read"]), ("b", [])]:
+        code, _, err = run(["--name=t", "--ioengine=null", "--size=1m", "--sweep",
+                            "numjobs=1,2", "--label", label, "--results", "r.jsonl",
+                            "--output-format=terse"] + sweep, cwd=e)
+        c.check(code == 0, "sweep %s: exit %d %s" % (label, code, err))
+    got, _ = complete(["--sweep", "numj"], e)
+    c.check(got == ["numjobs="], "--sweep numj offers %s" % got)
+    got, _ = complete(["report", "r.jsonl", "--rows", ""], e)
+    c.check({"label", "job", "numjobs", "rw", "ioengine"} <= set(got) and
+            len(got) == len(set(got)), "--rows after r.jsonl offers %s" % got)
+    got, _ = complete(["report", "r.jsonl", "--cols", "=", "n"], e)
+    c.check(sorted(got) == ["name", "none", "numjobs"], "--cols=n offers %s" % got)
+    got, _ = complete(["report", "r.jsonl", "--where", "num"], e)
+    c.check(got == ["numjobs=1", "numjobs=2"], "--where num offers %s" % got)
+    got, _ = complete(["report", "r.jsonl", "--where", "rw"], e)
+    c.check(got == ["rw=rndrd", "rw=read"], "--where rw offers %s" % got)
+    got, _ = complete(["compare", "r.jsonl", "--job", ""], e)
+    c.check(got == ["t"], "compare --job offers %s" % got)
+    got, _ = complete(["compare", "r.jsonl", "a", ""], e)
+    c.check({"a", "b", "r.jsonl"} <= set(got), "compare's sides offer %s" % got)
+    got, _ = complete(["report", "--rows", ""], e)
+    c.check(sorted(got) == ["job", "label"], "--rows without a result set offers %s" % got)
+
+
 def main():
     c = Checks("completion")
     if not shutil.which("bash"):
@@ -274,6 +303,7 @@ def main():
         check_subcommands(c, d)
         check_output_formats(c, d)
         check_subcommand_tables(c, d)
+        check_result_words(c, d)
     finally:
         remove(d)
     c.finish()

@@ -399,12 +399,38 @@ def check_errors(c, d):
              (["report", "missing.jsonl"], "'missing.jsonl': No such file"),
              (["compare", "r.jsonl"], "two sides or more"),
              (["report", "r.jsonl", "--format", "excel"], "unknown format 'excel'"),
-             (["report", "r.jsonl", "--rows", "nokey"], "--rows 'nokey': no run has that key")]
+             (["report", "r.jsonl", "--rows", "nokey"],
+              "--rows 'nokey': no run has that key; the keys are label, job, numjobs, rw, "),
+             (["report", "r.jsonl", "--cols", "nokey"], "the keys are label, job, numjobs, rw"),
+             (["report", "r.jsonl", "--where", "rw=randrw"],
+              "--where rw=randrw: no run has rw 'randrw'; rw is one of rndrd, rndwr"),
+             (["report", "r.jsonl", "--where", "nokey=1"],
+              "--where nokey=1: no run has the key 'nokey'; the keys are label, job, numjobs"),
+             (["report", "r.jsonl", "--job", "nosuch"],
+              "--job nosuch: no run has job 'nosuch'; the jobs are t"),
+             (["report", "r.jsonl", "--where", "numjobs=1", "--where", "numjobs=2"],
+              "no run matches every --where together, though each matches some"),
+             (["compare", "null", "file", "r.jsonl", "--where", "numjobs=3"],
+              "--where numjobs=3: no run has numjobs '3'; numjobs is one of 1, 2")]
     cases += edited_sets(d)
     for args, msg in cases:
         code, out, err = run_bounded(args, cwd=d)
         c.check(code == 2 and msg in err and err.count("\n") <= 8 and out == "",
                 "%s: exit %d, stderr %r, want 2 and %r" % (" ".join(args), code, err, msg))
+
+
+def check_rw_names(c, d):
+    """An access pattern matches under fio's name and sysbench's alike: the runs swept as
+    rndwr are the report's randwrite."""
+    tables = {}
+    for name in ("rndwr", "randwrite"):
+        code, out, err = run(["report", "r.jsonl", "--where", "rw=" + name], cwd=d)
+        tables[name] = out
+        c.check(code == 0 and out, "--where rw=%s: exit %d %r" % (name, code, err))
+    c.check(tables["randwrite"] == tables["rndwr"], "rw=randwrite is rw=rndwr")
+    code, _, err = run(["report", "r.jsonl", "--where", "rw=randwrite:2"], cwd=d)
+    c.check(code == 2 and "rw is one of rndrd, rndwr" in err,
+            "rw=randwrite:2 is not rndwr (its :N differs): exit %d %r" % (code, err))
 
 
 def edited_sets(d):
@@ -637,6 +663,7 @@ def main():
         check_compare(c, d, rs)
         check_seed003(c, d)
         check_errors(c, d)
+        check_rw_names(c, d)
         check_svg(c, d, rs)
         check_latency_chart(c, d, rs)
         check_html(c, d)

@@ -10,6 +10,7 @@
 
 #include <check.h>
 
+#include "output/resultset/resultset_read.h"
 #include "output/resultset/seed_tables.h"
 #include "output/resultset/table.h"
 #include "test_util.h"
@@ -206,6 +207,21 @@ START_TEST(sysbench_modes_from_fio_names)
 }
 END_TEST
 
+START_TEST(fio_names_from_sysbench_modes)
+{
+	ck_assert_str_eq(rw_fio_name("rndwr"), "randwrite");
+	ck_assert_str_eq(rw_fio_name("seqrd"), "read");
+	ck_assert_str_eq(rw_fio_name("seqrewr"), "write");
+	ck_assert_str_eq(rw_fio_name("readwrite"), "rw");
+	ck_assert_str_eq(rw_fio_name("randtrim"), "randtrim");	/* fio's own name */
+	ck_assert(rs_value_is("rw", "rndwr", "randwrite"));
+	ck_assert(rs_value_is("rw", "randread:8", "rndrd:8"));
+	ck_assert(!rs_value_is("rw", "randread:8", "rndrd"));	/* the :N differs */
+	ck_assert(!rs_value_is("bs", "rndwr", "randwrite"));	/* only rw's names */
+	ck_assert(rs_value_is("bs", "4k", "4k"));
+}
+END_TEST
+
 static Suite *table_suite(void)
 {
 	Suite *s = suite_create("table");
@@ -227,6 +243,7 @@ static Suite *table_suite(void)
 	tcase_add_loop_test(tc, sysbench_bytes_match_the_seeds, 0, TABLE_LEN(sysbench_rows));
 	tcase_add_test(tc, sysbench_bytes_small_and_huge);
 	tcase_add_test(tc, sysbench_modes_from_fio_names);
+	tcase_add_test(tc, fio_names_from_sysbench_modes);
 	suite_add_tcase(s, tc);
 	return s;
 }
