@@ -84,6 +84,8 @@ struct cli {
 	struct dist *dist;		/* the ranks of an MPI run (iojob-mpi), or just this one */
 	/* main()'s, for the run made of it */
 	struct cells cells;		/* what the run is made of: its --sweep cells */
+	double cells_s;			/* the seconds the cells run so far took, */
+	unsigned cells_done;		/* and how many: the sweep's eta on the status line */
 	FILE *out;			/* the report stream: stdout, or --output */
 	bool output_created;		/* --output did not exist: removed when not used or filled */
 	bool out_used;			/* --output emptied for a cell that runs (execute) */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/diag.h"
@@ -404,8 +405,18 @@ static int check_cells(struct cli *c, struct diag *d)
 static int run_cell(void *ctx, struct job_list *jobs, struct diag *d)
 {
 	struct cli *c = ctx;
-	int ret = execute(c, jobs, c->out, d);
+	unsigned reps = c->cells.repeat > 1 ? c->cells.repeat : 1;
+	struct timespec t0, t1;
+	int ret;
 
+	c->status.cell = c->cells.cell_idx * reps + c->cells.rep_idx;
+	c->status.ncells = c->cells.ncells * reps;
+	c->status.cell_s = c->cells_done ? c->cells_s / c->cells_done : -1.0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = execute(c, jobs, c->out, d);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	c->cells_s += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	c->cells_done++;
 	print_notes(c, d);
 	return ret;
 }

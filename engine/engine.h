@@ -187,6 +187,12 @@ struct status_opts {
 	unsigned formats;
 	bool delta;
 	unsigned kb_base;
+	/*
+	 * A sweep's cell (from 0) of ncells, and the seconds its cells took on average so
+	 * far (< 0 before the first ends): the line adds the cell and the whole sweep's eta.
+	 */
+	unsigned long cell, ncells;
+	double cell_s;
 };
 
 /* Start a thread that shows progress as o says; nothing when there is nothing to show. */

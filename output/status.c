@@ -81,6 +81,13 @@ char *status_line(char *buf, size_t len, const struct status_view *v)
 		if (n < len)
 			n += eta_string(buf + n, len - n, v->eta_s);
 		if (n < len)
+			n += (size_t)snprintf(buf + n, len - n, "]");
+		if (n < len && v->ncells > 1)
+			n += (size_t)snprintf(buf + n, len - n, "[cell %lu/%lu, sweep eta ",
+					      v->cell, v->ncells);
+		if (n < len && v->ncells > 1)
+			n += eta_string(buf + n, len - n, v->sweep_eta_s);
+		if (n < len && v->ncells > 1)
 			snprintf(buf + n, len - n, "]");
 	}
 	return buf;

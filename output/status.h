@@ -23,6 +23,8 @@ struct status_view {
 	uint64_t bw[STATS_NDIR];	/* bytes per second over the last interval */
 	uint64_t iops[STATS_NDIR];
 	bool bits;			/* unit_base=1 (fio takes the last job's): bw in bits */
+	unsigned long cell, ncells;	/* a sweep's cell, from 1, of ncells (> 1) */
+	int64_t sweep_eta_s;		/* seconds left of the whole sweep, < 0 when unknown */
 };
 
 /* The status line, without the final '\r'. Returns buf. */

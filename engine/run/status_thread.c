@@ -29,6 +29,7 @@ struct run_status {
 	atomic_bool quit;
 	bool line_on;			/* the status line is shown */
 	size_t last_len;		/* to blank out what a longer earlier line left */
+	unsigned last_running;		/* its jobs running: a line of none is erased at the end */
 	uint64_t start_ns, next_line, next_newline, next_interval;
 	unsigned seq;
 	char *states;
@@ -115,6 +116,25 @@ static int64_t run_eta(const struct run *r, uint64_t now)
 	return total;
 }
 
+/*
+ * In a sweep, the cell and what is left of the whole: this cell's eta, then each cell
+ * after it as long as the cells before took on average, or, while the first runs, as
+ * long as this one will.
+ */
+static void sweep_eta(const struct run_status *s, struct status_view *v, uint64_t now)
+{
+	double per = s->o.cell_s;
+
+	if (s->o.ncells < 2)
+		return;
+	v->cell = s->o.cell + 1;
+	v->ncells = s->o.ncells;
+	if (per < 0 && v->eta_s >= 0)
+		per = (double)(now - s->start_ns) / 1e9 + (double)v->eta_s;
+	v->sweep_eta_s = per < 0 || v->eta_s < 0 ? -1 :
+			 v->eta_s + (int64_t)(per * (double)(s->o.ncells - v->cell) + 0.5);
+}
+
 static void show_line(struct run_status *s, uint64_t now)
 {
 	const struct job_list *jobs = s->run->jobs;
@@ -147,6 +167,7 @@ static void show_line(struct run_status *s, uint64_t now)
 		}
 	}
 	v.eta_s = run_eta(s->run, now);
+	sweep_eta(s, &v, now);
 	v.pct = v.eta_s < 0 ? -1.0 : 100.0 * (double)(now - s->start_ns) /
 		((double)(now - s->start_ns) + (double)v.eta_s * 1e9);
 	status_line(line, sizeof(line), &v);
@@ -160,6 +181,7 @@ static void show_line(struct run_status *s, uint64_t now)
 	}
 	fflush(s->o.eta_out);
 	s->last_len = len;
+	s->last_running = v.running;
 	s->last_line_ns = now;
 }
 
@@ -287,10 +309,16 @@ void run_status_stop(struct run *r)
 		return;
 	atomic_store(&s->quit, true);
 	pthread_join(s->thread, NULL);
-	if (s->line_on && s->last_len) {
-		fputc('\n', s->o.eta_out);	/* the last line stays, the report starts below */
+	/*
+	 * The last line stays and the report starts below it, unless it showed no job
+	 * running: "Jobs: 0 (f=0)" says nothing, and a sweep left one behind every cell.
+	 */
+	if (s->line_on && s->last_len && s->last_running)
+		fputc('\n', s->o.eta_out);
+	else if (s->line_on && s->last_len)
+		fprintf(s->o.eta_out, "%*s\r", (int)s->last_len, "");
+	if (s->line_on && s->last_len)
 		fflush(s->o.eta_out);
-	}
 	status_free(s);
 	r->status = NULL;
 }

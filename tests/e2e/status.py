@@ -62,6 +62,21 @@ def check_phases(c):
     c.check(etas and etas[0] >= 2, "a second phase adds its runtime to the eta: %s" % etas)
 
 
+def check_sweep(c):
+    """A sweep's line names the cell and the whole sweep's eta, and no cell leaves a
+    'Jobs: 0 (f=0)' line behind (it is blanked out when the cell ends)."""
+    if not shutil.which("script"):
+        return
+    code, out = under_pty(JOB + ["--sweep", "numjobs=1,2", "--output=/dev/null"])
+    cells = re.findall(r"\]\[cell (\d)/2, sweep eta (\d+)m:(\d+)s\]", out)
+    c.check(code == 0 and {"1", "2"} <= {k for k, _, _ in cells},
+            "sweep: each cell's line names it: %r" % out[-300:])
+    first = [int(m) * 60 + int(s) for k, m, s in cells if k == "1"]
+    c.check(first and first[0] >= 2, "cell 1's sweep eta counts cell 2 too: %s" % first)
+    c.check(not re.search(r"Jobs: 0 \(f=0\) *\r*\n", out),
+            "a 'Jobs: 0 (f=0)' line is left behind: %r" % out[-300:])
+
+
 def check_not_terminal(c):
     code, out, err = run(JOB[:4] + ["--runtime=0.5", "--time_based", PACE, FAST])
     c.check(code == 0 and "Jobs:" not in err and "Jobs:" not in out,
@@ -242,7 +257,7 @@ def main():
     parts = [(f, Checks(f.__name__)) for f in (check_terminal, check_phases,
                                                 check_not_terminal, check_intervals,
                                                 check_phases_report, check_steadystate,
-                                                check_delta)]
+                                                check_delta, check_sweep)]
     with ThreadPoolExecutor(max_workers=len(parts)) as pool:
         for done in [pool.submit(f, part) for f, part in parts]:
             done.result()
