@@ -140,17 +140,15 @@ def check_bad_cell(c, d):
 
 
 def check_signal(c, d):
-    """SIGINT while the second cell runs, as its status line on stderr shows: the status line
-    of a cell, rewritten after each '\\r', ends with a '\\n' when the cell's run stops, and
-    the next cell's line says its job is running."""
+    """SIGINT while the second cell runs, as its status line on stderr shows: the line
+    names its cell ('[cell 2/3, sweep eta ...]') and says its job is running."""
     path = os.path.join(d, "sig.jsonl")
     p = subprocess.Popen([BIN, "--eta=always", "--eta-interval=250ms", "--name=n",
                           "--ioengine=null", "--size=1m", "--time_based", "--runtime=1s",
                           "--sweep", "iodepth=1,2,4", "--results", path],
                          cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     outr, errr = PipeReader(p.stdout), PipeReader(p.stderr)
-    first = errr.wait_for(r"\n", 60)
-    second = first and errr.wait_for(r"Jobs: 1 \(f=1\): \[R\(1\)\]", 60, first.end())
+    second = errr.wait_for(r"Jobs: 1 \(f=1\): \[R\(1\)\][^\r]*\[cell 2/3, ", 60)
     c.check(second is not None, "no status line of the second cell: %r" % errr.data[-300:])
     p.send_signal(signal.SIGINT)
     p.wait(timeout=30)
