@@ -2,7 +2,13 @@
  * xdd's verbose pass lines (seed table K), a table per cell: a row per pass (the units of
  * a job run with passes=N, or each job when none has passes), each target's Average (sums;
  * rates over the summed time) and Combined over every target. Rate is decimal MB/s and
- * Latency is time / ops in ms, as xdd computes them.
+ * Latency milliseconds per op as each of the Q in flight sees it, Q * time / ops.
+ *
+ * That is xdd's definition (xdd 7, src/client/results_manager.c, xdd_combine_results()):
+ * a qthread's latency is its pass time over its op count, times 1000; a target's is the
+ * mean of its Q qthreads' (each did ops / Q); an Average's the mean over passes, which
+ * did the same ops. The seed's xdd 6.5 printed 0.0000 where this gives 0.0492 ms (0.806 s
+ * over 16384 ops at Q 1): it printed seconds, 0.0000492 to four places.
  */
 #include "output/resultset/seed_tables.h"
 
@@ -79,7 +85,7 @@ static void xdd_row(struct table *t, const char *name, unsigned target, const st
 		table_setf(t, r, 9, "%.2f", 100 * s->cpu_s / s->time_s);
 	}
 	if (s->ops > 0)
-		table_setf(t, r, 8, "%.4f", s->time_s / s->ops * 1000);
+		table_setf(t, r, 8, "%.4f", s->q * s->time_s / s->ops * 1000);
 	table_set(t, r, 10, s->op);
 	table_setf(t, r, 11, "%.0f", s->reqsize);
 }

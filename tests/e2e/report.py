@@ -317,6 +317,18 @@ def check_xdd(c, d):
                 close(r[7], 32 * mult / t, 1e-6) and close(r[8], t / (32 * mult) * 1000),
                 "xdd %s: Time, decimal MB/s, IOPS and ms per op from %.6f s: %r" %
                 (r[0], t, r))
+    # Q in flight: each qthread's ms per op is its pass time over its ops / Q (xdd's rule)
+    with open(os.path.join(d, "xdd4.fio"), "w") as f:
+        f.write(XDD_JOB.replace("ioengine=psync", "ioengine=libaio\niodepth=4"))
+    run(["--results", "x4.jsonl", "--output-format=terse", "xdd4.fio"], cwd=d)
+    code, out, err = run(["report", "x4.jsonl", "--format", "xdd"], cwd=d)
+    rows = text_tables(out)[0]["rows"] if code == 0 and text_tables(out) else []
+    jobs = cells(os.path.join(d, "x4.jsonl"))[0]["report"]["jobs"] if rows else []
+    times = [j["iojob"]["proc_cpu"]["wall_ns"] / 1e9 for j in jobs]
+    c.check(len(rows) == 4, "xdd at Q 4: %r %s" % (rows, err))
+    for r, t, mult in zip(rows, times + [sum(times)] * 2, [1, 1, 2, 2]):
+        c.check(r[2] == "4" and close(r[8], 4 * t / (32 * mult) * 1000),
+                "xdd %s at Q 4: Latency Q * time / ops in ms from %.6f s: %r" % (r[0], t, r))
 
 
 def check_compare(c, d, rs):
