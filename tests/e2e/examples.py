@@ -10,6 +10,8 @@ two values and each target directory a scratch one, and the tables have the seed
 """
 import glob
 import os
+import shutil
+import json
 import re
 import shlex
 import sys
@@ -256,6 +258,60 @@ def wiki_rows_tables(out):
     return tables
 
 
+TINY = [(r"(?m)^size=\S+$", "size=1m"), (r"(?m)^nrfiles=\d+$", "nrfiles=4"),
+        (r"(?m)^runtime=\S+$", "runtime=1"), (r"(?m)^bs=1m$", "bs=64k")]  # fio: whole s
+TWIN_ENV = {"T": "2", "SIZE": "256k", "IOS": "8"}
+
+
+def job_ios(doc):
+    """{job name: its I/Os} of a JSON report, clones added (fio's and iojob's alike)."""
+    out = {}
+    for j in doc.get("jobs", []):
+        n = sum(j[k]["total_ios"] for k in ("read", "write", "trim") if k in j)
+        out[j["jobname"]] = out.get(j["jobname"], 0) + n
+    return out
+
+
+def check_twin(c, seed):
+    """A seed fio can run as written, or its fio-syntax twin in examples/seeds/fio/: fio
+    and iojob both run it (made tiny) and do the same jobs, the same I/Os in each job that
+    is not time-based."""
+    name = os.path.basename(seed)
+    twin = os.path.join(os.path.dirname(seed), "fio", name)
+    path = twin if os.path.exists(twin) else seed
+    fio = shutil.which("fio")
+    if not fio:
+        c.skip("%s: fio is not installed" % name)
+        return
+    text = open(path).read()
+    for pattern, repl in TINY:
+        text = re.sub(pattern, repl, text)
+    docs = {}
+    for prog in (fio, BIN):
+        d = scratch_dir()
+        try:
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+            env = dict(os.environ, DIR=d, **TWIN_ENV)
+            p = subprocess.run([prog, "--output-format=json", name], cwd=d, env=env,
+                               capture_output=True, text=True, timeout=300)
+            c.check(p.returncode == 0, "%s under %s: exit %d %s" %
+                    (os.path.relpath(path, SRC), os.path.basename(prog), p.returncode,
+                     p.stderr[-300:]))
+            docs[prog] = job_ios(json.loads(p.stdout[p.stdout.find("{"):])) \
+                if p.returncode == 0 else {}
+        finally:
+            remove(d)
+    sections = {m[0]: m[1] for m in re.findall(r"(?ms)^\[([^\]]+)\]\n(.*?)(?=^\[|\Z)", text)}
+    timed = {k for k, v in sections.items() if re.search(r"(?m)^time_based", v)}
+    if "global" in timed:
+        timed = set(docs[fio])
+    want = {k: v for k, v in docs[fio].items() if k not in timed}
+    got = {k: v for k, v in docs[BIN].items() if k not in timed}
+    c.check(set(docs[fio]) == set(docs[BIN]) and want == got and all(docs[BIN].values()),
+            "%s: fio did %r, iojob %r" % (name, docs[fio], docs[BIN]))
+
+
 def main():
     c = Checks("examples")
     paths = sorted(glob.glob(os.path.join(SRC, "examples", "*.fio")))
@@ -267,6 +323,7 @@ def main():
             "examples/seeds holds a replay of every seed: %r" % seeds)
     for p in seeds:
         check_replay(c, p)
+        check_twin(c, p)
     c.finish()
 
 
