@@ -99,6 +99,7 @@ struct lat_chart {
 	struct chart_buf *b;
 	double *t;		/* per series: the windows' ends */
 	size_t ns;
+	unsigned averaged;	/* logs of window means (log_avg_msec), drawn as means */
 };
 
 /* p50, p99 and max per window of one log and direction; empty windows left out. */
@@ -129,10 +130,75 @@ static int add_lat_series(struct lat_chart *lc, const struct lat_samples *ls, un
 	return ret;
 }
 
+/*
+ * A log written with log_avg_msec holds each window's mean latency, not each I/O's: no
+ * percentile can come of it. Each direction is drawn as the mean over the chart's
+ * windows (means of equal windows, averaged), named so.
+ */
+static void add_mean_series(struct lat_chart *lc, const struct log_entries *es,
+			    const char *name)
+{
+	uint64_t max_ms = 0, win;
+
+	for (size_t i = 0; i < es->n; i++)
+		max_ms = es->e[i].ms > max_ms ? es->e[i].ms : max_ms;
+	win = max_ms / lc->b->n + 1;
+	for (unsigned d = 0; d < LOG_NDIR && lc->ns < CHART_MAX_SERIES; d++) {
+		double *x = chart_buf_xs(lc->b, lc->ns), *y = chart_buf_y(lc->b, lc->ns);
+		double *sum = chart_buf_err(lc->b, lc->ns);	/* as scratch: counts */
+		size_t n = 0;
+
+		for (size_t w = 0; w < lc->b->n; w++)
+			x[w] = y[w] = sum[w] = 0;
+		for (size_t i = 0; i < es->n; i++) {
+			if (es->e[i].ddir != d)
+				continue;
+			y[es->e[i].ms / win] += (double)es->e[i].value;
+			sum[es->e[i].ms / win]++;
+		}
+		for (size_t w = 0; w <= max_ms / win; w++) {
+			x[w] = (double)((w + 1) * win) / 1000;
+			y[w] = sum[w] ? y[w] / sum[w] : NAN;
+			n += sum[w] > 0;
+			sum[w] = NAN;
+		}
+		if (!n)
+			continue;
+		snprintf(lc->b->names[lc->ns], CHART_NAME_LEN, "%s %s mean", name, dir_name[d]);
+		lc->b->s[lc->ns] = (struct svg_series){ lc->b->names[lc->ns], x, y,
+							(size_t)(max_ms / win) + 1 };
+		lc->ns++;
+	}
+}
+
+/* Whether the log at path holds window means (log_avg_msec): fio writes their bs as 0. */
+static int averaged_log(const char *path, struct log_entries *es, struct diag *d)
+{
+	size_t avg = 0;
+	int ret;
+
+	if (logfile_kind(path) == LOG_HIST)
+		return 0;
+	ret = logfile_entries(path, es, d);
+	for (size_t i = 0; !ret && i < es->n; i++)
+		avg += es->e[i].bs == 0;
+	return ret < 0 ? ret : avg > 0;
+}
+
 static int lat_log_series(struct lat_chart *lc, const char *path, struct diag *d)
 {
+	struct log_entries es = { 0 };
 	struct lat_samples ls = { 0 };
-	int ret = latlog_add(&ls, path, d);
+	int ret = averaged_log(path, &es, d);
+
+	if (ret > 0) {
+		add_mean_series(lc, &es, base_name(path));
+		lc->averaged++;
+	}
+	free(es.e);
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	ret = latlog_add(&ls, path, d);
 
 	for (unsigned dir = 0; !ret && dir < LOG_NDIR; dir++)
 		if (ls.dirs & 1u << dir)
@@ -145,7 +211,7 @@ static int lat_log_series(struct lat_chart *lc, const char *path, struct diag *d
 
 int chart_lat_logs(FILE *f, const char *const *paths, size_t n, struct diag *d)
 {
-	struct lat_chart lc = { chart_buf_new(CHART_MAX_SERIES, 64), NULL, 0 };
+	struct lat_chart lc = { chart_buf_new(CHART_MAX_SERIES, 64), NULL, 0, 0 };
 	struct metric m;
 	struct metric_fmt fmt;
 	char ylabel[64];
@@ -163,7 +229,11 @@ int chart_lat_logs(FILE *f, const char *const *paths, size_t n, struct diag *d)
 	if (!ret)
 		ret = svg_chart_write(f, &(struct svg_chart){
 			.title = "Latency over time", .x_label = "time (s)", .y_label = ylabel,
-			.subtitle = "p50, p99 and max of each window, per log and direction",
+			.subtitle = !lc.averaged ? "p50, p99 and max of each window, per log "
+				    "and direction" : lc.averaged == n ? "the mean of each window, "
+				    "per log and direction: the logs hold means (log_avg_msec), not "
+				    "each I/O" : "p50, p99 and max of each window; the mean where "
+				    "a log holds means (log_avg_msec)",
 			.x_scale = SVG_LINEAR, .y_scale = SVG_LOG10, .series = lc.b->s,
 			.nseries = lc.ns, .desc = "from fio's latency or histogram logs" });
 	chart_buf_free(lc.b);
@@ -247,6 +317,17 @@ int chart_heatmap(FILE *f, const char *const *paths, size_t n, unsigned dir, str
 	char sub[256];
 	int ret = 0;
 
+	for (size_t i = 0; !ret && i < n; i++) {
+		struct log_entries es = { 0 };
+
+		ret = averaged_log(paths[i], &es, d);
+		free(es.e);
+		if (ret > 0)
+			ret = diag_set(d, -EINVAL, "'%s' holds the mean latency of each "
+				       "log_avg_msec window, not each I/O's: a heatmap needs a "
+				       "per-I/O log (log_avg_msec=0) or a histogram log "
+				       "(write_hist_log)", paths[i]);
+	}
 	for (size_t i = 0; !ret && i < n; i++)
 		ret = latlog_add(&ls, paths[i], d);
 	if (!ret && latlog_windows(&ls, dir, &w) < 0)

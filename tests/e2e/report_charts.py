@@ -372,6 +372,8 @@ def check_lat_logs(c, d):
                 (name, bad[:3]))
     for log in ("l_clat.1.log", "l_clat_hist.1.log"):
         code, _, err = run(["report", log, "--chart", "heatmap", "--svg", "hm.svg"], cwd=d)
+        c.check("iojob report: 2 charts: hm.svg, hm-2.svg\n" in err,
+                "the charts written are named: %r" % err)
         for path, ddir in (("hm.svg", 0), ("hm-2.svg", 1)):
             ch = Chart(os.path.join(d, path))
             cells_ = ch.cls("rect", "cell")
@@ -389,6 +391,42 @@ def check_lat_logs(c, d):
             rows_ok = all(float(x.get("data-y-hi")) == 2 * float(x.get("data-y-lo"))
                           for x in cells_)
             c.check(rows_ok, "heatmap of %s: a power of two of latency per row" % log)
+
+
+def check_averaged_lat_log(c, d):
+    """A latency log written with log_avg_msec holds window means: lat-time draws each
+    window's mean, named so, never p50/p99/max lines that would all be that mean; the
+    heatmap refuses it, saying why, and leaves no file."""
+    with open(os.path.join(d, "a.fio"), "w") as f:
+        f.write("[a]\nioengine=null\nsize=1g\nrw=randread\nruntime=0.5\ntime_based\n"
+                "rate_iops=2000\nwrite_lat_log=a\nlog_avg_msec=50\n")
+    code, _, err = run(["--output-format=terse", "a.fio"], cwd=d)
+    c.check(code == 0, "a job with an averaged lat log: %s" % err)
+    code, _, err = run(["report", "a_clat.1.log", "--chart", "lat-time", "--svg", "a.svg"],
+                       cwd=d)
+    ch = Chart(os.path.join(d, "a.svg")) if code == 0 else None
+    pts = ch.points() if ch else {}
+    c.check(code == 0 and list(pts) == ["a_clat.1.log read mean"] and
+            "the logs hold means (log_avg_msec)" in ch.subtitle(),
+            "lat-time of an averaged log: one mean line: %r %s" % (sorted(pts), err))
+    lines = log_lines(os.path.join(d, "a_clat.1.log"))
+    ylabel = [t.text for t in ch.texts if t.text and t.text.startswith("latency (")] if ch \
+        else []
+    div = unit_div(ylabel[0]) if ylabel else 1
+    span = max(l[0] for l in lines)
+    win = span // 64 + 1
+    bad = []
+    for p in pts.get("a_clat.1.log read mean", []):
+        end = round(float(p.get("data-x")) * 1000)
+        vals = [l[1] for l in lines if end - win <= l[0] < end]
+        if not vals or not close(float(p.get("data-y")), sum(vals) / len(vals) / div, 1e-3):
+            bad.append((end, p.get("data-y"), vals))
+    c.check(not bad, "each point the mean of its window's log lines: %r" % bad[:3])
+    code, _, err = run(["report", "a_clat.1.log", "--chart", "heatmap", "--svg", "ah.svg"],
+                       cwd=d)
+    c.check(code == 2 and "holds the mean latency of each log_avg_msec window" in err and
+            not os.path.exists(os.path.join(d, "ah.svg")),
+            "heatmap of an averaged log: refused: exit %d %r" % (code, err))
 
 
 def check_compare(c, d):
@@ -524,6 +562,7 @@ def main():
         check_latency_dir(c, d)
         check_rate_sum(c, d)
         check_lat_logs(c, d)
+        check_averaged_lat_log(c, d)
         check_compare(c, d)
         check_repeat_and_errors(c, d)
         check_page(c, d)
