@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "output/resultset/chart_workload.h"
+#include "output/resultset/charts.h"
 #include "output/resultset/pivot.h"
 #include "output/resultset/svg_chart.h"
 
@@ -82,4 +83,30 @@ void chart_key_value(const char *key, const char *v, char *buf, size_t len)
 void chart_subtitle(const struct pivot *p, char *buf, size_t len)
 {
 	chart_workload(p->units, p->nunits, buf, len);
+}
+
+const char *chart_title(const struct chart_opts *o, const char *title)
+{
+	return o && o->title ? o->title : title;
+}
+
+const char *chart_sub(const struct chart_opts *o, const char *subtitle)
+{
+	return o && o->subtitle ? o->subtitle : subtitle;
+}
+
+void chart_logs_sub(const struct chart_opts *o, const char *const *paths, size_t n,
+		    const char *how, char *buf, size_t len)
+{
+	size_t at = (size_t)snprintf(buf, len, "%s%s%s", o && o->workload ? o->workload : "",
+				     o && o->workload ? "; " : "", n > 1 ? "logs " : "log ");
+
+	for (size_t i = 0; i < n && at < len; i++) {
+		const char *base = strrchr(paths[i], '/');
+
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "",
+				       base ? base + 1 : paths[i]);
+	}
+	if (at < len && how)
+		snprintf(buf + at, len - at, "; %s", how);
 }

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+struct chart_opts;
 struct pivot;
 struct svg_series;
 
@@ -34,6 +35,17 @@ double *chart_buf_xs(struct chart_buf *b, size_t k);
 
 /* A key's value in a legend: "job 'w'", "label 'tmpfs'", "iodepth=16"; v alone for no key. */
 void chart_key_value(const char *key, const char *v, char *buf, size_t len);
+
+/* A chart's title and subtitle, or what --title and --subtitle put in their place. */
+const char *chart_title(const struct chart_opts *o, const char *title);
+const char *chart_sub(const struct chart_opts *o, const char *subtitle);
+
+/*
+ * A chart of logs' subtitle: the runs' workload when result files came with them, what
+ * the logs are, and how they are drawn, parts separated by "; ".
+ */
+void chart_logs_sub(const struct chart_opts *o, const char *const *paths, size_t n,
+		    const char *how, char *buf, size_t len);
 
 /* The workload of the pivot's runs, for the subtitle (chart_workload()). */
 void chart_subtitle(const struct pivot *p, char *buf, size_t len);

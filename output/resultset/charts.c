@@ -71,7 +71,7 @@ int chart_pivot(FILE *f, const struct pivot *p, const struct chart_opts *o)
 	metric_label(o->m, &fmt, ylabel, sizeof(ylabel));
 	chart_subtitle(p, sub, sizeof(sub));
 	ret = svg_chart_write(f, &(struct svg_chart){
-		.title = title, .subtitle = sub, .x_label = o->rows, .y_label = ylabel,
+		.title = chart_title(o, title), .subtitle = chart_sub(o, sub), .x_label = o->rows, .y_label = ylabel,
 		.x_scale = xs, .y_scale = o->log_y ? SVG_LOG10 : SVG_LINEAR,
 		.x_names = p->rowv, .nx_names = xs == SVG_CATEGORY ? p->nrows : 0,
 		.series = b->s, .nseries = p->ncols,
@@ -142,7 +142,7 @@ int chart_hockey(FILE *f, const struct pivot *p, const struct chart_opts *o)
 	with_pivot_title(what, p, title, sizeof(title));
 	chart_subtitle(p, sub, sizeof(sub));
 	ret = svg_chart_write(f, &(struct svg_chart){
-		.title = title, .subtitle = sub, .x_label = xlabel, .y_label = ylabel,
+		.title = chart_title(o, title), .subtitle = chart_sub(o, sub), .x_label = xlabel, .y_label = ylabel,
 		.x_scale = SVG_LINEAR, .y_scale = o->log_y ? SVG_LOG10 : SVG_LINEAR,
 		.series = b->s, .nseries = p->ncols,
 		.desc = "each point is one run, named by its row value; IOPS across, latency up" });
@@ -206,7 +206,7 @@ int chart_paired(FILE *f, const struct pivot *p, const struct chart_opts *o)
 	with_pivot_title("IOPS and latency", p, title, sizeof(title));
 	chart_subtitle(p, sub, sizeof(sub));
 	ret = svg_chart_write(f, &(struct svg_chart){
-		.title = title, .subtitle = sub, .x_label = o->rows, .y_label = "IOPS",
+		.title = chart_title(o, title), .subtitle = chart_sub(o, sub), .x_label = o->rows, .y_label = "IOPS",
 		.x_scale = SVG_CATEGORY, .y_scale = o->log_y ? SVG_LOG10 : SVG_LINEAR,
 		.x_names = b->point_ptrs, .nx_names = p->nrows, .series = b->s,
 		.nseries = 2 * p->ncols, .mark = SVG_BARS, .y2_label = y2label,
@@ -243,7 +243,7 @@ int chart_bars3d(FILE *f, const struct pivot *p, const struct chart_opts *o)
 	metric_label(o->m, &fmt, ylabel, sizeof(ylabel));
 	chart_subtitle(p, sub, sizeof(sub));
 	ret = svg_chart_write(f, &(struct svg_chart){
-		.title = title, .subtitle = sub, .x_label = o->rows, .y_label = ylabel,
+		.title = chart_title(o, title), .subtitle = chart_sub(o, sub), .x_label = o->rows, .y_label = ylabel,
 		.z_label = o->cols, .x_scale = SVG_CATEGORY, .y_scale = SVG_LINEAR,
 		.x_names = b->point_ptrs, .nx_names = p->nrows, .series = b->s,
 		.nseries = p->ncols, .mark = SVG_BARS3D,

@@ -26,6 +26,8 @@ struct chart_opts {
 	const char *rows, *cols;	/* the pivot's keys; cols NULL for one column */
 	const struct metric *m;		/* what --metric asked for */
 	bool log_y;			/* --y-axis log */
+	const char *title, *subtitle;	/* --title, --subtitle: each chart's own replaced */
+	const char *workload;		/* the runs' (chart_workload()), for charts of logs */
 };
 
 /*
@@ -51,20 +53,22 @@ int chart_buckets(FILE *f, const struct pivot *p, const struct chart_opts *o);
  * Bandwidth (MiB/s) or IOPS over time, a line per log and direction, and with several
  * logs one more per direction for all of them together ("all jobs"). Fills d on error.
  */
-int chart_logs(FILE *f, const char *const *paths, size_t n, bool iops, bool log_y,
-	       struct diag *d);
+int chart_logs(FILE *f, const char *const *paths, size_t n, bool iops,
+	       const struct chart_opts *o, struct diag *d);
 
 /*
  * Latency over time from latency logs (write_lat_log: NAME_lat, _clat, _slat) or
  * histogram logs (write_hist_log): p50, p99 and max per window, per log and direction.
  */
-int chart_lat_logs(FILE *f, const char *const *paths, size_t n, struct diag *d);
+int chart_lat_logs(FILE *f, const char *const *paths, size_t n, const struct chart_opts *o,
+		   struct diag *d);
 
 /*
  * The same logs as a heatmap of direction dir (0 read, 1 write, 2 trim): I/Os per time
  * window and power of two of latency, every log's added.
  */
-int chart_heatmap(FILE *f, const char *const *paths, size_t n, unsigned dir, struct diag *d);
+int chart_heatmap(FILE *f, const char *const *paths, size_t n, unsigned dir,
+		  const struct chart_opts *o, struct diag *d);
 
 /* The directions the latency logs hold (bit d); *err a negative errno, d filled, on error. */
 unsigned chart_lat_dirs(const char *const *paths, size_t n, struct diag *d, int *err);

@@ -71,7 +71,7 @@ static void latency_title(const struct pivot *p, unsigned dirs, char *buf, size_
 }
 
 static int write_latency(FILE *f, const struct pivot *p, struct chart_buf *b, size_t ns,
-			 unsigned dirs)
+			 unsigned dirs, const struct chart_opts *o)
 {
 	struct metric m;
 	struct metric_fmt fmt;
@@ -85,7 +85,7 @@ static int write_latency(FILE *f, const struct pivot *p, struct chart_buf *b, si
 	latency_title(p, dirs, title, sizeof(title));
 	chart_subtitle(p, sub, sizeof(sub));
 	return svg_chart_write(f, &(struct svg_chart){
-		.title = title, .subtitle = sub, .x_label = "percentile", .y_label = ylabel,
+		.title = chart_title(o, title), .subtitle = chart_sub(o, sub), .x_label = "percentile", .y_label = ylabel,
 		.x_scale = SVG_NINES, .y_scale = SVG_LOG10, .series = b->s, .nseries = ns,
 		.desc = "a curve per run and direction, from its json+ latency bins" });
 }
@@ -114,7 +114,7 @@ int chart_latency(FILE *f, const struct pivot *p, const struct chart_opts *o)
 			ns++;
 		}
 	}
-	ret = write_latency(f, p, b, ns, dirs);
+	ret = write_latency(f, p, b, ns, dirs, o);
 out:
 	chart_buf_free(b);
 	free(order);
@@ -169,7 +169,7 @@ int chart_buckets(FILE *f, const struct pivot *p, const struct chart_opts *o)
 	snprintf(title, sizeof(title), "Latency buckets%s%s", *p->title ? ", " : "", p->title);
 	chart_subtitle(p, sub, sizeof(sub));
 	ret = svg_chart_write(f, &(struct svg_chart){
-		.title = title, .subtitle = sub, .x_label = "latency up to",
+		.title = chart_title(o, title), .subtitle = chart_sub(o, sub), .x_label = "latency up to",
 		.y_label = "share of I/Os (%)", .x_scale = SVG_CATEGORY,
 		.y_scale = o->log_y ? SVG_LOG10 : SVG_LINEAR, .x_names = names, .nx_names = hi - lo,
 		.series = b->s, .nseries = ns, .mark = SVG_BARS,

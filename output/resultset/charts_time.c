@@ -70,22 +70,24 @@ static int read_logs(struct log_chart *lc, const char *const *paths, size_t n, b
 	return ret > 0 ? 0 : ret;
 }
 
-int chart_logs(FILE *f, const char *const *paths, size_t n, bool iops, bool log_y,
-	       struct diag *d)
+int chart_logs(FILE *f, const char *const *paths, size_t n, bool iops,
+	       const struct chart_opts *o, struct diag *d)
 {
 	struct log_chart *lc = calloc(1, sizeof(*lc));
+	char sub[1024];
 	int ret;
 
 	if (!lc)
 		return diag_set(d, -ENOMEM, "out of memory");
 	ret = read_logs(lc, paths, n, iops, d);
+	chart_logs_sub(o, paths, n, lc->summed ? "each, and all of them added (all jobs)" :
+		       NULL, sub, sizeof(sub));
 	if (!ret)
 		ret = svg_chart_write(f, &(struct svg_chart){
-			.title = iops ? "IOPS over time" : "Bandwidth over time",
-			.subtitle = lc->summed ? "every log, and all of them added (all jobs)" :
-				    NULL,
+			.title = chart_title(o, iops ? "IOPS over time" : "Bandwidth over time"),
+			.subtitle = chart_sub(o, sub),
 			.x_label = "time (s)", .y_label = iops ? "IOPS" : "bandwidth (MiB/s)",
-			.x_scale = SVG_LINEAR, .y_scale = log_y ? SVG_LOG10 : SVG_LINEAR,
+			.x_scale = SVG_LINEAR, .y_scale = o->log_y ? SVG_LOG10 : SVG_LINEAR,
 			.series = lc->s, .nseries = lc->ns,
 			.desc = "a line per log file and direction, from fio's log lines" });
 	for (size_t i = 0; i < lc->nfiles; i++)
@@ -209,18 +211,24 @@ static int lat_log_series(struct lat_chart *lc, const char *path, struct diag *d
 	return ret;
 }
 
-int chart_lat_logs(FILE *f, const char *const *paths, size_t n, struct diag *d)
+int chart_lat_logs(FILE *f, const char *const *paths, size_t n, const struct chart_opts *o,
+		   struct diag *d)
 {
 	struct lat_chart lc = { chart_buf_new(CHART_MAX_SERIES, 64), NULL, 0, 0 };
 	struct metric m;
 	struct metric_fmt fmt;
-	char ylabel[64];
+	char ylabel[64], sub[1024];
 	int ret = 0;
 
 	if (!lc.b)
 		return diag_set(d, -ENOMEM, "out of memory");
 	for (size_t i = 0; !ret && i < n; i++)
 		ret = lat_log_series(&lc, paths[i], d);
+	chart_logs_sub(o, paths, n, !lc.averaged ? "p50, p99 and max of each window, per log "
+		       "and direction" : lc.averaged == n ? "the mean of each window, per log and "
+		       "direction: the logs hold means (log_avg_msec), not each I/O" :
+		       "p50, p99 and max of each window; the mean where a log holds means "
+		       "(log_avg_msec)", sub, sizeof(sub));
 	metric_parse("lat_p50", &m);
 	metric_fmt_for(&m, lc.b->y, lc.b->ns * lc.b->n, &fmt);
 	for (size_t i = 0; i < lc.b->ns * lc.b->n; i++)
@@ -228,12 +236,8 @@ int chart_lat_logs(FILE *f, const char *const *paths, size_t n, struct diag *d)
 	snprintf(ylabel, sizeof(ylabel), "latency (%s)", fmt.unit);
 	if (!ret)
 		ret = svg_chart_write(f, &(struct svg_chart){
-			.title = "Latency over time", .x_label = "time (s)", .y_label = ylabel,
-			.subtitle = !lc.averaged ? "p50, p99 and max of each window, per log "
-				    "and direction" : lc.averaged == n ? "the mean of each window, "
-				    "per log and direction: the logs hold means (log_avg_msec), not "
-				    "each I/O" : "p50, p99 and max of each window; the mean where "
-				    "a log holds means (log_avg_msec)",
+			.title = chart_title(o, "Latency over time"), .x_label = "time (s)",
+			.y_label = ylabel, .subtitle = chart_sub(o, sub),
 			.x_scale = SVG_LINEAR, .y_scale = SVG_LOG10, .series = lc.b->s,
 			.nseries = lc.ns, .desc = "from fio's latency or histogram logs" });
 	chart_buf_free(lc.b);
@@ -258,7 +262,8 @@ static size_t heat_rows(const struct lat_windows *w, unsigned *lo, unsigned *hi)
 	return *hi > *lo ? *hi - *lo : 0;
 }
 
-static int write_heatmap(FILE *f, const struct lat_windows *w, unsigned dir, const char *sub)
+static int write_heatmap(FILE *f, const struct lat_windows *w, unsigned dir, const char *sub,
+			 const struct chart_opts *o)
 {
 	unsigned lo, hi;
 	size_t ny = heat_rows(w, &lo, &hi);
@@ -286,7 +291,8 @@ static int write_heatmap(FILE *f, const struct lat_windows *w, unsigned dir, con
 	snprintf(ylabel, sizeof(ylabel), "latency (%s)", div == 1e6 ? "ms" : div == 1e3 ? "us" :
 		 "ns");
 	ret = svg_chart_write(f, &(struct svg_chart){
-		.title = title, .subtitle = sub, .x_label = "time (s)", .y_label = ylabel,
+		.title = chart_title(o, title), .subtitle = chart_sub(o, sub),
+		.x_label = "time (s)", .y_label = ylabel,
 		.x_scale = SVG_LINEAR, .y_scale = SVG_LOG10, .mark = SVG_HEATMAP,
 		.heat = &(struct svg_heat){ xe, ye, w->n, ny, count },
 		.desc = "I/Os per time window and power of two of latency, darker for more" });
@@ -310,11 +316,12 @@ unsigned chart_lat_dirs(const char *const *paths, size_t n, struct diag *d, int 
 	return dirs;
 }
 
-int chart_heatmap(FILE *f, const char *const *paths, size_t n, unsigned dir, struct diag *d)
+int chart_heatmap(FILE *f, const char *const *paths, size_t n, unsigned dir,
+		  const struct chart_opts *o, struct diag *d)
 {
 	struct lat_samples ls = { 0 };
 	struct lat_windows w = { 0 };
-	char sub[256];
+	char sub[1024];
 	int ret = 0;
 
 	for (size_t i = 0; !ret && i < n; i++) {
@@ -332,10 +339,9 @@ int chart_heatmap(FILE *f, const char *const *paths, size_t n, unsigned dir, str
 		ret = latlog_add(&ls, paths[i], d);
 	if (!ret && latlog_windows(&ls, dir, &w) < 0)
 		ret = diag_set(d, -ENOMEM, "out of memory");
-	snprintf(sub, sizeof(sub), "%s%s", base_name(paths[0]), n > 1 ? " and the other logs, "
-		 "added" : "");
+	chart_logs_sub(o, paths, n, n > 1 ? "all of them added" : NULL, sub, sizeof(sub));
 	if (!ret)
-		ret = write_heatmap(f, &w, dir, sub);
+		ret = write_heatmap(f, &w, dir, sub, o);
 	lat_windows_free(&w);
 	latlog_free(&ls);
 	return ret;

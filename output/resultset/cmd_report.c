@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "output/resultset/chart_workload.h"
 #include "output/resultset/cmd_common.h"
 #include "output/resultset/html_page.h"
 #include "output/resultset/logfile_read.h"
@@ -31,6 +32,7 @@ struct report_args {
 	const char *files[MAX_FILES], *logs[MAX_FILES];
 	size_t nfiles, nlogs;
 	const char *rows, *cols, *metric, *svg, *html, *job, *format, *chart, *y_axis;
+	const char *title, *subtitle;
 	struct argopt_kv where;
 	struct cmd_format fmt;
 	const struct report_chart *kind;
@@ -57,6 +59,9 @@ static const struct argopt options[] = {
 	CMD_OPT("y-axis", "SCALE", ARG(y_axis), "the value axis of metric, bar and rate charts: "
 		"linear (the default) or log", .values = "linear|log"),
 	CMD_OPT("html", "FILE", ARG(html), "one page with the tables and every chart"),
+	CMD_OPT("title", "TEXT", ARG(title), "each chart's title, in place of its own"),
+	CMD_OPT("subtitle", "TEXT", ARG(subtitle), "each chart's subtitle, in place of the "
+		"workload its runs or logs name"),
 	{ NULL },
 };
 
@@ -66,6 +71,7 @@ struct report_run {
 	struct rs_sel sel;
 	struct pivot *piv;
 	int npiv;
+	char workload[1024];	/* the selected runs', for the charts of logs */
 };
 
 static void usage(FILE *f)
@@ -202,6 +208,22 @@ static int choose_keys(struct report_run *r)
 	return EXIT_GO_ON;
 }
 
+/* What the selected runs measured, for charts drawn from logs given with them. */
+static void runs_workload(struct report_run *r)
+{
+	const struct rs_unit **u = malloc((r->sel.n + 1) * sizeof(*u));
+
+	r->workload[0] = '\0';
+	if (!u || !r->sel.n) {
+		free(u);
+		return;
+	}
+	for (size_t i = 0; i < r->sel.n; i++)
+		u[i] = &r->sel.units[i];
+	chart_workload(u, r->sel.n, r->workload, sizeof(r->workload));
+	free(u);
+}
+
 static int load(struct report_run *r)
 {
 	int ret = cmd_load(CMD, &r->set, r->a.files, r->a.nfiles);
@@ -220,6 +242,7 @@ static int load(struct report_run *r)
 	}
 	if (choose_keys(r) != EXIT_GO_ON)
 		return EXIT_USAGE;
+	runs_workload(r);
 	/* a seed's shape needs no pivot unless a chart is drawn from it */
 	if (r->a.fmt.shape && !r->a.svg && !r->a.html)
 		return EXIT_GO_ON;
@@ -258,7 +281,8 @@ static struct report_view view_of(const struct report_run *r)
 {
 	return (struct report_view){
 		.piv = r->piv, .npiv = r->npiv > 0 ? (size_t)r->npiv : 0,
-		.o = { r->a.rows, r->a.cols, &r->a.m, r->a.y_axis && !strcmp(r->a.y_axis, "log") },
+		.o = { r->a.rows, r->a.cols, &r->a.m, r->a.y_axis && !strcmp(r->a.y_axis, "log"),
+		       r->a.title, r->a.subtitle, *r->workload ? r->workload : NULL },
 		.logs = r->a.logs, .nlogs = r->a.nlogs,
 	};
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/resultset/chart_workload.h"
 #include "output/resultset/metrics.h"
 #include "output/resultset/pts_set.h"
 #include "output/resultset/svg_chart.h"
@@ -17,7 +18,7 @@ const char *const pts_chart_names[PTS_NCHARTS] = { "convergence", "window" };
 
 /* A line per block size at the tracked mix: the tracked metric, round by round. */
 static int convergence(FILE *f, const struct pts_run *run, const char *title,
-		       const char *ylabel)
+		       const char *sub, const char *ylabel)
 {
 	struct svg_series s[MAX_SERIES];
 	double *x = calloc(run->nrounds + 1, sizeof(*x));
@@ -46,7 +47,7 @@ static int convergence(FILE *f, const struct pts_run *run, const char *title,
 		ns++;
 	}
 	ret = svg_chart_write(f, &(struct svg_chart){
-		.title = title, .x_label = "round", .y_label = ylabel,
+		.title = title, .subtitle = sub, .x_label = "round", .y_label = ylabel,
 		.x_scale = SVG_LINEAR, .y_scale = SVG_LINEAR, .series = s, .nseries = ns });
 out:
 	free(x);
@@ -55,7 +56,8 @@ out:
 }
 
 /* The window's rounds: the tracked variable, its average, 110% and 90%, the fitted line. */
-static int window(FILE *f, const struct pts_run *run, const char *title, const char *ylabel)
+static int window(FILE *f, const struct pts_run *run, const char *title, const char *sub,
+		  const char *ylabel)
 {
 	const struct pts_window *w = &run->window;
 	static const char *const names[] = {
@@ -80,24 +82,42 @@ static int window(FILE *f, const struct pts_run *run, const char *title, const c
 	for (unsigned k = 0; k < 5; k++)
 		s[k] = (struct svg_series){ names[k], x, y[k], n };
 	return svg_chart_write(f, &(struct svg_chart){
-		.title = title, .x_label = "round", .y_label = ylabel,
+		.title = title, .subtitle = sub, .x_label = "round", .y_label = ylabel,
 		.x_scale = SVG_LINEAR, .y_scale = SVG_LINEAR, .series = s, .nseries = 5 });
+}
+
+/* What the run's rounds measured (chart_workload()): every cell's units. */
+static void run_workload(const struct pts_run *run, char *buf, size_t len)
+{
+	const struct rs_unit **u = malloc((run->ncells * run->nrounds + 1) * sizeof(*u));
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!u)
+		return;
+	for (size_t k = 0; k < run->ncells; k++)
+		for (unsigned r = 0; r < run->nrounds; r++)
+			if (run->cells[k].rounds[r])
+				u[n++] = run->cells[k].rounds[r];
+	chart_workload(u, n, buf, len);
+	free(u);
 }
 
 int pts_chart_write(FILE *f, const struct pts_run *run, enum pts_chart kind)
 {
-	char title[384], ylabel[128];
+	char title[384], ylabel[128], sub[1024];
 
 	if (!run->track || !run->window.first)
 		return -ENOENT;
+	run_workload(run, sub, sizeof(sub));
 	snprintf(ylabel, sizeof(ylabel), "%s (%s)", run->test->track, run->test->track_unit);
 	if (kind == PTS_CONVERGENCE) {
 		snprintf(title, sizeof(title), "%s: %s test, steady-state convergence",
 			 run->label, run->test->name);
-		return convergence(f, run, title, ylabel);
+		return convergence(f, run, title, sub, ylabel);
 	}
 	snprintf(title, sizeof(title), "%s: %s test, measurement window, rounds %u-%u%s",
 		 run->label, run->test->name, run->window.first, run->window.last,
 		 run->attained ? "" : " (steady state not attained)");
-	return window(f, run, title, ylabel);
+	return window(f, run, title, sub, ylabel);
 }

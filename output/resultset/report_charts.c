@@ -91,7 +91,7 @@ static int rate(const struct report_view *v, FILE *f, enum log_kind k, struct di
 	if (!n)
 		return diag_set(d, -EINVAL, "--chart %s needs %s log files", k == LOG_IOPS ?
 				"iops" : "bw", k == LOG_IOPS ? "NAME_iops.N.log" : "NAME_bw.N.log");
-	return chart_logs(f, logs, n, k == LOG_IOPS, v->o.log_y, d);
+	return chart_logs(f, logs, n, k == LOG_IOPS, &v->o, d);
 }
 
 static int bw(const struct report_view *v, FILE *f, size_t i, struct diag *d)
@@ -112,7 +112,7 @@ static int lat_time(const struct report_view *v, FILE *f, size_t i, struct diag 
 	size_t n = logs_of(v, LOG_LAT, LOG_HIST, logs);
 
 	(void)i;
-	return chart_lat_logs(f, logs, n, d);
+	return chart_lat_logs(f, logs, n, &v->o, d);
 }
 
 static size_t heat_count(const struct report_view *v)
@@ -143,7 +143,7 @@ static int heatmap(const struct report_view *v, FILE *f, size_t i, struct diag *
 	for (dir = 0; dir < LOG_NDIR; dir++)
 		if (dirs & 1u << dir && !i--)
 			break;
-	return chart_heatmap(f, logs, n, dir, d);
+	return chart_heatmap(f, logs, n, dir, &v->o, d);
 }
 
 const struct report_chart report_charts[] = {

@@ -140,7 +140,8 @@ def check_subcommands(c, d):
     for f in ["r.jsonl", "bw_bw.1.log", "job.fio"]:
         open(os.path.join(d, f), "w").close()
     want = {"report": ["--chart=", "--cols=", "--format=", "--help", "--html=", "--job=",
-                       "--metric=", "--rows=", "--svg=", "--where=", "--y-axis="],
+                       "--metric=", "--rows=", "--subtitle=", "--svg=", "--title=", "--where=",
+                       "--y-axis="],
             "compare": ["--format=", "--help", "--job=", "--metrics=", "--svg=", "--where="]}
     for cmd, opts in want.items():
         got, err = complete([cmd, "--"], d)

@@ -222,6 +222,11 @@ def check_plots(c, d, label, test, tracked, window, div):
     c.check(os.path.exists(conv) and os.path.exists(win), "%s: both plots written" % test)
     if not (os.path.exists(conv) and os.path.exists(win)):
         return
+    for path in (conv, win):	# each names its workload under the title
+        subs = [t.text or "" for t in ET.parse(path).getroot().iter(
+            "{http://www.w3.org/2000/svg}text") if t.get("class") == "subtitle"]
+        c.check(any("rw=" in s and "bs=" in s for s in subs),
+                "%s: no workload line: %r" % (os.path.basename(path), subs))
     series = svg_series(conv)
     mine = [s for s in series if s.endswith("(tracked)")]
     c.check(len(mine) == 1, "%s convergence: one tracked series: %r" % (test, list(series)))

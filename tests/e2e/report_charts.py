@@ -429,6 +429,23 @@ def check_averaged_lat_log(c, d):
             "heatmap of an averaged log: refused: exit %d %r" % (code, err))
 
 
+def check_names(c, d):
+    """--title and --subtitle replace each chart's own; a chart of logs given with result
+    files names the runs' workload, then the logs."""
+    code, _, err = run(["report", "rep.jsonl", "--svg", "n.svg", "--title", "Flash, day 3",
+                        "--subtitle", "after 2 h of preconditioning"], cwd=d)
+    ch = Chart(os.path.join(d, "n.svg")) if code == 0 else None
+    c.check(ch and ch.title() == ["Flash, day 3"] and
+            ch.subtitle() == "after 2 h of preconditioning",
+            "--title, --subtitle: %r %r %s" % (ch and ch.title(), ch and ch.subtitle(), err))
+    code, _, err = run(["report", "rep.jsonl", "w_bw.1.log", "--chart", "bw", "--svg",
+                        "nb.svg"], cwd=d)
+    ch = Chart(os.path.join(d, "nb.svg")) if code == 0 else None
+    sub = ch.subtitle() if ch else ""
+    c.check(sub.startswith("rw=") and "ioengine=psync" in sub and sub.endswith("log w_bw.1.log"),
+            "a chart of logs names the runs' workload and its log: %r %s" % (sub, err))
+
+
 def check_compare(c, d):
     code, _, err = run(["--sweep", "numjobs=1,2", "--label", "A", "--results", "ab.jsonl",
                         "--output-format=terse", "t.fio"], cwd=d)
@@ -462,10 +479,27 @@ window.addEventListener("load", function () {
   var svgs = Array.prototype.map.call(document.querySelectorAll("body > svg"),
     function (s) { var r = s.getBoundingClientRect(); return [r.width, r.height,
       s.querySelector("title").textContent]; });
+  // text drawn past the edge of its chart's viewBox is clipped: "2171" read "217"
+  var clipped = [], unnamed = [];
+  document.querySelectorAll("body > svg").forEach(function (s) {
+    var v = s.getBoundingClientRect(), t = s.querySelector("title").textContent;
+    s.querySelectorAll("text").forEach(function (e) {
+      var b = e.getBoundingClientRect();	/* rotated labels too, as drawn */
+      if (b.left < v.left - 0.5 || b.top < v.top - 0.5 || b.right > v.right + 0.5 ||
+          b.bottom > v.bottom + 0.5)
+        clipped.push([t, e.textContent, Math.round(b.left - v.left),
+                      Math.round(b.right - v.left), Math.round(v.width)]);
+    });
+    // the workload line: the runs' options (the logs' charts take the result files')
+    var sub = Array.prototype.map.call(s.querySelectorAll("text.subtitle"),
+                                       function (e) { return e.textContent; }).join(" ");
+    if (sub.indexOf("rw=") < 0 || sub.indexOf("ioengine=psync") < 0) unnamed.push(t);
+  });
   var out = document.createElement("pre");
   out.id = "probe";
   out.textContent = JSON.stringify({width: w, scroll: document.documentElement.scrollWidth,
-                                    wide: wide, svgs: svgs});
+                                    wide: wide, svgs: svgs, clipped: clipped,
+                                    unnamed: unnamed});
   document.body.appendChild(out);
 });
 </script>"""
@@ -499,8 +533,13 @@ def check_repeat_and_errors(c, d):
 
 
 def check_page(c, d):
+    # thousands of I/Os a window: the heatmap's legend counts have four digits and more
+    run(["--name=big", "--ioengine=null", "--size=1g", "--rw=randread", "--runtime=0.3",
+         "--time_based", "--rate_iops=200000", "--write_lat_log=big",
+         "--output-format=terse"], cwd=d)
     code, _, err = run(["report", "rep.jsonl", "--rows", "numjobs", "--cols", "iodepth",
-                        "l_clat.1.log", "w_bw.1.log", "w_bw.2.log", "--html", "p.html"], cwd=d)
+                        "l_clat.1.log", "big_clat.1.log", "w_bw.1.log", "w_bw.2.log",
+                        "--html", "p.html"], cwd=d)
     page = open(os.path.join(d, "p.html")).read() if code == 0 else ""
     charts = re.findall(r"<svg .*?</svg>", page, re.S)
     titles = [re.search(r"<title>(.*?)</title>", s).group(1) for s in charts]
@@ -545,6 +584,10 @@ def check_page(c, d):
             "chromium lays out every chart: %r" % svgs)
     c.check(got and not got["wide"] and got["scroll"] <= got["width"],
             "nothing wider than the page (%s px): %r" % (got.get("width"), got.get("wide")))
+    c.check(got and not got["clipped"], "text past its chart's edge: %r" %
+            got.get("clipped"))
+    c.check(got and not got["unnamed"], "charts without a workload line: %r" %
+            got.get("unnamed"))
     console = [l for l in (p.stderr + "").splitlines() if "CONSOLE" in l]
     c.check(not console, "no console message: %r" % console[:3])
 
@@ -563,6 +606,7 @@ def main():
         check_rate_sum(c, d)
         check_lat_logs(c, d)
         check_averaged_lat_log(c, d)
+        check_names(c, d)
         check_compare(c, d)
         check_repeat_and_errors(c, d)
         check_page(c, d)
