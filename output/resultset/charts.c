@@ -55,7 +55,10 @@ int chart_pivot(FILE *f, const struct pivot *p, const struct chart_opts *o)
 	if (!b)
 		return ret;
 	xs = row_axis(p, b->x);
-	metric_fmt_for(o->m, p->v, p->nrows * p->ncols, &fmt);
+	if (o->fmt)
+		fmt = *o->fmt;
+	else
+		metric_fmt_for(o->m, p->v, p->nrows * p->ncols, &fmt);
 	metric_title(o->m, name, sizeof(name));
 	for (size_t c = 0; c < p->ncols; c++) {
 		double *y = chart_buf_y(b, c), *e = chart_buf_err(b, c);

@@ -28,6 +28,8 @@ struct chart_opts {
 	bool log_y;			/* --y-axis log */
 	const char *title, *subtitle;	/* --title, --subtitle: each chart's own replaced */
 	const char *workload;		/* the runs' (chart_workload()), for charts of logs */
+	/* the metric's unit for every table's chart, so that they read alike; NULL: each own */
+	const struct metric_fmt *fmt;
 };
 
 /*

@@ -72,6 +72,7 @@ struct report_run {
 	struct pivot *piv;
 	int npiv;
 	char workload[1024];	/* the selected runs', for the charts of logs */
+	struct metric_fmt fmt;	/* the metric's unit over every table, for their charts */
 };
 
 static void usage(FILE *f)
@@ -208,6 +209,25 @@ static int choose_keys(struct report_run *r)
 	return EXIT_GO_ON;
 }
 
+/* One unit for the metric over every table, so that their charts read alike (ms, not s). */
+static int shared_unit(struct report_run *r)
+{
+	size_t n = 0, at = 0;
+	double *all;
+
+	for (int i = 0; i < r->npiv; i++)
+		n += r->piv[i].nrows * r->piv[i].ncols;
+	all = malloc((n + 1) * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (int i = 0; i < r->npiv; i++)
+		for (size_t k = 0; k < r->piv[i].nrows * r->piv[i].ncols; k++)
+			all[at++] = r->piv[i].v[k];
+	metric_fmt_for(&r->a.m, all, n, &r->fmt);
+	free(all);
+	return 0;
+}
+
 /* What the selected runs measured, for charts drawn from logs given with them. */
 static void runs_workload(struct report_run *r)
 {
@@ -249,6 +269,8 @@ static int load(struct report_run *r)
 	r->npiv = pivot_build(&r->set, &r->sel, r->a.rows, r->a.cols, &r->a.m, &r->piv);
 	if (r->npiv < 0)
 		return cmd_fail(CMD, "out of memory");
+	if (shared_unit(r) < 0)
+		return cmd_fail(CMD, "out of memory");
 	for (int i = 0; i < r->npiv; i++)
 		if (r->piv[i].dups)
 			fprintf(stderr, "iojob report: note: %s%s%u run%s fell on a place taken "
@@ -282,7 +304,7 @@ static struct report_view view_of(const struct report_run *r)
 	return (struct report_view){
 		.piv = r->piv, .npiv = r->npiv > 0 ? (size_t)r->npiv : 0,
 		.o = { r->a.rows, r->a.cols, &r->a.m, r->a.y_axis && !strcmp(r->a.y_axis, "log"),
-		       r->a.title, r->a.subtitle, *r->workload ? r->workload : NULL },
+		       r->a.title, r->a.subtitle, *r->workload ? r->workload : NULL, &r->fmt },
 		.logs = r->a.logs, .nlogs = r->a.nlogs,
 	};
 }

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "output/resultset/svg_draw.h"
 #include "base/units.h"
@@ -95,6 +96,19 @@ static void linear_ticks(struct axis *a, double min, double max, bool from_zero,
 	}
 }
 
+/* A power's text without an exponent: 0.001, 100, 10k, 1M ("1e+06" read as a formula). */
+static void log_tick_text(char *buf, size_t len, double v)
+{
+	if (v >= 1e4) {
+		tick_text(buf, len, v, 0, v);
+		return;
+	}
+	snprintf(buf, len, "%.9f", v);	/* 0.25 of a log2 axis too, zeros cut below */
+	for (size_t n = strlen(buf); n > 1 && strchr(buf, '.') && (buf[n - 1] == '0' ||
+						 buf[n - 1] == '.'); n--)
+		buf[n - 1] = '\0';
+}
+
 /* Whole powers of base between the data's; every other one when there are many. */
 static void log_ticks(struct axis *a, double min, double max, double base)
 {
@@ -105,8 +119,14 @@ static void log_ticks(struct axis *a, double min, double max, double base)
 	if (a->hi <= a->lo)
 		a->hi = a->lo + 1;
 	step = a->hi - a->lo > 12 ? 2 : 1;
-	for (double t = a->lo; t <= a->hi; t += step)
-		add_tick(a, t, "%g", pow(base, t));
+	for (double t = a->lo; t <= a->hi; t += step) {
+		double v = pow(base, t);
+
+		if (a->nticks == MAX_TICKS)
+			break;
+		a->tick[a->nticks] = t;
+		log_tick_text(a->label[a->nticks++], sizeof(a->label[0]), v);
+	}
 }
 
 static void nines_ticks(struct axis *a, double max)

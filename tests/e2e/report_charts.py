@@ -446,6 +446,20 @@ def check_names(c, d):
             "a chart of logs names the runs' workload and its log: %r %s" % (sub, err))
 
 
+def check_shared_unit(c, d):
+    """The tables' charts of one metric share its unit (ms in all, not ms in one and s in
+    another), chosen over every table's values."""
+    code, _, err = run(["report", "rep.jsonl", "--rows", "numjobs", "--cols", "iodepth",
+                        "--metric", "lat_max", "--svg", "u.svg"], cwd=d)
+    labels = []
+    for path in ("u.svg", "u-2.svg"):
+        ch = Chart(os.path.join(d, path)) if code == 0 else None
+        labels += [t.text for t in ch.texts if t.text and "(" in t.text and
+                   t.text.startswith("lat")] if ch else []
+    c.check(code == 0 and len(labels) == 2 and labels[0] == labels[1],
+            "one unit for the metric in every table's chart: %r %s" % (labels, err))
+
+
 def check_compare(c, d):
     code, _, err = run(["--sweep", "numjobs=1,2", "--label", "A", "--results", "ab.jsonl",
                         "--output-format=terse", "t.fio"], cwd=d)
@@ -555,6 +569,8 @@ def check_page(c, d):
             ET.fromstring(s)
         except ET.ParseError as e:
             c.check(False, "an inline chart is not XML: %s" % e)
+    sci = re.findall(r">([^<]*\d[eE][+-]?\d[^<]*)</text>", page)
+    c.check(not sci, "tick labels in scientific notation: %r" % sci[:5])
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if not browser:
         c.skip("chromium is not installed (tests/deps.sh test installs it): the page is "
@@ -607,6 +623,7 @@ def main():
         check_lat_logs(c, d)
         check_averaged_lat_log(c, d)
         check_names(c, d)
+        check_shared_unit(c, d)
         check_compare(c, d)
         check_repeat_and_errors(c, d)
         check_page(c, d)

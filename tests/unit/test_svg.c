@@ -96,6 +96,35 @@ START_TEST(large_ticks_are_short_and_whole_x_has_no_fractions)
 }
 END_TEST
 
+START_TEST(log_ticks_have_no_exponents)
+{
+	const double x[] = { 1, 2 }, y[] = { 0.002, 3e6 };
+	const struct svg_series s = { "one", x, y, 2 };
+	char *out = draw(&(struct svg_chart){ "t", "numjobs", "latency (ms)", SVG_LINEAR,
+					      SVG_LOG10, NULL, 0, &s, 1 });
+
+	ck_assert_ptr_nonnull(strstr(out, ">0.001</text>"));
+	ck_assert_ptr_nonnull(strstr(out, ">10k</text>"));
+	ck_assert_ptr_nonnull(strstr(out, ">1M</text>"));
+	ck_assert_ptr_null(strstr(out, "e+0"));	/* 1e+06 */
+	ck_assert_ptr_null(strstr(out, "e-0"));	/* 1e-03 */
+	free(out);
+}
+END_TEST
+
+START_TEST(heatmap_legend_counts_are_short)
+{
+	const double xe[] = { 0, 1 }, ye[] = { 1, 2 }, n[] = { 2171000 };
+	const struct svg_heat h = { xe, ye, 1, 1, n };
+	char *out = draw(&(struct svg_chart){ .title = "t", .x_label = "s", .y_label = "us",
+					      .mark = SVG_HEATMAP, .heat = &h });
+
+	ck_assert_ptr_nonnull(strstr(out, ">2.17M</text>"));	/* fits before the edge */
+	ck_assert_ptr_null(strstr(out, ">2171000</text>"));
+	free(out);
+}
+END_TEST
+
 START_TEST(powers_of_two)
 {
 	const double yes[] = { 1, 2, 64, 512 }, no[] = { 1, 3 }, zero[] = { 0, 2 };
@@ -181,6 +210,8 @@ static Suite *svg_suite(void)
 	tcase_add_test(tc, an_empty_chart_says_so);
 	tcase_add_test(tc, categories_name_their_ticks);
 	tcase_add_test(tc, large_ticks_are_short_and_whole_x_has_no_fractions);
+	tcase_add_test(tc, log_ticks_have_no_exponents);
+	tcase_add_test(tc, heatmap_legend_counts_are_short);
 	tcase_add_test(tc, powers_of_two);
 	tcase_add_test(tc, title_desc_and_subtitle_for_readers);
 	tcase_add_test(tc, bars_on_two_axes);
