@@ -74,8 +74,10 @@ static void format_name(const struct job_desc *j, unsigned filenum, char *out, s
  */
 static bool clones_share_names(const struct job_desc *j, size_t found)
 {
-	return j->filenames.n + found > 0 ||
-	       (j->filename_format && !strstr(j->filename_format, "$jobnum") && j->directories.n <= 1);
+	if (j->filenames.n + found > 0)
+		return true;
+	return j->filename_format && !strstr(j->filename_format, "$jobnum") &&
+	       j->directories.n <= 1;
 }
 
 /* The files opendir= found: paths as found, not under directory=. */

@@ -29,7 +29,7 @@ struct run_status {
 	atomic_bool quit;
 	bool line_on;			/* the status line is shown */
 	size_t last_len;		/* to blank out what a longer earlier line left */
-	unsigned last_running;		/* its jobs running: a line of none is erased at the end */
+	unsigned last_running;		/* its jobs running (none: erased at the end) */
 	uint64_t start_ns, next_line, next_newline, next_interval;
 	unsigned seq;
 	char *states;
