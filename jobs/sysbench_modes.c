@@ -36,16 +36,27 @@ static bool mode_is(const char *rw, const char *mode)
  * msync of its mapping, fsync-freq's of every file too. seqwr's emptied files are sized
  * for the mapping by the engine (sysbench's own mmap mode cannot write them).
  */
+static bool seq_mode(const char *rw)
+{
+	return mode_is(rw, "seqwr") || mode_is(rw, "seqrewr") || mode_is(rw, "seqrd");
+}
+
+bool sysbench_mode_named(const struct job_desc *j)
+{
+	const char *rw = setting(j, "rw");
+
+	return rw && (seq_mode(rw) || mode_is(rw, "rndrd") || mode_is(rw, "rndwr") ||
+		      mode_is(rw, "rndrw"));
+}
+
 void sysbench_mode_defaults(struct job_desc *j)
 {
 	const char *rw = setting(j, "rw");
 	bool seq, verifies = j->verify != VERIFY_NONE;
 
-	if (!rw)
+	if (!sysbench_mode_named(j))
 		return;
-	seq = mode_is(rw, "seqwr") || mode_is(rw, "seqrewr") || mode_is(rw, "seqrd");
-	if (!seq && !mode_is(rw, "rndrd") && !mode_is(rw, "rndwr") && !mode_is(rw, "rndrw"))
-		return;
+	seq = seq_mode(rw);
 	if (seq && !verifies && !setting(j, "seq_cursor"))
 		j->seq_cursor_shared = 1;
 	if (mode_is(rw, "seqwr") && !verifies && !setting(j, "create"))

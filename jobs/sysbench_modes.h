@@ -5,6 +5,8 @@
 #ifndef JOBS_SYSBENCH_MODES_H
 #define JOBS_SYSBENCH_MODES_H
 
+#include <stdbool.h>
+
 #include "jobs/job.h"
 
 /*
@@ -12,5 +14,8 @@
  * every option of its semantics that the job did not set itself.
  */
 void sysbench_mode_defaults(struct job_desc *j);
+
+/* Whether the job's rw is one of sysbench's mode names. */
+bool sysbench_mode_named(const struct job_desc *j);
 
 #endif

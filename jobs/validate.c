@@ -20,6 +20,7 @@
 #include "jobs/options.h"
 #include "jobs/opt_steady.h"
 #include "jobs/opt_thread.h"
+#include "jobs/sysbench_modes.h"
 #include "base/diag.h"
 #include "base/sysfs.h"
 #include "parser/value.h"
@@ -188,6 +189,24 @@ static void note_fio_leniency(const struct job_desc *j, struct diag *d)
 	if (rw_does(j->rw, IO_TRIM) && (j->direct || j->sync != SYNC_NONE))
 		job_note(j, j->direct ? "direct" : "sync", d, "a job that trims opens its files "
 			 "without O_DIRECT, O_SYNC and O_DSYNC, as fio 3.33 does");
+}
+
+/*
+ * Clones whose filename_format names the same files share them in iojob (as sysbench's
+ * threads share one file set); fio 3.33 adds a file a clone names to the first clone
+ * alone, so there the others run without files and do no I/O. Said where fio could run
+ * the job (sysbench's mode names it cannot).
+ */
+static void note_shared_format(const struct job_desc *j, struct diag *d)
+{
+	if (j->numjobs < 2 || j->filenames.n || j->opendir || !j->filename_format ||
+	    strstr(j->filename_format, "$jobnum") || j->directories.n > 1 ||
+	    sysbench_mode_named(j))
+		return;
+	job_note(j, "filename_format", d, "'%s' gives the %u clones the same files, which "
+		 "they share; fio 3.33 gives them to the first clone alone and the others do no "
+		 "I/O (name the files with filename= for fio to share them too)",
+		 j->filename_format, j->numjobs);
 }
 
 static int check_timing(struct job_desc *j, struct diag *d)
@@ -1026,6 +1045,8 @@ int job_validate(struct job_desc *j, const struct engine_info *eng,
 		note_profile_options(j, d);
 	if (!ret)
 		note_fio_leniency(j, d);
+	if (!ret)
+		note_shared_format(j, d);
 	if (!ret)
 		ret = check_verify(j, d);
 	if (!ret)

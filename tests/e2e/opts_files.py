@@ -618,6 +618,30 @@ def check_lockfile(c, d):
                 "a write" % (mode, most, clashes))
 
 
+def check_shared_format(c, d):
+    """Clones whose filename_format has no $jobnum name one set of files: it is laid out
+    once and opened once for all of them (2 files, 4 clones: 2 reads' opens, not 8), every
+    clone reads all of it, and a note says that fio 3.33 gives the set to the first clone
+    alone. With $jobnum, or a sysbench mode name, no note."""
+    base = ["--name=s", "--ioengine=psync", "--numjobs=4", "--nrfiles=2", "--size=64k",
+            "--output-format=json"]
+    code, out, calls = traced(base + ["--filename_format=sf.$filenum", "--rw=read"], d,
+                              "openat")
+    opens = [l for l in calls if re.search(r'"sf\.\d"', l)]
+    reads = [l for l in opens if "O_RDONLY" in l]
+    ios = [j["read"]["total_ios"] for j in json.loads(out)["jobs"]] if code == 0 else []
+    c.check(code == 0 and len(reads) == 2 and ios == [16] * 4,
+            "4 clones on one set of 2 files: %d opens to read (%r), I/Os %r" %
+            (len(reads), opens, ios))
+    _, _, err = iojob(base + ["--filename_format=sf.$filenum", "--rw=read"], d)
+    c.check("'sf.$filenum' gives the 4 clones the same files, which they share; fio 3.33 "
+            "gives them to the first clone alone" in err, "the note: %r" % err)
+    for extra in (["--filename_format=$jobname.$jobnum.$filenum", "--rw=read"],
+                  ["--filename_format=sf.$filenum", "--rw=rndrd"]):
+        _, _, err = iojob(base + extra, d)
+        c.check("fio 3.33 gives them" not in err, "%s: no note: %r" % (extra, err))
+
+
 def main():
     c = Checks("opts_files")
     d = scratch_dir()
@@ -644,6 +668,7 @@ def main():
             check_fadvise_noreuse(c, d)
             check_openfiles(c, d)
             check_lockfile(c, d)
+            check_shared_format(c, d)
     finally:
         remove(d)
     c.finish()
