@@ -65,6 +65,9 @@ int chart_logs(FILE *f, const char *const *paths, size_t n, bool iops,
 int chart_lat_logs(FILE *f, const char *const *paths, size_t n, const struct chart_opts *o,
 		   struct diag *d);
 
+/* The first of the logs that holds window means (log_avg_msec), or NULL. */
+const char *chart_lat_averaged(const char *const *paths, size_t n);
+
 /*
  * The same logs as a heatmap of direction dir (0 read, 1 write, 2 trim): I/Os per time
  * window and power of two of latency, every log's added.

@@ -279,6 +279,7 @@ static int html_pivot(FILE *f, const struct report_view *v, size_t i, const stru
 static int html_logs(FILE *f, const struct report_view *v, struct diag *d)
 {
 	const char *logs[REPORT_MAX_LOGS];
+	size_t n;
 	int ret = 0;
 
 	if (v->nlogs)
@@ -287,9 +288,14 @@ static int html_logs(FILE *f, const struct report_view *v, struct diag *d)
 		ret = bw(v, f, 0, d);
 	if (!ret && logs_of(v, LOG_IOPS, LOG_IOPS, logs))
 		ret = iops(v, f, 0, d);
-	if (!ret && logs_of(v, LOG_LAT, LOG_HIST, logs)) {
-		size_t n = heat_count(v);
+	if (!ret && (n = logs_of(v, LOG_LAT, LOG_HIST, logs))) {
+		const char *avg = chart_lat_averaged(logs, n);
 
+		/* no heatmap of window means: the page says why, as --chart heatmap does */
+		if (avg)
+			diag_note(d, "the page has no latency heatmap: '%s' holds the mean of "
+				  "each log_avg_msec window, not each I/O's latency", avg);
+		n = avg ? 0 : heat_count(v);
 		ret = lat_time(v, f, 0, d);
 		for (size_t i = 0; !ret && i < n; i++)
 			ret = heatmap(v, f, i, d);

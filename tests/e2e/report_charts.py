@@ -427,6 +427,11 @@ def check_averaged_lat_log(c, d):
     c.check(code == 2 and "holds the mean latency of each log_avg_msec window" in err and
             not os.path.exists(os.path.join(d, "ah.svg")),
             "heatmap of an averaged log: refused: exit %d %r" % (code, err))
+    code, _, err = run(["report", "a_clat.1.log", "--html", "a.html"], cwd=d)
+    page = open(os.path.join(d, "a.html")).read() if code == 0 else ""
+    c.check(code == 0 and "Latency over time" in page and "Latency heatmap" not in page and
+            "the page has no latency heatmap: 'a_clat.1.log' holds the mean" in err,
+            "the page of an averaged log: no heatmap, and why: exit %d %r" % (code, err))
 
 
 def check_names(c, d):
