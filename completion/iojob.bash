@@ -6,12 +6,13 @@
 # logs) from iojob SUBCOMMAND --complete-files; the keys, values and jobs after --rows,
 # --cols, --where and --job, and compare's labels, from the result sets on the line.
 
-# The files among the words after the subcommand (result sets, logs, a chart to write).
+# The result sets among the words after the subcommand (*.jsonl: a log of 10^8 lines
+# would be read whole at each TAB).
 _iojob_files()
 {
 	local w
 	for w in "${COMP_WORDS[@]:2:COMP_CWORD-2}"; do
-		[[ $w != -* && -f $w ]] && printf '%s\n' "$w"
+		[[ $w == *.jsonl && -f $w ]] && printf '%s\n' "$w"
 	done
 }
 
