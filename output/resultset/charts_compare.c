@@ -38,7 +38,8 @@ static bool several_jobs(const struct rs_unit *const *reps, size_t n)
 }
 
 static int draw(FILE *f, struct chart_buf *b, const char *const *names, size_t nruns,
-		unsigned nsides, const struct metric *m, const struct rs_unit *const *reps)
+		unsigned nsides, const struct metric *m, const struct rs_unit *const *reps,
+		const char *const *given)
 {
 	struct metric_fmt fmt;
 	char title[160], ylabel[160], sub[600], desc[128];
@@ -53,15 +54,17 @@ static int draw(FILE *f, struct chart_buf *b, const char *const *names, size_t n
 		 metric_better(m) == BETTER_HIGHER ? "higher is better" :
 		 metric_better(m) == BETTER_LOWER ? "lower is better" : "neither way better");
 	return svg_chart_write(f, &(struct svg_chart){
-		.title = title, .subtitle = sub, .x_label = "run", .y_label = ylabel,
+		.title = given[0] ? given[0] : title, .subtitle = given[1] ? given[1] : sub,
+		.x_label = "run", .y_label = ylabel,
 		.x_scale = SVG_CATEGORY, .y_scale = SVG_LINEAR, .x_names = names,
 		.nx_names = nruns, .series = b->s, .nseries = nsides, .mark = SVG_BARS,
 		.desc = desc });
 }
 
 int chart_compare(FILE *f, const struct cmp_side *sides, unsigned nsides,
-		  const struct metric *m)
+		  const struct metric *m, const char *title, const char *subtitle)
 {
+	const char *given[2] = { title, subtitle };
 	size_t total = 0, nruns, k = 0;
 	const struct rs_unit **reps, **common;
 	const char **names;
@@ -97,7 +100,7 @@ int chart_compare(FILE *f, const struct cmp_side *sides, unsigned nsides,
 	}
 	for (unsigned s = 0; s < nsides; s++)
 		b->s[s] = (struct svg_series){ sides[s].name, b->x, chart_buf_y(b, s), k };
-	ret = draw(f, b, names, k, nsides, m, common);
+	ret = draw(f, b, names, k, nsides, m, common, given);
 out:
 	chart_buf_free(b);
 	free(reps);

@@ -9,9 +9,10 @@ struct metric;
 
 /*
  * Bars of metric m: for each run that two sides or more have, a bar per side, named by
- * its swept values (and the job, when there are several). Returns 0, -ENOMEM or -EIO.
+ * its swept values (and the job, when there are several); title and subtitle, when not
+ * NULL, in place of the chart's own. Returns 0, -ENOMEM or -EIO.
  */
 int chart_compare(FILE *f, const struct cmp_side *sides, unsigned nsides,
-		  const struct metric *m);
+		  const struct metric *m, const char *title, const char *subtitle);
 
 #endif

@@ -103,3 +103,15 @@ void cmd_nth_path(const char *path, int i, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s-%d", path, i + 1);
 }
+
+void cmd_say_written(const char *cmd, const char *svg, size_t n)
+{
+	char path[4096];
+
+	fprintf(stderr, "iojob %s: %zu charts:", cmd, n);
+	for (size_t i = 0; i < n; i++) {
+		cmd_nth_path(svg, (int)i, path, sizeof(path));
+		fprintf(stderr, "%s %s", i ? "," : "", path);
+	}
+	fputc('\n', stderr);
+}

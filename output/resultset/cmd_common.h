@@ -82,6 +82,9 @@ const char *cmd_list_sep(size_t i, size_t n, const char *last);
  */
 FILE *cmd_open_output(const char *cmd, const char *opt, const char *path, int *status);
 
+/* Several charts from one --svg FILE: name them on stderr ("3 charts: F, F-2.svg, ..."). */
+void cmd_say_written(const char *cmd, const char *svg, size_t n);
+
 /* Print "iojob CMD: MESSAGE" on stderr; returns EXIT_USAGE. */
 int cmd_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

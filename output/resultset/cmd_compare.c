@@ -36,7 +36,7 @@ struct compare_run {
 	unsigned nsides;
 	const char *files[MAX_FILES];	/* every file, once */
 	size_t nfiles;
-	const char *job, *metrics, *format, *svg;
+	const char *job, *metrics, *format, *svg, *title, *subtitle;
 	struct argopt_kv where;
 	struct metric m[MAX_METRICS];
 	unsigned nm;
@@ -65,6 +65,9 @@ static const struct argopt options[] = {
 		.value_at = cmd_style_at),
 	CMD_OPT("svg", "FILE", ARG(svg), "draw each metric as bars, a bar per side for each run "
 		"in common (FILE, FILE-2.svg, ...)"),
+	CMD_OPT("title", "TEXT", ARG(title), "each chart's title, in place of its own"),
+	CMD_OPT("subtitle", "TEXT", ARG(subtitle), "each chart's subtitle, in place of the "
+		"workload its runs name"),
 	{ NULL },
 };
 
@@ -277,7 +280,7 @@ static int write_svg(const struct compare_run *c)
 		f = cmd_open_output(CMD, "--svg", path, &ret);
 		if (!f)
 			return ret;
-		ret = chart_compare(f, c->sides, c->nsides, &c->m[i]);
+		ret = chart_compare(f, c->sides, c->nsides, &c->m[i], c->title, c->subtitle);
 		if (stream_finish(f, true) < 0 && ret >= 0)
 			ret = -EIO;
 		if (ret < 0) {
@@ -285,6 +288,8 @@ static int write_svg(const struct compare_run *c)
 			return EXIT_JOB_FAILED;
 		}
 	}
+	if (c->nm > 1)
+		cmd_say_written(CMD, c->svg, c->nm);
 	return 0;
 }
 

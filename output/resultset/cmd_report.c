@@ -359,19 +359,6 @@ static int check_source(const struct report_run *r, const struct report_view *v)
 	return EXIT_GO_ON;
 }
 
-/* Several charts from one --svg FILE: say the names they were given (FILE, FILE-2...). */
-static void say_written(const char *svg, size_t n)
-{
-	char path[4096];
-
-	fprintf(stderr, "iojob %s: %zu charts:", CMD, n);
-	for (size_t i = 0; i < n; i++) {
-		cmd_nth_path(svg, (int)i, path, sizeof(path));
-		fprintf(stderr, "%s %s", i ? "," : "", path);
-	}
-	fputc('\n', stderr);
-}
-
 static int write_svg(const struct report_run *r)
 {
 	struct report_view v = view_of(r);
@@ -397,7 +384,7 @@ static int write_svg(const struct report_run *r)
 		diag_clear(&d);
 	}
 	if (ret == EXIT_GO_ON && n > 1)
-		say_written(r->a.svg, n);
+		cmd_say_written(CMD, r->a.svg, n);
 	return ret;
 }
 

@@ -142,7 +142,8 @@ def check_subcommands(c, d):
     want = {"report": ["--chart=", "--cols=", "--format=", "--help", "--html=", "--job=",
                        "--metric=", "--rows=", "--subtitle=", "--svg=", "--title=", "--where=",
                        "--y-axis="],
-            "compare": ["--format=", "--help", "--job=", "--metrics=", "--svg=", "--where="]}
+            "compare": ["--format=", "--help", "--job=", "--metrics=", "--subtitle=", "--svg=",
+                        "--title=", "--where="]}
     for cmd, opts in want.items():
         got, err = complete([cmd, "--"], d)
         c.check(sorted(got) == opts and err == "", "%s --: offers %s %s" % (cmd, got, err))

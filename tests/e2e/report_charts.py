@@ -478,6 +478,13 @@ def check_compare(c, d):
     bars = ch.cls("rect", "bar")
     c.check(code == 0 and len(bars) == 4 and os.path.exists(os.path.join(d, "cmp-2.svg")),
             "compare --svg: a chart per metric, a bar per side and run: %d %s" % (len(bars), err))
+    c.check("iojob compare: 2 charts: cmp.svg, cmp-2.svg\n" in err,
+            "compare names the charts it wrote: %r" % err)
+    code, _, err = run(["compare", "A", "B", "ab.jsonl", "--svg", "ct.svg", "--title", "A or B",
+                        "--subtitle", "same box"], cwd=d)
+    ct = Chart(os.path.join(d, "ct.svg")) if code == 0 else None
+    c.check(ct and ct.title() == ["A or B"] and ct.subtitle() == "same box",
+            "compare --title, --subtitle: %r %s" % (ct and ct.title(), err))
     for b in bars:
         cell = [x for x in ab if x["label"] == b.get("data-series") and
                 "numjobs=%s" % x["cell"]["numjobs"] == b.get("data-x")]
