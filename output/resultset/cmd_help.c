@@ -39,6 +39,7 @@ static void complete_from_sets(enum rs_words what, int nfiles, char **files)
 		rs_load(&set, files[i], &d);
 	rs_complete(stdout, &set, what);
 	rs_free(&set);
+	diag_clear(&d);		/* completion prints no errors */
 }
 
 /* The options whose values are in the result sets on the command line. */
