@@ -404,13 +404,15 @@ def check_max_latency(c, d):
     data = os.path.join(d, "ml.dat")
     make_file(data, 256 * KiB)
     job = os.path.join(d, "ml.fio")
-    env = dict(shim_env("ml.dat"), IOJOB_FAULT="pread:slow60:5")	# the 5th read: 60 ms
-    cases = [  # options, exit, reads done: the 5th is above 20 ms, or nothing checks it
-        ("max_latency=20ms", 1, 5),
-        ("max_latency=20000", 1, 5),		# µs without a unit
-        ("max_latency=,20ms", 0, 64),		# writes only
-        ("max_latency=20ms\ndisable_lat=1", 0, 64),	# fio checks lat, not measured then
-        ("max_latency=1s", 0, 64),
+    # the 5th read takes 600 ms; the limit is 300 ms, far above what a 4 KiB read of the
+    # page cache takes on a loaded machine (a 20 ms limit caught an unslowed read of fio's)
+    env = dict(shim_env("ml.dat"), IOJOB_FAULT="pread:slow600:5")
+    cases = [  # options, exit, reads done: the 5th is above 300 ms, or nothing checks it
+        ("max_latency=300ms", 1, 5),
+        ("max_latency=300000", 1, 5),		# µs without a unit
+        ("max_latency=,300ms", 0, 64),		# writes only
+        ("max_latency=300ms\ndisable_lat=1", 0, 64),	# fio checks lat, not measured then
+        ("max_latency=2s", 0, 64),
     ]
     for opts, want, ios in cases:
         name = opts.replace("\n", " ")
