@@ -869,7 +869,12 @@ START_TEST(ramp_time_resets_the_stats)
 		      "the ramp is measured: runtime %llu ns in a window of %llu",
 		      (unsigned long long)st->runtime_ns,
 		      (unsigned long long)x.run.disks.window_ns);
-	ck_assert_uint_ge(st->dir[IO_READ].ios, 400);
+	/*
+	 * No lower bound: how many the job gets through depends on the machine (310 of 500
+	 * under ThreadSanitizer beside a build). The ramp's I/Os counted too would pass the
+	 * pacer's allowance below.
+	 */
+	ck_assert_uint_ge(st->dir[IO_READ].ios, 1);
 	/* one I/O a ms from the first at 0, and the one in flight when the ramp ended */
 	allowed = st->runtime_ns / NS_PER_MSEC + 1 + 1;
 	ck_assert_msg(st->dir[IO_READ].ios <= allowed, "%llu I/Os counted in %llu ns, the pacer "
