@@ -237,6 +237,16 @@ def run_tool(argv, jobtext, workdir, files, env=None, devices=None, timeout=60):
         rc = p.returncode
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGKILL)
+        # a traced process that left the group (fio's, seen spinning on a posixaio job
+        # with openfiles=1) outlives the kill and holds the pipes: each traced pid goes
+        # too, named by strace -ff's files, or the wait below would never end
+        for name in os.listdir(tdir):
+            pid = name.rpartition(".")[2]
+            if pid.isdigit():
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except OSError:
+                    pass
         p.communicate()
         rc, out, err = -1, "", "timed out after %d s" % timeout
     try:
