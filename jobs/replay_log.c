@@ -161,27 +161,55 @@ static int check_unreplayed(const struct job_desc *j, struct diag *d)
 	return 0;
 }
 
-/* What a replay cannot go with: the log gives the I/O, its files and its end. */
+/*
+ * What the log decides and fio lets a job set anyway (fio 3.33 runs each, measured: the log's
+ * files, I/Os and syncs, once): said at its line and dropped, so that nothing acts twice.
+ */
+static void drop_for_replay(struct job_desc *j, struct diag *d)
+{
+	const struct { const char *opt; bool set; const char *what; } dropped[] = {
+		{ "write_iolog", j->write_iolog, "no log is written: read_iolog overrides "
+		  "write_iolog, as in fio" },
+		{ "filename", j->filenames.n, "the log names the files and the replay uses "
+		  "them, as fio's (replay_redirect= sends every I/O to one file)" },
+		{ "opendir", j->opendir, "the log names the files and the replay uses them, "
+		  "as fio's" },
+		{ "loops", j->loops > 1, "the log is replayed once, as fio replays it" },
+		{ "time_based", j->time_based, "the replay ends with the log, as fio's does" },
+		{ "number_ios", j->number_ios, "the log says how many I/Os there are, as in "
+		  "fio" },
+		{ "fsync", j->fsync_every, "no sync is added: the log's own sync lines are "
+		  "replayed, as in fio" },
+		{ "fdatasync", j->fdatasync_every, "no sync is added: the log's own datasync "
+		  "lines are replayed, as in fio" },
+		{ "sync_file_range", j->sfr_every, "no sync is added: the log's own sync lines "
+		  "are replayed, as in fio" },
+		{ "fsync_every_ios", j->fsync_every_ios, "no sync is added: the log's own "
+		  "sync lines are replayed" },
+		{ "openfiles", j->openfiles, "the log's files are all kept open" },
+		{ "unlink_each_loop", j->unlink_each_loop, "the log is replayed once" },
+	};
+
+	for (size_t i = 0; i < sizeof(dropped) / sizeof(dropped[0]); i++)
+		if (dropped[i].set)
+			job_note(j, dropped[i].opt, d, "with read_iolog: %s", dropped[i].what);
+	j->write_iolog = NULL;
+	j->opendir = NULL;
+	j->loops = 1;
+	j->time_based = false;
+	j->number_ios = 0;
+	j->fsync_every = j->fdatasync_every = j->sfr_every = 0;
+	j->fsync_every_ios = 0;
+	j->openfiles = 0;
+	j->unlink_each_loop = false;
+}
+
+/* What a replay cannot go with: iojob's own options that place or order the I/O. */
 static int check_replay_options(const struct job_desc *j, const struct engine_info *eng,
 				struct diag *d)
 {
 	const struct { const char *opt; bool set; const char *why; } refused[] = {
-		{ "write_iolog", j->write_iolog, "a replay is not recorded again (fio drops "
-		  "write_iolog)" },
-		{ "filename", j->filenames.n, "the log names the files (replay_redirect sends "
-		  "every I/O to one file)" },
-		{ "opendir", j->opendir, "the log names the files" },
-		{ "loops", j->loops > 1, "the log is replayed once, as fio does" },
-		{ "time_based", j->time_based, "the replay ends with the log, as fio's does" },
-		{ "number_ios", j->number_ios, "the log says how many I/Os there are" },
-		{ "verify", j->verify != VERIFY_NONE, "replayed writes are not verified" },
-		{ "fsync", j->fsync_every, "the log's own sync lines are replayed" },
-		{ "fdatasync", j->fdatasync_every, "the log's own datasync lines are replayed" },
-		{ "sync_file_range", j->sfr_every, "the log's own sync lines are replayed" },
-		{ "fsync_every_ios", j->fsync_every_ios, "the log's own sync lines are replayed" },
-		{ "openfiles", j->openfiles, "the log's files are all kept open" },
 		{ "stripe_chunk", j->stripe_chunk, "a stripe is not a target of a replay" },
-		{ "unlink_each_loop", j->unlink_each_loop, "the log is replayed once" },
 		{ "seq_cursor", j->seq_cursor_shared, "the log gives the offsets" },
 	};
 	unsigned n = j->read_iolog.n;
@@ -190,10 +218,9 @@ static int check_replay_options(const struct job_desc *j, const struct engine_in
 		if (refused[i].set)
 			return job_fail_opt(j, refused[i].opt, d, "not with read_iolog: %s",
 					    refused[i].why);
-	if (eng->flags & (ENGINE_NO_FILES | ENGINE_NO_DATA | ENGINE_TIMED | ENGINE_MODIFIES |
-			  ENGINE_WRITE_ONLY))
-		return job_fail_opt(j, "ioengine", d, "ioengine %s cannot replay a log of reads "
-				    "and writes (use psync, sync, libaio, io_uring, ...)", eng->name);
+	if (eng->flags & ENGINE_TIMED)
+		return job_fail_opt(j, "ioengine", d, "ioengine %s does no I/O to replay a log "
+				    "with (use psync, sync, libaio, io_uring, ...)", eng->name);
 	if (j->replay_align & (j->replay_align - 1))
 		return job_fail_opt(j, "replay_align", d, "%u is not a power of 2",
 				    j->replay_align);
@@ -242,6 +269,8 @@ static void count_entry(struct replay_log *log, struct replay_file *f,
 	log->bytes += e->len;
 	if (e->len > log->len_max[e->act])
 		log->len_max[e->act] = e->len;
+	if (!log->len_min[e->act] || e->len < log->len_min[e->act])
+		log->len_min[e->act] = e->len;
 	if (e->act == IO_READ && end > f->read_end) {
 		f->read_end = end;
 		f->read_end_line = e->line;
@@ -340,7 +369,9 @@ static int apply_log(struct job_desc *j, const struct replay_log *log, struct ar
 		uint64_t len = log->len_max[d] ? log->len_max[d] : len_max;
 
 		memset(&j->bs[d], 0, sizeof(j->bs[d]));
-		j->bs[d].min = j->bs[d].max = len;
+		/* the shortest too: verify's chunks are the smallest write's (verify_interval) */
+		j->bs[d].min = log->len_min[d] ? log->len_min[d] : len;
+		j->bs[d].max = len;
 		j->blockalign[d] = len;	/* never 0: a clone loads after the validation */
 	}
 	/* fio takes a blktrace's depth when the job sets none; clones keep the first's */
@@ -413,6 +444,7 @@ int replay_load(struct job_desc *j, const struct engine_info *eng, struct arena 
 			return ret;
 		note_unused(j, d);
 	}
+	drop_for_replay(j, j->jobnum ? NULL : d);
 	path = j->read_iolog.v[j->jobnum % j->read_iolog.n];
 	if (j->merge_blktrace_file) {
 		/* fio merges once, before the clones are made: they all replay the merge */

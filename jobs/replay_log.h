@@ -50,6 +50,14 @@ struct replay_file {
 	uint64_t write_end;
 };
 
+/* The furthest byte the log reaches in f, or at least min (a file without data: null). */
+static inline uint64_t replay_extent(const struct replay_file *f, uint64_t min)
+{
+	uint64_t end = f->read_end > f->write_end ? f->read_end : f->write_end;
+
+	return end > min ? end : min;
+}
+
 struct replay_log {
 	const char *path;		/* the log: a file, or "-" for stdin */
 	bool blktrace;
@@ -61,6 +69,7 @@ struct replay_log {
 	size_t nentries;
 	uint64_t bytes;			/* of every I/O entry, for the status line */
 	uint64_t len_max[IO_NDIR];	/* the longest I/O of each direction */
+	uint64_t len_min[IO_NDIR];	/* the shortest (0: none in that direction) */
 	uint64_t ios[REPLAY_NACTS];	/* entries per act */
 	unsigned depth;			/* blktrace: the depth the trace had, else 0 */
 };

@@ -489,6 +489,8 @@ int files_resolve(const struct job_desc *j, bool virtual_files,
 		if (virtual_files) {
 			exists = true;
 			f->real_size = filesize ? filesize : j->size.bytes / n;
+			if (j->replay && i < j->replay->nfiles)	/* as far as the log reaches */
+				f->real_size = replay_extent(&j->replay->files[i], f->real_size);
 			if (!f->real_size) {
 				ret = diag_at(d, -EINVAL, j->file, j->line,
 					      "job '%s': ioengine %s needs size= or filesize=",

@@ -1211,8 +1211,19 @@ static inline __attribute__((always_inline)) bool plan_io_planned(struct worker 
 /* read_iolog's entries instead of the plan, or write_iolog's record of the plan. */
 static __attribute__((noinline)) bool plan_io_iolog(struct worker *w, struct io_req *r)
 {
-	if (w->plan.replay)
+	if (w->plan.replay) {
+		/* the log's writes are read back after it, as fio verifies a replay */
+		if (w->verify)
+			switch (verify_plan(w, r)) {
+			case VP_READ:
+				return true;
+			case VP_END:
+				return false;
+			default:
+				break;
+			}
 		return replay_io(w, r);
+	}
 	if (!plan_io_planned(w, r))
 		return false;
 	iolog_write_io(w, r);
@@ -1240,6 +1251,8 @@ bool plan_next_write(struct worker *w, unsigned *fi, uint64_t *off, uint32_t *le
 {
 	struct io_plan *p = &w->plan;
 
+	if (p->replay)
+		return replay_next_write(w, fi, off, len);
 	for (;;) {
 		int d = fit_dir(w, plan_dir(w));
 

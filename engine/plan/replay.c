@@ -7,6 +7,7 @@
 
 #include "engine/plan/files.h"
 #include "engine/worker.h"
+#include "engine/verify/verify.h"
 #include "base/diag.h"
 #include "jobs/replay_log.h"
 
@@ -116,9 +117,28 @@ bool replay_io(struct worker *w, struct io_req *r)
 	w->plan.bytes_left -= w->plan.bytes_left >= e->len ? e->len : w->plan.bytes_left;
 	w->st->issued[e->act]++;
 	pace_count_issue(&w->pace, e->act, e->len);
-	if (e->act == IO_WRITE)
+	if (e->act == IO_WRITE && w->verify)
+		verify_prepare_write(w, r);
+	else if (e->act == IO_WRITE)
 		plan_prepare_write(w, r);
 	return true;
+}
+
+bool replay_next_write(struct worker *w, unsigned *fi, uint64_t *off, uint32_t *len)
+{
+	struct replay *rp = w->plan.replay;
+	const struct replay_entry *e;
+
+	while ((e = peek(w, rp))) {
+		rp->next++;
+		if (e->act != IO_WRITE)
+			continue;
+		*fi = e->file;
+		*off = w->files[e->file].io_off + e->off;
+		*len = (uint32_t)e->len;
+		return true;
+	}
+	return false;
 }
 
 bool replay_held_back(struct worker *w)

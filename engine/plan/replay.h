@@ -9,6 +9,7 @@
 #define ENGINE_PLAN_REPLAY_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct io_req;
 struct worker;
@@ -21,6 +22,12 @@ int replay_start(struct worker *w);
 
 /* Fill r with the next entry of the log; false at its end (or a chunk that fails). */
 bool replay_io(struct worker *w, struct io_req *r);
+
+/*
+ * The next write of the log, as plan_next_write() gives the plan's: its file, offset (with
+ * the file's io_off) and length; false at the end. Reads and syncs on the way are passed.
+ */
+bool replay_next_write(struct worker *w, unsigned *fi, uint64_t *off, uint32_t *len);
 
 /*
  * Whether the next entry is not due yet. It sleeps until it is (in slices, looking at the

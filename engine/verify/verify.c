@@ -19,6 +19,7 @@
 #include "engine/devices/path_guard.h"
 #include "engine/verify/verify_priv.h"
 #include "engine/worker.h"
+#include "jobs/replay_log.h"
 
 static uint64_t nunits(const struct verify *v, const struct io_file *f)
 {
@@ -173,6 +174,11 @@ int verify_init(struct worker *w)
 	if (init_tracking(w, v) < 0 || init_queues(w, v) < 0)
 		goto nomem;
 	v->pass = j->verify_only;
+	/* verify_only over a log: its writes read back, as a replay would have made them */
+	if (j->verify_only && j->replay) {
+		v->replay = true;
+		v->replay_left = j->replay->ios[IO_WRITE];
+	}
 	if (j->verify_async) {
 		ret = verify_async_start(w);
 		if (ret < 0) {

@@ -581,8 +581,6 @@ def check_bad_logs(c, d):
     c.check(code == 2 and "option 'read_iolog': the log writes or trims, and --readonly "
             "forbids" in err, "--readonly refuses a log that writes: %r" % err.strip())
     for args, opt in ((["--replay_scale=2"], "replay_scale"),
-                      (["--read_iolog=" + log, "--loops=2"], "loops"),
-                      (["--read_iolog=" + log, "--write_iolog=x.log"], "write_iolog"),
                       (["--read_iolog=" + log, "--replay_align=3000"], "replay_align"),
                       (["--read_iolog=" + log, "--replay_skip=reads"], "replay_skip"),
                       (["--read_iolog=a:b", "--merge_blktrace_file=m",
@@ -590,6 +588,102 @@ def check_bad_logs(c, d):
         code, _, err = run(["--name=o", "--size=1m"] + args, cwd=d)
         c.check(code == 2 and "option '%s'" % opt in err,
                 "%s: exit %d, %r" % (" ".join(args), code, err.strip()))
+
+
+# Options fio 3.33 lets a replay set and leaves to the log (measured: the log's I/Os on the
+# log's files, once, no sync of their own): iojob runs them too, with a note at each.
+LET_PASS = [(["--filename=other.dat"], "filename"), (["--loops=2"], "loops"),
+            (["--time_based", "--runtime=1"], "time_based"), (["--number_ios=2"], "number_ios"),
+            (["--fsync=1"], "fsync"), (["--fdatasync=1"], "fdatasync"),
+            (["--openfiles=1"], "openfiles"), (["--write_iolog=again.log"], "write_iolog"),
+            (["--opendir=emptydir"], "opendir"), (["--unlink_each_loop=1"], "unlink_each_loop")]
+
+
+def size_calls(cmd, d, data):
+    """The fallocate and ftruncate calls cmd makes on data, their arguments after the
+    descriptor, in order."""
+    out = os.path.join(d, "size_calls.out")
+    subprocess.run([STRACE, "-f", "-qq", "-y", "-o", out, "-e", "trace=fallocate,ftruncate"] +
+                   cmd, cwd=d, capture_output=True, env=traced_env(), timeout=120)
+    rx = re.compile(r"^(?:\d+ +)?(fallocate|ftruncate)\(\d+<([^>]+)>, (.*)\) += 0")
+    with open(out) as f:
+        return [(m.group(1), m.group(3)) for m in map(rx.match, f)
+                if m and os.path.realpath(m.group(2)) == os.path.realpath(data)]
+
+
+def check_let_pass(c, d, fio_ok):
+    """What the log decides, set anyway: the replay is the log's, and a note says so."""
+    data = os.path.join(d, "lp.dat")
+    make_file(data, 64 << 10)
+    log = os.path.join(d, "lp.log")
+    write_log(log, ["0 %s add" % data, "1 %s open" % data, "2 %s write 0 4096" % data,
+                    "3 %s read 8192 4096" % data, "4 %s write 16384 8192" % data,
+                    "5 %s close" % data])
+    want = log_ios(log)
+    wlog = os.path.join(d, "lpw.log")
+    write_log(wlog, ["0 %s add" % data, "0 %s open" % data, "1 %s write 0 4096" % data,
+                     "2 %s write 40960 8192" % data, "3 %s write 8192 4096" % data])
+    os.makedirs(os.path.join(d, "emptydir"), exist_ok=True)
+    for args, opt in LET_PASS:
+        note = os.path.join(d, "note.txt")
+        ran = strace_ios(iojob("--name=lp", "--read_iolog=" + log, "--output=" + note) +
+                         args, d, {data, os.path.join(d, "other.dat")})
+        c.check(ran == want, "read_iolog with %s: the log's I/Os, once: %s" % (opt, ran))
+        code, _, err = run(["--name=lp", "--read_iolog=" + log, "--output=/dev/null"] + args,
+                           cwd=d)
+        c.check(code == 0 and "option '%s': with read_iolog: " % opt in err,
+                "read_iolog with %s: runs, with a note: %d %r" % (opt, code, err.strip()))
+        if fio_ok:
+            fran = strace_ios(fio("--name=lp", "--read_iolog=" + log, "--output=/dev/null") +
+                              args, d, {data, os.path.join(d, "other.dat")})
+            c.check(fran == want, "fio 3.33 with %s replays the same: %s" % (opt, fran))
+    nlog = os.path.join(d, "null.log")
+    write_log(nlog, [l.replace(data, os.path.join(d, "nofile.dat")) for l in
+                     ["0 %s add" % data, "1 %s write 0 4096" % data,
+                      "2 %s write 1048576 8192" % data]])
+    code, out, err = run(["--name=n", "--ioengine=null", "--read_iolog=" + nlog,
+                          "--output-format=json"], cwd=d)
+    w = json.loads(out)["jobs"][0]["write"] if code == 0 else {}
+    c.check(code == 0 and w.get("total_ios") == 2 and w.get("io_bytes") == 12288 and
+            not os.path.exists(os.path.join(d, "nofile.dat")),
+            "the null engine replays a log, no size= needed, no file made, as fio: %d %s %r" %
+            (code, w, err.strip()))
+    if fio_ok:
+        for eng in ("falloc", "ftruncate"):
+            got = []
+            for tool in (iojob, fio):
+                make_file(data, 64 << 10)
+                got.append((size_calls(tool("--name=e", "--ioengine=" + eng,
+                                            "--read_iolog=" + wlog, "--output=/dev/null"),
+                                       d, data), os.path.getsize(data)))
+            c.check(got[0][0] and got[0] == got[1],
+                    "ioengine=%s replays a log's writes as fio's: %s" % (eng, got))
+    c.check(not os.path.exists(os.path.join(d, "other.dat")) and
+            not os.path.exists(os.path.join(d, "again.log")),
+            "neither filename= nor write_iolog= made a file")
+
+
+def check_verify(c, d, fio_ok):
+    """verify= reads back each write of the log after it, whatever its size (fio verifies a
+    replay too; fio 3.33 fails its own header check on mixed sizes, so no comparison)."""
+    data = os.path.join(d, "vr.dat")
+    log = os.path.join(d, "vr.log")
+    writes = [(0, 8192), (16384, 12288), (40960, 4096), (8192, 512), (65536, 4096)]
+    write_log(log, ["0 %s add" % data, "1 %s open" % data] +
+              ["%d %s write %d %d" % (i + 2, data, o, n) for i, (o, n) in enumerate(writes)] +
+              ["9 %s close" % data])
+    ran = strace_ios(iojob("--name=vr", "--read_iolog=" + log, "--verify=crc32c"), d, {data})
+    rp = os.path.realpath(data)
+    c.check(ran is not None and ran[:5] == [("write", rp, o, n) for o, n in writes] and
+            sorted(ran[5:]) == sorted(("read", rp, o, n) for o, n in writes),
+            "verify: every replayed write read back whole: %s" % ran)
+    with open(data, "r+b") as f:
+        f.seek(16384 + 4096)
+        f.write(b"\xff" * 16)
+    code, _, err = run(["--name=vr", "--read_iolog=" + log, "--verify=crc32c",
+                        "--verify_only"], cwd=d)
+    c.check(code == 1 and "verify failed in '%s' at offset 20480" % data in err,
+            "verify_only over the replay finds a corrupted chunk: %d %r" % (code, err.strip()))
 
 
 def check_appended(c, d, fio_ok):
@@ -636,6 +730,8 @@ def main():
         check_blktrace_device(c, d, fio_ok)
         check_merge(c, d, fio_ok)
         check_bad_logs(c, d)
+        check_let_pass(c, d, fio_ok)
+        check_verify(c, d, fio_ok)
         check_appended(c, d, fio_ok)
     c.finish()
 
