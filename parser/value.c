@@ -338,6 +338,47 @@ int value_parse_size_range(const char *s, unsigned kb_base, uint64_t *lo, uint64
 	return 0;
 }
 
+/*
+ * One value as fio's size converter reads it: the prefix value_size_prefix() measures;
+ * what follows is ignored ("8k/8M" is 8k), but a trailing 'z' is refused, as fio's zone
+ * check refuses it.
+ */
+static int loose_size(const char *p, const char *end, unsigned kb_base, uint64_t *out)
+{
+	char buf[128];
+	size_t n = (size_t)(end - p), len;
+
+	if (!n || n >= sizeof(buf) || end[-1] == 'z' || end[-1] == 'Z')
+		return -EINVAL;
+	memcpy(buf, p, n);
+	buf[n] = 0;
+	len = value_size_prefix(buf);
+	if (!len || buf[len - 1] == '%')
+		return -EINVAL;
+	return parse_size_span(buf, buf + len, kb_base, out);
+}
+
+int value_parse_size_range_loose(const char *s, unsigned kb_base, uint64_t *lo, uint64_t *hi,
+				 unsigned *nvalues)
+{
+	const char *end = s + strlen(s), *sep;
+	unsigned n = 0;
+	uint64_t v;
+	int ret;
+
+	for (const char *p = s; p <= end; p = sep + 1, n++) {
+		sep = range_sep(p);
+		ret = loose_size(p, sep, kb_base, &v);
+		if (ret < 0)
+			return ret;
+		if (!n)
+			*lo = v;
+		*hi = v;
+	}
+	*nvalues = n;
+	return *lo > *hi ? -EDOM : 0;
+}
+
 /* Nanoseconds per time suffix; "" is handled by the caller. */
 static uint64_t time_mult(const char *p, const char *end)
 {

@@ -42,6 +42,15 @@ int value_parse_size_pct(const char *s, unsigned kb_base, uint64_t *out, double 
 int value_parse_size_range(const char *s, unsigned kb_base, uint64_t *lo, uint64_t *hi);
 
 /*
+ * A range as fio reads one that value_parse_size_range() refuses: values split at '-', ':'
+ * and ',', the first the low end and the last the high one (those between are read and
+ * dropped), each the number and the unit its first letters make ("16-8k/8M-512M" is 16 to
+ * 512M). *nvalues: how many there were. -EDOM when low is above high.
+ */
+int value_parse_size_range_loose(const char *s, unsigned kb_base, uint64_t *lo, uint64_t *hi,
+				 unsigned *nvalues);
+
+/*
  * Parse a time to nanoseconds. Suffixes (case-insensitive): ns/nsec, us/usec, ms/msec,
  * s/sec, m/min (minutes), h, d. A number without suffix is in unit_ns (1e9 for seconds,
  * 1000 for microseconds). Fractions are allowed ("1.5s").

@@ -151,6 +151,18 @@ def check_fio_leniency(c, d):
             os.path.getsize(os.path.join(d, "ea")) == 32 * 1024 and
             os.path.getsize(os.path.join(d, "eb")) == 32 * 1024,
             "filename=ea::eb: two files with a note: exit %d %r" % (code, err))
+    # filesize=64k-8k/8M-64k: fio's reading, the first value and the last (64k to 64k),
+    # each a number and its unit; d53e42d: "not a size or a range", exit 2
+    with open(os.path.join(d, "fs.fio"), "w") as f:
+        f.write("[j]\nioengine=psync\nrw=write\nnrfiles=3\nfilesize=64k-8k/8M-64k\n")
+    code, out, err = run(["fs.fio"], cwd=d)
+    sizes = [os.path.getsize(os.path.join(d, "j.0.%d" % i)) for i in range(3)
+             if os.path.exists(os.path.join(d, "j.0.%d" % i))]
+    c.check(code == 0 and sizes == [65536] * 3 and re.search(
+        r"^iojob: note: fs\.fio:5: job 'j': option 'filesize': '64k-8k/8M-64k' is read as fio "
+        r"reads it, 65536 to 65536 bytes", err, re.M),
+        "filesize as fio reads it: three files of 64k, a note: exit %d %s %r" %
+        (code, sizes, err))
 
 
 def check_getopt_grammar(c):

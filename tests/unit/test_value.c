@@ -246,6 +246,42 @@ static const struct range_case range_cases[] = {
 	{ "", 1024, -EINVAL, 0, 0 },
 };
 
+/* fio's reading of what value_parse_size_range() refuses: first and last value, prefixes */
+static const struct loose_case {
+	const char *text;
+	int ret;
+	uint64_t lo, hi;
+	unsigned n;
+} loose_cases[] = {
+	{ "16-8k/8M-512M", 0, 16, 512 * MiB, 3 },
+	{ "4k-8k-16k", 0, 4 * KiB, 16 * KiB, 3 },
+	{ "4k,8k:2m", 0, 4 * KiB, 2 * MiB, 3 },
+	{ "8kib/x-1m", 0, 8 * KiB, MiB, 2 },
+	{ "4k-8mq", 0, 4 * KiB, 8 * MiB, 2 },
+	{ "1M-2Mxyz", -EINVAL, 0, 0, 0 },	/* fio: "'z' suffix isn't applicable" */
+	{ "4k-x", -EINVAL, 0, 0, 0 },
+	{ "4k-", -EINVAL, 0, 0, 0 },
+	{ "8M-4M", -EDOM, 0, 0, 0 },		/* fio 3.33 lays out a file of 84 GB */
+	{ "50%-1m", -EINVAL, 0, 0, 0 },
+};
+
+START_TEST(size_range_loose_reads_as_fio)
+{
+	const struct loose_case *c = &loose_cases[_i];
+	uint64_t lo = UNTOUCHED, hi = UNTOUCHED;
+	unsigned n = 0;
+	int ret;
+
+	ret = value_parse_size_range_loose(c->text, 1024, &lo, &hi, &n);
+	ck_assert_msg(ret == c->ret, "'%s': returned %d, expected %d", c->text, ret, c->ret);
+	if (!c->ret) {
+		ck_assert_uint_eq(lo, c->lo);
+		ck_assert_uint_eq(hi, c->hi);
+		ck_assert_uint_eq(n, c->n);
+	}
+}
+END_TEST
+
 START_TEST(size_range_refuses_reversed_bounds)
 {
 	const struct range_case *c = &range_cases[_i];
@@ -658,6 +694,7 @@ static Suite *value_suite(void)
 
 	tc = tcase_create("size_range");
 	tcase_add_loop_test(tc, size_range_refuses_reversed_bounds, 0, TABLE_LEN(range_cases));
+	tcase_add_loop_test(tc, size_range_loose_reads_as_fio, 0, TABLE_LEN(loose_cases));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("time");
