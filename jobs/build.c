@@ -147,6 +147,17 @@ static int needs_value(const struct opt_def *o, const struct key_ref *k, struct 
 		       "boolean may stand alone", k->key, what);
 }
 
+/* "opt=" and nothing more: fio fails to parse it ("failed parsing bs="), and so does iojob. */
+static int empty_value(const struct opt_def *o, const struct key_ref *k, struct diag *d)
+{
+	char what[256];
+
+	opt_describe(o, what, sizeof(what));
+	return diag_at(d, -EINVAL, k->file, k->line, "option '%s' has an empty value (expected "
+		       "%s): give one, or leave the option out for its default, as fio asks",
+		       k->key, what);
+}
+
 static int record_setting(struct arena **arena, struct job_desc *j, const char *name,
 			  const struct key_ref *k)
 {
@@ -245,6 +256,8 @@ static int apply_key(const struct job_input *in, const struct engine_info *eng,
 	if (k->replaces && o->type == OPT_STR_LIST)	/* --set filename=x: x alone */
 		*(struct str_list *)((char *)base + o->off) = (struct str_list){ 0 };
 	val = rank_vars(in, o, k->val, ctx->arena);
+	if (val && !*val && !k->bare && !o->empty_ok && o->type != OPT_DEPRECATED)
+		return empty_value(o, k, d);
 	ret = val ? opt_apply(o, ctx, base, val, why, sizeof(why)) : -ENOMEM;
 	if (ret == -EINVAL && in->fio_sizes && apply_as_fio(o, ctx, base, val, k, d) == 0)
 		ret = 0;

@@ -74,6 +74,11 @@ struct opt_def {
 	 */
 	bool set_only;
 	/*
+	 * "opt=" with nothing after '=' is taken (a log's prefix: the job's name; replay_skip:
+	 * nothing). Every other option refuses an empty value, as fio's parser does.
+	 */
+	bool empty_ok;
+	/*
 	 * OPT_REFUSED: why iojob cannot do what the option asks, and the one value (fio's
 	 * default, which asks for nothing) that is accepted, or NULL when none is.
 	 */

@@ -159,7 +159,8 @@ struct job_logs *logs_create(const struct job_desc *j, int *err)
 		l->lat = l->bw = l->iops = l->averaged = false;
 		return l;
 	}
-	if (j->hist_log) {
+	/* without log_hist_msec, fio writes the histogram log empty: nothing is sampled */
+	if (j->hist_log && j->log_hist_ns) {
 		l->hist_before = calloc(IO_NDIR, sizeof(*l->hist_before));
 		if (!l->hist_before)
 			goto nomem;
