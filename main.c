@@ -9,6 +9,7 @@
  */
 #include <stdio.h>
 
+#include "base/prog_name.h"
 #include "base/diag.h"
 #include "base/exit_code.h"
 #include "cli/cli.h"
@@ -32,14 +33,14 @@ int main(int argc, char **argv)
 	int ret;
 
 	/* Subcommands on result sets: they run no jobs (and fio has none: a job file). */
-	if (argc > 1 && !cli_run_as_fio(argv[0]) && (cmd = command_find(argv[1]))) {
+	if (argc > 1 && !prog_is_fio(argv[0]) && (cmd = command_find(argv[1]))) {
 		char who[64];
 
 		snprintf(who, sizeof(who), "iojob %s", cmd->name);
 		return cli_finish_output(stdout, NULL, who, command_run(cmd, argc - 1, argv + 1));
 	}
 	if (dist_init(&argc, &argv, &dist) < 0) {
-		fprintf(stderr, "iojob: cannot start MPI\n");
+		fprintf(stderr, "%s: cannot start MPI\n", prog_name());
 		return EXIT_JOB_FAILED;
 	}
 	cli_init(&c, &dist);
@@ -49,7 +50,7 @@ int main(int argc, char **argv)
 		ret = cli_build(&c, &d);		/* build every cell's jobs */
 	if (ret == EXIT_GO_ON)
 		ret = cli_run(&c, &d);			/* run and report each cell */
-	ret = cli_finish_output(stdout, NULL, cli_prog(), ret);
+	ret = cli_finish_output(stdout, NULL, prog_name(), ret);
 	if (c.fio_mode)
 		ret = fio_exit(ret);
 	cli_free(&c);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/prog_name.h"
 #include "base/diag.h"
 #include "base/units.h"
 #include "cli/cli_commands.h"
@@ -148,15 +149,9 @@ const struct argopt cli_options[] = {
 	{ NULL },
 };
 
-const char *cli_prog(void)
-{
-	/* glibc keeps argv[0] for us (errno.h), so that any part of the command line can ask */
-	return cli_run_as_fio(program_invocation_name) ? "fio" : "iojob";
-}
-
 static int fail_usage(const char *fmt, const char *arg)
 {
-	const char *prog = cli_prog();	/* run as fio, an error starts as fio's do */
+	const char *prog = prog_name();	/* run as fio, an error starts as fio's do */
 
 	fprintf(stderr, "%s: ", prog);
 	fprintf(stderr, fmt, arg);
@@ -278,7 +273,7 @@ static int unknown_cmdhelp(const struct cli *c, const char *name)
 
 	if (!best)
 		return fail_usage("unknown option '%s'", name);
-	fprintf(stderr, "%s: unknown option '%s' (did you mean '%s'?)\n", cli_prog(), name, best);
+	fprintf(stderr, "%s: unknown option '%s' (did you mean '%s'?)\n", prog_name(), name, best);
 	return EXIT_USAGE;
 }
 
@@ -476,7 +471,7 @@ static int parse_arg(struct cli *c, int argc, char **argv, int *i)
 	if (ret == -ENOENT)
 		return parse_job_option(c, argv, i, got.key, got.val);
 	if (ret == -EPERM) {
-		fprintf(stderr, "iojob: --%s: %s\n", got.opt->name, got.opt->refuse);
+		fprintf(stderr, "%s: --%s: %s\n", prog_name(), got.opt->name, got.opt->refuse);
 		return EXIT_USAGE;
 	}
 	if (ret < 0)
@@ -497,16 +492,9 @@ void cli_init(struct cli *c, struct dist *dist)
 	c->nengines = engine_catalog(c->engines, IOENGINE_MAX);
 }
 
-bool cli_run_as_fio(const char *argv0)
-{
-	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
-
-	return argv0 && !strcmp(base ? base + 1 : argv0, "fio");
-}
-
 int cli_parse(struct cli *c, int argc, char **argv)
 {
-	c->fio_mode = argc > 0 && cli_run_as_fio(argv[0]);
+	c->fio_mode = argc > 0 && prog_is_fio(argv[0]);
 	for (int i = 1; i < argc; i++) {
 		int ret = parse_arg(c, argc, argv, &i);
 

@@ -141,12 +141,6 @@ void cli_use_output(struct cli *c, FILE *out);
  */
 int cli_finish_output(FILE *f, const char *path, const char *who, int ret);
 
-/* Whether argv0, the name the program was run under, is fio's (its last part is "fio"). */
-bool cli_run_as_fio(const char *argv0);
-
-/* The name stderr's lines start with: "fio" when run as fio (fio's errors start so). */
-const char *cli_prog(void);
-
 /* The switches the command line handles itself; any other --KEY=VALUE is a job option. */
 enum cli_switch {
 	CLI_HELP, CLI_VERSION, CLI_CMDHELP, CLI_ENGHELP, CLI_PARSE_ONLY, CLI_READONLY,

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <zlib.h>
 
+#include "base/prog_name.h"
 #include "base/diag.h"
 #include "base/units.h"
 #include "engine/verify/checksum.h"
@@ -58,7 +59,7 @@ int cli_showcmd(FILE *f, const struct cli *c)
 
 		ret = jobfile_parse(&jf, c->files[i], &d);
 		if (ret < 0) {
-			fprintf(stderr, "%s: %s\n", cli_prog(), d.msg);
+			fprintf(stderr, "%s: %s\n", prog_name(), d.msg);
 		} else {
 			fputs("fio ", f);
 			for (size_t s = 0; s < jf.nsecs; s++) {
@@ -115,13 +116,13 @@ int cli_crctest(FILE *f, const char *types)
 				break;
 		if (i == ARRAY_SIZE(crc_types)) {
 			fprintf(stderr, "%s: --crctest: unknown checksum '%.*s' (iojob's are "
-				"crc32c, md5, sha256 and xxhash)\n", cli_prog(), (int)len, p);
+				"crc32c, md5, sha256 and xxhash)\n", prog_name(), (int)len, p);
 			return EXIT_USAGE;
 		}
 	}
 	buf = malloc(CRC_BUF_BYTES);
 	if (!buf) {
-		fprintf(stderr, "%s: --crctest: out of memory\n", cli_prog());
+		fprintf(stderr, "%s: --crctest: out of memory\n", prog_name());
 		return EXIT_JOB_FAILED;
 	}
 	for (size_t i = 0; i < CRC_BUF_BYTES; i++) {
@@ -144,7 +145,7 @@ int cli_inflate_log(FILE *f, const char *path)
 	int ret;
 
 	if (!in) {
-		fprintf(stderr, "%s: --inflate-log '%s': %s\n", cli_prog(), path, strerror(errno));
+		fprintf(stderr, "%s: --inflate-log '%s': %s\n", prog_name(), path, strerror(errno));
 		return EXIT_USAGE;
 	}
 	do {
@@ -154,7 +155,7 @@ int cli_inflate_log(FILE *f, const char *path)
 				fclose(in);
 				free(buf);
 				fprintf(stderr, "%s: --inflate-log '%s': out of memory\n",
-					cli_prog(), path);
+					prog_name(), path);
 				return EXIT_JOB_FAILED;
 			}
 			buf = grown;
@@ -167,9 +168,9 @@ int cli_inflate_log(FILE *f, const char *path)
 	fclose(in);
 	free(buf);
 	if (ret == Z_ERRNO)
-		fprintf(stderr, "%s: --inflate-log '%s': cannot read it\n", cli_prog(), path);
+		fprintf(stderr, "%s: --inflate-log '%s': cannot read it\n", prog_name(), path);
 	else if (ret < 0)
-		fprintf(stderr, "%s: --inflate-log '%s': not a log fio compressed (%s)\n", cli_prog(),
+		fprintf(stderr, "%s: --inflate-log '%s': not a log fio compressed (%s)\n", prog_name(),
 			path, ret == Z_MEM_ERROR ? "out of memory" : "bad zlib data");
 	return ret < 0 ? EXIT_USAGE : 0;
 }
@@ -190,11 +191,11 @@ int cli_debug(const char *categories)
 				break;
 		if (i == ARRAY_SIZE(debug_names)) {
 			fprintf(stderr, "%s: --debug: unknown category '%.*s' (--debug=? lists "
-				"fio's)\n", cli_prog(), (int)len, p);
+				"fio's)\n", prog_name(), (int)len, p);
 			return EXIT_USAGE;
 		}
 	}
 	fprintf(stderr, "%s: note: --debug=%s: iojob has no debug log; the report, "
-		"--parse-only and the notes say what it does\n", cli_prog(), categories);
+		"--parse-only and the notes say what it does\n", prog_name(), categories);
 	return EXIT_GO_ON;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "base/prog_name.h"
 #include "config.h"
 #include "engine/run/cells.h"
 #include "engine/dist/dist.h"
@@ -95,7 +96,7 @@ static void print_notes(const struct cli *c, struct diag *d)
 {
 	if (d->notes && (!c->fio_mode || c->notes))
 		for (char *p = d->notes, *nl; (nl = strchr(p, '\n')); p = nl + 1)
-			fprintf(stderr, "iojob: note: %.*s\n", (int)(nl - p), p);
+			fprintf(stderr, "%s: note: %.*s\n", prog(c), (int)(nl - p), p);
 	free(d->notes);
 	d->notes = NULL;
 	d->notes_len = 0;
@@ -127,7 +128,8 @@ static void note_to(void *ctx, const char *msg)
 	/* whole lines: create_serialize=0 has the job threads lay out files at once */
 	flockfile(f);
 	/* in the normal report it is fio's line; on stderr, a note like any other */
-	fputs(f == stderr ? "iojob: note: " : "", f);
+	if (f == stderr)
+		fprintf(f, "%s: note: ", prog_name());
 	text_put_escaped(f, msg);	/* it names the job, and a name may hold anything */
 	fputc('\n', f);
 	fflush(f);
@@ -339,7 +341,8 @@ static int run_jobs(struct cli *c, struct run *r, FILE *out, struct diag *d)
 	c->status.formats = c->formats;
 	c->status.kb_base = jobs->jobs[0].kb_base;
 	if (run_status_start(r, &c->status) < 0 && (!c->fio_mode || c->notes))
-		fprintf(stderr, "iojob: note: cannot show the status line (out of memory)\n");
+		fprintf(stderr, "%s: note: cannot show the status line (out of memory)\n",
+			prog(c));
 	d->msg[0] = '\0';
 	ret = run_execute(r, d);
 	run_status_stop(r);

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/prog_name.h"
 #include "base/units.h"
 #include "engine/devices/path_guard.h"
 #include "engine/engine.h"
@@ -28,9 +29,9 @@ static bool fired(struct cli_trigger *t, uint64_t now)
 		/* what appeared under the name may be no file to remove (a device node) */
 		if (path_guard(t->file, PATH_DELETE, why, sizeof(why)))
 			fprintf(stderr, "%s: --trigger-file: fired, and '%s' is left: it %s\n",
-				cli_prog(), t->file, why);
+				prog_name(), t->file, why);
 		else if (unlink(t->file) < 0)
-			fprintf(stderr, "%s: --trigger-file: cannot remove '%s': %s\n", cli_prog(),
+			fprintf(stderr, "%s: --trigger-file: cannot remove '%s': %s\n", prog_name(),
 				t->file, strerror(errno));
 		return true;
 	}
@@ -48,7 +49,7 @@ static void *watch(void *arg)
 		if (!done && fired(t, clock_mono_ns())) {
 			done = true;
 			if (t->cmd && *t->cmd && system(t->cmd) == -1)
-				fprintf(stderr, "%s: --trigger: cannot run '%s'\n", cli_prog(),
+				fprintf(stderr, "%s: --trigger: cannot run '%s'\n", prog_name(),
 					t->cmd);
 		}
 		/* once fired, every job stops: those of later --sweep cells too */
@@ -74,7 +75,7 @@ int cli_trigger_start(struct cli_trigger *t, struct run *volatile *running)
 		return 0;
 	if (t->file && path_guard(t->file, PATH_DELETE, why, sizeof(why))) {
 		fprintf(stderr, "%s: --trigger-file '%s': refusing to watch it, since it is "
-			"removed when it fires: it %s\n", cli_prog(), t->file, why);
+			"removed when it fires: it %s\n", prog_name(), t->file, why);
 		return -EPERM;
 	}
 	t->running = running;
@@ -83,7 +84,7 @@ int cli_trigger_start(struct cli_trigger *t, struct run *volatile *running)
 	pthread_cond_init(&t->wake, NULL);
 	ret = pthread_create(&t->thread, NULL, watch, t);
 	if (ret) {
-		fprintf(stderr, "%s: cannot watch for the trigger: %s\n", cli_prog(),
+		fprintf(stderr, "%s: cannot watch for the trigger: %s\n", prog_name(),
 			strerror(ret));
 		return -ret;
 	}

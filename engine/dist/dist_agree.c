@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/prog_name.h"
 #include "base/diag.h"
 
 int dist_agree(const struct dist *dist, int code, const struct diag *d, FILE *err)
@@ -20,7 +21,7 @@ int dist_agree(const struct dist *dist, int code, const struct diag *d, FILE *er
 	dist_gather(dist, mine, sizeof(mine), msgs);
 	for (int k = 1; msgs && k < dist->nranks; k++)
 		if (msgs[k][0] && strcmp(msgs[k], msgs[0]))
-			fprintf(err, "iojob: rank %d (host %s): %s\n", k,
+			fprintf(err, "%s: rank %d (host %s): %s\n", prog_name(), k,
 				dist->hosts[dist->rank_host[k]], msgs[k]);
 	free(msgs);
 	return dist_max(dist, code);

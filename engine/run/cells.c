@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/prog_name.h"
 #include "base/diag.h"
 #include "engine/dist/dist.h"
 #include "engine/engine.h"
@@ -94,15 +95,15 @@ static int skip_cell(const struct cells *cs)
 	ret = dist_root(cs->dist) ? resultset_has_cell(cs->results, &m) : 0;
 	ret = dist_bcast(cs->dist, ret);	/* the root's file decides for every rank */
 	if (ret < 0)
-		fprintf(cs->err, "iojob: note: --resume cannot read '%s' (%s): running the cell\n",
-			cs->results, strerror(-ret));
+		fprintf(cs->err, "%s: note: --resume cannot read '%s' (%s): running the cell\n",
+			prog_name(), cs->results, strerror(-ret));
 	else if (ret && m.repeat)
-		fprintf(cs->err, "iojob: sweep cell %lu/%lu, repetition %u/%u, is in '%s' "
-			"already: skipped\n", cs->cell_idx + 1, cs->ncells, m.repeat, cs->repeat,
+		fprintf(cs->err, "%s: sweep cell %lu/%lu, repetition %u/%u, is in '%s' "
+			"already: skipped\n", prog_name(), cs->cell_idx + 1, cs->ncells, m.repeat, cs->repeat,
 			cs->results);
 	else if (ret)
-		fprintf(cs->err, "iojob: sweep cell %lu/%lu is in '%s' already: skipped\n",
-			cs->cell_idx + 1, cs->ncells, cs->results);
+		fprintf(cs->err, "%s: sweep cell %lu/%lu is in '%s' already: skipped\n",
+			prog_name(), cs->cell_idx + 1, cs->ncells, cs->results);
 	return ret > 0;
 }
 

@@ -4,6 +4,7 @@ stdin, several job files as groups, --output, --parse-only, JSON purity and exit
 import json
 import os
 import re
+import shutil
 import struct
 import subprocess
 import zlib
@@ -163,6 +164,47 @@ def check_fio_leniency(c, d):
         r"reads it, 65536 to 65536 bytes", err, re.M),
         "filesize as fio reads it: three files of 64k, a note: exit %d %s %r" %
         (code, sizes, err))
+
+
+# "opt=" with nothing after '=': fio 3.33 fails to parse the first kind ("failed parsing
+# bs=", the job dropped) and takes the second (a log's prefix is then the job's name).
+EMPTY_REFUSED = ["bs", "direct", "name", "rate", "time_based", "filename_format",
+                 "exec_prerun", "norandommap", "verify_fatal", "rate_iops"]
+EMPTY_TAKEN = ["write_bw_log", "write_lat_log", "bssplit", "ignore_error"]
+
+
+def check_empty_values(c, d):
+    """Empty values after '=', in a job file and on the command line, as fio parses them."""
+    fio = shutil.which("fio")
+    fio_ok = fio and subprocess.run([fio, "--version"], capture_output=True,
+                                    text=True).stdout.strip() == "fio-3.33"
+    for opt in EMPTY_REFUSED + EMPTY_TAKEN:
+        path = os.path.join(d, "empty.fio")
+        with open(path, "w") as f:
+            f.write("[e]\nioengine=psync\nrw=write\nsize=64k\nfilename=empty.dat\n"
+                    "%s=\n" % opt)
+        remove(os.path.join(d, "empty.dat"))
+        code, _, err = run(["--output=/dev/null", "empty.fio"], cwd=d)
+        code2, _, err2 = run(["--name=e", "--ioengine=null", "--size=64k", "--%s=" % opt,
+                              "--output=/dev/null"], cwd=d)
+        if opt in EMPTY_REFUSED:
+            c.check(code == 2 and "empty.fio:6: option '%s' has an empty value" % opt in err
+                    and not os.path.exists(os.path.join(d, "empty.dat")),
+                    "%s= refused at its line, nothing written: %d %r" % (opt, code, err))
+            c.check(code2 == 2 and "option '%s' has an empty value" % opt in err2,
+                    "--%s= refused: %d %r" % (opt, code2, err2))
+        else:
+            c.check(code == 0 and code2 == 0, "%s= taken as fio takes it: %d %d %r %r" %
+                    (opt, code, code2, err, err2))
+        if fio_ok:
+            p = subprocess.run([fio, "--parse-only", "empty.fio"], cwd=d,
+                               capture_output=True, text=True)
+            c.check((p.returncode != 0) == (opt in EMPTY_REFUSED),
+                    "fio 3.33 on %s=: exit %d" % (opt, p.returncode))
+    code, _, err = run(["--output=/dev/null", "--name=e", "--ioengine=null", "--size=64k",
+                        "--write_bw_log="], cwd=d)
+    c.check(code == 0 and os.path.exists(os.path.join(d, "e_bw.1.log")),
+            "write_bw_log=: the job's name as prefix, as fio's: %d %r" % (code, err))
 
 
 def check_getopt_grammar(c):
@@ -367,6 +409,7 @@ def main():
         check_job_failure(c, d)
         check_options_as_written(c, d)
         check_fio_leniency(c, d)
+        check_empty_values(c, d)
         check_fio_switches(c, d)
         check_inflate_log(c, d)
         check_trigger(c, d)
