@@ -437,7 +437,6 @@ static void setup_cells(struct cli *c)
 			.nengines = c->nengines,
 			.check_paths = !c->parse_only,
 			.readonly = c->readonly,
-			.fio_sizes = c->fio_mode,
 			.rank = c->dist->rank,
 			.nranks = c->dist->nranks,
 			.host = c->dist->host,

@@ -5,6 +5,7 @@
 #include "jobs/jobs.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,8 +211,10 @@ static const char *rank_vars(const struct job_input *in, const struct opt_def *o
 }
 
 /*
- * Run as fio: a size followed by text that holds no digit, read as fio reads it (the size
- * alone), with a note; -EINVAL for anything else, whose error then stands.
+ * A size or range fio reads and iojob's parser refuses, read as fio reads it, with a note: a
+ * size is the number and the unit its first letters make ("65536)" is 65536, "8kx" 8k); a
+ * range's values split at '-', ':' and ',', the first its low end and the last its high one
+ * ("16-8k/8M-512M" is 16 to 512M). -EINVAL where fio refuses it too: the error stands.
  */
 static int apply_as_fio(const struct opt_def *o, const struct opt_ctx *ctx, void *base,
 			const char *val, const struct key_ref *k, struct diag *d)
@@ -219,13 +222,28 @@ static int apply_as_fio(const struct opt_def *o, const struct opt_ctx *ctx, void
 	size_t n = value_size_prefix(val);
 	char head[64], why[WHY_LEN];
 
-	if ((o->type != OPT_SIZE && o->type != OPT_SIZE_PCT && o->type != OPT_RANGE) || !n ||
-	    n >= sizeof(head) || !val[n] || strpbrk(val + n, "0123456789"))
-		return -EINVAL;
-	memcpy(head, val, n);
-	head[n] = '\0';
-	if (opt_apply(o, ctx, base, head, why, sizeof(why)) < 0)
-		return -EINVAL;
+	if (o->type == OPT_RANGE) {
+		struct size_range *r = (struct size_range *)((char *)base + o->off);
+		uint64_t lo, hi;
+		unsigned nvals;
+
+		if (value_parse_size_range_loose(val, ctx->kb_base, &lo, &hi, &nvals) < 0)
+			return -EINVAL;
+		r->lo = lo;
+		r->hi = hi;
+		if (nvals == 1)
+			snprintf(head, sizeof(head), "%" PRIu64, lo);
+		else
+			snprintf(head, sizeof(head), "%" PRIu64 "-%" PRIu64, lo, hi);
+	} else {
+		if ((o->type != OPT_SIZE && o->type != OPT_SIZE_PCT) || !n ||
+		    n >= sizeof(head) || !val[n] || val[strlen(val) - 1] == 'z')
+			return -EINVAL;
+		memcpy(head, val, n);
+		head[n] = '\0';
+		if (opt_apply(o, ctx, base, head, why, sizeof(why)) < 0)
+			return -EINVAL;
+	}
 	if (k->line > 0)
 		diag_note(d, "%s:%d: option '%s': '%s' is read as '%s', as fio reads it", k->file,
 			  k->line, o->name, val, head);
@@ -259,7 +277,7 @@ static int apply_key(const struct job_input *in, const struct engine_info *eng,
 	if (val && !*val && !k->bare && !o->empty_ok && o->type != OPT_DEPRECATED)
 		return empty_value(o, k, d);
 	ret = val ? opt_apply(o, ctx, base, val, why, sizeof(why)) : -ENOMEM;
-	if (ret == -EINVAL && in->fio_sizes && apply_as_fio(o, ctx, base, val, k, d) == 0)
+	if (ret == -EINVAL && apply_as_fio(o, ctx, base, val, k, d) == 0)
 		ret = 0;
 	if (ret == -ENOMEM)
 		return diag_at(d, ret, k->file, k->line, "job '%s': option '%s': out of memory",

@@ -336,11 +336,6 @@ static int apply_by_type(const struct opt_def *o, const struct opt_ctx *ctx, voi
 		return apply_size_pct(ctx, field, val, why, whylen);
 	case OPT_RANGE:
 		ret = value_parse_size_range(val, ctx->kb_base, &r->lo, &r->hi);
-		if (ret == -EINVAL) {	/* fio's looser reading (validate notes it) */
-			unsigned n;
-
-			ret = value_parse_size_range_loose(val, ctx->kb_base, &r->lo, &r->hi, &n);
-		}
 		if (ret == -EDOM)
 			opt_range_reversed(val, why, whylen);
 		else if (ret < 0)

@@ -170,21 +170,6 @@ static bool has_empty_name(const char *val)
 	return empty;
 }
 
-/* A range only fio's looser reading takes ("16-8k/8M-512M"): what it was read as. */
-static void note_loose_range(const struct job_desc *j, const char *opt, const char *val,
-			     struct diag *d)
-{
-	uint64_t lo, hi;
-	unsigned n;
-
-	if (!value_parse_size_range(val, j->kb_base, &lo, &hi) ||
-	    value_parse_size_range_loose(val, j->kb_base, &lo, &hi, &n) < 0)
-		return;
-	job_note(j, opt, d, "'%s' is read as fio reads it, %" PRIu64 " to %" PRIu64 " bytes: "
-		 "the first value and the last of %u, each a number and its unit (what follows "
-		 "a unit is ignored)", val, lo, hi, n);
-}
-
 /*
  * What fio lets pass, said: its soft-deprecated options, taken and ignored; empty names in
  * a list, skipped (fio's "a::b" is files a and b).
@@ -201,8 +186,6 @@ static void note_fio_leniency(const struct job_desc *j, struct diag *d)
 		else if (o->type == OPT_STR_LIST && has_empty_name(val))
 			job_note(j, o->name, d, "'%s': the empty names between ':' are skipped, as "
 				 "fio skips them", val);
-		else if (o->type == OPT_RANGE)
-			note_loose_range(j, o->name, val, d);
 	}
 	if (rw_does(j->rw, IO_TRIM) && (j->direct || j->sync != SYNC_NONE))
 		job_note(j, j->direct ? "direct" : "sync", d, "a job that trims opens its files "

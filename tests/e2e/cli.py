@@ -160,8 +160,8 @@ def check_fio_leniency(c, d):
     sizes = [os.path.getsize(os.path.join(d, "j.0.%d" % i)) for i in range(3)
              if os.path.exists(os.path.join(d, "j.0.%d" % i))]
     c.check(code == 0 and sizes == [65536] * 3 and re.search(
-        r"^iojob: note: fs\.fio:5: job 'j': option 'filesize': '64k-8k/8M-64k' is read as fio "
-        r"reads it, 65536 to 65536 bytes", err, re.M),
+        r"^iojob: note: fs\.fio:5: option 'filesize': '64k-8k/8M-64k' is read as "
+        r"'65536-65536', as fio reads it", err, re.M),
         "filesize as fio reads it: three files of 64k, a note: exit %d %s %r" %
         (code, sizes, err))
 

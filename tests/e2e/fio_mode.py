@@ -133,8 +133,10 @@ def check_quiet_stderr(c, link, d):
                 "%s: run as fio, terse: nothing on stderr: exit %d %r" % (what, code, err))
         remove(data)
         code, out, err = fio(link, job + ["--output-format=json", "--notes"], d)
-        c.check(code == 0 and re.search(r"^iojob: note: .*" + note, err, re.M),
-                "%s: --notes says iojob's note run as fio too: %r" % (what, err))
+        c.check(code == 0 and re.search(r"^fio: note: .*" + note, err, re.M) and
+                all(ln.startswith("fio: ") for ln in err.splitlines()),
+                "%s: --notes says iojob's note run as fio too, as 'fio: note:': %r" %
+                (what, err))
     # the normal report keeps fio's own line for a layout, on stdout
     remove(os.path.join(d, "n.bin"))
     code, out, err = fio(link, ["--name=n", "--filename=n.bin", "--size=64k"], d)
@@ -143,22 +145,49 @@ def check_quiet_stderr(c, link, d):
     remove(os.path.join(d, "n.bin"))
 
 
+# fio's switches iojob refuses or has its own answer to, and a sweep's skipped cell: under
+# the name fio each line on stderr starts "fio:" (the README promises it; fio's do).
+SWITCHES = [["--idle-prof=system"], ["--idle-prof=percpu"], ["--idle-prof=calibrate"],
+            ["--bandwidth-log"], ["--cpuclock-test"], ["--client=host"], ["--server"],
+            ["--memcpytest"], ["--profile=act"], ["--latency-log=x"], ["--bogus=1"],
+            ["--debug=io"], ["--crctest=crc7"], ["--max-jobs=x"], ["--aux-path=/nonexistent"],
+            ["--notes", "--gtod_reduce=1"], ["--bs="]]
+
+
+def check_prefix(c, link, d):
+    job = ["--name=p", "--ioengine=null", "--size=64k", "--output=/dev/null"]
+    for sw in SWITCHES:
+        code, out, err = fio(link, sw + job, d)
+        bad = [ln for ln in err.splitlines() if not ln.startswith("fio: ")]
+        c.check(err and not bad, "run as fio, %s: every line starts 'fio: ': exit %d %r" %
+                (" ".join(sw), code, err))
+    res = os.path.join(d, "p.jsonl")
+    for _ in range(2):
+        code, out, err = fio(link, job + ["--sweep", "bs=4k", "--results=" + res,
+                                          "--resume"], d)
+    c.check(code == 0 and "already: skipped" in err and
+            all(ln.startswith("fio: ") for ln in err.splitlines()),
+            "run as fio, a resumed sweep's lines start 'fio: ': %r" % err)
+
+
 def check_trailing_text(c, link, d):
-    """fio's own t/strided.py passes filesize=65536) (a stray parenthesis fio ignores):
-    run as fio, a size followed by text without digits is read as fio reads it, with a note
-    under --notes; under iojob's name, and with digits after it (4k-8k)), it stays an
-    error."""
+    """fio's own t/strided.py passes filesize=65536) (a stray parenthesis fio ignores): a
+    size followed by text is read as fio reads it (the number and its unit), with a note
+    (under fio's name only with --notes), as iojob and as fio; a range's values split at
+    '-', ':' and ',' (4k-8k) is 4k to 8k); 'z' after a size stays an error, as fio's."""
     job = ["--name=t", "--ioengine=null", "--size=1m", "--bs=4k", "--output-format=json"]
-    for val, head, size in (("65536)", "65536", 65536), ("8kx", "8k", 8192),
-                            ("0x4000)", "0x4000", 16384)):
-        code, out, err = fio(link, job + ["--filesize=" + val, "--notes"], d)
-        try:
-            done = json.loads(out)["jobs"][0]["read"]["io_bytes"]
-        except (ValueError, KeyError, IndexError):
-            done = None
-        c.check(code == 0 and done == size and "option 'filesize': '%s' is read as '%s', as "
-                "fio reads it" % (val, head) in err,
-                "run as fio, filesize=%s: %s bytes (want %d): %r" % (val, done, size, err))
+    for val, head, size in (("65536)", "65536", 65536), ("8kx", "8192", 8192),
+                            ("0x4000)", "16384", 16384)):
+        for cmd in ([link], [BIN]):
+            code, out, err = fio(cmd[0], job + ["--filesize=" + val, "--notes"], d)
+            try:
+                done = json.loads(out)["jobs"][0]["read"]["io_bytes"]
+            except (ValueError, KeyError, IndexError):
+                done = None
+            c.check(code == 0 and done == size and "option 'filesize': '%s' is read as "
+                    "'%s', as fio reads it" % (val, head) in err,
+                    "%s, filesize=%s: %s bytes (want %d): %r" %
+                    (os.path.basename(cmd[0]), val, done, size, err))
     code, out, err = fio(link, ["--name=t", "--ioengine=null", "--filesize=64k", "--size=50%)",
                                 "--bs=4k", "--output-format=json"], d)
     try:
@@ -167,12 +196,12 @@ def check_trailing_text(c, link, d):
         done = None
     c.check(code == 0 and done == 32768, "run as fio, size=50%%) is half the file: %s %r" %
             (done, err))
-    code, _, err = run(job + ["--filesize=65536)"], cwd=d)
-    c.check(code == 2 and "'65536)' is not a size" in err,
-            "under iojob's name it is refused: %d %r" % (code, err))
-    code, _, err = fio(link, job + ["--filesize=4k-8k)"], d)
-    c.check(code == 1 and "'4k-8k)' is not a size" in err,
-            "digits after the size stay an error run as fio too: %d %r" % (code, err))
+    code, _, err = run(job + ["--filesize=4k-8k)", "--parse-only"], cwd=d)
+    c.check(code == 0 and "'4k-8k)' is read as '4096-8192', as fio reads it" in err,
+            "a range with text after it: %d %r" % (code, err))
+    code, _, err = fio(link, job + ["--filesize=4k-8kz"], d)
+    c.check(code == 1 and "'4k-8kz' is not a size" in err,
+            "'z' after a size stays an error run as fio too: %d %r" % (code, err))
 
 
 def real_fio_333():
@@ -304,6 +333,7 @@ def main():
         check_version(c, link)
         check_report_version(c, link, d)
         check_quiet_stderr(c, link, d)
+        check_prefix(c, link, d)
         check_exit_codes(c, link, d)
         check_trailing_text(c, link, d)
         check_status_line(c, link, d)
