@@ -33,17 +33,17 @@ _Static_assert(CELL_MAX_OVERRIDES >= 2 * MAX_ARGS_LIST, "a cell holds every --se
 
 /* In the order --help and the man page list them. */
 const struct argopt cli_options[] = {
-	SWITCH("output", CLI_OUTPUT, ARGOPT_REQUIRED, "FILE", "write the report to FILE"),
+	SWITCH("output", CLI_OUTPUT, ARGOPT_REQUIRED, "FILE", "write the report to FILE", .alias = "o"),
 	SWITCH("output-format", CLI_OUTPUT_FORMAT, ARGOPT_REQUIRED, "FORMAT",
-	       "comma-separated for several", .value_at = report_format_at),
-	SWITCH("minimal", CLI_MINIMAL, ARGOPT_NONE, NULL, "terse output (--output-format=terse)"),
+	       "comma-separated for several", .value_at = report_format_at, .alias = "F"),
+	SWITCH("minimal", CLI_MINIMAL, ARGOPT_NONE, NULL, "terse output (--output-format=terse)", .alias = "m"),
 	SWITCH("terse-version", CLI_TERSE_VERSION, ARGOPT_REQUIRED, "VERSION",
 	       "the terse format's version: 2, 3 (the default), 4 (adds trim) or 5 (adds the "
-	       "bw and iops samples)", .values = "2|3|4|5"),
+	       "bw and iops samples)", .values = "2|3|4|5", .alias = "V"),
 	SWITCH("set", CLI_SET, ARGOPT_REQUIRED, "KEY=VALUE",
 	       "set a job option in every job, over what the job files say (repeatable)"),
 	SWITCH("section", CLI_SECTION, ARGOPT_REQUIRED, "NAME",
-	       "run only the job NAME (repeatable)"),
+	       "run only the job NAME (repeatable)", .alias = "x"),
 	SWITCH("sweep", CLI_SWEEP, ARGOPT_REQUIRED, "KEY=V1,V2,...",
 	       "run the jobs once per value (repeatable: every combination, the first KEY "
 	       "varying slowest)"),
@@ -57,88 +57,88 @@ const struct argopt cli_options[] = {
 	       "skip the sweep's runs that --results already holds"),
 	SWITCH("eta", CLI_ETA, ARGOPT_REQUIRED, "WHEN",
 	       "the status line on stderr: auto (on a terminal), always or never",
-	       .values = "auto|always|never"),
+	       .values = "auto|always|never", .alias = "e"),
 	SWITCH("eta-interval", CLI_ETA_INTERVAL, ARGOPT_REQUIRED, "TIME",
 	       "rewrite the status line this often (default 1s, at least 250ms; "
-	       "plain numbers in milliseconds)"),
+	       "plain numbers in milliseconds)", .alias = "O"),
 	SWITCH("eta-newline", CLI_ETA_NEWLINE, ARGOPT_REQUIRED, "TIME",
-	       "start a new status line this often (plain numbers in seconds)"),
+	       "start a new status line this often (plain numbers in seconds)", .alias = "E"),
 	SWITCH("status-interval", CLI_STATUS_INTERVAL, ARGOPT_REQUIRED, "TIME",
 	       "print the report of the run so far this often, as fio does (plain numbers "
-	       "in seconds)"),
+	       "in seconds)", .alias = "L"),
 	SWITCH("status-format", CLI_STATUS_FORMAT, ARGOPT_REQUIRED, "full|delta",
 	       "what --status-interval prints: full (the whole report so far, fio's) or delta "
 	       "(iojob's lines of each interval alone: JSON unless the report is normal)",
 	       .values = "full|delta"),
 	SWITCH("parse-only", CLI_PARSE_ONLY, ARGOPT_NONE, NULL,
-	       "check the job files and options, run nothing"),
+	       "check the job files and options, run nothing", .alias = "P"),
 	SWITCH("merge-blktrace-only", CLI_PARSE_ONLY, ARGOPT_NONE, NULL,
 	       "fio's: write merge_blktrace_file's merge, run nothing (--parse-only, which "
-	       "merges too)"),
+	       "merges too)", .alias = "A"),
 	SWITCH("readonly", CLI_READONLY, ARGOPT_NONE, NULL,
-	       "refuse jobs that write, trim or lay out files"),
+	       "refuse jobs that write, trim or lay out files", .alias = "r"),
 	SWITCH("cmdhelp", CLI_CMDHELP, ARGOPT_OPTIONAL, "OPTION|all",
-	       "describe a job option, or all of them"),
+	       "describe a job option, or all of them", .alias = "c"),
 	SWITCH("enghelp", CLI_ENGHELP, ARGOPT_OPTIONAL, "ENGINE",
-	       "list the ioengines, or describe one and its own options"),
+	       "list the ioengines, or describe one and its own options", .alias = "i"),
 	SWITCH("notes", CLI_NOTES, ARGOPT_NONE, NULL,
 	       "run as fio, say iojob's notes on stderr all the same (under its own name "
 	       "iojob always does)"),
 	/* fio's other switches: those that mean something for local I/O, then the refused */
 	SWITCH("max-jobs", CLI_MAX_JOBS, ARGOPT_REQUIRED, "NR",
-	       "accepted and checked as a number; fio 3.33 ignores it too (it caps nothing)"),
+	       "accepted and checked as a number; fio 3.33 ignores it too (it caps nothing)", .alias = "j"),
 	SWITCH("append-terse", CLI_APPEND_TERSE, ARGOPT_NONE, NULL,
-	       "add terse to the output formats given so far, as fio 3.33 does"),
+	       "add terse to the output formats given so far, as fio 3.33 does", .alias = "f"),
 	SWITCH("warnings-fatal", CLI_WARNINGS_FATAL, ARGOPT_NONE, NULL,
-	       "a note on the job files or options is an error (exit 2), before anything runs"),
+	       "a note on the job files or options is an error (exit 2), before anything runs", .alias = "w"),
 	SWITCH("showcmd", CLI_SHOWCMD, ARGOPT_NONE, NULL,
-	       "print each job file as a command line of job options, run nothing"),
+	       "print each job file as a command line of job options, run nothing", .alias = "s"),
 	SWITCH("crctest", CLI_CRCTEST, ARGOPT_OPTIONAL, "TYPE,...",
-	       "the speed of the verify checksums (crc32c, md5, sha256, xxhash; default all)"),
+	       "the speed of the verify checksums (crc32c, md5, sha256, xxhash; default all)", .alias = "G"),
 	SWITCH("inflate-log", CLI_INFLATE_LOG, ARGOPT_REQUIRED, "LOG",
-	       "print a log fio stored compressed (its .fz files, zlib) as text"),
+	       "print a log fio stored compressed (its .fz files, zlib) as text", .alias = "X"),
 	SWITCH("aux-path", CLI_AUX_PATH, ARGOPT_REQUIRED, "DIR",
-	       "where the verify state files go (verify_state_save), instead of the cwd"),
+	       "where the verify state files go (verify_state_save), instead of the cwd", .alias = "K"),
 	SWITCH("alloc-size", CLI_ALLOC_SIZE, ARGOPT_REQUIRED, "KB",
 	       "fio's shared memory pool for its job processes; iojob's jobs are threads "
-	       "allocating from the heap, so the size is checked and has no use"),
+	       "allocating from the heap, so the size is checked and has no use", .alias = "a"),
 	SWITCH("debug", CLI_DEBUG, ARGOPT_REQUIRED, "CATEGORY,...",
 	       "fio's debug log categories ('?' lists them): checked; iojob has no debug log "
-	       "and says so once on stderr"),
+	       "and says so once on stderr", .alias = "d"),
 	SWITCH("idle-prof", CLI_REFUSED, ARGOPT_REQUIRED, "MODE", "refused (not in iojob)",
 	       .refuse = "fio's idleness profiling is not in iojob: the report's cpu line "
-			 "gives the jobs' user and system time"),
+			 "gives the jobs' user and system time", .alias = "I"),
 	SWITCH("trigger-file", CLI_TRIGGER_FILE, ARGOPT_REQUIRED, "FILE",
-	       "when FILE appears, remove it, stop every job (reported as run) and run --trigger"),
+	       "when FILE appears, remove it, stop every job (reported as run) and run --trigger", .alias = "W"),
 	SWITCH("trigger-timeout", CLI_TRIGGER_TIMEOUT, ARGOPT_REQUIRED, "TIME",
-	       "as --trigger-file, TIME after the start (plain numbers in seconds)"),
+	       "as --trigger-file, TIME after the start (plain numbers in seconds)", .alias = "B"),
 	SWITCH("trigger", CLI_TRIGGER, ARGOPT_REQUIRED, "CMD",
-	       "the shell command the trigger runs"),
+	       "the shell command the trigger runs", .alias = "H"),
 	SWITCH("trigger-remote", CLI_REFUSED, ARGOPT_REQUIRED, "CMD", "refused: use iojob-mpi",
-	       .refuse = SERVER_REFUSED),
+	       .refuse = SERVER_REFUSED, .alias = "J"),
 	SWITCH("bandwidth-log", CLI_REFUSED, ARGOPT_OPTIONAL, "PREFIX", "refused (not in iojob)",
 	       .refuse = "fio's aggregate bandwidth logs are not in iojob: give the jobs "
-			 "write_bw_log=PREFIX (with group_reporting for one log of a group)"),
+			 "write_bw_log=PREFIX (with group_reporting for one log of a group)", .alias = "b"),
 	SWITCH("latency-log", CLI_REFUSED, ARGOPT_REQUIRED, "PREFIX", "refused (as by fio)",
 	       .refuse = "deprecated in fio, which refuses it too: give the jobs "
-			 "write_lat_log=PREFIX"),
+			 "write_lat_log=PREFIX", .alias = "l"),
 	SWITCH("cpuclock-test", CLI_REFUSED, ARGOPT_NONE, NULL, "refused (not in iojob)",
 	       .refuse = "fio's CPU clock test is not in iojob: the normal report's Clock: "
-			 "line says which clock iojob chose and why"),
+			 "line says which clock iojob chose and why", .alias = "T"),
 	SWITCH("memcpytest", CLI_REFUSED, ARGOPT_OPTIONAL, "TYPE", "refused (not in iojob)",
 	       .refuse = "fio's memcpy speed test is not in iojob: --crctest times the "
-			 "checksums, ioengine=null the rest of the I/O path"),
+			 "checksums, ioengine=null the rest of the I/O path", .alias = "M"),
 	SWITCH("profile", CLI_REFUSED, ARGOPT_REQUIRED, "NAME", "refused (not in iojob)",
 	       .refuse = "fio's built-in profiles (act, tiobench) are not in iojob: write "
-			 "their jobs as a job file"),
+			 "their jobs as a job file", .alias = "p"),
 	SWITCH("server", CLI_REFUSED, ARGOPT_OPTIONAL, "ARGS", "refused: use iojob-mpi",
-	       .refuse = SERVER_REFUSED),
+	       .refuse = SERVER_REFUSED, .alias = "S"),
 	SWITCH("client", CLI_REFUSED, ARGOPT_REQUIRED, "HOST", "refused: use iojob-mpi",
-	       .refuse = SERVER_REFUSED),
+	       .refuse = SERVER_REFUSED, .alias = "C"),
 	SWITCH("daemonize", CLI_REFUSED, ARGOPT_REQUIRED, "PIDFILE", "refused: use iojob-mpi",
-	       .refuse = SERVER_REFUSED),
+	       .refuse = SERVER_REFUSED, .alias = "D"),
 	SWITCH("remote-config", CLI_REFUSED, ARGOPT_REQUIRED, "FILE", "refused: use iojob-mpi",
-	       .refuse = SERVER_REFUSED),
+	       .refuse = SERVER_REFUSED, .alias = "R"),
 	SWITCH("version", CLI_VERSION, ARGOPT_NONE, NULL, "print the version", .alias = "v"),
 	SWITCH("help", CLI_HELP, ARGOPT_NONE, NULL,
 	       "print the usage, the common options and the exit status", .alias = "h"),
@@ -455,6 +455,26 @@ static int parse_job_option(struct cli *c, char **argv, int *i, const char *key,
 	return EXIT_GO_ON;
 }
 
+/*
+ * fio's getopt_long_only: "-ojson.out" that names no option, job's or engine's, is a short
+ * switch with its value attached (-o json.out). The switch, with *val set, or NULL.
+ */
+static const struct argopt *short_attached(const struct cli *c, const char *arg,
+					   const char **val)
+{
+	char letter[2] = { arg[1], '\0' };
+	const struct argopt *o;
+
+	if (arg[1] == '-' || !arg[1] || !arg[2] || strchr(arg, '=') ||
+	    opt_cli_arg(arg + 1, c->engines, c->nengines) != OPT_ARG_UNKNOWN)
+		return NULL;
+	o = argopt_find(cli_options, letter);
+	if (!o || !o->alias || strcmp(o->alias, letter) || o->arg == ARGOPT_NONE)
+		return NULL;
+	*val = arg + 2;
+	return o;
+}
+
 /* Returns EXIT_GO_ON, or an exit code. */
 static int parse_arg(struct cli *c, int argc, char **argv, int *i)
 {
@@ -468,6 +488,8 @@ static int parse_arg(struct cli *c, int argc, char **argv, int *i)
 		return EXIT_GO_ON;
 	}
 	ret = argopt_read(cli_options, ARGOPT_LONG_ONLY, argc, argv, i, &got);
+	if (ret == -ENOENT && (got.opt = short_attached(c, argv[*i], &got.val)))
+		ret = got.opt->refuse ? -EPERM : 0;
 	if (ret == -ENOENT)
 		return parse_job_option(c, argv, i, got.key, got.val);
 	if (ret == -EPERM) {

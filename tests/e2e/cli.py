@@ -321,6 +321,44 @@ def check_fio_switches(c, d):
                 "%s refused in one line naming %s: %d %r" % (sw, word, code, err))
 
 
+
+def check_short_switches(c, d):
+    """fio's one-letter switches (getopt_long_only): -o FILE or -oFILE, -F, -m, -x, -s, -P,
+    -r, -v, -c, -i, -G, ...: each does what its long form does; a refused one is refused."""
+    with open(os.path.join(d, "two.fio"), "w") as f:
+        f.write("[a]\nioengine=null\nsize=64k\n[b]\nioengine=null\nsize=128k\n")
+    for args, want in ((["-o", "s1.out", "-F", "json"], "json"), (["-os2.out", "-Fjson"], "json"),
+                       (["-o", "s3.out", "-m"], "terse"), (["-os4.out", "-x", "b", "-m"], "b")):
+        out_file = args[0][2:] or args[1]
+        code, out, err = run(args + ["two.fio"], cwd=d)
+        with open(os.path.join(d, out_file)) as f:
+            text = f.read()
+        ok = {"json": lambda t: json.loads(t)["jobs"][1]["jobname"] == "b",
+              "terse": lambda t: [l.split(";")[2] for l in t.splitlines()] == ["a", "b"],
+              "b": lambda t: [l.split(";")[2] for l in t.splitlines()] == ["b"]}[want]
+        c.check(code == 0 and out == "" and ok(text),
+                "%s: as the long forms: %d %r %r" % (" ".join(args), code, err, text[:80]))
+    for short, long in ((["-s"], ["--showcmd"]), (["-P"], ["--parse-only"]),
+                        (["-v"], ["--version"]), (["-cbs"], ["--cmdhelp=bs"]),
+                        (["-inull"], ["--enghelp=null"]), (["-Gmd5"], ["--crctest=md5"]),
+                        (["-r", "-m"], ["--readonly", "--minimal"])):
+        got = run(short + ["two.fio"], cwd=d)
+        want = run(long + ["two.fio"], cwd=d)
+        # timed output (the checksum's speed, a run's figures) compared by its first field
+        shape = [ln.split(":")[0].split(";")[:3] for ln in got[1].splitlines()]
+        c.check(got[0] == want[0] == 0 and got[2] == want[2] and
+                shape == [ln.split(":")[0].split(";")[:3] for ln in want[1].splitlines()],
+                "%s does what %s does: %s %s" % (" ".join(short), " ".join(long),
+                                                  got[2], want[2]))
+    code, out, err = run(["-I", "system", "two.fio"], cwd=d)
+    c.check(code == 2 and "--idle-prof" in err, "-I system is --idle-prof: %d %r" % (code, err))
+    # a job option written with one dash stays a job option (-direct=1 is not -d irect=1)
+    code, out, err = run(["-name=a", "-ioengine=null", "-size=64k", "-direct=1",
+                          "-output-format=json"], cwd=d)
+    c.check(code == 0 and json.loads(out)["jobs"][0]["job options"].get("direct") == "1",
+            "-direct=1 with one dash: the job option: %d %r" % (code, err))
+
+
 def check_trigger(c, d):
     """fio's local trigger: the file (removed when seen) or the timeout stops every job,
     which is reported as run (exit 0), and runs the --trigger command."""
@@ -411,6 +449,7 @@ def main():
         check_fio_leniency(c, d)
         check_empty_values(c, d)
         check_fio_switches(c, d)
+        check_short_switches(c, d)
         check_inflate_log(c, d)
         check_trigger(c, d)
         check_create_only_and_allrandrepeat(c, d)
