@@ -468,13 +468,38 @@ void cli_quiet_other_ranks(struct cli *c)
 	c->status.eta = ETA_NEVER;
 }
 
+/* Whether the job files and the command line define no job: [global] sections at most. */
+static bool defines_no_job(const struct jobfile *jf)
+{
+	for (size_t i = 0; i < jf->nsecs; i++)
+		if (strcmp(jf->secs[i].name, "global"))
+			return false;
+	return true;
+}
+
+/* fio writes its "No job(s) defined" into --output: a tool that reads the file finds why. */
+static void say_no_job_in_output(const struct cli *c)
+{
+	FILE *f;
+
+	if (!c->output || !strcmp(c->output, "-") || !(f = fopen(c->output, "w")))
+		return;
+	fputs("No job(s) defined\n\n", f);
+	fclose(f);
+}
+
 int cli_build(struct cli *c, struct diag *d)
 {
 	int ret = 0;
 
 	setup_cells(c);
-	if (parse_job_files(c, d) < 0 || check_cells(c, d) < 0) {
+	if (parse_job_files(c, d) < 0) {
 		say(c, d->msg);
+		ret = EXIT_USAGE;
+	} else if (check_cells(c, d) < 0) {
+		say(c, d->msg);
+		if (defines_no_job(&c->jf) && dist_root(c->dist))
+			say_no_job_in_output(c);
 		ret = EXIT_USAGE;
 	}
 	return dist_agree(c->dist, ret, d, stderr) ? EXIT_USAGE : EXIT_GO_ON;

@@ -170,6 +170,29 @@ def check_prefix(c, link, d):
             "run as fio, a resumed sweep's lines start 'fio: ': %r" % err)
 
 
+def check_no_job_output(c, link, d):
+    """A job file of [global] alone: fio 3.33 writes "No job(s) defined" into --output (a
+    tool that reads the file finds why there is no report); so does iojob, in both names.
+    A file that does not parse leaves no --output file."""
+    with open(os.path.join(d, "g.fio"), "w") as f:
+        f.write("[global]\nioengine=null\n")
+    want = "No job(s) defined\n\n"
+    real = real_fio_333()
+    for name, cmd in (("fio", link), ("iojob", BIN)) + ((("fio 3.33", real),) if real else ()):
+        out = os.path.join(d, "g.out")
+        remove(out)
+        code, _, _ = fio(cmd, ["--output=" + out, "g.fio"], d)
+        text = open(out).read() if os.path.exists(out) else None
+        c.check(code in (1, 2) and text == want, "%s: [global] alone: exit %d, --output %r" %
+                (name, code, text))
+    remove(os.path.join(d, "g.out"))
+    with open(os.path.join(d, "bad.fio"), "w") as f:
+        f.write("junk\n[a]\nioengine=null\n")
+    code, _, _ = fio(link, ["--output=" + os.path.join(d, "g.out"), "bad.fio"], d)
+    c.check(code == 1 and not os.path.exists(os.path.join(d, "g.out")),
+            "a job file that does not parse: no --output file: %d" % code)
+
+
 def check_trailing_text(c, link, d):
     """fio's own t/strided.py passes filesize=65536) (a stray parenthesis fio ignores): a
     size followed by text is read as fio reads it (the number and its unit), with a note
@@ -334,6 +357,7 @@ def main():
         check_report_version(c, link, d)
         check_quiet_stderr(c, link, d)
         check_prefix(c, link, d)
+        check_no_job_output(c, link, d)
         check_exit_codes(c, link, d)
         check_trailing_text(c, link, d)
         check_status_line(c, link, d)
