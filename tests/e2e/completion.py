@@ -167,9 +167,11 @@ def check_subcommands(c, d):
 
 
 def help_entry(out, lead):
-    """The help of the entry starting with lead in a --help text, its wrapped lines joined."""
+    """The help of the entry starting with lead in a --help text (after its one-letter form,
+    "  -F, --output-format=FORMAT"), its wrapped lines joined."""
     lines = out.splitlines()
     for i, line in enumerate(lines):
+        line = re.sub(r"^  -\w, ", "  ", line)
         if line.startswith(lead):
             text = [line[len(lead):].strip()]
             for more in lines[i + 1:]:
