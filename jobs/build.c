@@ -169,7 +169,8 @@ static int record_setting(struct arena **arena, struct job_desc *j, const char *
 		return -ENOMEM;
 	if (j->nsettings)
 		memcpy(v, j->settings, sizeof(*v) * j->nsettings);
-	v[j->nsettings] = (struct job_setting){ name, k->val, k->file, k->line, k->global };
+	v[j->nsettings] = (struct job_setting){ name, k->val, k->file, k->line, k->global,
+						k->bare };
 	j->settings = v;
 	j->nsettings++;
 	return 0;

@@ -122,6 +122,7 @@ struct job_setting {
 	const char *file;
 	int line;
 	bool global;		/* from [global], command-line defaults or --set */
+	bool bare;		/* written without '=' (time_based): fio's JSON leaves it out */
 };
 
 /*

@@ -64,6 +64,9 @@ struct report_unit {
 	const char *const *opt_values;
 	unsigned nopts;
 	/* iojob's own, in the JSON "iojob" object */
+	const char *const *ran_names;	/* "options": rw, bs, iodepth, numjobs as they ran */
+	const char *const *ran_values;
+	unsigned nran;
 	unsigned pass, passes;		/* passes=N: which pass this unit is, from 1 */
 	const uint64_t *lat_over_ns;	/* lat_over= limits; counts in st->dir[].lat_over */
 	unsigned nlat_over;

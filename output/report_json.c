@@ -208,6 +208,12 @@ static void json_iojob(struct json_out *j, const struct report_unit *u,
 			runtime = st->dir[d].runtime_ns;
 	json_open(j, "iojob", '{');
 	json_uint(j, "runtime_ns", runtime ? runtime : st->runtime_ns);
+	if (u->nran) {
+		json_open(j, "options", '{');
+		for (unsigned k = 0; k < u->nran; k++)
+			json_str(j, u->ran_names[k], u->ran_values[k]);
+		json_close(j, '}');
+	}
 	if (u->passes > 1) {
 		json_uint(j, "pass", u->pass);
 		json_uint(j, "passes", u->passes);

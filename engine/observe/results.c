@@ -43,15 +43,6 @@ static int find_name(const struct run_report *out, unsigned at, unsigned n, cons
 	return -1;
 }
 
-/* Whether the job's own section set the option (not [global] or --set). */
-static int find_name_setting(const struct job_desc *j, const char *name)
-{
-	for (unsigned i = 0; i < j->nsettings; i++)
-		if (!j->settings[i].global && !strcmp(j->settings[i].name, name))
-			return (int)i;
-	return -1;
-}
-
 /* Keep a string the report points to until run_report_free(). */
 static const char *own(struct run_report *out, char *s)
 {
@@ -90,7 +81,7 @@ static unsigned add_settings(struct run_report *out, unsigned at, const struct j
 		const struct job_setting *s = &j->settings[i];
 		int k;
 
-		if (s->global != global || (!global && overridden(j, i)))
+		if (s->global != global || (!global && overridden(j, i)) || s->bare)
 			continue;
 		k = find_name(out, at, n, s->name);
 		if (k < 0) {
@@ -108,22 +99,18 @@ static unsigned add_settings(struct run_report *out, unsigned at, const struct j
 	return n;
 }
 
-/* The unit's "job options": its name, what its section set, and always the four below. */
+/*
+ * The unit's "job options", as fio writes them: what its section set with a value (a bare
+ * flag is left out, and the section's name is no option: --name= and name= are); then, for
+ * iojob's own "iojob"."options" (the result sets' keys), the four below as they ran.
+ */
 static unsigned add_options(struct run_report *out, unsigned at, const struct job_desc *j,
-			    char (*scratch)[32])
+			    char (*scratch)[32], unsigned *nset)
 {
-	unsigned n = 0;
+	unsigned n = add_settings(out, at, j, false);
 
-	/* Like fio, the section name is an option the job set, unless name= renamed it. */
-	if (find_name_setting(j, "name") < 0) {
-		out->names[at] = "name";
-		out->values[at] = j->name;
-		n = 1;
-	}
-	n += add_settings(out, at + n, j, false);
+	*nset = n;
 	for (unsigned k = 0; k < 4; k++) {
-		if (find_name(out, at, n, always_shown[k]) >= 0)
-			continue;
 		out->names[at + n] = always_shown[k];
 		out->values[at + n] = effective(j, always_shown[k], scratch[k], sizeof(scratch[k]));
 		n++;
@@ -251,7 +238,7 @@ int run_build_report_of(const struct run *r, const struct job_result *results,
 
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < jobs->njobs; i++)
-		nopts += jobs->jobs[i].nsettings + 5;
+		nopts += jobs->jobs[i].nsettings + 4;
 	nopts += jobs->jobs[0].nsettings;	/* "global options" */
 	out->units = calloc(jobs->njobs, sizeof(*out->units));
 	out->merged = calloc(jobs->njobs, sizeof(*out->merged));
@@ -280,8 +267,10 @@ int run_build_report_of(const struct run *r, const struct job_result *results,
 		}
 		u->opt_names = out->names + at;
 		u->opt_values = out->values + at;
-		u->nopts = add_options(out, at, j, out->scratch[nu]);
-		at += u->nopts;
+		at += add_options(out, at, j, out->scratch[nu], &u->nopts);
+		u->ran_names = u->opt_names + u->nopts;
+		u->ran_values = u->opt_values + u->nopts;
+		u->nran = 4;
 		i += n;
 		nu++;
 	}

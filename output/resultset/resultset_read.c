@@ -176,6 +176,8 @@ const char *rs_value(const struct rs_cell *c, const struct rs_unit *u, const cha
 		v = jv_str(jv_get(jv_get(job, "job options"), key), NULL);
 	if (!v)
 		v = jv_str(jv_get(jv_get(c->report, "global options"), key), NULL);
+	if (!v)	/* rw, bs, iodepth and numjobs as they ran, where nothing set them */
+		v = jv_str(jv_get(jv_path(job, "iojob.options"), key), NULL);
 	if (!v)
 		v = jv_str(jv_get(&c->root, key), NULL);
 	return v;
