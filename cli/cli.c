@@ -105,9 +105,10 @@ const struct argopt cli_options[] = {
 	SWITCH("debug", CLI_DEBUG, ARGOPT_REQUIRED, "CATEGORY,...",
 	       "fio's debug log categories ('?' lists them): checked; iojob has no debug log "
 	       "and says so once on stderr", .alias = "d"),
-	SWITCH("idle-prof", CLI_REFUSED, ARGOPT_REQUIRED, "MODE", "refused (not in iojob)",
-	       .refuse = "fio's idleness profiling is not in iojob: the report's cpu line "
-			 "gives the jobs' user and system time", .alias = "I"),
+	SWITCH("idle-prof", CLI_IDLE_PROF, ARGOPT_REQUIRED, "MODE",
+	       "report the CPUs' idleness as fio: system (their mean), percpu (each too), or "
+	       "calibrate (time the unit of work alone, run no job)",
+	       .values = "system|percpu|calibrate", .alias = "I"),
 	SWITCH("trigger-file", CLI_TRIGGER_FILE, ARGOPT_REQUIRED, "FILE",
 	       "when FILE appears, remove it, stop every job (reported as run) and run --trigger", .alias = "W"),
 	SWITCH("trigger-timeout", CLI_TRIGGER_TIMEOUT, ARGOPT_REQUIRED, "TIME",
@@ -414,6 +415,8 @@ static int apply_switch(struct cli *c, const struct argopt *sw, const char *val)
 		return apply_fio_switch(c, sw, val);
 	case CLI_CRCTEST:
 		return cli_crctest(stdout, val);
+	case CLI_IDLE_PROF:
+		return cli_idle_prof(c, val);
 	case CLI_INFLATE_LOG:
 		return cli_inflate_log(stdout, val);
 	default:

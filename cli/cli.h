@@ -18,6 +18,7 @@
 #include "engine/run/cells.h"
 #include "engine/engine.h"
 #include "jobs/sweep.h"
+#include "output/report.h"
 #include "parser/jobfile.h"
 
 struct dist;
@@ -74,6 +75,9 @@ struct cli {
 	bool readonly;
 	bool fio_mode;			/* run as fio: see FIO_MODE_VERSION */
 	bool notes;			/* --notes: iojob's notes on stderr in fio mode too */
+	enum report_idle_mode idle_mode;	/* --idle-prof=system|percpu */
+	struct idle_prof *idle;			/* its threads while a cell runs */
+	struct report_idle idle_res;		/* what they measured, for the report */
 	bool warnings_fatal;		/* --warnings-fatal: a note on the jobs is an error */
 	bool showcmd;			/* --showcmd: print the job files as command lines */
 	const char *aux_path;		/* --aux-path: where verify state files go, or NULL */
@@ -149,7 +153,7 @@ enum cli_switch {
 	CLI_ETA, CLI_ETA_INTERVAL, CLI_ETA_NEWLINE, CLI_STATUS_INTERVAL, CLI_STATUS_FORMAT,
 	CLI_MAX_JOBS, CLI_APPEND_TERSE, CLI_WARNINGS_FATAL, CLI_SHOWCMD, CLI_CRCTEST,
 	CLI_INFLATE_LOG, CLI_AUX_PATH, CLI_ALLOC_SIZE, CLI_DEBUG, CLI_TRIGGER_FILE,
-	CLI_TRIGGER_TIMEOUT, CLI_TRIGGER, CLI_REFUSED,
+	CLI_TRIGGER_TIMEOUT, CLI_TRIGGER, CLI_IDLE_PROF, CLI_REFUSED,
 	CLI_COMPLETE_OPTIONS, CLI_COMPLETE_VALUES, CLI_NOTES,
 };
 
@@ -187,6 +191,8 @@ int cli_complete_values(FILE *f, const char *name, const struct engine_info *eng
 int cli_showcmd(FILE *f, const struct cli *c);		/* --showcmd: each file's command line */
 int cli_crctest(FILE *f, const char *types);		/* --crctest[=TYPE,...] */
 int cli_inflate_log(FILE *f, const char *path);		/* --inflate-log=LOG */
+/* --idle-prof=MODE: system and percpu set c->idle_mode (EXIT_GO_ON); calibrate prints. */
+int cli_idle_prof(struct cli *c, const char *mode);
 /* --debug=CATEGORY,...: EXIT_GO_ON after a note on stderr; "?" lists them (0). */
 int cli_debug(const char *categories);
 

@@ -1,7 +1,8 @@
 /*
  * fio's switches that do something of their own instead of running jobs: --showcmd (a job
  * file as fio's command line), --crctest (the verify checksums' speed), --inflate-log (a
- * log fio stored compressed, as text) and --debug (its categories checked).
+ * log fio stored compressed, as text), --debug (its categories checked) and
+ * --idle-prof (its mode; calibrate measures and prints).
  */
 #include "cli/cli.h"
 
@@ -15,6 +16,7 @@
 #include "base/prog_name.h"
 #include "base/diag.h"
 #include "base/units.h"
+#include "engine/observe/idle_prof.h"
 #include "engine/verify/checksum.h"
 #include "output/joblog.h"
 #include "parser/jobfile.h"
@@ -198,4 +200,33 @@ int cli_debug(const char *categories)
 	fprintf(stderr, "%s: note: --debug=%s: iojob has no debug log; the report, "
 		"--parse-only and the notes say what it does\n", prog_name(), categories);
 	return EXIT_GO_ON;
+}
+
+int cli_idle_prof(struct cli *c, const char *mode)
+{
+	static const char *const modes[] = { "calibrate", "system", "percpu" };
+	struct report_idle res;
+	struct idle_prof *ip;
+	int err;
+
+	for (unsigned i = 0; i < 3; i++)
+		if (!strcmp(mode, modes[i]))
+			c->idle_mode = (enum report_idle_mode)(REPORT_IDLE_CALIBRATE + i);
+	if (c->idle_mode == REPORT_IDLE_NONE) {
+		fprintf(stderr, "%s: --idle-prof takes system, percpu or calibrate, not '%s'\n",
+			prog_name(), mode);
+		return EXIT_USAGE;
+	}
+	if (c->idle_mode != REPORT_IDLE_CALIBRATE)
+		return EXIT_GO_ON;
+	/* as fio: the unit of work timed on each CPU, printed, and no job run */
+	err = idle_prof_start(REPORT_IDLE_CALIBRATE, &ip);
+	if (err < 0) {
+		fprintf(stderr, "%s: --idle-prof: %s\n", prog_name(), strerror(-err));
+		return EXIT_JOB_FAILED;
+	}
+	idle_prof_stop(ip, &res);
+	report_idle_text(stdout, &res);
+	idle_prof_free(ip);
+	return 0;
 }

@@ -21,6 +21,7 @@
 #include "engine/run/cells.h"
 #include "engine/dist/dist.h"
 #include "engine/dist/dist_report.h"
+#include "engine/observe/idle_prof.h"
 #include "engine/engine.h"
 #include "jobs/jobs.h"
 #include "jobs/sweep.h"
@@ -243,6 +244,7 @@ static int report(FILE *out, const struct cli *c, struct run *r)
 		return -ENOMEM;
 	}
 	rr.rep.interrupted_by = stopped_by;
+	rr.rep.idle = c->idle ? &c->idle_res : NULL;
 	if (c->fio_mode)	/* where fio writes its version: the same as --version */
 		rr.rep.version = FIO_MODE_VERSION(IOJOB_VERSION);
 	ret = print_report(out, c, &rr.rep);
@@ -315,6 +317,26 @@ static void say_job_errors(const struct cli *c, const struct run *r)
  * The jobs of a prepared run started after the report's header, with the status line,
  * then their logs written and their errors said. Returns 0, or 1 when a job failed.
  */
+/* --idle-prof: the idle threads calibrated before the jobs start, stopped when they end. */
+static void idle_start(struct cli *c)
+{
+	int err;
+
+	c->idle = NULL;
+	if (c->idle_mode < REPORT_IDLE_SYSTEM || c->dist->nranks > 1)
+		return;
+	err = idle_prof_start(c->idle_mode, &c->idle);
+	if (err < 0)
+		fprintf(stderr, "%s: --idle-prof: cannot start its threads: %s\n", prog(c),
+			strerror(-err));
+}
+
+static void idle_stop(struct cli *c)
+{
+	if (c->idle)
+		idle_prof_stop(c->idle, &c->idle_res);
+}
+
 static int run_jobs(struct cli *c, struct run *r, FILE *out, struct diag *d)
 {
 	const struct job_list *jobs = r->jobs;
@@ -344,7 +366,9 @@ static int run_jobs(struct cli *c, struct run *r, FILE *out, struct diag *d)
 		fprintf(stderr, "%s: note: cannot show the status line (out of memory)\n",
 			prog(c));
 	d->msg[0] = '\0';
+	idle_start(c);
 	ret = run_execute(r, d);
+	idle_stop(c);
 	run_status_stop(r);
 	if (d->msg[0])
 		say(c, d->msg);
@@ -383,6 +407,8 @@ static int execute(struct cli *c, struct job_list *jobs, FILE *out, struct diag 
 	default:
 		ret = -1;
 	}
+	idle_prof_free(c->idle);
+	c->idle = NULL;
 	cli_trigger_hold(&c->trigger);	/* its thread may be stopping this run */
 	running = NULL;
 	cli_trigger_release(&c->trigger);

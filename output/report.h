@@ -99,6 +99,25 @@ struct report_rank {
 	int error;			/* errno of its first failed job, 0 if none */
 };
 
+/* --idle-prof: fio's "CPU idleness" (engine/observe/idle_prof.h measures it). */
+enum report_idle_mode {
+	REPORT_IDLE_NONE,
+	REPORT_IDLE_CALIBRATE,	/* the unit of work's time alone, no jobs run */
+	REPORT_IDLE_SYSTEM,	/* the CPUs' mean idleness */
+	REPORT_IDLE_PERCPU,	/* and each CPU's */
+};
+
+struct report_idle {
+	enum report_idle_mode mode;
+	unsigned ncpus;
+	const double *cpu_pct;		/* each CPU's idle share, percent */
+	double system_pct;		/* their mean */
+	double unit_mean_us, unit_stddev_us;
+};
+
+/* fio's "CPU idleness" block of the normal report (its own, for --idle-prof=calibrate). */
+void report_idle_text(FILE *f, const struct report_idle *idle);
+
 struct report {
 	const char *version;		/* "iojob-0.1.0", printed where fio prints "fio-3.33" */
 	time_t time;			/* when the run ended */
@@ -117,6 +136,7 @@ struct report {
 	const struct report_rank *ranks;
 	unsigned nranks;
 	int interrupted_by;			/* the signal that cut the run short, 0 if none */
+	const struct report_idle *idle;		/* --idle-prof, or NULL */
 	/*
 	 * The run's groups are 0..ngroups-1: as fio, one whose jobs all have stats=0 still
 	 * gets its empty "Run status group" header. 0: the units' groups alone.

@@ -359,6 +359,22 @@ static void json_unit(struct json_out *j, const struct report_ctx *c, const stru
 	json_close(j, '}');
 }
 
+/* --idle-prof: fio's "cpu_idleness", each CPU as "cpu-N" with percpu */
+static void json_idle(struct json_out *j, const struct report_idle *idle)
+{
+	char key[32];
+
+	json_open(j, "cpu_idleness", '{');
+	json_float(j, "system", idle->system_pct);
+	for (unsigned i = 0; idle->mode == REPORT_IDLE_PERCPU && i < idle->ncpus; i++) {
+		snprintf(key, sizeof(key), "cpu-%u", i);
+		json_float(j, key, idle->cpu_pct[i]);
+	}
+	json_float(j, "unit_mean", idle->unit_mean_us);
+	json_float(j, "unit_stddev", idle->unit_stddev_us);
+	json_close(j, '}');
+}
+
 static void json_disks(struct json_out *j, const struct disk_set *s)
 {
 	struct disk_view d, a;
@@ -468,6 +484,8 @@ static void write_report(FILE *f, const struct report *r, bool plus, bool compac
 		json_clients(&j, r, &c, plus);
 	if (r->disks && r->disks->n)
 		json_disks(&j, r->disks);
+	if (r->idle && r->idle->mode >= REPORT_IDLE_SYSTEM)
+		json_idle(&j, r->idle);
 	/* iojob's own: whether the figures cover the whole run or what a signal left */
 	json_open(&j, "iojob", '{');
 	json_str(&j, "interrupted_by", r->interrupted_by ?

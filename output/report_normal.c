@@ -425,6 +425,21 @@ static void print_util(FILE *f, const char *key, const struct disk_view *d)
 }
 
 /* Members print their own line; a stacked device is indented and adds its members' average. */
+void report_idle_text(FILE *f, const struct report_idle *idle)
+{
+	/* after a report, a blank line first; --idle-prof=calibrate prints this alone */
+	fputs(idle->mode == REPORT_IDLE_CALIBRATE ? "CPU idleness:\n" : "\nCPU idleness:\n", f);
+	if (idle->mode >= REPORT_IDLE_SYSTEM)
+		fprintf(f, "  system: %3.2f%%\n", idle->system_pct);
+	if (idle->mode == REPORT_IDLE_PERCPU) {
+		for (unsigned i = 0; i < idle->ncpus; i++)
+			fprintf(f, "%s%3.2f%%", i ? ", " : "  percpu: ", idle->cpu_pct[i]);
+		fputc('\n', f);
+	}
+	fprintf(f, "  unit work: mean=%3.2fus, stddev=%3.2f\n", idle->unit_mean_us,
+		idle->unit_stddev_us);
+}
+
 static void print_disks(FILE *f, const struct disk_set *s)
 {
 	struct disk_view d, a;
@@ -497,6 +512,8 @@ void report_normal(FILE *f, const struct report *r)
 			print_group(f, &c.groups[i]);
 	if (r->disks && r->disks->n)
 		print_disks(f, r->disks);
+	if (r->idle)
+		report_idle_text(f, r->idle);
 	report_ctx_free(&c);
 	for (i = 0; i < r->nhosts; i++)
 		print_host(f, &r->hosts[i]);

@@ -125,9 +125,15 @@ def check_options_as_written(c, d):
                         (["--set", "bs=8k"], {"bs": "8k"}),
                         (["--sweep", "bs=16k"], {"bs": "16k"})):
         code, out, err = run(["--output-format=json"] + extra + ["g.fio"], cwd=d)
-        opts = json.loads(out)["jobs"][0]["job options"] if code == 0 else {}
-        c.check(all(opts.get(k) == v for k, v in want.items()),
-                "%s: job options %r, want %r: %s" % (extra, opts, want, err))
+        doc = json.loads(out) if code == 0 else {"jobs": [{"job options": {}}]}
+        job = doc["jobs"][0]
+        # as fio: [global]'s (and --set's) in "global options", the section's own in "job
+        # options"; the two overlaid are what ran, and iojob's "options" say it too
+        opts = dict(doc.get("global options", {}), **job["job options"])
+        ran = job.get("iojob", {}).get("options", {})
+        c.check(all(opts.get(k) == v and ran.get(k, v) == v for k, v in want.items()) and
+                job["job options"] == {"iodepth": "2"},
+                "%s: options %r, ran %r, want %r: %s" % (extra, opts, ran, want, err))
 
 
 def check_fio_leniency(c, d):
@@ -218,8 +224,12 @@ def check_getopt_grammar(c):
             "--KEY VALUE sets every option: %d %s" % (code, err))
     code, out, err = run(["--name=a", "--group_reporting", "--time_based", "--runtime=1",
                           "--direct", "--thread", "--output-format=json"] + NULL_JOB)
-    c.check(code == 0 and json.loads(out)["jobs"][0]["job options"].get("time_based") == "1",
-            "set-only options and a bare boolean stand alone: %d %s" % (code, err))
+    opts = json.loads(out)["jobs"][0]["job options"] if code == 0 else {}
+    # the next argument was not taken (runtime is set), and bare flags are left out of
+    # "job options", as fio leaves them
+    c.check(code == 0 and opts.get("runtime") == "1" and "time_based" not in opts and
+            "direct" not in opts and "thread" not in opts,
+            "set-only options and a bare boolean stand alone: %d %s %s" % (code, opts, err))
     # cdmpy's command line: posixaio is the value of --ioengine, not a job file
     code, out, err = run(["--ioengine", "posixaio", "--max-jobs=1", "--output-format", "json",
                           "--name=a", "--size=4m", "--filename=/dev/zero"])
@@ -312,7 +322,6 @@ def check_fio_switches(c, d):
     for sw, word in (("--server", "iojob-mpi"), ("--client=host", "iojob-mpi"),
                      ("--daemonize=p", "iojob-mpi"), ("--remote-config=f", "iojob-mpi"),
                      ("--client", "iojob-mpi"), ("--trigger-remote=cmd", "iojob-mpi"),
-                     ("--idle-prof=system", "idleness"),
                      ("--bandwidth-log", "write_bw_log"), ("--latency-log=x", "write_lat_log"),
                      ("--cpuclock-test", "Clock:"), ("--memcpytest", "--crctest"),
                      ("--profile=act", "job file")):
@@ -350,13 +359,59 @@ def check_short_switches(c, d):
                 shape == [ln.split(":")[0].split(";")[:3] for ln in want[1].splitlines()],
                 "%s does what %s does: %s %s" % (" ".join(short), " ".join(long),
                                                   got[2], want[2]))
-    code, out, err = run(["-I", "system", "two.fio"], cwd=d)
-    c.check(code == 2 and "--idle-prof" in err, "-I system is --idle-prof: %d %r" % (code, err))
+    code, out, err = run(["-I", "bogus", "two.fio"], cwd=d)
+    c.check(code == 2 and "--idle-prof takes system, percpu or calibrate, not 'bogus'" in err,
+            "-I bogus is --idle-prof=bogus: %d %r" % (code, err))
     # a job option written with one dash stays a job option (-direct=1 is not -d irect=1)
     code, out, err = run(["-name=a", "-ioengine=null", "-size=64k", "-direct=1",
                           "-output-format=json"], cwd=d)
     c.check(code == 0 and json.loads(out)["jobs"][0]["job options"].get("direct") == "1",
             "-direct=1 with one dash: the job option: %d %r" % (code, err))
+
+
+IDLE_LINE = {"system": r"  system: \d+\.\d\d%", "percpu": r"  percpu: [\d.]+%(, [\d.]+%)*",
+             "unit": r"  unit work: mean=\d+\.\d\dus, stddev=\d+\.\d\d"}
+
+
+def check_idle_prof(c, d):
+    """--idle-prof as fio's: cpu_idleness in JSON (system, cpu-N with percpu, unit_mean,
+    unit_stddev, after disk_util), fio's "CPU idleness:" block at the end of the normal
+    report, calibrate alone printing the unit of work and running no job. The figures are
+    the machine's; only their form and sign are checked here (tests/bench compares them with
+    fio's)."""
+    ncpus = os.sysconf("SC_NPROCESSORS_CONF")
+    job = ["--name=i", "--ioengine=null", "--size=1m"]
+    for mode, cpus in (("system", []), ("percpu", ["cpu-%d" % i for i in range(ncpus)])):
+        code, out, err = run(["--idle-prof=" + mode, "--output-format=json"] + job, cwd=d)
+        doc = json.loads(out) if code == 0 else {}
+        idle = doc.get("cpu_idleness", {})
+        c.check(code == 0 and list(idle) == ["system"] + cpus + ["unit_mean", "unit_stddev"]
+                and all(isinstance(v, float) and v >= 0 for v in idle.values()) and
+                idle["unit_mean"] > 0 and list(doc).index("cpu_idleness") ==
+                list(doc).index("jobs") + 1,
+                "--idle-prof=%s: fio's cpu_idleness keys: %d %s %r" % (mode, code, idle, err))
+        code, out, err = run(["--idle-prof=" + mode] + job, cwd=d)
+        want = ["", "CPU idleness:", IDLE_LINE["system"]] + \
+            ([IDLE_LINE["percpu"]] if cpus else []) + [IDLE_LINE["unit"]]
+        tail = out.splitlines()[-len(want):]
+        c.check(code == 0 and len(tail) == len(want) and
+                all(re.fullmatch(w, t) for w, t in zip(want, tail)) and
+                (not cpus or tail[3].count("%") == ncpus),
+                "--idle-prof=%s: the normal report ends with fio's block: %r" % (mode, tail))
+    code, out, err = run(["--idle-prof=calibrate"] + job + ["--filename=cal.dat"], cwd=d)
+    c.check(code == 0 and re.fullmatch("CPU idleness:\n" + IDLE_LINE["unit"] + "\n", out) and
+            not os.path.exists(os.path.join(d, "cal.dat")),
+            "--idle-prof=calibrate: the unit of work alone, no job run: %d %r" % (code, out))
+    fio = shutil.which("fio")
+    if fio and subprocess.run([fio, "--version"], capture_output=True,
+                              text=True).stdout.strip() == "fio-3.33":
+        p = subprocess.run([fio, "--idle-prof=percpu", "--output-format=json"] + job, cwd=d,
+                           capture_output=True, text=True)
+        theirs = list(json.loads(p.stdout).get("cpu_idleness", {})) if not p.returncode \
+            else None
+        code, out, _ = run(["--idle-prof=percpu", "--output-format=json"] + job, cwd=d)
+        c.check(theirs and list(json.loads(out)["cpu_idleness"]) == theirs,
+                "fio 3.33's cpu_idleness keys: %s" % theirs)
 
 
 def check_trigger(c, d):
@@ -450,6 +505,7 @@ def main():
         check_empty_values(c, d)
         check_fio_switches(c, d)
         check_short_switches(c, d)
+        check_idle_prof(c, d)
         check_inflate_log(c, d)
         check_trigger(c, d)
         check_create_only_and_allrandrepeat(c, d)
