@@ -112,10 +112,11 @@ def check_issue_keys(c, name, doc, plus):
     for i, j in enumerate(doc.get("jobs", [])):
         where = "%s.jobs[%d]" % (name, i)
         check_types(c, where, j, JOB_KEYS)
-        opts = j.get("job options", {})
+        # fio's "job options" hold what the section set; what ran, set or not, is iojob's
+        opts = j.get("iojob", {}).get("options", {})
         for k in ("rw", "bs", "iodepth", "numjobs"):
-            c.check(isinstance(opts.get(k), str), "%s: job options.%s %r" % (where, k,
-                                                                          opts.get(k)))
+            c.check(isinstance(opts.get(k), str), "%s: iojob.options.%s %r" % (where, k,
+                                                                            opts.get(k)))
         for ddir in ("read", "write", "trim"):
             dd = j.get(ddir, {})
             check_types(c, where + "." + ddir, dd, DIR_KEYS)
