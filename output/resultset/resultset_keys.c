@@ -136,10 +136,12 @@ static void all_keys(const struct rs_set *s, struct list *keys)
 		for (size_t k = 0; sets && sets->type == JV_OBJECT && k < sets->n; k++)
 			list_add(keys, sets->keys[k]);
 	}
-	if (s->ncells)
-		opts = jv_path(s->cells[0].report, "jobs.0.job options");
-	for (size_t k = 0; opts && opts->type == JV_OBJECT && k < opts->n; k++)
-		list_add(keys, opts->keys[k]);
+	/* the first job's options as set, then rw, bs, iodepth and numjobs as they ran */
+	for (int i = 0; i < 2 && s->ncells; i++) {
+		opts = jv_path(s->cells[0].report, i ? "jobs.0.iojob.options" : "jobs.0.job options");
+		for (size_t k = 0; opts && opts->type == JV_OBJECT && k < opts->n; k++)
+			list_add(keys, opts->keys[k]);
+	}
 }
 
 void rs_keys_str(const struct rs_set *s, char *buf, size_t len)

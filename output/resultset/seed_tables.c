@@ -72,7 +72,9 @@ const char *rw_fio_name(const char *rw)
 
 unsigned seed_threads(const struct rs_unit *u)
 {
-	const char *nj = jv_str(jv_get(jv_get(u->jobs[0], "job options"), "numjobs"), NULL);
+	/* what ran (a result set written before iojob.options: what the section set) */
+	const char *nj = jv_str(jv_get(jv_path(u->jobs[0], "iojob.options"), "numjobs"),
+				jv_str(jv_get(jv_get(u->jobs[0], "job options"), "numjobs"), NULL));
 	long long n;
 
 	/* with group_reporting the clones are one job; its numjobs says how many ran */

@@ -48,10 +48,11 @@ def check_matrix(c, d):
         c.check(cell["cell"] == {"bs": str(bs // 1024) + "k",
                                  "rw": "seqrd" if rw == "read" else "rndrd"},
                 "the swept values as given: %r" % cell["cell"])
-        # rw in fio's words (seqrd is sysbench's), bs as written, as fio echoes it
-        c.check(job["job options"]["rw"] == rw and
-                job["job options"]["bs"] == str(bs // 1024) + "k",
-                "job options show what ran: %r" % job["job options"])
+        # rw in fio's words (seqrd is sysbench's), bs as written, as fio echoes it: what
+        # ran, in iojob's options (fio's "job options" hold what the section set)
+        ran = job["iojob"]["options"]
+        c.check(ran["rw"] == rw and ran["bs"] == str(bs // 1024) + "k",
+                "iojob.options show what ran: %r" % ran)
         c.check(job["read"]["total_ios"] == SIZE // bs and job["read"]["io_bytes"] == SIZE,
                 "cell bs=%d: %d ios" % (bs, job["read"]["total_ios"]))
         c.check(len(job["read"]["clat_ns"].get("bins", {})) > 0, "json+ bins are kept")
