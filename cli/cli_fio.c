@@ -16,7 +16,7 @@
 #include "base/prog_name.h"
 #include "base/diag.h"
 #include "base/units.h"
-#include "engine/observe/idle_prof.h"
+#include "engine/run/idle_prof.h"
 #include "engine/verify/checksum.h"
 #include "output/joblog.h"
 #include "parser/jobfile.h"

@@ -21,7 +21,7 @@
 #include "engine/run/cells.h"
 #include "engine/dist/dist.h"
 #include "engine/dist/dist_report.h"
-#include "engine/observe/idle_prof.h"
+#include "engine/run/idle_prof.h"
 #include "engine/engine.h"
 #include "jobs/jobs.h"
 #include "jobs/sweep.h"
@@ -463,6 +463,7 @@ static void setup_cells(struct cli *c)
 			.nengines = c->nengines,
 			.check_paths = !c->parse_only,
 			.readonly = c->readonly,
+			.fio_sizes = c->fio_mode,
 			.rank = c->dist->rank,
 			.nranks = c->dist->nranks,
 			.host = c->dist->host,

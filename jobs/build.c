@@ -215,10 +215,12 @@ static const char *rank_vars(const struct job_input *in, const struct opt_def *o
  * A size or range fio reads and iojob's parser refuses, read as fio reads it, with a note: a
  * size is the number and the unit its first letters make ("65536)" is 65536, "8kx" 8k); a
  * range's values split at '-', ':' and ',', the first its low end and the last its high one
- * ("16-8k/8M-512M" is 16 to 512M). -EINVAL where fio refuses it too: the error stands.
+ * ("16-8k/8M-512M" is 16 to 512M). Under iojob's own name only such a range, where a typo
+ * in one size ("4q") is more likely than fio's reading: its error (and suggestion) stands.
+ * -EINVAL where the error stands.
  */
 static int apply_as_fio(const struct opt_def *o, const struct opt_ctx *ctx, void *base,
-			const char *val, const struct key_ref *k, struct diag *d)
+			const char *val, const struct key_ref *k, bool fio_sizes, struct diag *d)
 {
 	size_t n = value_size_prefix(val);
 	char head[64], why[WHY_LEN];
@@ -228,7 +230,8 @@ static int apply_as_fio(const struct opt_def *o, const struct opt_ctx *ctx, void
 		uint64_t lo, hi;
 		unsigned nvals;
 
-		if (value_parse_size_range_loose(val, ctx->kb_base, &lo, &hi, &nvals) < 0)
+		if (value_parse_size_range_loose(val, ctx->kb_base, &lo, &hi, &nvals) < 0 ||
+		    (nvals < 2 && !fio_sizes))
 			return -EINVAL;
 		r->lo = lo;
 		r->hi = hi;
@@ -237,7 +240,7 @@ static int apply_as_fio(const struct opt_def *o, const struct opt_ctx *ctx, void
 		else
 			snprintf(head, sizeof(head), "%" PRIu64 "-%" PRIu64, lo, hi);
 	} else {
-		if ((o->type != OPT_SIZE && o->type != OPT_SIZE_PCT) || !n ||
+		if (!fio_sizes || (o->type != OPT_SIZE && o->type != OPT_SIZE_PCT) || !n ||
 		    n >= sizeof(head) || !val[n] || val[strlen(val) - 1] == 'z')
 			return -EINVAL;
 		memcpy(head, val, n);
@@ -278,7 +281,7 @@ static int apply_key(const struct job_input *in, const struct engine_info *eng,
 	if (val && !*val && !k->bare && !o->empty_ok && o->type != OPT_DEPRECATED)
 		return empty_value(o, k, d);
 	ret = val ? opt_apply(o, ctx, base, val, why, sizeof(why)) : -ENOMEM;
-	if (ret == -EINVAL && apply_as_fio(o, ctx, base, val, k, d) == 0)
+	if (ret == -EINVAL && apply_as_fio(o, ctx, base, val, k, in->fio_sizes, d) == 0)
 		ret = 0;
 	if (ret == -ENOMEM)
 		return diag_at(d, ret, k->file, k->line, "job '%s': option '%s': out of memory",

@@ -199,6 +199,7 @@ struct job_desc {
 	struct dir_bs bs[IO_NDIR];
 	uint64_t blockalign[IO_NDIR];	/* 0: the direction's minimum block size */
 	bool bs_unaligned;		/* bsrange lengths need not be multiples of the minimum */
+	bool bs_is_seq_rand;		/* bs= gives sequential,random sizes, not read,write */
 	int zonemode;			/* enum zone_mode; only ZONE_NONE runs */
 	uint64_t zone_size;		/* zonemode=strided: bytes done in a zone */
 	uint64_t zone_range;		/* the zone's span (0: zone_size) */

@@ -36,6 +36,12 @@ struct job_input {
 	int rank, nranks;		/* this process's rank of nranks (0 of 1 alone) */
 	const char *host;
 	bool readonly;			/* --readonly: refuse jobs that write, trim or delete */
+	/*
+	 * Run as fio: a size with text after it that fio's parser stops before ("65536)",
+	 * as in fio's own t/strided.py) is read as fio reads it, with a note. Under either
+	 * name a range of more values than two, or with text after one ("16-8k/8M-512M"), is.
+	 */
+	bool fio_sizes;
 };
 
 /* Jobs in one run, clones included: as many as one section's numjobs may ask for. */

@@ -572,6 +572,9 @@ const struct opt_def job_options[] = {
 	JOB_BOOL("dedupe_global", dedupe_global, "0",
 		 "dedupe_mode=working_set: the working set is made of every job's blocks, so "
 		 "blocks repeat across jobs"),
+	JOB_BOOL("bs_is_seq_rand", bs_is_seq_rand, "0",
+		 "bs= and its kin give sequential,random sizes instead of read,write: a random "
+		 "I/O takes the second, a sequential one the first, whatever its direction"),
 	JOB_FLAG("bs_unaligned", bs_unaligned, "0",
 		 "bsrange lengths may be any byte count in the range, not only multiples of the "
 		 "smallest (direct I/O usually refuses them)", .alias = "blocksize_unaligned"),

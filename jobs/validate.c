@@ -1025,6 +1025,30 @@ int job_check_wait_for(const struct job_list *before, struct job_desc *j, struct
 	return 0;
 }
 
+/*
+ * bs_is_seq_rand: fio sizes a random I/O by the write sizes and a sequential one by the
+ * read sizes, whatever its direction. A job's I/Os are all random or all sequential (rw=),
+ * so every direction takes the one set; with percentage_random mixing the two, the job's
+ * own kind wins, said in a note (fio picks per I/O).
+ */
+static void apply_seq_rand(struct job_desc *j, struct diag *d)
+{
+	bool random = rw_is_random(j->rw), mixed = false;
+	struct dir_bs src;
+
+	if (!j->bs_is_seq_rand)
+		return;
+	for (int dir = 0; dir < IO_NDIR; dir++)
+		mixed |= random && rw_does(j->rw, dir) && j->percentage_random[dir] != 100;
+	src = j->bs[random ? IO_WRITE : IO_READ];
+	for (int dir = 0; dir < IO_NDIR; dir++)
+		j->bs[dir] = src;
+	if (mixed)
+		job_note(j, "bs_is_seq_rand", d, "with percentage_random every I/O takes the "
+			 "random size (the second of bs=), the sequential ones too (fio takes the "
+			 "first for those)");
+}
+
 int job_validate(struct job_desc *j, const struct engine_info *eng,
 		 const struct job_input *in, struct diag *d)
 {
@@ -1033,6 +1057,7 @@ int job_validate(struct job_desc *j, const struct engine_info *eng,
 	int ret;
 
 	depth_defaults(j, eng, d);
+	apply_seq_rand(j, d);
 	ret = check_timed(j, eng, d);
 	if (!ret)
 		ret = check_block_sizes(j, d);

@@ -55,7 +55,7 @@ CASES = [
      r"uses 'psync'$", 2),
     ("[job]\nsize=${IOJOB_SURELY_UNSET}\n",
      r"^iojob: note: job\.fio:2: option 'size': environment variable 'IOJOB_SURELY_UNSET' is "
-     r"not set: empty, as in fio\niojob: job\.fio:2: option 'size': '' is not a size", 2),
+     r"not set: empty, as in fio\niojob: job\.fio:2: option 'size' has an empty value", 2),
     ("[job]\nsize=1m\nbs=2m\n",
      r"^iojob: job\.fio:1: job 'job': the region of 'job\.0\.0' \(1048576 bytes\) is smaller "
      r"than the block size \(2097152\)$", 2),

@@ -1,5 +1,5 @@
 /* --idle-prof: each CPU's idle share, from a pinned idle-class thread's work (idle_prof.h). */
-#include "engine/observe/idle_prof.h"
+#include "engine/run/idle_prof.h"
 
 #include <errno.h>
 #include <math.h>

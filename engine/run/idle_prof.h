@@ -6,8 +6,8 @@
  * one, over the run's length is the CPU's idle share. The unit's mean and sample standard
  * deviation over the CPUs are reported with it, as fio reports them.
  */
-#ifndef ENGINE_OBSERVE_IDLE_PROF_H
-#define ENGINE_OBSERVE_IDLE_PROF_H
+#ifndef ENGINE_RUN_IDLE_PROF_H
+#define ENGINE_RUN_IDLE_PROF_H
 
 #include "output/report.h"
 
