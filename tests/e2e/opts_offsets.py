@@ -225,6 +225,26 @@ def check_percentage_random(c, d):
             "random (%d/%d follow), writes sequential (%s)" % (r, nr, seq))
 
 
+def check_seq_rand(c, d):
+    """bs_is_seq_rand: bs= gives sequential,random sizes whatever the direction: a random
+    job's reads and writes take the second, a sequential one's the first (fio 3.33's
+    sequential reads compared; its random I/Os shrink to the free 4k runs of a map kept on
+    the read size's grid, which iojob's is not: 73 reads of 1m at bs=4k,16k, iojob 64)."""
+    for rw, bs, want in (("randread", "4k,16k", {16 * K}), ("randwrite", "64k,8k", {8 * K}),
+                         ("randrw", "4k,16k", {16 * K}), ("read", "4k,16k", {4 * K}),
+                         ("rw", "8k,4k", {8 * K})):
+        args = ["--rw=" + rw, "--bs=" + bs, "--bs_is_seq_rand=1", "--size=256k"]
+        rows = offsets(c, d, "sr", args)
+        c.check(rows and {n for _, _, n in rows} == want and
+                sum(n for _, _, n in rows) == 256 * K,
+                "bs_is_seq_rand %s bs=%s: every I/O %s: %s" %
+                (rw, bs, sorted(want), sorted(Counter(n for _, _, n in rows).items())))
+        if rw == "read":	# rw=rw's mix of directions is each tool's own draw
+            compare_fio(c, d, "sr_" + rw, args, rows)
+    rows = offsets(c, d, "sr0", ["--rw=randread", "--bs=4k,16k", "--size=256k"])
+    c.check({n for _, _, n in rows} == {4 * K}, "without it a read takes bs='s first")
+
+
 def check_generator(c, d):
     """lfsr visits every block once per pass even with norandommap; tausworthe draws."""
     n = 64
@@ -736,6 +756,7 @@ def main():
         check_strided(c, d)
         check_sequencer(c, d)
         check_percentage_random(c, d)
+        check_seq_rand(c, d)
         check_generator(c, d)
         check_zoned(c, d)
         check_center(c, d)
