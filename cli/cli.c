@@ -33,10 +33,12 @@ _Static_assert(CELL_MAX_OVERRIDES >= 2 * MAX_ARGS_LIST, "a cell holds every --se
 
 /* In the order --help and the man page list them. */
 const struct argopt cli_options[] = {
-	SWITCH("output", CLI_OUTPUT, ARGOPT_REQUIRED, "FILE", "write the report to FILE", .alias = "o"),
+	SWITCH("output", CLI_OUTPUT, ARGOPT_REQUIRED, "FILE", "write the report to FILE",
+	       .alias = "o"),
 	SWITCH("output-format", CLI_OUTPUT_FORMAT, ARGOPT_REQUIRED, "FORMAT",
 	       "comma-separated for several", .value_at = report_format_at, .alias = "F"),
-	SWITCH("minimal", CLI_MINIMAL, ARGOPT_NONE, NULL, "terse output (--output-format=terse)", .alias = "m"),
+	SWITCH("minimal", CLI_MINIMAL, ARGOPT_NONE, NULL, "terse output (--output-format=terse)",
+	       .alias = "m"),
 	SWITCH("terse-version", CLI_TERSE_VERSION, ARGOPT_REQUIRED, "VERSION",
 	       "the terse format's version: 2, 3 (the default), 4 (adds trim) or 5 (adds the "
 	       "bw and iops samples)", .values = "2|3|4|5", .alias = "V"),
@@ -86,19 +88,23 @@ const struct argopt cli_options[] = {
 	       "iojob always does)"),
 	/* fio's other switches: those that mean something for local I/O, then the refused */
 	SWITCH("max-jobs", CLI_MAX_JOBS, ARGOPT_REQUIRED, "NR",
-	       "accepted and checked as a number; fio 3.33 ignores it too (it caps nothing)", .alias = "j"),
+	       "accepted and checked as a number; fio 3.33 ignores it too (it caps nothing)",
+	       .alias = "j"),
 	SWITCH("append-terse", CLI_APPEND_TERSE, ARGOPT_NONE, NULL,
 	       "add terse to the output formats given so far, as fio 3.33 does", .alias = "f"),
 	SWITCH("warnings-fatal", CLI_WARNINGS_FATAL, ARGOPT_NONE, NULL,
-	       "a note on the job files or options is an error (exit 2), before anything runs", .alias = "w"),
+	       "a note on the job files or options is an error (exit 2), before anything runs",
+	       .alias = "w"),
 	SWITCH("showcmd", CLI_SHOWCMD, ARGOPT_NONE, NULL,
 	       "print each job file as a command line of job options, run nothing", .alias = "s"),
 	SWITCH("crctest", CLI_CRCTEST, ARGOPT_OPTIONAL, "TYPE,...",
-	       "the speed of the verify checksums (crc32c, md5, sha256, xxhash; default all)", .alias = "G"),
+	       "the speed of the verify checksums (crc32c, md5, sha256, xxhash; default all)",
+	       .alias = "G"),
 	SWITCH("inflate-log", CLI_INFLATE_LOG, ARGOPT_REQUIRED, "LOG",
 	       "print a log fio stored compressed (its .fz files, zlib) as text", .alias = "X"),
 	SWITCH("aux-path", CLI_AUX_PATH, ARGOPT_REQUIRED, "DIR",
-	       "where the verify state files go (verify_state_save), instead of the cwd", .alias = "K"),
+	       "where the verify state files go (verify_state_save), instead of the cwd",
+	       .alias = "K"),
 	SWITCH("alloc-size", CLI_ALLOC_SIZE, ARGOPT_REQUIRED, "KB",
 	       "fio's shared memory pool for its job processes; iojob's jobs are threads "
 	       "allocating from the heap, so the size is checked and has no use", .alias = "a"),
@@ -110,7 +116,8 @@ const struct argopt cli_options[] = {
 	       "calibrate (time the unit of work alone, run no job)",
 	       .values = "system|percpu|calibrate", .alias = "I"),
 	SWITCH("trigger-file", CLI_TRIGGER_FILE, ARGOPT_REQUIRED, "FILE",
-	       "when FILE appears, remove it, stop every job (reported as run) and run --trigger", .alias = "W"),
+	       "when FILE appears, remove it, stop every job (reported as run) and run --trigger",
+	       .alias = "W"),
 	SWITCH("trigger-timeout", CLI_TRIGGER_TIMEOUT, ARGOPT_REQUIRED, "TIME",
 	       "as --trigger-file, TIME after the start (plain numbers in seconds)", .alias = "B"),
 	SWITCH("trigger", CLI_TRIGGER, ARGOPT_REQUIRED, "CMD",
@@ -119,7 +126,8 @@ const struct argopt cli_options[] = {
 	       .refuse = SERVER_REFUSED, .alias = "J"),
 	SWITCH("bandwidth-log", CLI_REFUSED, ARGOPT_OPTIONAL, "PREFIX", "refused (not in iojob)",
 	       .refuse = "fio's aggregate bandwidth logs are not in iojob: give the jobs "
-			 "write_bw_log=PREFIX (with group_reporting for one log of a group)", .alias = "b"),
+			 "write_bw_log=PREFIX (with group_reporting for one log of a group)",
+	       .alias = "b"),
 	SWITCH("latency-log", CLI_REFUSED, ARGOPT_REQUIRED, "PREFIX", "refused (as by fio)",
 	       .refuse = "deprecated in fio, which refuses it too: give the jobs "
 			 "write_lat_log=PREFIX", .alias = "l"),
