@@ -124,9 +124,9 @@ const struct argopt cli_options[] = {
 	       "the shell command the trigger runs", .alias = "H"),
 	SWITCH("trigger-remote", CLI_REFUSED, ARGOPT_REQUIRED, "CMD", "refused: use iojob-mpi",
 	       .refuse = SERVER_REFUSED, .alias = "J"),
-	SWITCH("bandwidth-log", CLI_REFUSED, ARGOPT_OPTIONAL, "PREFIX", "refused (not in iojob)",
-	       .refuse = "fio's aggregate bandwidth logs are not in iojob: give the jobs "
-			 "write_bw_log=PREFIX (with group_reporting for one log of a group)",
+	SWITCH("bandwidth-log", CLI_BANDWIDTH_LOG, ARGOPT_OPTIONAL, "PREFIX",
+	       "write the jobs' bandwidth together, per direction, to agg-read_bw.log, "
+	       "agg-write_bw.log and agg-trim_bw.log, as fio (PREFIX is ignored, as by fio)",
 	       .alias = "b"),
 	SWITCH("latency-log", CLI_REFUSED, ARGOPT_REQUIRED, "PREFIX", "refused (as by fio)",
 	       .refuse = "deprecated in fio, which refuses it too: give the jobs "
@@ -425,6 +425,9 @@ static int apply_switch(struct cli *c, const struct argopt *sw, const char *val)
 		return cli_crctest(stdout, val);
 	case CLI_IDLE_PROF:
 		return cli_idle_prof(c, val);
+	case CLI_BANDWIDTH_LOG:
+		c->status.agg_bw_log = true;
+		return EXIT_GO_ON;
 	case CLI_INFLATE_LOG:
 		return cli_inflate_log(stdout, val);
 	default:

@@ -193,6 +193,7 @@ struct status_opts {
 	 */
 	unsigned long cell, ncells;
 	double cell_s;
+	bool agg_bw_log;		/* --bandwidth-log: agg-*_bw.log (run/agg_bw_log.h) */
 };
 
 /* Start a thread that shows progress as o says; nothing when there is nothing to show. */

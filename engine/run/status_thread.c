@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "engine/loop/status_report.h"
+#include "engine/run/agg_bw_log.h"
 #include "output/report_formats.h"
 #include "output/status.h"
 #include "base/units.h"
@@ -38,6 +39,7 @@ struct run_status {
 	uint64_t (*iv_ios)[IO_NDIR], (*iv_bytes)[IO_NDIR], (*iv_clat)[IO_NDIR];
 	uint64_t last_line_ns, last_iv_ns;
 	struct status_report *report;	/* the full reports, NULL with --status-format=delta */
+	struct agg_bw_log agg;		/* --bandwidth-log's samples */
 };
 
 static char state_char(const struct job_desc *j, int state)
@@ -247,6 +249,8 @@ static void *status_thread(void *arg)
 			show_interval(s, now);
 			s->next_interval += s->o.interval_ns;
 		}
+		if (s->o.agg_bw_log)
+			agg_bw_tick(&s->agg, s->run, now);
 	}
 	return NULL;
 }
@@ -260,6 +264,7 @@ static void status_free(struct run_status *s)
 	free(s->iv_ios);
 	free(s->iv_bytes);
 	free(s->iv_clat);
+	agg_bw_free(&s->agg);
 	free(s);
 }
 
@@ -269,7 +274,7 @@ int run_status_start(struct run *r, const struct status_opts *o)
 	struct run_status *s;
 	bool line_on = o->eta == ETA_ALWAYS || (o->eta == ETA_AUTO && isatty(fileno(o->eta_out)));
 
-	if (!line_on && !o->interval_ns)
+	if (!line_on && !o->interval_ns && !o->agg_bw_log)
 		return 0;
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -292,6 +297,7 @@ int run_status_start(struct run *r, const struct status_opts *o)
 	s->next_line = s->start_ns + o->eta_interval_ns;
 	s->next_newline = s->start_ns + o->eta_newline_ns;
 	s->next_interval = s->start_ns + o->interval_ns;
+	agg_bw_init(&s->agg, r, s->start_ns);
 	atomic_init(&s->quit, false);
 	if (pthread_create(&s->thread, NULL, status_thread, s)) {
 		status_free(s);
@@ -319,6 +325,8 @@ void run_status_stop(struct run *r)
 		fprintf(s->o.eta_out, "%*s\r", (int)s->last_len, "");
 	if (s->line_on && s->last_len)
 		fflush(s->o.eta_out);
+	if (s->o.agg_bw_log)
+		agg_bw_write(&s->agg, s->o.eta_out);
 	status_free(s);
 	r->status = NULL;
 }

@@ -38,7 +38,7 @@ METAVAR_SAMPLES = {
     "NAME": "x", "KEY=V1,V2,...": "bs=4k,8k", "TEXT": "t", "TIME": "1s", "WHEN": "never",
     "OPTION|all": "all", "ENGINE": "null", "full|delta": "delta", "VERSION": "4",
     "NR": "1", "TYPE,...": "crc32c", "DIR": ".", "KB": "16384", "CATEGORY,...": "io",
-    "LOG": "/dev/null", "CMD": "true", "N": "2", "MODE": "system",
+    "LOG": "/dev/null", "CMD": "true", "N": "2", "MODE": "system", "PREFIX": "agg",
 }
 # Options that the parser accepts only with another one.
 NEEDS = {"write_hist_log": ["--log_hist_msec=100"], "cgroup_weight": ["--cgroup=x"],

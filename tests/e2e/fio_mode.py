@@ -148,7 +148,7 @@ def check_quiet_stderr(c, link, d):
 # fio's switches iojob refuses or has its own answer to, and a sweep's skipped cell: under
 # the name fio each line on stderr starts "fio:" (the README promises it; fio's do).
 SWITCHES = [["--idle-prof=bogus"], ["-I", "none"],
-            ["--bandwidth-log"], ["--cpuclock-test"], ["--client=host"], ["--server"],
+            ["--cpuclock-test"], ["--client=host"], ["--server"],
             ["--memcpytest"], ["--profile=act"], ["--latency-log=x"], ["--bogus=1"],
             ["--debug=io"], ["--crctest=crc7"], ["--max-jobs=x"], ["--aux-path=/nonexistent"],
             ["--notes", "--gtod_reduce=1"], ["--bs="]]
