@@ -247,12 +247,17 @@ static int size_one(const struct job_desc *j, struct io_file *f, unsigned nfiles
 				    "less than one block (%" PRIu64 " bytes) free for each of its %u "
 				    "file%s", f->path, bs, nfiles, nfiles > 1 ? "s" : "");
 	}
-	if ((((j->size.pct > 0 || j->offset.pct > 0 || j->offset_increment.pct > 0) &&
-	      !j->filesize.hi) || (!j->size.bytes && !filesize)) &&
-	    (!exists || (f->is_chr && !sized)))
+	if ((((j->size.pct > 0 || ((j->offset.pct > 0 || j->offset_increment.pct > 0) &&
+	       (!j->size.bytes || f->is_chr))) && !j->filesize.hi) ||
+	     (!j->size.bytes && !filesize)) && (!exists || (f->is_chr && !sized)))
 		return fail(j, d, -EINVAL, "'%s' %s, so its size is unknown (set size= or "
 			    "filesize=)", f->path, f->is_chr ? "is a character device" :
 			    "does not exist");
+	if (!exists && !j->filesize.hi && (j->offset.pct > 0 || j->offset_increment.pct > 0))
+		diag_note(d, "job '%s': '%s' does not exist yet: offset=%s is a share of its size "
+			  "now, 0, so the job starts at its beginning, as fio's does (filesize= "
+			  "gives the share a size)", j->name, f->path,
+			  j->offset.pct > 0 ? "N%" : "offset_increment=N%");
 	if (j->filesize.hi)
 		return size_by_filesize(j, f, exists, filesize, d);
 	/* file_append: as offset= the file's size, for regular files alone (as fio) */

@@ -245,6 +245,32 @@ def check_seq_rand(c, d):
     c.check({n for _, _, n in rows} == {4 * K}, "without it a read takes bs='s first")
 
 
+def unlink(path):
+    if os.path.exists(path):
+        os.unlink(path)
+
+
+def check_offset_pct_new_file(c, d):
+    """offset=N% of a file not created yet, with size=: a share of its size now (0), so the
+    job starts at 0, as fio 3.33's does (d53e42d asked for size= though it was set)."""
+    unlink(os.path.join(d, "new.dat"))
+    rows = offsets(c, d, "np", ["--rw=write", "--bs=64k", "--size=256k", "--offset=50%"],
+                   data="new.dat")
+    c.check([o for _, o, _ in rows] == [0, 65536, 131072, 196608] and
+            os.path.getsize(os.path.join(d, "new.dat")) == 256 * K,
+            "offset=50%% of a new file: from 0, 256k: %s" % rows)
+    unlink(os.path.join(d, "new.dat"))
+    if shutil.which("fio"):
+        log = os.path.join(d, "np.iolog")
+        p = subprocess.run(["fio", "--name=np", "--filename=new.dat", "--rw=write",
+                            "--bs=64k", "--size=256k", "--offset=50%", "--write_iolog=" + log,
+                            "--output=/dev/null"], cwd=d, capture_output=True, text=True)
+        want = [int(w.split()[3]) for w in open(log) if len(w.split()) == 5 and
+                w.split()[2] == "write"] if not p.returncode else None
+        c.check(want == [o for _, o, _ in rows], "fio 3.33 the same: %s" % want)
+    unlink(os.path.join(d, "new.dat"))
+
+
 def check_generator(c, d):
     """lfsr visits every block once per pass even with norandommap; tausworthe draws."""
     n = 64
@@ -757,6 +783,7 @@ def main():
         check_sequencer(c, d)
         check_percentage_random(c, d)
         check_seq_rand(c, d)
+        check_offset_pct_new_file(c, d)
         check_generator(c, d)
         check_zoned(c, d)
         check_center(c, d)
