@@ -22,7 +22,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import Checks, run, scratch_dir, remove  # noqa: E402
+from common import Checks, private_mounts, remove, run, scratch_dir  # noqa: E402
 import raid_meta  # noqa: E402
 
 os.environ["PATH"] += ":/usr/sbin:/sbin"
@@ -301,6 +301,7 @@ def check_pseudo_fs(c, d):
 
 
 def main():
+    private_mounts()
     c = Checks("safety")
     d = scratch_dir()
     check_pseudo_fs(c, d)

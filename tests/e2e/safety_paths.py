@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import Checks, run, scratch_dir, remove  # noqa: E402
+from common import Checks, private_mounts, remove, run, scratch_dir  # noqa: E402
 from safety import Stack, image  # noqa: E402
 
 os.environ["PATH"] += ":/usr/sbin:/sbin"
@@ -255,6 +255,7 @@ def check_open_time(c, st, d):
 
 
 def main():
+    private_mounts()
     c = Checks("safety_paths")
     if os.geteuid() != 0 or not shutil.which("losetup") or not shutil.which("mkfs.ext4"):
         c.skip("needs root, losetup and mkfs.ext4")
