@@ -22,6 +22,16 @@ enum fallocate_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FAL
 enum fadvise_mode { FADV_HINT_NONE, FADV_HINT_PATTERN, FADV_HINT_SEQUENTIAL, FADV_HINT_RANDOM,
 		   FADV_HINT_NOREUSE };
 enum rand_dist { DIST_RANDOM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL, DIST_ZONED, DIST_ZONED_ABS };
+
+/*
+ * random_distribution=zipf, pareto or normal without a parameter, as fio 3.33 takes them:
+ * zipf:1.1 and pareto:0.2 are fio's defaults; fio's bare normal is its bell alone (the mean
+ * of 12 uniform draws, a standard deviation of 1/12 of the region), which iojob's normal
+ * draws as normal:8.33 (DEV is that deviation in percent).
+ */
+#define DIST_ZIPF_DEFAULT	1.1
+#define DIST_PARETO_DEFAULT	0.2
+#define DIST_NORMAL_DEFAULT	(100.0 / 12)
 enum file_service { FSRV_ROUNDROBIN, FSRV_SEQUENTIAL, FSRV_RANDOM };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
 enum verify_type { VERIFY_NONE, VERIFY_CRC32C, VERIFY_MD5, VERIFY_SHA256, VERIFY_XXHASH,

@@ -423,6 +423,10 @@ int opt_distribution_parse(const struct opt_ctx *ctx, const char *val, void *dst
 		ret = opt_zoned_parse(ctx, param, d == DIST_ZONED_ABS, j, why, whylen);
 		if (ret < 0)
 			return ret;
+	} else if (d != DIST_RANDOM && (!param || !*param)) {
+		/* fio's defaults for a bare name (validate.c notes them) */
+		p = d == DIST_ZIPF ? DIST_ZIPF_DEFAULT : d == DIST_PARETO ? DIST_PARETO_DEFAULT :
+		    DIST_NORMAL_DEFAULT;
 	} else if (d != DIST_RANDOM &&
 		   (dist_numbers(param, &p, &center) < 0 ||
 		    (d == DIST_ZIPF && (p <= 0 || p == 1.0)) ||

@@ -186,6 +186,11 @@ static void note_fio_leniency(const struct job_desc *j, struct diag *d)
 		else if (o->type == OPT_STR_LIST && has_empty_name(val))
 			job_note(j, o->name, d, "'%s': the empty names between ':' are skipped, as "
 				 "fio skips them", val);
+		else if (!strcmp(o->name, "random_distribution") &&
+			 j->random_distribution != DIST_RANDOM && !strchr(val, ':'))
+			job_note(j, o->name, d, "'%s' is %s:%g, %s", val, val, j->dist_param,
+				 j->random_distribution == DIST_NORMAL ? "the deviation of fio's "
+				 "normal without one" : "fio's default");
 	}
 	if (rw_does(j->rw, IO_TRIM) && (j->direct || j->sync != SYNC_NONE))
 		job_note(j, j->direct ? "direct" : "sync", d, "a job that trims opens its files "

@@ -245,6 +245,19 @@ def check_seq_rand(c, d):
     c.check({n for _, _, n in rows} == {4 * K}, "without it a read takes bs='s first")
 
 
+def check_bare_distribution(c, d):
+    """random_distribution=zipf, pareto or normal without a parameter, as fio 3.33 takes
+    them (d53e42d refused them): fio's default zipf:1.1 and pareto:0.2, the same offsets as
+    written out; normal as normal:8.33, the deviation of fio's bell without one."""
+    for bare, full in (("zipf", "zipf:1.1"), ("pareto", "pareto:0.2"),
+                       ("normal", "normal:8.333333333333334")):
+        job = ["--rw=randread", "--bs=4k", "--number_ios=300", "--io_size=1g",
+               "--randseed=7"]
+        got = offsets(c, d, "bd", job + ["--random_distribution=" + bare])
+        want = offsets(c, d, "bf", job + ["--random_distribution=" + full])
+        c.check(got and got == want, "random_distribution=%s draws as %s" % (bare, full))
+
+
 def unlink(path):
     if os.path.exists(path):
         os.unlink(path)
@@ -784,6 +797,7 @@ def main():
         check_percentage_random(c, d)
         check_seq_rand(c, d)
         check_offset_pct_new_file(c, d)
+        check_bare_distribution(c, d)
         check_generator(c, d)
         check_zoned(c, d)
         check_center(c, d)
