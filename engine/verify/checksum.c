@@ -210,25 +210,65 @@ uint8_t crc7(const void *buf, size_t len)
 
 /*
  * The digests come from OpenSSL's libcrypto, xxhash from libxxhash: libraries made for
- * the field, as verify results must match what other tools compute.
+ * the field, as verify results must match what other tools compute. Each digest's
+ * implementation is fetched once (EVP_md5() and the like look it up under a lock at
+ * every use) and each thread keeps one context (EVP_Digest() allocates one per call):
+ * a verified chunk costs the digest alone.
  */
-static void evp_digest(const EVP_MD *md, const void *buf, size_t len, uint8_t *out)
+static const char *const evp_names[CSUM_NKINDS] = {
+	[CSUM_MD5] = "MD5", [CSUM_SHA1] = "SHA1", [CSUM_SHA256] = "SHA256",
+	[CSUM_SHA512] = "SHA512", [CSUM_SHA3_224] = "SHA3-224", [CSUM_SHA3_256] = "SHA3-256",
+	[CSUM_SHA3_384] = "SHA3-384", [CSUM_SHA3_512] = "SHA3-512",
+};
+static EVP_MD *evp_mds[CSUM_NKINDS];
+static pthread_once_t evp_once = PTHREAD_ONCE_INIT;
+static pthread_key_t evp_ctx_key;
+static _Thread_local EVP_MD_CTX *evp_ctx;
+
+static void free_ctx(void *c)
 {
+	EVP_MD_CTX_free(c);
+}
+
+static void fetch_digests(void)
+{
+	(void)pthread_key_create(&evp_ctx_key, free_ctx);
+	for (unsigned t = 0; t < CSUM_NKINDS; t++)
+		if (evp_names[t])
+			evp_mds[t] = EVP_MD_fetch(NULL, evp_names[t], NULL);
+}
+
+/* This thread's context, made at its first digest and freed when the thread ends. */
+static EVP_MD_CTX *thread_ctx(void)
+{
+	if (!evp_ctx) {
+		evp_ctx = EVP_MD_CTX_new();
+		(void)pthread_setspecific(evp_ctx_key, evp_ctx);
+	}
+	return evp_ctx;
+}
+
+static void evp_digest(enum checksum_type t, const void *buf, size_t len, uint8_t *out)
+{
+	EVP_MD_CTX *c;
 	unsigned n;
 
+	pthread_once(&evp_once, fetch_digests);
+	c = thread_ctx();
 	/* only fails for want of memory: an all-zero digest then fails the verify loudly */
-	if (!EVP_Digest(buf, len, out, &n, md, NULL))
-		memset(out, 0, (size_t)EVP_MD_get_size(md));
+	if (!c || !evp_mds[t] || !EVP_DigestInit_ex2(c, evp_mds[t], NULL) ||
+	    !EVP_DigestUpdate(c, buf, len) || !EVP_DigestFinal_ex(c, out, &n))
+		memset(out, 0, checksum_kinds[t].size);
 }
 
 void md5(const void *buf, size_t len, uint8_t out[16])
 {
-	evp_digest(EVP_md5(), buf, len, out);
+	evp_digest(CSUM_MD5, buf, len, out);
 }
 
 void sha256(const void *buf, size_t len, uint8_t out[32])
 {
-	evp_digest(EVP_sha256(), buf, len, out);
+	evp_digest(CSUM_SHA256, buf, len, out);
 }
 
 uint32_t xxh32(const void *buf, size_t len, uint32_t seed)
@@ -280,13 +320,13 @@ static void sum_xxhash(const void *buf, size_t len, uint8_t *out)
 
 static void sum_md5(const void *buf, size_t len, uint8_t *out)
 {
-	evp_digest(EVP_md5(), buf, len, out);
+	evp_digest(CSUM_MD5, buf, len, out);
 }
 
 /* fio keeps sha1 as five host-order (little-endian) words: each word's bytes reversed */
 static void sum_sha1(const void *buf, size_t len, uint8_t *out)
 {
-	evp_digest(EVP_sha1(), buf, len, out);
+	evp_digest(CSUM_SHA1, buf, len, out);
 	for (unsigned w = 0; w < 20; w += 4) {
 		uint8_t t = out[w];
 
@@ -300,32 +340,32 @@ static void sum_sha1(const void *buf, size_t len, uint8_t *out)
 
 static void sum_sha256(const void *buf, size_t len, uint8_t *out)
 {
-	evp_digest(EVP_sha256(), buf, len, out);
+	evp_digest(CSUM_SHA256, buf, len, out);
 }
 
 static void sum_sha512(const void *buf, size_t len, uint8_t *out)
 {
-	evp_digest(EVP_sha512(), buf, len, out);
+	evp_digest(CSUM_SHA512, buf, len, out);
 }
 
 static void sum_sha3_224(const void *buf, size_t len, uint8_t *out)
 {
-	evp_digest(EVP_sha3_224(), buf, len, out);
+	evp_digest(CSUM_SHA3_224, buf, len, out);
 }
 
 static void sum_sha3_256(const void *buf, size_t len, uint8_t *out)
 {
-	evp_digest(EVP_sha3_256(), buf, len, out);
+	evp_digest(CSUM_SHA3_256, buf, len, out);
 }
 
 static void sum_sha3_384(const void *buf, size_t len, uint8_t *out)
 {
-	evp_digest(EVP_sha3_384(), buf, len, out);
+	evp_digest(CSUM_SHA3_384, buf, len, out);
 }
 
 static void sum_sha3_512(const void *buf, size_t len, uint8_t *out)
 {
-	evp_digest(EVP_sha3_512(), buf, len, out);
+	evp_digest(CSUM_SHA3_512, buf, len, out);
 }
 
 /* Every kind: its name (as verify= and --crctest spell it), digest size and function. */

@@ -69,14 +69,16 @@ static int init_tracking(struct worker *w, struct verify *v)
 	v->issued = calloc(w->nfiles, sizeof(*v->issued));
 	v->next_gen = calloc(w->nfiles, sizeof(*v->next_gen));
 	v->read_snap = calloc(j->iodepth, sizeof(*v->read_snap));
+	v->ours = calloc(j->iodepth, sizeof(*v->ours));
 	v->last_off = calloc(w->nfiles, sizeof(*v->last_off));
 	v->writes_done = calloc(w->nfiles, sizeof(*v->writes_done));
 	v->starts = calloc(w->nfiles, sizeof(*v->starts));
 	v->cstart = calloc(w->nfiles, sizeof(*v->cstart));
-	if (!v->gen || !v->busy || !v->issued || !v->next_gen || !v->read_snap ||
+	if (!v->gen || !v->busy || !v->issued || !v->next_gen || !v->read_snap || !v->ours ||
 	    !v->last_off || !v->writes_done || !v->starts || !v->cstart)
 		return -ENOMEM;
 	v->unit = tracking_unit(j, v->interval);
+	v->check_all_reads = !rw_does(j->rw, IO_WRITE);
 	/*
 	 * Generations are kept only for what this run writes: 4 bytes per chunk, and 6 more
 	 * with iodepth > 1, where writes and reads of one chunk can be in flight at once.
@@ -219,6 +221,7 @@ void verify_free(struct worker *w)
 	free(v->writes_done);
 	free(v->state);
 	free(v->read_snap);
+	free(v->ours);
 	free(v->next_gen);
 	free(v->backlog_q.e);
 	free(v->trim_q.e);
@@ -467,14 +470,16 @@ void verify_done(struct worker *w, struct io_req *r)
 		return remember_write(w, r);
 	if (r->dir == IO_TRIM && v->gen[verify_file_index(w, r->file)])
 		return verify_trim_done(w, r);
-	if (r->dir == IO_READ)
+	if (r->dir == IO_READ && (v->ours[r->slot] || v->check_all_reads))
 		check_read(w, r, first);
+	v->ours[r->slot] = false;
 }
 
 void verify_fill_req(struct worker *w, struct io_req *r, int dir, struct io_file *f,
 		     uint64_t off, uint32_t len)
 {
 	w->verify->read_snap[r->slot] = w->verify->next_gen[verify_file_index(w, f)];
+	w->verify->ours[r->slot] = dir == IO_READ;
 	r->file = f;
 	r->dir = dir;
 	r->off = off;

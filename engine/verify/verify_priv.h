@@ -118,6 +118,13 @@ struct verify {
 	uint16_t **busy;		/* per file, per chunk: writes in flight (iodepth > 1) */
 	uint32_t **issued;		/* per file, per chunk: the last write's generation */
 	uint32_t *read_snap;		/* per request slot: its file's next_gen at a read */
+	/*
+	 * Per request slot: the read in it was issued by verify (the pass, the backlog, a
+	 * replay). A mixed job's own reads are not checked, as fio's: its reads are the
+	 * workload, and checking them would cost a checksum fio does not make.
+	 */
+	bool *ours;
+	bool check_all_reads;		/* the job only reads: every read is checked */
 	uint32_t *next_gen;		/* per file */
 	/* verify_backlog: completed writes wait here; every N of them some are read back */
 	struct block_ring backlog_q;

@@ -8,7 +8,8 @@ iojob alike; verify_offset puts the header where it says;
 verify_backlog_batch and trim_backlog_batch set the counts of reads and trims;
 trim_percentage trims that share (the zeroed blocks on disk are the trims counted);
 trim_verify_zero catches a trim that left data (the fault shim makes punch-hole a no-op);
-verify_async checks in threads of its own (strace: the dumps are written by other threads
+a mixed job's own reads are not checked, as fio's (corrupt reads pass, the verify pass's
+fail); verify_async checks in threads of its own (strace: the dumps are written by other threads
 than the reads, N more threads are made, verify_async_cpus binds them) with the same
 results; experimental_verify reads
 the writes back in their order (log_offset logs); the state file is fio's
@@ -491,6 +492,44 @@ def check_async(c, d):
             "a CPU that is not here is refused: %d %r" % (code, err))
 
 
+def check_mixed_reads(c, d):
+    """A mixed job's own reads are the workload, not a check, as fio's (backend.c verifies a
+    read of a job that also writes only when verify issued it): with every pread returning
+    a corrupt byte (the fault shim's flip), randrw with do_verify=0 passes, in iojob and in
+    fio, though its reads read chunks it wrote (d53e42d checked them and failed); the
+    verify pass's reads and a read-only job's reads are checked and fail."""
+    if not SHIM:
+        c.skip("no fault shim (or a TSan build): mixed reads against corrupt data")
+        return
+    env = {"LD_PRELOAD": SHIM, "IOJOB_FAULT": "pread:flip:1:0", "IOJOB_FAULT_PATH": "m.dat"}
+    mixed = ["--name=m", "--filename=m.dat", "--size=64k", "--io_size=1m", "--bs=4k",
+             "--rw=randrw", "--norandommap", "--verify=crc32c"]
+    cases = (("randrw do_verify=0", mixed + ["--do_verify=0"], True),
+             ("randrw with its verify pass", mixed, False),
+             ("a read-only job", ["--name=m", "--filename=m.dat", "--size=64k", "--bs=4k",
+                                  "--rw=read", "--verify=crc32c"], False))
+    tools = [("iojob", [BIN])] + ([("fio", ["fio", "--verify_state_save=0"])]
+                                  if shutil.which("fio") else [])
+    for tool, cmd in tools:
+        for what, args, clean in cases:
+            p = subprocess.run(cmd + args + ["--output-format=json"], cwd=d, text=True,
+                               capture_output=True, env=traced_env(env), timeout=120)
+            try:
+                j = json.loads(p.stdout[p.stdout.index("{"):])["jobs"][0]
+            except (ValueError, IndexError, KeyError):
+                j = None
+            if clean:
+                c.check(p.returncode == 0 and j and j["read"]["total_ios"] > 100,
+                        "%s, %s, every read corrupt: the workload's reads are not checked: "
+                        "exit %d, %s reads: %r" % (tool, what, p.returncode,
+                                                   j["read"]["total_ios"] if j else "no",
+                                                   p.stderr[-300:]))
+            else:
+                c.check(p.returncode != 0 and "verify" in p.stdout + p.stderr,
+                        "%s, %s, every read corrupt: the reads are checked and fail: "
+                        "exit %d: %r" % (tool, what, p.returncode, p.stderr[-300:]))
+
+
 def offsets(path, ddir):
     with open(path) as f:
         rows = [[x.strip() for x in line.split(",")] for line in f if line.strip()]
@@ -593,7 +632,7 @@ def main():
     run_checks("opts_verify", (
         check_methods, check_methods_with_fio, check_meta_null, check_pattern_with_fio,
         check_verify_offset, check_backlog_batch, check_verify_each_loop, check_trims,
-        check_async, check_experimental, check_state))
+        check_async, check_experimental, check_state, check_mixed_reads))
 
 
 if __name__ == "__main__":

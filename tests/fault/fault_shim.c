@@ -18,7 +18,8 @@
  *   FAULT  an errno name (EIO, ENOSPC, EAGAIN, ...) or number, or "short": half the bytes
  *          (whole 512-byte sectors when there are at least 1024; 512 are left alone);
  *          a "short" fallocate succeeds having done nothing, as a device that ignores
- *          a discard; or "slowMS": the call waits MS milliseconds, then runs as it would
+ *          a discard; "flip" (pread alone): the read is made, then the last byte it read is
+ *          inverted, as a medium that returns corrupt data; or "slowMS": the call waits MS milliseconds, then runs as it would
  *          have (a slow I/O, for max_latency); for io_getevents alone, "depthUS": the call
  *          waits US microseconds for each I/O in flight (submitted by io_submit and not yet
  *          returned), so that an I/O's latency grows with the queue depth
@@ -88,6 +89,7 @@ static const struct {
 struct fault {
 	enum fault_call call;
 	int err;		/* errno, or 0 for a short transfer or a slow call */
+	bool flip;		/* the data read comes back with its last byte inverted */
 	unsigned long slow_ms;	/* a slow call: how long it waits */
 	unsigned long depth_us;	/* depthUS: the wait per I/O in flight */
 	unsigned long drift_us;	/* a drifting one: how much longer per second */
@@ -178,11 +180,16 @@ static void parse_spec(char *spec)
 		f->drift_us = strtoul(what + 5, &end, 10);
 		if (!f->drift_us || *end)
 			die("drift takes microseconds above 0 (drift1000)", what);
+	} else if (!strcmp(what, "flip")) {
+		f->flip = true;
+		if (f->call != C_PREAD)
+			die("flip is for pread", what);
 	} else {
 		f->err = strcmp(what, "short") ? parse_errno(what) : 0;
 	}
 	if (f->err < 0)
-		die("unknown fault (an errno name or number, short, slowMS or driftUS)", what);
+		die("unknown fault (an errno name or number, short, flip, slowMS or driftUS)",
+		    what);
 	snprintf(f->what, sizeof(f->what), "%s", what);
 	f->nth = nth ? strtoul(nth, NULL, 10) : 1;
 	f->count = count ? strtoul(count, NULL, 10) : 1;
@@ -331,6 +338,8 @@ int fault_hit(enum fault_call call, int fd)
 			slow_ns = f->depth_us * (unsigned long long)aio_inflight * 1000ULL;
 		else if (f->drift_us)
 			slow_ns = drift_ns(f);
+		else if (f->flip)
+			ret = FAULT_FLIP;
 		else
 			ret = f->err ? f->err : FAULT_SHORT;
 	}
@@ -352,12 +361,16 @@ size_t fault_shorter(size_t n)
 static ssize_t do_pread(int fd, void *buf, size_t n, off_t off)
 {
 	int f = fault_hit(C_PREAD, fd);
+	ssize_t got;
 
 	if (f > 0) {
 		errno = f;
 		return -1;
 	}
-	return real_pread(fd, buf, f == FAULT_SHORT ? fault_shorter(n) : n, off);
+	got = real_pread(fd, buf, f == FAULT_SHORT ? fault_shorter(n) : n, off);
+	if (f == FAULT_FLIP && got > 0)
+		((unsigned char *)buf)[got - 1] ^= 0xff;
+	return got;
 }
 
 static ssize_t do_pwrite(int fd, const void *buf, size_t n, off_t off)

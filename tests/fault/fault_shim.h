@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #define FAULT_SHORT	(-1)	/* fault_hit(): transfer less */
+#define FAULT_FLIP	(-2)	/* fault_hit(): transfer, then invert the last byte read */
 #define FAULT_ANY_FD	(-1)	/* fault_hit(): no file to filter on */
 
 enum fault_call {
@@ -19,7 +20,10 @@ enum fault_call {
 	C_NCALLS,
 };
 
-/* One call of this kind on fd: 0 to let it be, FAULT_SHORT, or the errno to fail it with. */
+/*
+ * One call of this kind on fd: 0 to let it be, FAULT_SHORT, FAULT_FLIP, or the errno to fail
+ * it with.
+ */
 int fault_hit(enum fault_call call, int fd);
 
 /* Half of n, in whole 512-byte sectors when n is (direct I/O needs them); n if too small. */
