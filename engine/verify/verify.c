@@ -172,8 +172,7 @@ int verify_init(struct worker *w)
 	if (!v)
 		goto nomem;
 	w->verify = v;
-	verify_chunk_setup(v, j);
-	if (init_tracking(w, v) < 0 || init_queues(w, v) < 0)
+	if (verify_chunk_setup(v, j) < 0 || init_tracking(w, v) < 0 || init_queues(w, v) < 0)
 		goto nomem;
 	v->pass = j->verify_only;
 	/* verify_only over a log: its writes read back, as a replay would have made them */
@@ -221,6 +220,7 @@ void verify_free(struct worker *w)
 	free(v->writes_done);
 	free(v->state);
 	free(v->read_snap);
+	free(v->pattern);
 	free(v->ours);
 	free(v->next_gen);
 	free(v->backlog_q.e);
@@ -302,7 +302,7 @@ void verify_prepare_write(struct worker *w, struct io_req *r)
 	/* A read may have left other data in this slot's buffer: the pattern comes first. */
 	for (uint32_t at = 0; j->verify_pattern_len && at + v->interval <= r->len;
 	     at += v->interval)
-		verify_fill_pattern(j, r->buf + at, v->interval);
+		verify_fill_pattern(v, r->buf + at, v->interval);
 	if (!v->hlen)
 		return;
 	for (uint32_t at = 0; at + v->interval <= r->len; at += v->interval)
@@ -330,7 +330,7 @@ static void dump_chunk(const struct worker *w, const struct io_file *f, uint64_t
 		unsigned char *want = malloc(len);
 
 		if (want) {
-			verify_fill_pattern(w->job, want, len);
+			verify_fill_pattern(w->verify, want, len);
 			if (write(fd, want, len) != (ssize_t)len)
 				(void)0;
 			free(want);
@@ -380,7 +380,6 @@ static enum chunk_expect expect_of(const struct verify *v, unsigned fi, uint64_t
 
 static void check_read(struct worker *w, struct io_req *r, uint64_t first)
 {
-	const struct job_desc *j = w->job;
 	struct verify *v = w->verify;
 	unsigned fi = verify_file_index(w, r->file);
 	uint8_t ex[VERIFY_ASYNC_CHUNKS];
@@ -407,7 +406,7 @@ static void check_read(struct worker *w, struct io_req *r, uint64_t first)
 			uint64_t off = first + at + (uint64_t)i * v->interval;
 			unsigned char *c = r->buf_base + at + i * v->interval;
 
-			if (verify_examine(v, j, off, c, ex[i], gens[i], what, sizeof(what)))
+			if (verify_examine(v, off, c, ex[i], gens[i], what, sizeof(what)))
 				verify_report_bad(w, r->file, off, c, what, 0);
 		}
 	}

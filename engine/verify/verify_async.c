@@ -55,7 +55,7 @@ static void check_slot(struct verify_async *a, struct vq_slot *s)
 		uint64_t off = s->first + (uint64_t)i * v->interval;
 		unsigned char *c = s->buf + (size_t)i * v->interval;
 
-		if (!verify_examine(v, w->job, off, c, s->ex[i], s->gens[i], what, sizeof(what)))
+		if (!verify_examine(v, off, c, s->ex[i], s->gens[i], what, sizeof(what)))
 			continue;
 		pthread_mutex_lock(&a->mu);
 		verify_report_bad(w, s->file, off, c, what, s->seq * VERIFY_ASYNC_CHUNKS + i);

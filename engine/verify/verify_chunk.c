@@ -2,12 +2,14 @@
  * The verified chunk's format, fio's: the verify header, the digest of the rest of the
  * chunk in fio's room for the method, the header swapped into the chunk by verify_offset;
  * sealing a chunk for a write, and checking one read back (verify_examine(), which the
- * verify_async threads call too: it reads only the chunk and the job's settings).
+ * verify_async threads call too: it reads only the chunk and the verifier's settings).
  */
 #include "engine/verify/verify_priv.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jobs/job.h"
@@ -84,7 +86,7 @@ static uint32_t swapped_pos(const struct verify *v, uint32_t i)
 	return i;
 }
 
-void verify_chunk_setup(struct verify *v, const struct job_desc *j)
+int verify_chunk_setup(struct verify *v, const struct job_desc *j)
 {
 	v->csum = csum_of[j->verify];
 	v->pattern_only = j->verify == VERIFY_PATTERN;
@@ -97,13 +99,21 @@ void verify_chunk_setup(struct verify *v, const struct job_desc *j)
 	v->voff = j->verify_offset;
 	for (uint32_t b = 0; b < 2; b++)
 		v->gen_pos[b] = swapped_pos(v, (uint32_t)offsetof(struct vhdr, numberio) + b);
+	if (!j->verify_pattern_len)
+		return 0;
+	/* made once: each write copies it, each read compares with it */
+	v->pattern = malloc(v->interval);
+	if (!v->pattern)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < v->interval; i++)
+		v->pattern[i] = j->verify_pattern[i % j->verify_pattern_len];
+	return 0;
 }
 
 /* The pattern, starting afresh at buf (each chunk's start: a chunk checks on its own). */
-void verify_fill_pattern(const struct job_desc *j, unsigned char *buf, uint32_t len)
+void verify_fill_pattern(const struct verify *v, unsigned char *buf, uint32_t len)
 {
-	for (uint32_t i = 0; i < len; i++)
-		buf[i] = j->verify_pattern[i % j->verify_pattern_len];
+	memcpy(buf, v->pattern, len);
 }
 
 void verify_chunk_seal(const struct verify *v, const struct job_desc *j, unsigned char *c,
@@ -132,14 +142,15 @@ static void hex(char *out, const uint8_t *d, unsigned n)
 		sprintf(out + 2 * i, "%02x", d[i]);
 }
 
-static int check_pattern(const struct job_desc *j, const struct verify *v,
-			 const unsigned char *c, uint32_t skip, char *what, size_t n)
+static int check_pattern(const struct verify *v, const unsigned char *c, uint32_t skip,
+			 char *what, size_t n)
 {
+	if (!memcmp(c + skip, v->pattern + skip, v->interval - skip))
+		return 0;
 	for (uint32_t i = skip; i < v->interval; i++) {
-		unsigned char want = j->verify_pattern[i % j->verify_pattern_len];
-
-		if (c[i] != want) {
-			snprintf(what, n, "byte %u is 0x%02x, the pattern has 0x%02x", i, c[i], want);
+		if (c[i] != v->pattern[i]) {
+			snprintf(what, n, "byte %u is 0x%02x, the pattern has 0x%02x", i, c[i],
+				 v->pattern[i]);
 			return 1;
 		}
 	}
@@ -157,7 +168,7 @@ static int check_zero(const struct verify *v, const unsigned char *c, char *what
 	return 0;
 }
 
-int verify_examine(const struct verify *v, const struct job_desc *j, uint64_t off,
+int verify_examine(const struct verify *v, uint64_t off,
 		   unsigned char *c, enum chunk_expect ex, uint32_t gen, char *what, size_t n)
 {
 	const struct vhdr *h = (const struct vhdr *)c;
@@ -170,7 +181,7 @@ int verify_examine(const struct verify *v, const struct job_desc *j, uint64_t of
 	if (ex == CK_ZERO)
 		return check_zero(v, c, what, n);
 	if (v->pattern_only)
-		return check_pattern(j, v, c, 0, what, n);
+		return v->pattern ? check_pattern(v, c, 0, what, n) : 0;
 	if (v->voff)
 		swap_header(v, c, true);
 	if (h->magic != VERIFY_MAGIC || h->len != v->interval) {
@@ -204,5 +215,5 @@ int verify_examine(const struct verify *v, const struct job_desc *j, uint64_t of
 			 h->numberio, gen);
 		return 1;
 	}
-	return j->verify_pattern_len ? check_pattern(j, v, c, v->hlen, what, n) : 0;
+	return v->pattern ? check_pattern(v, c, v->hlen, what, n) : 0;
 }

@@ -105,6 +105,8 @@ struct verify {
 	uint32_t gen_pos[2];		/* where numberio's bytes are once swapped */
 	unsigned slot;			/* bytes of the digest's room after the header */
 	uint16_t fio_type;
+	/* verify_pattern over one chunk, from its start (NULL: no pattern): copied, compared */
+	unsigned char *pattern;
 	/*
 	 * Generations are kept per unit: the chunk, or less where writes may start off the
 	 * chunks' grid (blockalign=8k under 16k chunks); then a chunk is kept at the unit it
@@ -150,10 +152,10 @@ struct verify {
 };
 
 /* The method's format in v (checksum, header room, verify_offset), from the job. */
-void verify_chunk_setup(struct verify *v, const struct job_desc *j);
+int verify_chunk_setup(struct verify *v, const struct job_desc *j);
 
 /* Len bytes of verify_pattern at buf, starting afresh (each chunk checks on its own). */
-void verify_fill_pattern(const struct job_desc *j, unsigned char *buf, uint32_t len);
+void verify_fill_pattern(const struct verify *v, unsigned char *buf, uint32_t len);
 
 /*
  * A write's generation is counted in 32 bits (to order writes and reads in flight) and
@@ -167,10 +169,10 @@ void verify_chunk_seal(const struct verify *v, const struct job_desc *j, unsigne
 
 /*
  * Check one chunk read back against what it should hold: 0 when it does, else 1 with what
- * was wrong in what[]. Touches only c (verify_offset's swap is undone in place) and the
- * job's settings, so that verify_async threads may call it.
+ * was wrong in what[]. Touches only c (verify_offset's swap is undone in place) and reads
+ * only v's settings, made before the job starts, so that verify_async threads may call it.
  */
-int verify_examine(const struct verify *v, const struct job_desc *j, uint64_t off,
+int verify_examine(const struct verify *v, uint64_t off,
 		   unsigned char *c, enum chunk_expect ex, uint32_t gen, char *what, size_t n);
 
 /*

@@ -13,7 +13,8 @@ time over its I/Os), IOPS per CPU, peak RSS, and the ratios iojob/fio.
 
 Jobs: null1 null32 null1-gtod shm-psync shm-uring shm-vsync shm-pvsync shm-pvsync2 shm-mmap
 shm-splice disk-libaio disk-uring jobs64 jobs512 meta-filestat meta-filecreate shm-falloc
-shm-ftruncate cpuio disk-uring-cached (default: all). null1-gtod gives the job file
+shm-ftruncate cpuio disk-uring-cached verify-none verify-crc32c verify-md5 ... (a verify-M
+for each verify method M; default: all). null1-gtod gives the job file
 gtod_reduce=1: fio then stops timing I/Os, iojob does not. The shm-* jobs after shm-uring
 are the local engines on the same page-cached file. jobs64/jobs512 run psync threads on one
 shared set of 64 files and also report the start-up time (wall time minus runtime). Data
@@ -77,6 +78,18 @@ JOBS = {
                          "iodepth_batch_complete_min=8\ninvalidate=0\nsize=1g\n"
                          "filename={disk}/bench.data\n",
 }
+# issue 32: verify's cost, a row per method: random reads and writes over a page-cached
+# file with verify=METHOD, each write carrying fio's header and the method's checksum (a
+# mixed job's own reads are not checked, in fio as in iojob); verify-none is the same job
+# without verify, the floor the methods are measured from.
+VERIFY_METHODS = ("none", "crc32c", "md5", "sha1", "sha256", "sha512", "sha3-256", "xxhash",
+                  "crc64", "crc32", "crc16", "crc7", "meta", "pattern")
+for _m in VERIFY_METHODS:
+    JOBS["verify-" + _m] = ("ioengine=psync\nrw=randrw\nnorandommap\nverify_state_save=0\n"
+                            "size=1g\nfilename={shm}/bench.data\n" +
+                            ("verify=%s\n" % _m if _m != "none" else "") +
+                            ("verify_pattern=0xdeadbeef\n" if _m == "pattern" else ""))
+
 T_IO_URING = re.compile(r"IOPS=([0-9.]+)([KM]?),")
 
 
@@ -260,7 +273,7 @@ def main():
           (args.iojob, args.fio or "(none)", args.pairs, args.runtime), flush=True)
     try:
         for name in args.jobs:
-            if name.startswith("shm"):
+            if name.startswith(("shm", "verify")):
                 layout(paths, [os.path.join(shm, "bench.data")])
             elif name.startswith("disk"):
                 layout(paths, [os.path.join(disk, "bench.data")])
