@@ -8,8 +8,10 @@ time over its I/Os), IOPS per CPU, peak RSS, and the ratios iojob/fio.
 
     tests/bench/bench.py [-n PAIRS] [-t SECONDS] [--iojob BIN] [--disk-dir DIR] [JOB ...]
     tests/bench/bench.py --scale small|big [--rows jobs,files,filesize,ranks,cells,logs]
+    tests/bench/bench.py --threads [--max-threads N]
 
---scale prints the growth tables of tests/bench/scale.py (issue 19) instead of the pairs.
+--scale prints the growth tables of tests/bench/scale.py (issue 19) instead of the pairs;
+--threads the scaling table with job threads of tests/bench/threads.py (issue 32).
 
 Jobs: null1 null32 null1-gtod shm-psync shm-uring shm-vsync shm-pvsync shm-pvsync2 shm-mmap
 shm-splice disk-libaio disk-uring jobs64 jobs512 meta-filestat meta-filecreate shm-falloc
@@ -253,6 +255,10 @@ def main():
                     "column, alternating with the others")
     ap.add_argument("--scale", choices=["small", "big"], help="the growth tables instead")
     ap.add_argument("--rows", help="with --scale: which rows (default: all)")
+    ap.add_argument("--threads", action="store_true",
+                    help="the scaling table with job threads instead (threads.py)")
+    ap.add_argument("--max-threads", type=int, help="with --threads: the most (default: "
+                    "twice the CPUs)")
     args = ap.parse_args()
     if args.no_fio:
         args.fio = None
@@ -260,6 +266,11 @@ def main():
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import scale
         scale.main(args)
+        return
+    if args.threads:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import threads
+        threads.main(args, measure, layout, fmt)
         return
     unknown = [j for j in args.jobs if j not in JOBS]
     if unknown:
