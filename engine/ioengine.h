@@ -80,6 +80,7 @@ enum ioq_status {
 #define IOENG_WRITE_ONLY ENGINE_WRITE_ONLY	/* only writes */
 #define IOENG_TIMED	ENGINE_TIMED	/* no I/O to count: runs for runtime= */
 #define IOENG_MODIFIES	ENGINE_MODIFIES	/* changes files whatever rw= says */
+#define IOENG_BATCHES	ENGINE_BATCHES	/* one call submits or reaps many (io_uring) */
 #define IOENG_INLINE_QD1 (1u << 16)	/* at iodepth 1 completes in queue(), like a sync engine */
 #define IOENG_POSITIONAL ENGINE_POSITIONAL	/* no file position: clones may share fds */
 /*

@@ -117,7 +117,7 @@ const char *ioengine_check_ops(const struct ioengine_ops *o)
 		       "is missing";
 	if (sync && async_hooks)
 		return "it is synchronous, so submit(), getevents() and event() would never run";
-	if (sync && (o->flags & (IOENG_INLINE_QD1 | IOENG_CHEAP_SUBMIT |
+	if (sync && (o->flags & (IOENG_INLINE_QD1 | IOENG_CHEAP_SUBMIT | IOENG_BATCHES |
 				 IOENG_DEPTH_NEEDS_DIRECT)))
 		return "it is synchronous, but its flags describe queueing";
 	if ((o->flags & IOENG_NOFILES) && (o->open_files || o->close_files ||

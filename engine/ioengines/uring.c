@@ -361,8 +361,14 @@ static int uring_submit(struct ioengine *e)
 	struct uring_state *st = e->priv;
 	int ret;
 
+	/*
+	 * With deferred task work, completions are posted only when the thread enters the
+	 * kernel to get events: the submit call does that too, so the page cache's reads,
+	 * done inside it, are in the ring when the loop reaps, without a second call.
+	 */
 	do
-		ret = io_uring_submit(&st->ring);
+		ret = st->ring.flags & IORING_SETUP_DEFER_TASKRUN ?
+		      io_uring_submit_and_get_events(&st->ring) : io_uring_submit(&st->ring);
 	while (ret == -EINTR);
 	if (ret < 0)
 		return ret == -EAGAIN || ret == -EBUSY ? 0 : ret;
@@ -516,7 +522,7 @@ static const struct opt_def uring_options[] = {
 
 const struct ioengine_ops uring_engine = {
 	.name		= "io_uring",
-	.flags		= IOENG_POSITIONAL | IOENG_TRIM,
+	.flags		= IOENG_POSITIONAL | IOENG_TRIM | IOENG_BATCHES,
 	.fds		= 1,	/* the ring */
 	.help		= "io_uring via liburing: a registered ring, buffers and files registered by "
 			  "default where the kernel takes them, SQ polling, polled, uncached and "

@@ -3,7 +3,8 @@
 register the buffers (one per request) and the file, and set they keep fio's meaning (0:
 nothing registered; 1: registered, or the job fails where the kernel refuses); a refusal of
 an unset one, injected by strace, is passed over silently; registerfiles leaves files that
-openfiles= opens and closes alone unless asked; a setup flag the kernel refuses (EINVAL,
+openfiles= opens and closes alone unless asked; iodepth_batch_submit unset submits the
+queue in one call (set, fio's meaning; strace's io_uring_enter counts); a setup flag the kernel refuses (EINVAL,
 injected) is dropped, newest first, and the job runs."""
 import errno
 import json
@@ -125,6 +126,44 @@ def check_openfiles(c, d):
             (code, regs))
 
 
+ENTER = re.compile(r"io_uring_enter\(\d+, (\d+), (\d+), ")
+
+
+def submits(d, opts):
+    """The job under strace: (exit, I/Os, [to_submit of each io_uring_enter that submits])."""
+    log = os.path.join(d, "enter.log")
+    args = ["--name=j", "--ioengine=io_uring", "--iodepth=%d" % DEPTH, "--rw=read",
+            "--bs=4k", "--size=%d" % SIZE, "--directory=" + d, "--invalidate=0",
+            "--output-format=json"] + opts
+    p = subprocess.run(["strace", "-f", "-qq", "-o", log, "-e", "trace=io_uring_enter", BIN] +
+                       args, capture_output=True, text=True, env=traced_env(), timeout=120)
+    with open(log) as f:
+        counts = [int(m.group(1)) for m in map(ENTER.search, f) if m and int(m.group(1))]
+    try:
+        job = json.loads(p.stdout)["jobs"][0]
+    except (ValueError, KeyError, IndexError):
+        job = None
+    return p.returncode, ios(job), counts
+
+
+def check_batches(c, d):
+    """Unset, iodepth_batch_submit is the depth for io_uring (as for null): the queue is
+    filled, then submitted in one call, where fio submits each I/O in a call of its own;
+    set, it keeps fio's meaning. Only the first call's count is fixed (later ones submit
+    what completed meanwhile), and every I/O is submitted once."""
+    code, n, counts = submits(d, [])
+    c.check(code == 0 and n == SIZE // 4096 and counts[:1] == [DEPTH] and
+            sum(counts) == n and max(counts) == DEPTH,
+            "default: the first call submits the %d of the queue, %d I/Os in %d calls: "
+            "exit %d, %s" % (DEPTH, n, len(counts), code, counts[:8]))
+    for opt, most in (("--iodepth_batch_submit=1", 1), ("--iodepth_batch_submit=4", 4)):
+        code, n, counts = submits(d, [opt])
+        c.check(code == 0 and n == SIZE // 4096 and sum(counts) == n and
+                counts[:1] == [most] and max(counts) == most,
+                "%s: at most %d a call, %d I/Os: exit %d, %s" % (opt, most, n, code,
+                                                                 counts[:8]))
+
+
 def check_setup_fallback(c, d):
     """The first n setups refused: the n-th retry has given up the n newest flags."""
     for n in (1, 2, len(WANTED)):
@@ -162,6 +201,7 @@ def main():
         check_refusals(c, d)
         check_openfiles(c, d)
         check_setup_fallback(c, d)
+        check_batches(c, d)
     finally:
         remove(d)
     c.finish()

@@ -1,8 +1,9 @@
 /*
- * The fault shim's io_uring part: io_uring_submit() fails, or sends half of what is queued,
+ * The fault shim's io_uring part: a submit fails, or sends half of what is queued,
  * and completions of reads and writes are changed in the completion ring after liburing's
  * calls that wait for or run them (__io_uring_get_cqe, io_uring_get_events) and after
- * io_uring_submit(), inside which reads of the page cache complete. Which request
+ * io_uring_submit() and io_uring_submit_and_get_events(), inside which reads of the page
+ * cache complete. Which request
  * a completion belongs to is known from the entries io_uring_submit() sent. With deferred
  * task work (iojob's rings on Linux 6.1 and later) those calls are where every completion
  * appears; on older kernels one that arrives in between may escape its fault.
@@ -144,14 +145,12 @@ int io_uring_queue_init_params(unsigned entries, struct io_uring *ring,
 	return real(entries, ring, p);
 }
 
-int io_uring_submit(struct io_uring *ring)
+/* io_uring_submit() or io_uring_submit_and_get_events() (real), failed or cut short. */
+static int submit_as(struct io_uring *ring, int (*real)(struct io_uring *))
 {
-	static int (*real)(struct io_uring *);
 	unsigned pending = ring->sq.sqe_tail - ring->sq.sqe_head, held = 0;
 	int f, ret;
 
-	if (!real)
-		real = (int (*)(struct io_uring *))dlsym(RTLD_NEXT, "io_uring_submit");
 	uring_note_sqes(ring);
 	f = fault_hit(C_URING_SUBMIT, FAULT_ANY_FD);
 	if (f > 0)
@@ -165,6 +164,25 @@ int io_uring_submit(struct io_uring *ring)
 	ring->sq.sqe_tail += held;
 	uring_fault_cqes(ring);
 	return ret;
+}
+
+int io_uring_submit(struct io_uring *ring)
+{
+	static int (*real)(struct io_uring *);
+
+	if (!real)
+		real = (int (*)(struct io_uring *))dlsym(RTLD_NEXT, "io_uring_submit");
+	return submit_as(ring, real);
+}
+
+int io_uring_submit_and_get_events(struct io_uring *ring)
+{
+	static int (*real)(struct io_uring *);
+
+	if (!real)
+		real = (int (*)(struct io_uring *))dlsym(RTLD_NEXT,
+							 "io_uring_submit_and_get_events");
+	return submit_as(ring, real);
 }
 
 int __io_uring_get_cqe(struct io_uring *ring, struct io_uring_cqe **cqe_ptr, unsigned submit,
