@@ -15,13 +15,14 @@ time over its I/Os), IOPS per CPU, peak RSS, and the ratios iojob/fio.
 
 Jobs: null1 null32 null1-gtod shm-psync shm-uring shm-vsync shm-pvsync shm-pvsync2 shm-mmap
 shm-splice disk-libaio disk-uring jobs64 jobs512 meta-filestat meta-filecreate shm-falloc
-shm-ftruncate cpuio disk-uring-cached verify-none verify-crc32c verify-md5 ... (a verify-M
+shm-ftruncate cpuio disk-uring-cached disk-uring-default verify-none verify-crc32c ... (a verify-M
 for each verify method M; default: all). null1-gtod gives the job file
 gtod_reduce=1: fio then stops timing I/Os, iojob does not. The shm-* jobs after shm-uring
 are the local engines on the same page-cached file. jobs64/jobs512 run psync threads on one
 shared set of 64 files and also report the start-up time (wall time minus runtime). Data
 files are laid out before the first pair and removed at the end.
 
+disk-uring-default (issue 32) is the same load with io_uring's default options alone.
 disk-uring-cached (issue 19) is 4k randread at iodepth 32 in batches of 8 on a page-cached
 file of --disk-dir (ext4 here; invalidate=0 keeps it cached), with io_uring's default
 options. With --t-io-uring PATH (fio's t/io_uring, built from fio's source for the
@@ -79,6 +80,9 @@ JOBS = {
     "disk-uring-cached": "ioengine=io_uring\niodepth=32\niodepth_batch_submit=8\n"
                          "iodepth_batch_complete_min=8\ninvalidate=0\nsize=1g\n"
                          "filename={disk}/bench.data\n",
+    # issue 32: the same load with io_uring's default options alone
+    "disk-uring-default": "ioengine=io_uring\niodepth=32\ninvalidate=0\nsize=1g\n"
+                          "filename={disk}/bench.data\n",
 }
 # issue 32: verify's cost, a row per method: random reads and writes over a page-cached
 # file with verify=METHOD, each write carrying fio's header and the method's checksum (a
@@ -196,7 +200,7 @@ def bench_job(name, args, paths, tmp):
         sides["fio"] = [args.fio, "--clocksource=cpu", path]
     if args.other_iojob:
         sides["iojob-other"] = [args.other_iojob, path]
-    if name == "disk-uring-cached" and args.t_io_uring:
+    if name in ("disk-uring-cached", "disk-uring-default") and args.t_io_uring:
         sides["t/io_uring"] = t_io_uring_cmd(args, paths)
     meas = {k: measure_t_io_uring if k == "t/io_uring" else measure for k in sides}
     rows = {k: [] for k in sides}
