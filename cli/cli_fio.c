@@ -34,14 +34,6 @@ static const char *const debug_names[] = {
 	"helperthread", "zbd", "all",
 };
 
-static const struct {
-	const char *name;
-	enum checksum_type type;
-} crc_types[] = {
-	{ "crc32c", CSUM_CRC32C }, { "md5", CSUM_MD5 }, { "sha256", CSUM_SHA256 },
-	{ "xxhash", CSUM_XXHASH },
-};
-
 static void put_option(FILE *f, const struct jf_key *k)
 {
 	if (k->bare)
@@ -110,15 +102,20 @@ int cli_crctest(FILE *f, const char *types)
 	uint8_t *buf;
 	uint64_t x = 0x9e3779b97f4a7c15ULL;
 
+	/* verify's methods, every one: fio's murmur3, jhash and fnv verify nothing */
 	for (const char *p = types; p && *p; p += strcspn(p, ","), p += *p == ',') {
 		size_t len = strcspn(p, ","), i;
 
-		for (i = 0; i < ARRAY_SIZE(crc_types); i++)
-			if (strlen(crc_types[i].name) == len && !strncmp(p, crc_types[i].name, len))
+		for (i = 0; i < CSUM_NKINDS; i++)
+			if (strlen(checksum_kinds[i].name) == len &&
+			    !strncmp(p, checksum_kinds[i].name, len))
 				break;
-		if (i == ARRAY_SIZE(crc_types)) {
+		if (i == CSUM_NKINDS) {
 			fprintf(stderr, "%s: --crctest: unknown checksum '%.*s' (iojob's are "
-				"crc32c, md5, sha256 and xxhash)\n", prog_name(), (int)len, p);
+				"verify's:", prog_name(), (int)len, p);
+			for (i = 0; i < CSUM_NKINDS; i++)
+				fprintf(stderr, " %s", checksum_kinds[i].name);
+			fputs(")\n", stderr);
 			return EXIT_USAGE;
 		}
 	}
@@ -131,10 +128,10 @@ int cli_crctest(FILE *f, const char *types)
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;	/* xorshift: data, not zeros */
 		buf[i] = (uint8_t)x;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(crc_types); i++)
-		if (in_list(types, crc_types[i].name))
-			fprintf(f, "%s:\t\t%8.2f MiB/sec\n", crc_types[i].name,
-				crc_speed(crc_types[i].type, buf));
+	for (unsigned i = 0; i < CSUM_NKINDS; i++)
+		if (in_list(types, checksum_kinds[i].name))
+			fprintf(f, "%s:\t\t%8.2f MiB/sec\n", checksum_kinds[i].name,
+				crc_speed((enum checksum_type)i, buf));
 	free(buf);
 	return 0;
 }

@@ -307,8 +307,12 @@ def check_fio_switches(c, d):
     c.check(code == 0 and [ln.split(":")[0] for ln in lines] == ["crc32c", "md5"] and
             all(re.fullmatch(r"\w+:\t\t *\d+\.\d\d MiB/sec", ln) for ln in lines),
             "--crctest times the checksums asked for: %r" % out)
-    code, _, err = run(["--crctest=crc7"])
-    c.check(code == 2 and "unknown checksum 'crc7'" in err, "--crctest=crc7: %r" % err)
+    code, out, _ = run(["--crctest=crc7,sha3-512"])
+    c.check(code == 0 and re.findall(r"^(\S+):\s+[0-9.]+ MiB/sec$", out, re.M) ==
+            ["crc7", "sha3-512"], "--crctest times every verify method: %r" % out)
+    code, _, err = run(["--crctest=murmur3"])
+    c.check(code == 2 and "unknown checksum 'murmur3'" in err and "sha3-512" in err,
+            "--crctest=murmur3 (fio's, no verify method) names iojob's: %r" % err)
     code, _, err = run(["--debug=io,file", "--name=a", "--output-format=terse"] + NULL_JOB)
     c.check(code == 0 and "no debug log" in err, "--debug=io,file: a note: %r" % err)
     code, _, err = run(["--debug=bogus", "--name=a"] + NULL_JOB)
