@@ -98,7 +98,8 @@ const struct argopt cli_options[] = {
 	SWITCH("showcmd", CLI_SHOWCMD, ARGOPT_NONE, NULL,
 	       "print each job file as a command line of job options, run nothing", .alias = "s"),
 	SWITCH("crctest", CLI_CRCTEST, ARGOPT_OPTIONAL, "TYPE,...",
-	       "the speed of the verify checksums (crc32c, md5, sha256, xxhash; default all)",
+	       "the speed of the verify checksums (crc32c, md5, sha1, ... as verify= names "
+	       "them; default all)",
 	       .alias = "G"),
 	SWITCH("inflate-log", CLI_INFLATE_LOG, ARGOPT_REQUIRED, "LOG",
 	       "print a log fio stored compressed (its .fz files, zlib) as text", .alias = "X"),
