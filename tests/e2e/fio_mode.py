@@ -150,7 +150,7 @@ def check_quiet_stderr(c, link, d):
 SWITCHES = [["--idle-prof=bogus"], ["-I", "none"],
             ["--cpuclock-test"], ["--client=host"], ["--server"],
             ["--memcpytest"], ["--profile=act"], ["--latency-log=x"], ["--bogus=1"],
-            ["--debug=io"], ["--crctest=crc7"], ["--max-jobs=x"], ["--aux-path=/nonexistent"],
+            ["--debug=io"], ["--crctest=murmur3"], ["--max-jobs=x"], ["--aux-path=/nonexistent"],
             ["--notes", "--gtod_reduce=1"], ["--bs="]]
 
 
