@@ -32,7 +32,9 @@ enum rand_dist { DIST_RANDOM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL, DIST_ZONED, D
 #define DIST_ZIPF_DEFAULT	1.1
 #define DIST_PARETO_DEFAULT	0.2
 #define DIST_NORMAL_DEFAULT	(100.0 / 12)
-enum file_service { FSRV_ROUNDROBIN, FSRV_SEQUENTIAL, FSRV_RANDOM };
+/* FSRV_ZIPF and after pick each file by a skewed draw: file_service_skewed() */
+enum file_service { FSRV_ROUNDROBIN, FSRV_SEQUENTIAL, FSRV_RANDOM, FSRV_ZIPF, FSRV_PARETO,
+		    FSRV_NORMAL };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
 enum verify_type { VERIFY_NONE, VERIFY_CRC32C, VERIFY_MD5, VERIFY_SHA256, VERIFY_XXHASH,
 		   VERIFY_PATTERN, VERIFY_CRC32, VERIFY_CRC64, VERIFY_CRC16, VERIFY_CRC7,
@@ -237,6 +239,8 @@ struct job_desc {
 	bool softrandommap;		/* no memory for the random map: go on without it */
 	int file_service;		/* enum file_service */
 	unsigned file_service_nr;	/* I/Os before switching files */
+	double file_service_param;	/* zipf theta, pareto h, normal deviation (percent) */
+	double file_service_center;	/* their :CENTER, 0 to 1; -1 none */
 
 	/* engine and queue: how the I/Os are issued, how many at once, and synced (engine/loop/) */
 	const char *ioengine;

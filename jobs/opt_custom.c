@@ -443,30 +443,50 @@ int opt_distribution_parse(const struct opt_ctx *ctx, const char *val, void *dst
 	return 0;
 }
 
-/* file_service_type=roundrobin|sequential|random[:N] */
+/*
+ * file_service_type=roundrobin|sequential|random[:N] | zipf[:THETA[:C]] | pareto[:H[:C]] |
+ * normal|gauss[:DEV[:C]]: the skewed ones pick a file for each I/O, fio's defaults when
+ * bare (a deviation of 0 is fio's bell alone, as a bare normal).
+ */
 int opt_file_service_parse(const struct opt_ctx *ctx, const char *val, void *dst,
 			      char *why, size_t whylen)
 {
 	static const struct opt_enum kinds[] = {
 		{ "roundrobin", FSRV_ROUNDROBIN }, { "sequential", FSRV_SEQUENTIAL },
-		{ "random", FSRV_RANDOM }, { NULL },
+		{ "random", FSRV_RANDOM }, { "zipf", FSRV_ZIPF }, { "pareto", FSRV_PARETO },
+		{ "normal", FSRV_NORMAL }, { "gauss", FSRV_NORMAL }, { NULL },
 	};
 	struct job_desc *j = dst;
 	char name[16];
 	const char *param = split_param(val, name, sizeof(name));
 	uint64_t nr = 1;
+	double p, center = -1;
 	int k;
 
 	(void)ctx;
 	if (enum_lookup(kinds, name, &k) < 0) {
-		snprintf(why, whylen, "'%s' is not one of roundrobin, sequential, random (with :N)",
-			 val);
+		snprintf(why, whylen, "'%s' is not one of roundrobin, sequential, random (with "
+			 ":N), zipf, pareto, normal or gauss (with :PARAM[:CENTER])", val);
 		return -EINVAL;
 	}
-	if (param && parse_count_suffix(param, &nr, why, whylen) < 0)
+	p = k == FSRV_ZIPF ? DIST_ZIPF_DEFAULT : k == FSRV_PARETO ? DIST_PARETO_DEFAULT :
+	    DIST_NORMAL_DEFAULT;
+	if (k >= FSRV_ZIPF && param && *param &&
+	    (dist_numbers(param, &p, &center) < 0 ||
+	     (k == FSRV_ZIPF && (p <= 0 || p == 1.0)) ||
+	     (k == FSRV_PARETO && (p <= 0 || p >= 1)) ||
+	     (k == FSRV_NORMAL && (p < 0 || p >= 100)))) {
+		snprintf(why, whylen, "'%s': zipf:THETA (> 0, not 1), pareto:H (0 < H < 1) or "
+			 "normal:DEV (percent, 0 to below 100), each with an optional :CENTER "
+			 "(0 to 1)", val);
+		return -EINVAL;
+	}
+	if (k < FSRV_ZIPF && param && parse_count_suffix(param, &nr, why, whylen) < 0)
 		return -EINVAL;
 	j->file_service = k;
 	j->file_service_nr = (unsigned)nr;
+	j->file_service_param = k == FSRV_NORMAL && p == 0 ? DIST_NORMAL_DEFAULT : p;
+	j->file_service_center = center;
 	return 0;
 }
 

@@ -349,8 +349,10 @@ const struct opt_def job_options[] = {
 		   .syntax = "random, zipf:THETA[:C], pareto:H[:C], normal:DEV[:C] (C: center, 0 "
 		   "to 1), zoned:A/S:... or zoned_abs:A/SIZE:... (per direction, ',')"),
 	JOB_CUSTOM("file_service_type", file_service, "roundrobin", opt_file_service_parse,
-		   "which file the next I/O goes to, switching every N I/Os",
-		   .syntax = "roundrobin|sequential|random[:N]"),
+		   "which file the next I/O goes to, switching every N I/Os, or drawn for each "
+		   "from a skew",
+		   .syntax = "roundrobin|sequential|random[:N], zipf[:THETA[:C]], pareto[:H[:C]], "
+		   "normal|gauss[:DEV[:C]]"),
 	/*
 	 * allrandrepeat is fio's name for making every generator repeatable; iojob's
 	 * generators (offsets, sizes, mixes, file choice, buffers) all derive from randseed,

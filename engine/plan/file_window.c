@@ -177,12 +177,22 @@ static bool usable(const struct worker *w, unsigned i)
 	return w->files[i].fd >= 0 && !w->plan.window.files[i].done;
 }
 
-/* The next open file after i that can take I/O, at random for file_service_type=random. */
+/*
+ * The next open file after i that can take I/O: for file_service_type=random any usable
+ * one alike; for zipf, pareto and normal a few draws of their skew, then the next usable
+ * after the last draw.
+ */
 static int next_usable(struct worker *w, unsigned i)
 {
 	unsigned n = w->nfiles;
 
-	if (w->job->file_service == FSRV_RANDOM) {
+	if (w->job->file_service > FSRV_RANDOM) {
+		for (int tries = 0; tries < 8; tries++) {
+			i = plan_draw_file(w);
+			if (usable(w, i))
+				return (int)i;
+		}
+	} else if (w->job->file_service == FSRV_RANDOM) {
 		unsigned k = 0, pick;
 
 		for (unsigned f = 0; f < n; f++)

@@ -150,14 +150,16 @@ static bool loop_ends_matter(const struct job_desc *j)
  * Whether files have passes that end: sequential I/O, and random I/O from the permutation
  * or with the map of covered blocks (its draws uniform, its pass over when the map is
  * full). Uniform draws without a map (norandommap), the skewed distributions and the
- * zoned ones never end a pass.
+ * zoned ones never end a pass; nor does a skewed file service's file (zipf, pareto,
+ * normal), whose full map starts again at once, as fio resets it for them.
  */
 static bool files_have_passes(const struct worker *w)
 {
 	const struct plan_file *pf = &w->plan.files[0];
 
-	return !w->plan.random || pf->covered || (pf->gen.mode == OFFGEN_PERM &&
-						  w->job->random_distribution == DIST_RANDOM);
+	return !w->plan.random || pf->covered ||
+	       (pf->gen.mode == OFFGEN_PERM && w->job->random_distribution == DIST_RANDOM &&
+		w->job->file_service < FSRV_ZIPF);
 }
 
 /*
@@ -314,6 +316,34 @@ static void pass_reseed(struct worker *w)
 		loop_reseed(w);
 }
 
+/*
+ * file_service_type=zipf, pareto or normal, as fio draws files: over 1024 ranks a file,
+ * ranks in order (the first file's first), turned by :CENTER, or without one by a seeded
+ * random share for zipf and pareto (so the hot file is any of them) and not at all for
+ * normal (centred on the middle file).
+ */
+#define FILE_RANKS_SHIFT	10
+
+static void file_gen_init(struct worker *w, uint64_t seed)
+{
+	const struct job_desc *j = w->job;
+	struct offgen *g = &w->plan.file_gen;
+	int mode = j->file_service == FSRV_ZIPF ? OFFGEN_ZIPF :
+		   j->file_service == FSRV_PARETO ? OFFGEN_PARETO : OFFGEN_NORMAL;
+
+	offgen_init(g, mode, (uint64_t)w->nfiles << FILE_RANKS_SHIFT, j->file_service_param,
+		    j->file_service_center, seed ^ 0xf11e5e7f1ce5ULL);
+	if (j->file_service_center < 0 && mode != OFFGEN_NORMAL)
+		g->rot = rng_below(&g->rng, g->nblocks);
+}
+
+unsigned plan_draw_file(struct worker *w)
+{
+	if (w->job->file_service == FSRV_RANDOM)
+		return (unsigned)rng_below(&w->rng, w->nfiles);
+	return (unsigned)(offgen_rank(&w->plan.file_gen) >> FILE_RANKS_SHIFT);
+}
+
 int plan_init(struct worker *w)
 {
 	const struct job_desc *j = w->job;
@@ -334,6 +364,8 @@ int plan_init(struct worker *w)
 	ret = files_init(w, seed, &io_size);
 	if (ret < 0)
 		return ret;
+	if (j->file_service >= FSRV_ZIPF)
+		file_gen_init(w, seed);
 	empty = !io_size;
 	region = io_size;
 	if (j->io_size_pct) {
@@ -562,8 +594,8 @@ static void files_new_round(struct worker *w)
 }
 
 /*
- * The next file after i that has not had its pass this round, at random for
- * file_service_type=random. As fio, which passes over files that are done, a file whose
+ * The next file after i that has not had its pass this round, drawn for
+ * file_service_type=random, zipf, pareto and normal. As fio, which passes over files that are done, a file whose
  * pass ended is not picked again until all have had theirs: picking it would start its
  * next pass while another file's first one is still short (nrfiles=4 at random left
  * 96-136 KiB of each pass unwritten and wrote as much twice).
@@ -575,10 +607,10 @@ static unsigned next_file(struct worker *w, unsigned i)
 
 	if (p->files_spent == n)
 		files_new_round(w);
-	if (w->job->file_service == FSRV_RANDOM) {
+	if (w->job->file_service >= FSRV_RANDOM) {
 		/* a few draws, as fio's retries; then the next after the last draw */
 		for (int tries = 0; tries < 8; tries++) {
-			i = (unsigned)rng_below(&w->rng, n);
+			i = plan_draw_file(w);
 			if (p->files[i].served < w->files[i].io_len)
 				return i;
 		}
@@ -622,8 +654,7 @@ static void plan_file_served(struct worker *w, unsigned i, uint32_t len)
 	if (!files_have_passes(w)) {
 		if (--p->file_left == 0) {
 			p->file_left = j->file_service_nr;
-			p->cur_file = j->file_service == FSRV_RANDOM ?
-				      (unsigned)rng_below(&w->rng, w->nfiles) :
+			p->cur_file = j->file_service >= FSRV_RANDOM ? plan_draw_file(w) :
 				      (p->cur_file + 1) % w->nfiles;
 		}
 		return;

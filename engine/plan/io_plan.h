@@ -56,6 +56,7 @@ struct io_plan {
 	int next_dir;			/* chosen ahead so rate limits can look at it; -1 none */
 	unsigned cur_file;
 	unsigned file_left;		/* I/Os before file_service switches file */
+	struct offgen file_gen;		/* file_service_type=zipf, pareto, normal: which next */
 	unsigned files_spent;		/* files that have had their pass this round */
 	bool pass_ends;			/* full maps end the loop (passes_end_loops()) */
 	bool repeat;			/* each loop draws the first one's sequences */
@@ -173,6 +174,9 @@ void plan_fill_buffers(struct worker *w);
  * w->now, so that what the drop took counts in no I/O's latency. Rare, so out of line.
  */
 void plan_new_pass(struct worker *w, struct io_file *f) __attribute__((cold));
+
+/* A file drawn for file_service_type=random, or zipf, pareto or normal (their skew). */
+unsigned plan_draw_file(struct worker *w);
 
 /* With the map of covered blocks (mixed sizes): the pass ends when every block is. */
 static inline bool plan_map_full(const struct plan_file *pf)

@@ -176,6 +176,20 @@ static uint64_t turn(const struct offgen *g, uint64_t b)
 	return b < g->nblocks ? b : b - g->nblocks;
 }
 
+uint64_t offgen_rank(struct offgen *g)
+{
+	switch (g->mode) {
+	case OFFGEN_ZIPF:
+		return turn(g, zipf_next(g));
+	case OFFGEN_PARETO:
+		return turn(g, pareto_next(g));
+	case OFFGEN_NORMAL:
+		return turn(g, normal_next(g));
+	default:
+		return rng_below(&g->rng, g->nblocks);
+	}
+}
+
 uint64_t offgen_next_other(struct offgen *g)
 {
 	switch (g->mode) {

@@ -88,6 +88,12 @@ void offgen_new_pass(struct offgen *g);
 uint64_t offgen_next_other(struct offgen *g);
 
 /*
+ * The next rank of a skewed mode (zipf, pareto, normal), turned by rot but not scattered:
+ * ranks next to each other stay so, as fio's file service draws files (its hash off).
+ */
+uint64_t offgen_rank(struct offgen *g);
+
+/*
  * One round over the power-of-two domain: multiplying by an odd number and adding are
  * bijections modulo 2^k, and so is x ^ (x >> s); the shifts carry high bits into the low
  * ones the multiplications leave poorly mixed.

@@ -13,7 +13,7 @@ from collections import Counter
 import shutil
 import subprocess
 
-from common import Checks, remove, run, run_bounded, scratch_dir
+from common import BIN, Checks, remove, run, run_bounded, scratch_dir
 
 K = 1024
 FILE_SIZE = 1 << 20
@@ -785,6 +785,66 @@ def check_file_service(c, d):
                     os.unlink(os.path.join(d, f))
 
 
+def file_counts(cmd, d, service):
+    """I/Os per file (file index: count) of 400 4k random reads over nrfiles=8 of 256k
+    with file_service_type=service, from the tool's write_iolog; None if it failed."""
+    log = os.path.join(d, "fst.iolog")
+    for f in os.listdir(d):
+        if f.startswith("fst."):
+            os.unlink(os.path.join(d, f))
+    p = subprocess.run(cmd + ["--name=fst", "--directory=" + d, "--nrfiles=8",
+                              "--filesize=256k", "--bs=4k", "--rw=randread",
+                              "--number_ios=400", "--file_service_type=" + service,
+                              "--write_iolog=" + log, "--output=/dev/null"],
+                       cwd=d, capture_output=True, text=True, timeout=120)
+    if p.returncode:
+        return None
+    counts = Counter()
+    with open(log) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 5 and w[2] == "read":
+                counts[int(w[1].rsplit(".", 1)[1])] += 1
+    return counts
+
+
+def check_skewed_file_service(c, d):
+    """file_service_type=zipf, pareto, normal and gauss pick each I/O's file from their
+    skew, as fio 3.33 does (d53e42d refused them): over 1024 ranks a file in order, so a
+    zipf's hot file takes most I/Os (its full map starts again at once, as fio resets it),
+    normal's are the middle two, :CENTER moves them; iojob and fio alike, shares with room
+    for each tool's draws (fio: zipf:1.2 370 of 400 on one file, normal 343 on the middle
+    two). Bad parameters are refused at parse, as fio refuses them."""
+    tools = [("iojob", [BIN])] + ([("fio", ["fio"])] if shutil.which("fio") else [])
+    for tool, cmd in tools:
+        got = {s: file_counts(cmd, d, s) for s in
+               ("zipf:1.2", "zipf", "normal", "gauss:10", "zipf:1.2:0.5", "pareto:0.5")}
+        for s, cnt in got.items():
+            c.check(cnt is not None and sum(cnt.values()) == 400,
+                    "%s file_service_type=%s: 400 reads: %s" % (tool, s, cnt))
+        if any(cnt is None for cnt in got.values()):
+            continue
+        for s in ("zipf:1.2", "zipf", "zipf:1.2:0.5"):
+            c.check(got[s].most_common(1)[0][1] > 240,
+                    "%s %s: one file takes most reads: %s" % (tool, s, dict(got[s])))
+        c.check(got["zipf:1.2:0.5"].most_common(1)[0][0] == 4,
+                "%s zipf:1.2:0.5: the hot file is the middle one (4 of 0-7): %s" %
+                (tool, dict(got["zipf:1.2:0.5"])))
+        for s in ("normal", "gauss:10"):
+            c.check(got[s][3] + got[s][4] > 240 and got[s][0] + got[s][7] < 20,
+                    "%s %s: the middle files take most, the ends almost none: %s" %
+                    (tool, s, dict(got[s])))
+        c.check(max(got["pareto:0.5"].values()) < 120 and len(got["pareto:0.5"]) == 8,
+                "%s pareto:0.5: a mild skew over all 8: %s" % (tool, dict(got["pareto:0.5"])))
+    for bad in ("zipf:1", "pareto:1.5", "normal:100", "gauss:x", "zipf:1.2:2"):
+        code, _, err = run(["--name=b", "--size=4k", "--file_service_type=" + bad], cwd=d)
+        c.check(code == 2 and "file_service_type" in err,
+                "file_service_type=%s refused: %d %r" % (bad, code, err))
+    got = file_counts([BIN], d, "roundrobin:4")
+    c.check(got is not None and sorted(got.values()) == [48, 48, 48, 48, 52, 52, 52, 52],
+            "roundrobin:4 still takes its count: %s" % got)
+
+
 def main():
     c = Checks("opts_offsets")
     d = scratch_dir()
@@ -810,6 +870,7 @@ def main():
         check_size_mix(c, d)
         check_unaligned_map(c, d)
         check_file_service(c, d)
+        check_skewed_file_service(c, d)
         check_filesize(c, d)
         check_increment_past_filesize(c, d)
         check_serialize(c, d)
