@@ -175,7 +175,7 @@ extern const struct opt_def job_options[];
  * depend on the engine test these, never its name, so a new engine only sets its flags.
  */
 #define ENGINE_SYNC		(1u << 0)	/* one I/O at a time: iodepth is capped at 1 */
-#define ENGINE_NO_FILES		(1u << 1)	/* no I/O (null): nothing to verify */
+#define ENGINE_NO_FILES		(1u << 1)	/* opens no file (null, page_fault) */
 #define ENGINE_TRIM		(1u << 2)	/* can trim */
 #define ENGINE_CHEAP_SUBMIT	(1u << 3)	/* submitting does no work: batch by default */
 #define ENGINE_DEPTH_NEEDS_DIRECT (1u << 4)	/* buffered I/O completes in submit (libaio) */

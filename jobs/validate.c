@@ -940,6 +940,12 @@ static int check_offload(const struct job_desc *j, const struct engine_info *eng
 				"descriptor's I/Os one after another): use one of %s",
 				engines_that(in, ENGINE_POSITIONAL, ENGINE_NO_FILES | ENGINE_NO_DATA,
 					     names, sizeof(names)));
+	if (j->verify != VERIFY_NONE && (eng->flags & ENGINE_NO_FILES) &&
+	    !(eng->flags & ENGINE_NO_DATA))
+		return fail(j, "io_submit_mode", d, "option 'io_submit_mode': offload's threads "
+			    "each have their own instance of this ioengine, which keeps the data "
+			    "in its own memory, so one thread's reads would not see another's "
+			    "writes to verify them (leave verify out, or run inline)");
 	if (j->stripe_chunk)
 		return fail(j, "io_submit_mode", d, "option 'io_submit_mode': offload cannot run "
 			    "a stripe's parts, which the job's thread accounts per member");
@@ -1108,8 +1114,7 @@ int job_validate(struct job_desc *j, const struct engine_info *eng,
 		ret = job_check_steady(j, d);
 	if (ret)
 		return ret;
-	if (j->verify != VERIFY_NONE && j->verify != VERIFY_NULL &&
-	    (eng->flags & (ENGINE_NO_FILES | ENGINE_NO_DATA)))
+	if (j->verify != VERIFY_NONE && j->verify != VERIFY_NULL && (eng->flags & ENGINE_NO_DATA))
 		return job_fail(j, "verify", d, "option 'verify': this ioengine stores no data, "
 				"so there is nothing to verify (use one of %s)",
 				engines_that(in, 0, ENGINE_NO_FILES | ENGINE_NO_DATA |

@@ -97,7 +97,7 @@ static struct io_req *null_event(struct ioengine *e, unsigned i)
 
 const struct ioengine_ops null_engine = {
 	.name		= "null",
-	.flags		= IOENG_NOFILES | IOENG_TRIM | IOENG_INLINE_QD1 | IOENG_CHEAP_SUBMIT,
+	.flags		= IOENG_NOFILES | IOENG_NO_DATA | IOENG_TRIM | IOENG_INLINE_QD1 | IOENG_CHEAP_SUBMIT,
 	.help		= "no I/O: completes every request at once (measures iojob itself)",
 	.init		= null_init,
 	.cleanup	= null_cleanup,

@@ -17,6 +17,7 @@ extern const struct ioengine_ops pvsync2_engine;
 extern const struct ioengine_ops mmap_engine;
 extern const struct ioengine_ops splice_engine;
 extern const struct ioengine_ops null_engine;
+extern const struct ioengine_ops page_fault_engine;
 extern const struct ioengine_ops posixaio_engine;
 extern const struct ioengine_ops filecreate_engine;
 extern const struct ioengine_ops filestat_engine;
@@ -52,6 +53,7 @@ static const struct ioengine_ops *const engines[] = {
 	&uring_engine,
 #endif
 	&null_engine,
+	&page_fault_engine,
 	&filecreate_engine,
 	&filestat_engine,
 	&filedelete_engine,

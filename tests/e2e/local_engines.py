@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""fio's local engines of issue 16 (vsync, pvsync, pvsync2, mmap, splice), seen from the
+"""fio's local engines of issue 16 (vsync, pvsync, pvsync2, mmap, splice) and fio HEAD's
+page_fault (issue 31), seen from the
 system calls they make: strace counts each engine's calls, their vectors, flags, mappings
 and syncs, and the counts must be exactly those the JSON report's I/O counts imply. Where
 fio is installed, the same small job under fio makes the same calls as often, and its
@@ -208,7 +209,7 @@ def check_pvsync2_uncached_refused(c, d):
 
 
 def mapped(lines, length, offset=0):
-    return [ln for ln in lines if re.match(r"^\d+\s+mmap\(NULL, %d, .*, \d+, %s\)" %
+    return [ln for ln in lines if re.match(r"^\d+\s+mmap\(NULL, %d, .*, -?\d+, %s\)" %
                                            (length, hex(offset) if offset else "0"), ln)]
 
 
@@ -368,6 +369,47 @@ def check_splice(c, d):
                             calls), lambda ls: len(calls_of(ls, "splice")))
 
 
+def check_page_fault(c, d):
+    """page_fault (fio HEAD's engine): each file is anonymous private memory mapped from 0
+    to the end of the job's region, and nothing on disk is opened, made or written; what a
+    job writes stays there for its verify pass to read back, and a job that only verifies
+    reads pages never written (zeroes) and fails."""
+    path = os.path.join(d, "page_fault")
+    calls = ["mmap", "openat", "pwrite64", "pread64", "write", "read"]
+    size = 256 * KiB
+    args = job(path, "page_fault", "randwrite", size, 4 * KiB, "--verify=crc32c",
+               "--verify_state_save=0")
+    doc, lines = run_ok(c, d, "page_fault verify", args, calls)
+    if doc:
+        maps = mapped(lines, size)
+        c.check(len(maps) == 1 and "PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS" in maps[0]
+                and not os.path.exists(path) and
+                not [ln for ln in lines if path in ln],
+                "page_fault: mappings %r, the file touched: %r" %
+                (maps, [ln for ln in lines if path in ln]))
+        c.check(ios(doc, "write") == 64 and ios(doc, "read") == 64 and
+                doc["jobs"][0]["error"] == 0,
+                "page_fault: %d writes, %d verify reads, error %d" %
+                (ios(doc, "write"), ios(doc, "read"), doc["jobs"][0]["error"]))
+    p = subprocess.run([BIN] + job(path, "page_fault", "read", size, 4 * KiB,
+                                   "--verify=crc32c", "--verify_only=1",
+                                   "--verify_state_save=0"),
+                       cwd=d, capture_output=True, text=True, timeout=120)
+    c.check(p.returncode != 0 and "verify" in p.stdout + p.stderr,
+            "page_fault verify_only: memory never written verified: exit %d: %s" %
+            (p.returncode, (p.stdout + p.stderr).strip()[-300:]))
+    args = ["--name=pf", "--directory=" + d, "--ioengine=page_fault", "--rw=randrw",
+            "--size=128k", "--bs=4k", "--nrfiles=2", "--offset=64k", "--fsync=2"]
+    doc, lines = run_ok(c, d, "page_fault two files", args, calls)
+    if doc:
+        # size= is shared by the two files: each mapped to the end of its 64 KiB region
+        maps = [ln for ln in calls_of(lines, "mmap") if "MAP_ANONYMOUS|MAP_NORESERVE" in ln]
+        c.check(len(mapped(lines, 128 * KiB)) == 2 and
+                ios(doc, "read") + ios(doc, "write") == 32 and
+                not [n for n in os.listdir(d) if n.startswith("pf.")],
+                "page_fault nrfiles=2 offset=64k: mappings %s, %d I/Os, files %s" %
+                (maps, ios(doc, "read") + ios(doc, "write"), os.listdir(d)))
+
 def main():
     c = Checks("local_engines")
     if not shutil.which("strace"):
@@ -380,7 +422,7 @@ def main():
                             ("pvsync2", check_pvsync2_uncached_refused),
                             ("mmap", check_mmap), ("mmap", check_mmap_openfiles),
                             ("mmap", check_sysbench_mmap),
-                            ("splice", check_splice)):
+                            ("splice", check_splice), ("page_fault", check_page_fault)):
             if engine_available(name):
                 check(c, d)
             else:

@@ -54,7 +54,7 @@ static const struct engine_info test_engines[] = {
 	{ .name = "io_uring", .available = true, .options = uring_test_options,
 	  .options_size = sizeof(struct uring_test_opts) },
 	{ .name = "null", .available = true,
-	  .flags = ENGINE_TRIM | ENGINE_CHEAP_SUBMIT | ENGINE_NO_FILES },
+	  .flags = ENGINE_TRIM | ENGINE_CHEAP_SUBMIT | ENGINE_NO_FILES | ENGINE_NO_DATA },
 	{ .name = "posixaio", .why_missing = "built without posixaio" },
 	/* issue 16: engines that move no data, as falloc, ftruncate and cpuio */
 	{ .name = "falloc", .available = true,
