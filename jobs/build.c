@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,10 +258,43 @@ static int apply_as_fio(const struct opt_def *o, const struct opt_ctx *ctx, void
 	return 0;
 }
 
-static int apply_key(const struct job_input *in, const struct engine_info *eng,
-		     const struct opt_ctx *ctx, struct job_desc *j, const struct key_ref *k,
-		     struct diag *d)
+/*
+ * An option of the ioengine a [global] section chose, under a job that chose another: fio
+ * took it where it was set and the job's engine has no use for it, so it is left out (fio
+ * 3.33 runs its e4defrag2 example so, donorname= in [global] above libaio jobs). True when
+ * keys[i] is such an option, with a note saying it was left out.
+ */
+static bool global_engine_option(const struct job_input *in, const struct engine_info *eng,
+				 const struct key_list *keys, size_t i, const struct job_desc *j,
+				 struct diag *d)
 {
+	const struct key_ref *k = &keys->v[i], *e = NULL;
+	const struct engine_info *geng;
+	const char *at = k->file;
+	char where[PATH_MAX + 16];
+
+	if (!k->global || k->replaces)
+		return false;
+	for (size_t n = 0; n < keys->n; n++)
+		if (keys->v[n].global && !keys->v[n].replaces &&
+		    opt_find(job_options, keys->v[n].key) == opt_find(job_options, "ioengine"))
+			e = &keys->v[n];
+	geng = e ? jobs_engine(in, e->val) : NULL;
+	if (!eng || !geng || geng == eng || !opt_find(geng->options, k->key))
+		return false;
+	if (k->line > 0 && snprintf(where, sizeof(where), "%s:%d", k->file, k->line) > 0)
+		at = where;
+	diag_note(d, "%s: job '%s': option '%s' belongs to [global]'s ioengine '%s', and the job "
+		  "uses '%s': left out for it, as fio does", at, j->name, k->key, geng->name,
+		  eng->name);
+	return true;
+}
+
+static int apply_key(const struct job_input *in, const struct engine_info *eng,
+		     const struct opt_ctx *ctx, struct job_desc *j, const struct key_list *keys,
+		     size_t i, struct diag *d)
+{
+	const struct key_ref *k = &keys->v[i];
 	const struct opt_def *o = opt_find(job_options, k->key);
 	char why[WHY_LEN];
 	const char *val;
@@ -271,6 +305,8 @@ static int apply_key(const struct job_input *in, const struct engine_info *eng,
 		o = opt_find(eng->options, k->key);
 		base = j->engine_opts.bytes;
 	}
+	if (!o && global_engine_option(in, eng, keys, i, j, d))
+		return 0;
 	if (!o)
 		return unknown_option(in, eng, j, k, d);
 	if (k->bare && !o->bare_ok && o->type != OPT_BOOL && o->type != OPT_BOOL_INV)
@@ -413,7 +449,7 @@ static int build_one(const struct job_input *in, size_t sec, const size_t *globa
 	for (size_t i = 0; !ret && i < keys.n; i++) {
 		if (!i || keys.v[i].layer != keys.v[i - 1].layer)
 			ctx.kb_base = layer_kb_base(&keys, i, i ? ctx.kb_base : 1024, &ctx, j);
-		ret = apply_key(in, eng, &ctx, j, &keys.v[i], d);
+		ret = apply_key(in, eng, &ctx, j, &keys, i, d);
 	}
 	ctx.kb_base = j->kb_base;
 	free(keys.v);

@@ -28,6 +28,7 @@ extern const struct ioengine_ops dirdelete_engine;
 extern const struct ioengine_ops falloc_engine;
 extern const struct ioengine_ops ftruncate_engine;
 extern const struct ioengine_ops cpuio_engine;
+extern const struct ioengine_ops e4defrag_engine;
 extern const struct ioengine_ops exec_engine;
 extern const struct ioengine_ops sg_engine;
 #if HAVE_LIBAIO
@@ -63,6 +64,7 @@ static const struct ioengine_ops *const engines[] = {
 	&falloc_engine,
 	&ftruncate_engine,
 	&cpuio_engine,
+	&e4defrag_engine,
 	&exec_engine,
 	&sg_engine,
 };

@@ -63,8 +63,10 @@ def write_replay_inputs(d):
         f.write(record)
 # Options that need another job before theirs (wait_for names one above it).
 BEFORE = {"wait_for": ["--name=w", "--size=1m"]}
-# What a job with an engine's option needs besides (an engine that runs for runtime=).
-ENGINE_NEEDS = {"cpuio": ["--runtime=1"], "exec": ["--runtime=1"]}  # issue 16
+# What a job with an engine's option needs besides (an engine that runs for runtime=, or
+# only writes).
+ENGINE_NEEDS = {"cpuio": ["--runtime=1"], "exec": ["--runtime=1"],  # issue 16
+                "e4defrag": ["--rw=write"]}  # issue 31: it only writes
 # Words of the form key= in the man page's prose that are not job options.
 NOT_OPTIONS = {"key", "value", "option", "job", "job2", "name", "util", "aggrios", "ios",
                "merge", "ticks", "in_queue", "r", "w", "f", "per", "min", "max", "avg",

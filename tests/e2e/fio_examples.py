@@ -190,6 +190,10 @@ def main():
                 counts["devices"] += 1
                 lines.append("on a device, parsed only: %s" % name)
                 continue
+            if "e4defrag" in eng:	# moves ext4's blocks: the sandbox's scratch is tmpfs
+                lines.append("on ext4, parsed only (e2e-engines_ext4 runs e4defrag): %s" %
+                             name)
+                continue
             if no_sandbox:
                 continue	# parsed; not run without the sandbox (said once, below)
             if missing_program(path):

@@ -876,6 +876,26 @@ START_TEST(engine_options_are_kept_in_engine_opts)
 }
 END_TEST
 
+/*
+ * An option of [global]'s engine under a job of another engine is left out with a note, as
+ * fio leaves it (its e4defrag2 example); the jobs that keep the engine take it.
+ */
+START_TEST(global_engine_option_is_left_out_for_another_engine)
+{
+	const struct aio_test_opts *aio;
+
+	add_file("job.fio", "[global]\nioengine=libaio\nuserspace_reap\n[aio]\n"
+		 "[uring]\nioengine=io_uring\n");
+	build_ok();
+	aio = (const void *)find_job("aio", 0)->engine_opts.bytes;
+	ck_assert(aio->userspace_reap);
+	ck_assert_ptr_null(job_setting(find_job("uring", 0), "userspace_reap"));
+	ck_assert_msg(strstr(d.notes, "job.fio:3: job 'uring': option 'userspace_reap' belongs "
+			     "to [global]'s ioengine 'libaio', and the job uses 'io_uring': "
+			     "left out for it, as fio does"), "notes: %s", d.notes);
+}
+END_TEST
+
 START_TEST(sync_engine_caps_iodepth_with_a_note)
 {
 	const struct job_desc *j = one_job("[job]\niodepth=32\n");
@@ -1155,6 +1175,7 @@ static Suite *jobs_suite(void)
 
 	tc = fixture_tcase("engines");
 	tcase_add_test(tc, engine_options_are_kept_in_engine_opts);
+	tcase_add_test(tc, global_engine_option_is_left_out_for_another_engine);
 	tcase_add_test(tc, jobs_engine_finds_by_exact_name);
 	suite_add_tcase(s, tc);
 
