@@ -328,6 +328,7 @@ struct job_desc {
 	uint64_t verify_offset;		/* the header goes this far into its chunk; 0: at 0 */
 	bool do_verify;
 	bool verify_fatal;
+	bool verify_write_sequence;	/* check each header's write generation (fio HEAD) */
 	uint64_t verify_backlog;	/* verify after this many writes; 0: after the writes */
 	uint64_t verify_backlog_batch;	/* chunks read back each verify_backlog; 0: that */
 	bool verify_only;

@@ -468,6 +468,10 @@ const struct opt_def job_options[] = {
 		 "bytes covered by each header and checksum (0: the block size)"),
 	JOB_BOOL("do_verify", do_verify, "1", "read back and check after the writes"),
 	JOB_BOOL("verify_fatal", verify_fatal, "0", "stop the job at the first bad block"),
+	JOB_BOOL("verify_write_sequence", verify_write_sequence, "1",
+		 "check that each block holds its last write's generation; 0: the header and "
+		 "checksum alone (fio HEAD: a block another job or an older write holds passes "
+		 "if whole)"),
 	JOB_SIZE("verify_backlog", verify_backlog, "0", 0, 0,
 		 "check written blocks after every N writes (0: after the write phase); a "
 		 "count that takes 1k as fio does"),

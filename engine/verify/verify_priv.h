@@ -99,6 +99,7 @@ struct verify {
 	bool pattern_only;		/* verify=pattern: no header, every byte checked */
 	bool meta;			/* verify=meta: the header is checked, not the data */
 	bool null;			/* verify=null: read back, check nothing */
+	bool any_gen;			/* verify_write_sequence=0: no generation check */
 	uint32_t interval;
 	uint32_t hlen;			/* bytes of header written per chunk (0: none) */
 	uint64_t voff;			/* verify_offset: where the header is swapped to */

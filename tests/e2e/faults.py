@@ -55,6 +55,9 @@ ELSEWHERE = {
     "sg": "tests/e2e/sg.py, over the SCSI target emulator",
     "io_uring_cmd": "not faulted: NVMe passthrough, on hardware this project has none of",
     "null": "no I/O", "cpuio": "no I/O", "exec": "no I/O",
+    "page_fault": "no system call per I/O: memcpy to anonymous memory",
+    "e4defrag": "an ioctl per I/O (EXT4_IOC_MOVE_EXT), which the shim does not wrap: "
+                "tests/e2e/engines_ext4.py runs it on ext4",
     "filecreate": "check_nodata_engines", "filestat": "check_nodata_engines",
     "filedelete": "check_nodata_engines", "dircreate": "check_nodata_engines",
     "dirstat": "check_nodata_engines", "dirdelete": "check_nodata_engines",

@@ -9,7 +9,7 @@ verify_backlog_batch and trim_backlog_batch set the counts of reads and trims;
 trim_percentage trims that share (the zeroed blocks on disk are the trims counted);
 trim_verify_zero catches a trim that left data (the fault shim makes punch-hole a no-op);
 a mixed job's own reads are not checked, as fio's (corrupt reads pass, the verify pass's
-fail); verify_async checks in threads of its own (strace: the dumps are written by other threads
+fail); verify_write_sequence=0 passes a lost write's older block that the default fails; verify_async checks in threads of its own (strace: the dumps are written by other threads
 than the reads, N more threads are made, verify_async_cpus binds them) with the same
 results; experimental_verify reads
 the writes back in their order (log_offset logs); the state file is fio's
@@ -628,11 +628,36 @@ def check_state(c, d):
             "fio's random state is refused, saying why: %r" % err)
 
 
+def check_write_sequence(c, d):
+    """verify_write_sequence (fio HEAD): a write the device lost (the fault shim's lost
+    pwrite, in the second of two loops) leaves the first loop's block, whole and checksummed
+    but a generation behind: checked by default, it fails as an older write; with
+    verify_write_sequence=0 only the header and checksum are checked, and it passes. A
+    flipped byte fails either way."""
+    if not SHIM:
+        c.skip("no fault shim (or a TSan build): a lost write")
+        return
+    args = ["--name=s", "--filename=s.dat", "--size=64k", "--bs=4k", "--rw=write",
+            "--loops=2", "--verify=crc32c", "--verify_state_save=0"]
+    lost = {"LD_PRELOAD": SHIM, "IOJOB_FAULT": "pwrite:lost:20", "IOJOB_FAULT_PATH": "s.dat"}
+    _, err = job(c, d, args, 1, lost)
+    c.check("an older write (lost or reordered)" in err,
+            "a lost write, verify_write_sequence=1: %r" % err[-300:])
+    j, err = job(c, d, args + ["--verify_write_sequence=0"], 0, lost)
+    c.check(j and j["read"]["total_ios"] == 32 and j["error"] == 0,
+            "a lost write, verify_write_sequence=0: the checksum alone passes: %r" % err[-300:])
+    flipped = {"LD_PRELOAD": SHIM, "IOJOB_FAULT": "pread:flip:3", "IOJOB_FAULT_PATH": "s.dat"}
+    _, err = job(c, d, args + ["--verify_write_sequence=0"], 1, flipped)
+    c.check("computed over the data" in err,
+            "a flipped byte, verify_write_sequence=0: still checked: %r" % err[-300:])
+
+
 def main():
     run_checks("opts_verify", (
         check_methods, check_methods_with_fio, check_meta_null, check_pattern_with_fio,
         check_verify_offset, check_backlog_batch, check_verify_each_loop, check_trims,
-        check_async, check_experimental, check_state, check_mixed_reads))
+        check_async, check_experimental, check_state, check_mixed_reads,
+        check_write_sequence))
 
 
 if __name__ == "__main__":

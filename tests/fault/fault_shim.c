@@ -19,7 +19,9 @@
  *          (whole 512-byte sectors when there are at least 1024; 512 are left alone);
  *          a "short" fallocate succeeds having done nothing, as a device that ignores
  *          a discard; "flip" (pread alone): the read is made, then the last byte it read is
- *          inverted, as a medium that returns corrupt data; or "slowMS": the call waits MS milliseconds, then runs as it would
+ *          inverted, as a medium that returns corrupt data; "lost" (pwrite alone): the
+ *          write reports every byte written and writes none, as a device that loses a
+ *          write; or "slowMS": the call waits MS milliseconds, then runs as it would
  *          have (a slow I/O, for max_latency); for io_getevents alone, "depthUS": the call
  *          waits US microseconds for each I/O in flight (submitted by io_submit and not yet
  *          returned), so that an I/O's latency grows with the queue depth
@@ -90,6 +92,7 @@ struct fault {
 	enum fault_call call;
 	int err;		/* errno, or 0 for a short transfer or a slow call */
 	bool flip;		/* the data read comes back with its last byte inverted */
+	bool lost;		/* the write reports success and writes nothing */
 	unsigned long slow_ms;	/* a slow call: how long it waits */
 	unsigned long depth_us;	/* depthUS: the wait per I/O in flight */
 	unsigned long drift_us;	/* a drifting one: how much longer per second */
@@ -184,11 +187,15 @@ static void parse_spec(char *spec)
 		f->flip = true;
 		if (f->call != C_PREAD)
 			die("flip is for pread", what);
+	} else if (!strcmp(what, "lost")) {
+		f->lost = true;
+		if (f->call != C_PWRITE)
+			die("lost is for pwrite", what);
 	} else {
 		f->err = strcmp(what, "short") ? parse_errno(what) : 0;
 	}
 	if (f->err < 0)
-		die("unknown fault (an errno name or number, short, flip, slowMS or driftUS)",
+		die("unknown fault (an errno name or number, short, flip, lost, slowMS or driftUS)",
 		    what);
 	snprintf(f->what, sizeof(f->what), "%s", what);
 	f->nth = nth ? strtoul(nth, NULL, 10) : 1;
@@ -340,6 +347,8 @@ int fault_hit(enum fault_call call, int fd)
 			slow_ns = drift_ns(f);
 		else if (f->flip)
 			ret = FAULT_FLIP;
+		else if (f->lost)
+			ret = FAULT_LOST;
 		else
 			ret = f->err ? f->err : FAULT_SHORT;
 	}
@@ -381,6 +390,8 @@ static ssize_t do_pwrite(int fd, const void *buf, size_t n, off_t off)
 		errno = f;
 		return -1;
 	}
+	if (f == FAULT_LOST)
+		return (ssize_t)n;
 	return real_pwrite(fd, buf, f == FAULT_SHORT ? fault_shorter(n) : n, off);
 }
 

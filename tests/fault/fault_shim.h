@@ -9,6 +9,7 @@
 
 #define FAULT_SHORT	(-1)	/* fault_hit(): transfer less */
 #define FAULT_FLIP	(-2)	/* fault_hit(): transfer, then invert the last byte read */
+#define FAULT_LOST	(-3)	/* fault_hit(): report the whole write done, write nothing */
 #define FAULT_ANY_FD	(-1)	/* fault_hit(): no file to filter on */
 
 enum fault_call {
@@ -21,7 +22,7 @@ enum fault_call {
 };
 
 /*
- * One call of this kind on fd: 0 to let it be, FAULT_SHORT, FAULT_FLIP, or the errno to fail
+ * One call of this kind on fd: 0 to let it be, FAULT_SHORT, FAULT_FLIP, FAULT_LOST, or the errno to fail
  * it with.
  */
 int fault_hit(enum fault_call call, int fd);
