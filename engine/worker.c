@@ -114,9 +114,10 @@ static int set_ioprio(struct worker *w)
 
 	if (!v || syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0, (int)v) == 0)
 		return 0;
-	snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': prioclass=%u, prio=%u: "
-		 "ioprio_set: %s%s", w->job->name, w->job->prioclass, w->job->prio,
-		 strerror(errno), errno == EPERM ? " (the real-time class needs root)" : "");
+	snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': prioclass=%u, prio=%u, "
+		 "priohint=%u: ioprio_set: %s%s", w->job->name, w->job->prioclass, w->job->prio,
+		 w->job->priohint, strerror(errno),
+		 errno == EPERM ? " (the real-time class needs root)" : "");
 	return -errno;
 }
 

@@ -78,9 +78,9 @@ const char *rw_name(int rw)
 
 uint32_t job_ioprio(const struct job_desc *j)
 {
-	if (!job_setting(j, "prioclass") && !job_setting(j, "prio"))
+	if (!job_setting(j, "prioclass") && !job_setting(j, "prio") && !job_setting(j, "priohint"))
 		return 0;
-	return (j->prioclass ? j->prioclass : 2) << 13 | j->prio;
+	return (j->prioclass ? j->prioclass : 2) << 13 | j->priohint << 3 | j->prio;
 }
 
 const char *job_setting(const struct job_desc *j, const char *name)

@@ -145,6 +145,7 @@ struct job_setting {
 struct job_desc {
 	/* identity: the section a job came from and its place among the run's jobs and phases */
 	const char *name;
+	const char *comm;		/* the job thread's name (prctl PR_SET_NAME) */
 	const char *description;
 	unsigned jobnum;	/* clone index within its section, 0..numjobs-1 */
 	unsigned index;		/* position among all jobs of the run */
@@ -412,8 +413,9 @@ struct job_desc {
 	const char *numa_cpu_nodes;	/* node list for numa_run_on_node_mask(), or NULL */
 	int numa_mem_mode;		/* enum numa_mem_mode (jobs/opt_thread.h) */
 	const char *numa_mem_nodes;	/* its nodes for prefer, bind and interleave, or NULL */
-	unsigned prioclass;	/* prioclass=, prio=: the job thread's ioprio_set(2) */
+	unsigned prioclass;	/* prioclass=, prio=, priohint=: the job thread's ioprio_set(2) */
 	unsigned prio;
+	unsigned priohint;
 	int nice;			/* added to the thread's nice value, as nice(2) */
 	unsigned uid, gid;		/* the thread's ids, when job_setting() has them */
 	const char *cgroup;		/* cgroup the job joins (created if need be), or NULL */

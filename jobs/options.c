@@ -277,6 +277,8 @@ const struct opt_def job_options[] = {
 	/* identity */
 	JOB_STR("name", name, NULL, "job name (the section name by default)"),
 	JOB_STR("description", description, NULL, "free text printed with the job"),
+	JOB_STR("comm", comm, NULL, "the job thread's name, as ps and /proc show it (15 "
+		"characters kept; fio HEAD names the job's process so)"),
 
 	/* files */
 	JOB_LIST("filename", filenames, "file(s) or device(s) to use, ':'-separated; "
@@ -414,6 +416,9 @@ const struct opt_def job_options[] = {
 	JOB_UINT("prioclass", prioclass, "0", 0, 3,
 		 "I/O priority class of the job's thread: 1 rt, 2 be, 3 idle (0: be)"),
 	JOB_UINT("prio", prio, "0", 0, 7, "I/O priority level of the job's thread, 0 (highest) to 7"),
+	JOB_UINT("priohint", priohint, "0", 0, 1023,
+		 "I/O priority hint of the job's thread (a device's command duration limit "
+		 "descriptor; fio HEAD); with no class, best effort"),
 
 	/* jobs and groups */
 	JOB_UINT("numjobs", numjobs, "1", 1, 65536, "clones of this job, each on its own thread"),

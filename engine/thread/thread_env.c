@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -260,6 +261,9 @@ int thread_env_enter(const struct job_desc *j, const struct io_file *f, unsigned
 {
 	int ret;
 
+	/* comm=: the kernel keeps 15 characters; a name cannot fail but for a bad pointer */
+	if (j->comm)
+		prctl(PR_SET_NAME, (unsigned long)j->comm, 0, 0, 0);
 	ret = set_cpus(j, msg, len);
 	if (!ret)
 		ret = set_numa(j, msg, len);

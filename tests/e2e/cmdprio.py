@@ -294,16 +294,21 @@ def check_prioclass(c, d, engines):
         c.check(prios(jobs[0]["read"]) == {(2, 1): 256, (2, 5): 256},
                 "group of prio=1 and prio=5: %s" % prios(jobs[0]["read"]))
         c.check("prios" not in jobs[1]["read"], "group of one priority: prios shown")
-    if shutil.which("strace"):
+    # priohint= (fio HEAD) goes above the level, as fio HEAD sends it: class << 13 |
+    # hint << 3 | level, best effort when no class is set
+    for opts, want in ((["--prioclass=3", "--prio=2"], "IOPRIO_CLASS_IDLE, 2"),
+                       (["--priohint=3"], "IOPRIO_CLASS_BE, 24"),
+                       (["--priohint=5", "--prioclass=3", "--prio=1"], "IOPRIO_CLASS_IDLE, 41")):
+        if not shutil.which("strace"):
+            break
         p = subprocess.run(["strace", "-f", "-qq", "-e", "trace=ioprio_set", "-o",
                             os.path.join(d, "pt"), BIN, "--name=x", "--ioengine=psync",
-                            "--filename=" + os.path.join(d, "g.dat"), "--size=64k",
-                            "--prioclass=3", "--prio=2"], cwd=d, capture_output=True, text=True,
-                           env=traced_env())
+                            "--filename=" + os.path.join(d, "g.dat"), "--size=64k"] + opts,
+                           cwd=d, capture_output=True, text=True, env=traced_env())
         with open(os.path.join(d, "pt")) as f:
             trace = f.read()
-        c.check(p.returncode == 0 and "IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 2)) = 0" in trace,
-                "prioclass=3 prio=2: %s" % trace.strip()[-200:])
+        c.check(p.returncode == 0 and "IOPRIO_PRIO_VALUE(%s)) = 0" % want in trace,
+                "%s: %s" % (" ".join(opts), trace.strip()[-200:]))
     code, _, err = run(["--name=x", "--ioengine=psync", "--size=1m", "--filename=" +
                         os.path.join(d, "g.dat"), "--prioclass=1"], cwd=d)
     if os.geteuid() == 0:
@@ -311,7 +316,8 @@ def check_prioclass(c, d, engines):
     else:
         c.check(code == 1 and "ioprio_set: Operation not permitted" in err,
                 "prioclass=1 without root: exit %d: %s" % (code, err))
-    for opt, text in (("--prioclass=4", "'prioclass'"), ("--prio=8", "'prio'")):
+    for opt, text in (("--prioclass=4", "'prioclass'"), ("--prio=8", "'prio'"),
+                      ("--priohint=1024", "'priohint'")):
         code, _, err = run(["--name=x", "--size=1m", opt], cwd=d)
         c.check(code == 2 and text in err, "%s: exit %d: %s" % (opt, code, err))
 

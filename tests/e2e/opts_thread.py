@@ -4,8 +4,8 @@
 Each job's exec_prerun runs in the job's thread (as fio runs it in the job), so the shell
 it starts inherits what that thread was given, and it looks at the job's own thread too,
 through /proc/PID/task/*/ of the iojob process: affinity (cpus_allowed, cpumask,
-cpus_allowed_policy=split, numa_cpu_nodes), nice, NUMA memory policy (numactl --show),
-user and group ids and cgroup. The other thread(s) of the process keep their own settings.
+cpus_allowed_policy=split, numa_cpu_nodes), nice, the thread's name (comm), NUMA memory
+policy (numactl --show), user and group ids and cgroup. The other thread(s) of the process keep their own settings.
 exec_prerun and exec_postrun are seen before and after the job's writes by the bytes of
 its file; a file the job creates belongs to uid= and gid=; the blkio weight of cgroup_weight
 is read back; ioscheduler switches a loop device's scheduler (and refuses one it does not
@@ -112,6 +112,17 @@ def check_nice(c, d):
     c.check(sorted(nices)[-1] == want and nices.count(want) == 1,
             "nice=5: the job's thread alone has nice %d: %r" % (want, nices))
 
+
+
+def check_comm(c, d):
+    """comm= (fio HEAD) names the job's thread, its first 15 characters as the kernel keeps
+    them; the process and its other threads keep theirs."""
+    code, _, err = job(d, ["--comm=disk-hammer-0123456789",
+                           "--exec_prerun=cat /proc/$PPID/comm /proc/$PPID/task/*/comm"])
+    names = read(os.path.join(d, "t.prerun.txt")).split()
+    c.check(code == 0 and names[0] == "iojob" and names.count("disk-hammer-012") == 1 and
+            "disk-hammer-0123456789" not in names,
+            "comm=: the process, then its threads, named %r: %s" % (names, err))
 
 def check_numa(c, d):
     if not shutil.which("numactl"):
@@ -296,6 +307,7 @@ def main():
     try:
         check_affinity(c, d)
         check_nice(c, d)
+        check_comm(c, d)
         check_numa(c, d)
         check_ids(c, d)
         check_cgroup(c, d)
