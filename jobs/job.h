@@ -21,7 +21,9 @@ enum fallocate_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FAL
 /* fadvise_hint: none, by the job's pattern (fio's 1), or one advice for every job */
 enum fadvise_mode { FADV_HINT_NONE, FADV_HINT_PATTERN, FADV_HINT_SEQUENTIAL, FADV_HINT_RANDOM,
 		   FADV_HINT_NOREUSE };
-enum rand_dist { DIST_RANDOM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL, DIST_ZONED, DIST_ZONED_ABS };
+enum rand_dist { DIST_RANDOM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL, DIST_ZONED, DIST_ZONED_ABS,
+		 DIST_SEQUENCE };
+#define DIST_SEQUENCE_MAX	64	/* random_distribution=sequence's indices, as fio HEAD */
 
 /*
  * random_distribution=zipf, pareto or normal without a parameter, as fio 3.33 takes them:
@@ -233,6 +235,9 @@ struct job_desc {
 	double dist_center;		/* random_distribution's :CENTER, 0 to 1; -1 none */
 	struct dist_zone *dist_zones[IO_NDIR];	/* zoned, zoned_abs: per direction, or NULL */
 	unsigned ndist_zones[IO_NDIR];
+	uint64_t *dist_seq;		/* sequence: the block indices, in order (fio HEAD) */
+	unsigned ndist_seq;
+	bool random_sequence_stride;	/* sequence: each round moves on by its length */
 	int random_generator;		/* enum rand_gen: lfsr visits each block once, map or not */
 	bool randrepeat;
 	uint64_t randseed;

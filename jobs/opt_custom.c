@@ -396,13 +396,45 @@ int opt_rate_iops_min_parse(const struct opt_ctx *ctx, const char *val, void *ds
 }
 
 /* random_distribution=random | zipf:THETA | pareto:H | normal:DEV */
+/* sequence:I,J,...: fio HEAD's fixed order of block indices, 1 to 64 of them. */
+static int sequence_parse(const struct opt_ctx *ctx, const char *param, struct job_desc *j,
+			  char *why, size_t whylen)
+{
+	uint64_t v[DIST_SEQUENCE_MAX];
+	unsigned n = 0;
+	const char *p = param;
+
+	while (p && *p) {
+		char *end;
+
+		if (n == DIST_SEQUENCE_MAX || !isdigit((unsigned char)*p))
+			break;
+		v[n++] = strtoull(p, &end, 10);
+		p = *end == ',' && end[1] ? end + 1 : end;
+		if (*end && *end != ',')
+			break;
+	}
+	if (!n || (p && *p)) {
+		snprintf(why, whylen, "'sequence:%s' takes 1 to %d block indices (0 or more), "
+			 "',' between them, such as sequence:2,0,1", param ? param : "",
+			 DIST_SEQUENCE_MAX);
+		return -EINVAL;
+	}
+	j->dist_seq = arena_alloc(ctx->arena, sizeof(v[0]) * n);
+	if (!j->dist_seq)
+		return -ENOMEM;
+	memcpy(j->dist_seq, v, sizeof(v[0]) * n);
+	j->ndist_seq = n;
+	return 0;
+}
+
 int opt_distribution_parse(const struct opt_ctx *ctx, const char *val, void *dst,
 			      char *why, size_t whylen)
 {
 	static const struct opt_enum dists[] = {
 		{ "random", DIST_RANDOM }, { "zipf", DIST_ZIPF }, { "pareto", DIST_PARETO },
 		{ "normal", DIST_NORMAL }, { "zoned", DIST_ZONED }, { "zoned_abs", DIST_ZONED_ABS },
-		{ NULL },
+		{ "sequence", DIST_SEQUENCE }, { NULL },
 	};
 	struct job_desc *j = dst;
 	char name[16];
@@ -412,7 +444,7 @@ int opt_distribution_parse(const struct opt_ctx *ctx, const char *val, void *dst
 
 	if (enum_lookup(dists, name, &d) < 0) {
 		snprintf(why, whylen, "'%s' is not one of random, zipf:THETA, pareto:H, "
-			 "normal:DEV, zoned:A/S:..., zoned_abs:A/SIZE:...", val);
+			 "normal:DEV, zoned:A/S:..., zoned_abs:A/SIZE:..., sequence:I,J,...", val);
 		return -EINVAL;
 	}
 	if (d == DIST_ZONED || d == DIST_ZONED_ABS) {
@@ -421,6 +453,10 @@ int opt_distribution_parse(const struct opt_ctx *ctx, const char *val, void *dst
 			return -EINVAL;
 		}
 		ret = opt_zoned_parse(ctx, param, d == DIST_ZONED_ABS, j, why, whylen);
+		if (ret < 0)
+			return ret;
+	} else if (d == DIST_SEQUENCE) {
+		ret = sequence_parse(ctx, param, j, why, whylen);
 		if (ret < 0)
 			return ret;
 	} else if (d != DIST_RANDOM && (!param || !*param)) {

@@ -349,7 +349,12 @@ const struct opt_def job_options[] = {
 	JOB_CUSTOM("random_distribution", random_distribution, "random", opt_distribution_parse,
 		   "offsets of random jobs: uniform or skewed",
 		   .syntax = "random, zipf:THETA[:C], pareto:H[:C], normal:DEV[:C] (C: center, 0 "
-		   "to 1), zoned:A/S:... or zoned_abs:A/SIZE:... (per direction, ',')"),
+		   "to 1), zoned:A/S:... or zoned_abs:A/SIZE:... (per direction, ','), "
+		   "sequence:I,J,... (block indices, in order)"),
+	JOB_BOOL("random_sequence_stride", random_sequence_stride, "0",
+		 "random_distribution=sequence: each round of the indices starts as many blocks "
+		 "further on as it has, and the job ends at the region's end (fio HEAD); 0: "
+		 "the same blocks round after round"),
 	JOB_CUSTOM("file_service_type", file_service, "roundrobin", opt_file_service_parse,
 		   "which file the next I/O goes to, switching every N I/Os, or drawn for each "
 		   "from a skew",

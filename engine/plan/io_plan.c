@@ -81,7 +81,8 @@ static bool extra_offsets(const struct job_desc *j)
 	for (int d = 0; d < IO_NDIR; d++)
 		perc |= rw_does(j->rw, d) && j->percentage_random[d] < 100;
 	return j->zonemode == ZONE_STRIDED || j->random_distribution == DIST_ZONED ||
-	       j->random_distribution == DIST_ZONED_ABS || (perc && rw_is_random(j->rw));
+	       j->random_distribution == DIST_ZONED_ABS ||
+	       j->random_distribution == DIST_SEQUENCE || (perc && rw_is_random(j->rw));
 }
 
 /*
@@ -253,6 +254,8 @@ static int files_init(struct worker *w, uint64_t seed, uint64_t *io_size)
 				    j->dist_param, j->dist_center,
 				    seed ^ ((uint64_t)(i + 1) * 0xd1b54a32d192ed03ULL));
 		ret = plan_zones_init(w, i);
+		if (!ret)
+			ret = plan_sequence_check(w, i);
 		if (ret < 0)
 			return ret;
 		pf->covered = cover ? calloc(bits_words(nblocks), sizeof(*pf->covered)) : NULL;
@@ -849,7 +852,10 @@ static uint64_t rand_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp
 	return off;
 }
 
-/* A drawn offset in fio's rarer forms: percentage_random, zoned draws, strided zones. */
+/*
+ * A drawn offset in fio's rarer forms: percentage_random, zoned draws, strided zones, fio
+ * HEAD's sequences.
+ */
 static uint64_t rand_offset_extra(struct worker *w, unsigned fi, int d, uint32_t *lenp)
 {
 	const struct job_desc *j = w->job;
@@ -858,7 +864,15 @@ static uint64_t rand_offset_extra(struct worker *w, unsigned fi, int d, uint32_t
 
 	if (j->percentage_random[d] < 100 && rng_below(&w->rng, 100) >= j->percentage_random[d])
 		return seq_offset(w, fi, d, lenp);
-	if (pf->zpick[d])
+	if (j->random_distribution == DIST_SEQUENCE) {
+		uint64_t b = plan_sequence_block(w, fi, d, *lenp);
+
+		if (b == UINT64_MAX) {
+			w->plan.file_done = true;	/* the stride passed the end: no more */
+			return 0;
+		}
+		off = b * j->blockalign[d];
+	} else if (pf->zpick[d])
 		off = plan_zoned_block(w, pf, d) * w->plan.align;
 	else
 		off = rand_offset(w, fi, d, lenp);

@@ -65,7 +65,9 @@ struct io_plan {
 	bool seq_stop;			/* and the last file's ends the loop (seq_loop_ends()) */
 	bool file_done;			/* plan_offset(): that file's pass is over */
 	unsigned rand_run_left;		/* sequential I/Os left after a random one (rw=..:N) */
-	bool extra;			/* strided zones, zoned draws, percentage_random, skips */
+	bool extra;			/* strided zones, zoned draws, percentage_random, skips,
+					   sequences */
+	uint64_t seq_drawn[IO_NDIR];	/* random_distribution=sequence: I/Os placed so far */
 	uint64_t zone_bytes;		/* zonemode=strided: bytes done in this zone */
 	unsigned passes_left;		/* rw=read:SKIP: passes after this one (loops) */
 	bool trim_done;			/* trimwrite: the trim of tw_* went out, write next */

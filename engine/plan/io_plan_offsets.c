@@ -194,3 +194,46 @@ uint64_t plan_zoned_block(struct worker *w, struct plan_file *pf, int d)
 	/* a block whose I/O would pass the region's end: the last that fits */
 	return b < pf->gen.nblocks ? b : pf->gen.nblocks - 1;
 }
+
+int plan_sequence_check(struct worker *w, unsigned fi)
+{
+	const struct job_desc *j = w->job;
+	const struct io_file *f = &w->files[fi];
+
+	if (j->random_distribution != DIST_SEQUENCE || j->random_sequence_stride)
+		return 0;
+	for (int d = 0; d < IO_NDIR; d++) {
+		uint64_t ba = j->blockalign[d], top = 0;
+
+		if (!rw_does(j->rw, d))
+			continue;
+		for (unsigned i = 0; i < j->ndist_seq; i++)
+			top = j->dist_seq[i] > top ? j->dist_seq[i] : top;
+		if (top < f->io_len / ba && top * ba + j->bs[d].min <= f->io_len)
+			continue;
+		snprintf(w->error_msg, sizeof(w->error_msg), "job '%s': option "
+			 "'random_distribution': sequence block %" PRIu64 " of %" PRIu64
+			 " bytes is past the region of '%s' (%" PRIu64 " bytes)", j->name, top, ba,
+			 f->path, f->io_len);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+uint64_t plan_sequence_block(struct worker *w, unsigned fi, int d, uint32_t len)
+{
+	const struct job_desc *j = w->job;
+	uint64_t k = w->plan.seq_drawn[d], b;
+
+	if (k == UINT64_MAX)
+		return UINT64_MAX;	/* a stride went past the end: over for good */
+	b = j->dist_seq[k % j->ndist_seq];
+	if (j->random_sequence_stride)
+		b += k / j->ndist_seq * j->ndist_seq;
+	if (b * j->blockalign[d] + len > w->files[fi].io_len) {
+		w->plan.seq_drawn[d] = UINT64_MAX;
+		return UINT64_MAX;
+	}
+	w->plan.seq_drawn[d] = k + 1;
+	return b;
+}

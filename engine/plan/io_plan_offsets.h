@@ -34,6 +34,21 @@ int plan_zones_init(struct worker *w, unsigned fi);
 
 void plan_zones_free(struct plan_file *pf);
 
+/*
+ * random_distribution=sequence on file fi: without random_sequence_stride every index
+ * must fit the region (fio HEAD fails the I/O that reaches past it: here the job, before
+ * any). 0, or -ERANGE with w->error_msg set.
+ */
+int plan_sequence_check(struct worker *w, unsigned fi);
+
+/*
+ * The next block of direction d's sequence, in units of blockalign, from the region's
+ * start: the indices in order, round after round, each round moved on by their count with
+ * random_sequence_stride. UINT64_MAX when a stride has reached past the file's end: the
+ * job's I/O is over, as fio HEAD's.
+ */
+uint64_t plan_sequence_block(struct worker *w, unsigned fi, int d, uint32_t len);
+
 /* The next block (of plan.align bytes) of a zoned distribution in direction d. */
 uint64_t plan_zoned_block(struct worker *w, struct plan_file *pf, int d);
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Offsets and sizes as fio 3.33 makes them (issue 15, group D): rw=MODE:±SKIP, strided
 zones (zonesize, zonerange, zoneskip), rw_sequencer, percentage_random, random_generator,
-random_distribution's zones and centre, offset_align, bs=A-B, io_size's forms,
+random_distribution's zones and centre, fio HEAD's sequence, offset_align, bs=A-B, io_size's forms,
 serialize_overlap and softrandommap. Each check reads the offsets the job issued from its
 log_offset=1 latency log (psync: in the order they were issued) or counts in the JSON
 report, and compares them with what the job's own numbers make them; where fio is
@@ -257,6 +257,46 @@ def check_bare_distribution(c, d):
         want = offsets(c, d, "bf", job + ["--random_distribution=" + full])
         c.check(got and got == want, "random_distribution=%s draws as %s" % (bare, full))
 
+
+
+def check_sequence(c, d):
+    """random_distribution=sequence:I,J,... (fio HEAD): the blocks in that order, round
+    after round, each direction on its own count; with random_sequence_stride each round
+    moves on by the count of indices, and the job ends when one would pass the region's
+    end (fio HEAD's job of 11 blocks issues 9 and stops, loops or not). The orders below
+    are those fio HEAD's write_iolog showed for the same jobs. An index past the region
+    without a stride fails the job; bad lists are refused."""
+    seq = ["--bs=4k", "--random_distribution=sequence:2,0,1"]
+    cases = (
+        (["--rw=randread", "--size=48k", "--io_size=40k"], [2, 0, 1] * 3 + [2]),
+        (["--rw=randread", "--size=48k", "--io_size=40k", "--offset=8k"],
+         [4, 2, 3] * 3 + [4]),
+        (["--rw=randread", "--size=48k", "--io_size=80k", "--random_sequence_stride=1"],
+         [2, 0, 1, 5, 3, 4, 8, 6, 7, 11, 9, 10]),
+        (["--rw=randread", "--size=44k", "--loops=2", "--random_sequence_stride=1"],
+         [2, 0, 1, 5, 3, 4, 8, 6, 7]),
+        (["--rw=randwrite", "--size=64k", "--io_size=64k", "--random_sequence_stride=1",
+          "--bs=8k"], [2, 0, 1, 5, 3, 4]),
+    )
+    for args, want in cases:
+        rows = offsets(c, d, "sq", seq + args)
+        bs = 8 * K if "--bs=8k" in args else 4 * K
+        got = [off // bs for _, off, _ in rows]
+        c.check(got == want, "sequence %s: blocks %s, want %s" % (args, got, want))
+    rows = offsets(c, d, "sq", seq + ["--rw=randrw", "--size=48k", "--io_size=80k"])
+    for dd in (0, 1):
+        got = [off // (4 * K) for r, off, _ in rows if r == dd]
+        c.check(got == ([2, 0, 1] * 7)[:len(got)] and got,
+                "sequence randrw: direction %d's own order %s" % (dd, got))
+    code, _, err = run(["--name=sq", "--filename=data", "--rw=randread", "--size=48k",
+                        "--bs=4k", "--random_distribution=sequence:2,0,13"], cwd=d)
+    c.check(code == 1 and "sequence block 13 of 4096 bytes is past the region" in err,
+            "sequence past the region: exit %d %r" % (code, err))
+    for bad in ("sequence", "sequence:1,2,", "sequence:2,x", "sequence:" +
+                ",".join(str(i) for i in range(65))):
+        code, _, err = run(["--name=sq", "--filename=data", "--rw=randread", "--size=48k",
+                            "--random_distribution=" + bad], cwd=d)
+        c.check(code == 2 and "block indices" in err, "%s: exit %d %r" % (bad[:20], code, err))
 
 def unlink(path):
     if os.path.exists(path):
@@ -858,6 +898,7 @@ def main():
         check_seq_rand(c, d)
         check_offset_pct_new_file(c, d)
         check_bare_distribution(c, d)
+        check_sequence(c, d)
         check_generator(c, d)
         check_zoned(c, d)
         check_center(c, d)
