@@ -81,6 +81,7 @@ enum ioq_status {
 #define IOENG_TIMED	ENGINE_TIMED	/* no I/O to count: runs for runtime= */
 #define IOENG_MODIFIES	ENGINE_MODIFIES	/* changes files whatever rw= says */
 #define IOENG_BATCHES	ENGINE_BATCHES	/* one call submits or reaps many (io_uring) */
+#define IOENG_ATOMIC	ENGINE_ATOMIC	/* writes can carry RWF_ATOMIC (atomic=1) */
 #define IOENG_INLINE_QD1 (1u << 16)	/* at iodepth 1 completes in queue(), like a sync engine */
 #define IOENG_POSITIONAL ENGINE_POSITIONAL	/* no file position: clones may share fds */
 /*
@@ -198,6 +199,11 @@ void ioengine_do_vec_io(struct io_req *r, int rwf);
  */
 #ifndef RWF_DONTCACHE
 #define RWF_DONTCACHE	0x00000080
+#endif
+
+/* Linux 6.11's torn-write protection, fio HEAD's atomic=1, for headers before it. */
+#ifndef RWF_ATOMIC
+#define RWF_ATOMIC	0x00000040
 #endif
 
 /*

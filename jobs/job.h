@@ -258,6 +258,7 @@ struct job_desc {
 	int io_submit_mode;		/* enum submit_mode */
 	bool serialize_overlap;		/* hold an I/O while one it overlaps is in flight */
 	bool direct;
+	bool atomic;			/* writes with RWF_ATOMIC (fio HEAD) */
 	bool invalidate;
 	int sync;		/* enum sync_mode */
 	unsigned fsync_every;

@@ -384,6 +384,9 @@ const struct opt_def job_options[] = {
 	JOB_UINT("iodepth_low", iodepth_low, "0", 0, 65536,
 		 "refill when fewer are in flight (0: iodepth)"),
 	JOB_BOOL("direct", direct, "0", "open files with O_DIRECT"),
+	JOB_BOOL("atomic", atomic, "0", "writes with RWF_ATOMIC, all or none of each stored "
+		 "(fio HEAD; pvsync2, libaio, io_uring; a file without torn-write protection "
+		 "fails each write with EOPNOTSUPP)"),
 	JOB_BOOL_INV("buffered", direct, "the opposite of direct"),
 	JOB_BOOL("invalidate", invalidate, "1",
 		 "drop the files' cached pages when they are opened and at each new pass"),
@@ -843,9 +846,6 @@ const struct opt_def job_options[] = {
 	JOB_REFUSED("profile", NULL,
 		    "fio's built-in profiles (act, tiobench) are not in iojob; examples/seeds/ has the tiobench jobs",
 		    "run one of fio's built-in profiles"),
-	JOB_REFUSED("atomic", "0",
-		    "Linux has no O_ATOMIC; fio 3.33 fails such jobs the same way",
-		    "atomic writes with O_DIRECT"),
 
 	/* zoned block devices: zonemode=zbd is refused, and so are its options */
 	JOB_REFUSED("max_open_zones", "0", "zoned block devices (zonemode=zbd) are not "

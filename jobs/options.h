@@ -185,7 +185,8 @@ extern const struct opt_def job_options[];
 #define ENGINE_TIMED		(1u << 8)	/* nothing to count (cpuio, exec): runs for runtime= */
 #define ENGINE_MODIFIES		(1u << 9)	/* changes files whatever rw= says (filecreate) */
 #define ENGINE_BATCHES		(1u << 10)	/* one call submits or reaps many: batch by default */
-#define ENGINE_FLAGS		((1u << 11) - 1)	/* every flag above */
+#define ENGINE_ATOMIC		(1u << 11)	/* writes can carry RWF_ATOMIC (atomic=1) */
+#define ENGINE_FLAGS		((1u << 12) - 1)	/* every flag above */
 
 /* An ioengine as the job layer knows it: its name, whether it was built, its options. */
 struct engine_info {

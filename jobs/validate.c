@@ -1119,6 +1119,10 @@ int job_validate(struct job_desc *j, const struct engine_info *eng,
 				"so there is nothing to verify (use one of %s)",
 				engines_that(in, 0, ENGINE_NO_FILES | ENGINE_NO_DATA |
 					     ENGINE_WRITE_ONLY, names, sizeof(names)));
+	if (j->atomic && rw_does(j->rw, IO_WRITE) && !(eng->flags & ENGINE_ATOMIC))
+		return job_fail(j, "atomic", d, "option 'atomic': this ioengine cannot mark a "
+				"write atomic (RWF_ATOMIC): use one of %s, as fio HEAD asks",
+				engines_that(in, ENGINE_ATOMIC, 0, names, sizeof(names)));
 	if (rw_does(j->rw, IO_READ) && (eng->flags & ENGINE_WRITE_ONLY))
 		return fail(j, "rw", d, "option 'rw': this ioengine only writes (use rw=write "
 			    "or rw=randwrite)");

@@ -34,6 +34,7 @@ struct aio_state {
 	struct io_req **done;		/* requests of the last getevents() */
 	struct cmdprio cp;
 	int rw_flags;			/* RWF_* of every read and write: nowait */
+	int w_flags;			/* and of every write: atomic */
 };
 
 /* The completion ring's header as the kernel lays it out (fs/aio.c). */
@@ -66,6 +67,7 @@ static int aio_init(struct ioengine *e)
 	if (ret < 0)
 		goto err_free;
 	st->rw_flags = ((const struct aio_opts *)e->opts)->nowait ? RWF_NOWAIT : 0;
+	st->w_flags = st->rw_flags | (e->job->atomic ? RWF_ATOMIC : 0);
 	ret = io_setup((int)n, &st->ctx);	/* already -errno */
 	if (ret < 0)
 		goto err_free;
@@ -118,7 +120,7 @@ static enum ioq_status aio_queue(struct ioengine *e, struct io_req *r)
 		break;
 	case IO_WRITE:
 		io_prep_pwrite(cb, fd, r->buf, r->len, (long long)r->off);
-		cb->aio_rw_flags = st->rw_flags;
+		cb->aio_rw_flags = st->w_flags;
 		break;
 	case IO_FSYNC:
 		io_prep_fsync(cb, fd);
@@ -228,7 +230,7 @@ static const struct opt_def aio_options[] = {
 
 const struct ioengine_ops libaio_engine = {
 	.name		= "libaio",
-	.flags		= IOENG_POSITIONAL | IOENG_DEPTH_NEEDS_DIRECT | IOENG_TRIM,
+	.flags		= IOENG_POSITIONAL | IOENG_DEPTH_NEEDS_DIRECT | IOENG_TRIM | IOENG_ATOMIC,
 	.help		= "Linux native asynchronous I/O (io_submit/io_getevents)",
 	.options	= aio_options,
 	.options_size	= sizeof(struct aio_opts),

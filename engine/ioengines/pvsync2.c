@@ -20,6 +20,7 @@ struct pvsync2_opts {
 
 struct pvsync2_state {
 	int rwf;		/* the flags every I/O gets */
+	int wrwf;		/* and every write: atomic */
 	bool hipri_some;	/* hipri on a share of the I/Os only */
 	struct rng rng;
 };
@@ -39,6 +40,7 @@ static int pvsync2_init(struct ioengine *e)
 	if (o->hipri && o->hipri_percentage >= 100)
 		st->rwf |= RWF_HIPRI;
 	st->hipri_some = o->hipri && o->hipri_percentage < 100;
+	st->wrwf = e->job->atomic ? RWF_ATOMIC : 0;
 	rng_seed(&st->rng, e->job->randseed ^ 0x9e3779b9ULL ^ (uint64_t)e->job->jobnum << 32);
 	e->priv = st;
 	return 0;
@@ -74,7 +76,7 @@ static enum ioq_status pvsync2_queue(struct ioengine *e, struct io_req *r)
 {
 	const struct pvsync2_opts *o = e->opts;
 	struct pvsync2_state *st = e->priv;
-	int rwf = st->rwf;
+	int rwf = st->rwf | (r->dir == IO_WRITE ? st->wrwf : 0);
 
 	if (__builtin_expect(st->hipri_some, 0) &&
 	    rng_below(&st->rng, 100) < o->hipri_percentage)
@@ -97,7 +99,7 @@ static const struct opt_def pvsync2_options[] = {
 
 const struct ioengine_ops pvsync2_engine = {
 	.name		= "pvsync2",
-	.flags		= IOENG_SYNC | IOENG_TRIM | IOENG_POSITIONAL,
+	.flags		= IOENG_SYNC | IOENG_TRIM | IOENG_POSITIONAL | IOENG_ATOMIC,
 	.help		= "preadv2/pwritev2 of one vector with RWF_* flags, one I/O at a time",
 	.options	= pvsync2_options,
 	.options_size	= sizeof(struct pvsync2_opts),

@@ -49,6 +49,7 @@ struct uring_state {
 	struct io_req **done;	/* requests of the last getevents() */
 	struct cmdprio cp;
 	int rw_flags;		/* the RWF_* flags of every read and write */
+	int w_flags;		/* and of every write: atomic */
 	bool vectored;		/* readv/writev of iov[slot], not read/write */
 	struct iovec *iov;	/* one per request slot, when vectored */
 	unsigned force_async_n;	/* the force_async option */
@@ -162,6 +163,7 @@ static int uring_init_rw(struct ioengine *e, struct uring_state *st)
 		st->rw_flags |= RWF_DONTCACHE;
 	if (o->nowait)
 		st->rw_flags |= RWF_NOWAIT;
+	st->w_flags = st->rw_flags | (e->job->atomic ? RWF_ATOMIC : 0);
 	st->force_async_n = o->force_async;
 	st->vectored = !st->fixed_bufs && uring_vectored(&st->ring, o->nonvectored);
 	if (st->vectored) {
@@ -313,7 +315,7 @@ static void prep_rw(struct ioengine *e, struct io_uring_sqe *sqe, struct io_req 
 	} else {
 		io_uring_prep_write(sqe, fd, r->buf, r->len, r->off);
 	}
-	sqe->rw_flags = st->rw_flags;	/* the prep cleared them */
+	sqe->rw_flags = rd ? st->rw_flags : st->w_flags;	/* the prep cleared them */
 }
 
 static enum ioq_status uring_queue(struct ioengine *e, struct io_req *r)
@@ -522,7 +524,7 @@ static const struct opt_def uring_options[] = {
 
 const struct ioengine_ops uring_engine = {
 	.name		= "io_uring",
-	.flags		= IOENG_POSITIONAL | IOENG_TRIM | IOENG_BATCHES,
+	.flags		= IOENG_POSITIONAL | IOENG_TRIM | IOENG_BATCHES | IOENG_ATOMIC,
 	.fds		= 1,	/* the ring */
 	.help		= "io_uring via liburing: a registered ring, buffers and files registered by "
 			  "default where the kernel takes them, SQ polling, polled, uncached and "

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """fio's local engines of issue 16 (vsync, pvsync, pvsync2, mmap, splice) and fio HEAD's
-page_fault (issue 31), seen from the
+page_fault and atomic=1 (issue 31), seen from the
 system calls they make: strace counts each engine's calls, their vectors, flags, mappings
 and syncs, and the counts must be exactly those the JSON report's I/O counts imply. Where
 fio is installed, the same small job under fio makes the same calls as often, and its
@@ -369,6 +369,26 @@ def check_splice(c, d):
                             calls), lambda ls: len(calls_of(ls, "splice")))
 
 
+def check_atomic(c, d):
+    """atomic=1 (fio HEAD): every write carries RWF_ATOMIC (0x40) and no read does; where
+    the file has no torn-write protection (tmpfs, a VM's disk) each write fails with
+    EOPNOTSUPP, as in fio HEAD; an engine that cannot mark a write is refused."""
+    path = os.path.join(d, "atomic")
+    args = job(path, "pvsync2", "randrw", 64 * KiB, 4 * KiB, "--atomic=1")
+    code, _, lines, err = traced(d, BIN, args, ["preadv2", "pwritev2"])
+    writes, reads = calls_of(lines, "pwritev2"), calls_of(lines, "preadv2")
+    flagged = re.compile(r", (0x40|RWF_ATOMIC)\b")
+    c.check(writes and all(flagged.search(w) for w in writes) and
+            not any(flagged.search(r) for r in reads),
+            "pvsync2 atomic=1: writes %s, reads %s" % (writes[:2], reads[:2]))
+    c.check(code == 0 or "Operation not supported" in err or "Invalid argument" in err,
+            "pvsync2 atomic=1: exit %d: %s" % (code, err.strip()[-200:]))
+    p = subprocess.run([BIN] + job(path, "psync", "write", 64 * KiB, 4 * KiB, "--atomic=1"),
+                       cwd=d, capture_output=True, text=True, timeout=60)
+    c.check(p.returncode == 2 and "cannot mark a write atomic" in p.stderr,
+            "psync atomic=1: exit %d: %s" % (p.returncode, p.stderr.strip()))
+
+
 def check_page_fault(c, d):
     """page_fault (fio HEAD's engine): each file is anonymous private memory mapped from 0
     to the end of the job's region, and nothing on disk is opened, made or written; what a
@@ -422,7 +442,8 @@ def main():
                             ("pvsync2", check_pvsync2_uncached_refused),
                             ("mmap", check_mmap), ("mmap", check_mmap_openfiles),
                             ("mmap", check_sysbench_mmap),
-                            ("splice", check_splice), ("page_fault", check_page_fault)):
+                            ("splice", check_splice), ("page_fault", check_page_fault),
+                            ("pvsync2", check_atomic)):
             if engine_available(name):
                 check(c, d)
             else:

@@ -307,6 +307,23 @@ START_TEST(uring_nowait_sets_rwf_nowait)
 }
 END_TEST
 
+/* atomic=1 (fio HEAD): RWF_ATOMIC on writes alone, beside nowait's RWF_NOWAIT. */
+START_TEST(uring_atomic_marks_writes)
+{
+	struct rig g;
+
+	rig_open(&g, "io_uring", "atomic=1\nnowait=1");
+	ck_assert_int_eq(g.init_ret, 0);
+	ck_assert_uint_eq(queue_sqe(&g, 0, IO_READ)->rw_flags, RWF_NOWAIT);
+	ck_assert_uint_eq(queue_sqe(&g, 1, IO_WRITE)->rw_flags, RWF_NOWAIT | RWF_ATOMIC);
+	rig_close(&g);
+	rig_open(&g, "io_uring", "atomic=1\nnonvectored=0");
+	ck_assert_int_eq(g.init_ret, 0);
+	ck_assert_uint_eq(queue_sqe(&g, 0, IO_WRITE)->rw_flags, RWF_ATOMIC);
+	rig_close(&g);
+}
+END_TEST
+
 /* uncached: RWF_DONTCACHE on buffered I/O only, as fio (direct I/O caches nothing). */
 START_TEST(uring_uncached_sets_rwf_dontcache_when_buffered)
 {
@@ -521,6 +538,22 @@ START_TEST(aio_nowait_sets_aio_rw_flags)
 	}
 }
 END_TEST
+
+/* libaio's atomic=1 (fio HEAD): RWF_ATOMIC in the writes' aio_rw_flags alone. */
+START_TEST(aio_atomic_marks_writes)
+{
+	struct rig g;
+
+	rig_open(&g, "libaio", "atomic=1");
+	ck_assert_int_eq(g.init_ret, 0);
+	rig_queue(&g, 0, IO_READ);
+	ck_assert_uint_eq(((const struct iocb *)ioengine_aio_peek(&g.e))->aio_rw_flags, 0);
+	rig_queue(&g, 1, IO_WRITE);
+	ck_assert_uint_eq(((const struct iocb *)ioengine_aio_peek(&g.e))->aio_rw_flags,
+			  RWF_ATOMIC);
+	rig_close(&g);
+}
+END_TEST
 #endif
 
 #if HAVE_LIBURING
@@ -551,6 +584,7 @@ static Suite *engine_prep_suite(void)
 		tcase_add_test(tc, uring_unregistrable_buffers_fall_back_unless_asked);
 		tcase_add_test(tc, uring_nonvectored_0_is_readv_writev);
 		tcase_add_test(tc, uring_nowait_sets_rwf_nowait);
+		tcase_add_test(tc, uring_atomic_marks_writes);
 		tcase_add_test(tc, uring_uncached_sets_rwf_dontcache_when_buffered);
 		tcase_add_test(tc, uring_uncached_reads_leave_no_pages);
 		tcase_add_test(tc, uring_force_async_marks_every_nth);
@@ -559,6 +593,7 @@ static Suite *engine_prep_suite(void)
 #endif
 #if HAVE_LIBAIO
 	tcase_add_test(tc, aio_nowait_sets_aio_rw_flags);
+	tcase_add_test(tc, aio_atomic_marks_writes);
 #endif
 	suite_add_tcase(s, tc);
 	return s;
