@@ -266,6 +266,7 @@ struct job_desc {
 	uint64_t fsync_every_ios;	/* sync after every N I/Os of the job and its clones */
 	int fsync_scope;		/* enum fsync_scope */
 	bool end_fsync;
+	bool end_syncfs;		/* one syncfs(2) per file system at the end (fio HEAD) */
 	bool fsync_on_close;
 	unsigned sfr_every;		/* sync_file_range after every N writes; 0: never */
 	unsigned sfr_flags;		/* SYNC_FILE_RANGE_* for it */

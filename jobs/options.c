@@ -401,6 +401,8 @@ const struct opt_def job_options[] = {
 	JOB_ENUM("fsync_scope", fsync_scope, "file", fsync_scope_vals,
 		 "what fsync_every_ios syncs"),
 	JOB_BOOL("end_fsync", end_fsync, "0", "fsync the files when the job's writes end"),
+	JOB_BOOL("end_syncfs", end_syncfs, "0", "syncfs each file system the job wrote to when "
+		 "its writes end, one call for all its files there (fio HEAD)"),
 	JOB_BOOL("fsync_on_close", fsync_on_close, "0", "fsync each file when closing it"),
 
 	/* time */

@@ -16,7 +16,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/units.h"
 #include "engine/loop/account.h"
@@ -624,10 +626,40 @@ static void run_async_simple(struct worker *w)
 	run_async_as(w, true);
 }
 
+/*
+ * end_syncfs (fio HEAD): one syncfs(2) for each file system the job wrote to, where
+ * end_fsync syncs each file; inside the measured phase, counted as no I/O, as fio's.
+ */
+static void end_syncfs(struct worker *w)
+{
+	dev_t done[8];
+	unsigned ndone = 0;
+
+	for (unsigned i = 0; i < w->nfiles && !w->error; i++) {
+		struct stat sb;
+		unsigned k = 0;
+
+		if (w->files[i].fd < 0 || fstat(w->files[i].fd, &sb) < 0)
+			continue;
+		while (k < ndone && done[k] != sb.st_dev)
+			k++;
+		if (k < ndone)
+			continue;
+		if (syncfs(w->files[i].fd) < 0)
+			worker_fail(w, errno, "end_syncfs: syncfs of '%s''s file system: %s",
+				    w->files[i].path, strerror(errno));
+		if (ndone < sizeof(done) / sizeof(done[0]))
+			done[ndone++] = sb.st_dev;
+	}
+}
+
 /* end_fsync: sync every file the job wrote, inside the measured phase as fio does. */
 static void end_fsync(struct worker *w)
 {
 	const struct job_desc *j = w->job;
+
+	if (j->end_syncfs && rw_does(j->rw, IO_WRITE) && !w->error)
+		end_syncfs(w);
 
 	/* fio's job ends so with fsync_on_close too; the close then has nothing to sync */
 	if (!(j->end_fsync || j->fsync_on_close) || !rw_does(j->rw, IO_WRITE) || w->error)

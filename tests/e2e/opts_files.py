@@ -394,6 +394,35 @@ def check_loop_ends(c, d):
             "stopped: %s" % offsets)
 
 
+
+def check_end_syncfs(c, d):
+    """end_syncfs (fio HEAD): when the writes end (each loop's), one syncfs for each file
+    system the job wrote to, however many files it has there, and no fsync; a job on
+    files of two file systems (the scratch directory's and /dev/shm's, where they differ)
+    syncs both; a job that only reads syncs nothing."""
+    def count(args):
+        code, _, lines = traced(args + ["--output=/dev/null"], d, "syncfs,fsync")
+        return (code, sum("syncfs(" in l for l in lines),
+                sum(re.search(r"\bfsync\(", l) is not None for l in lines))
+    base = ["--name=s", "--directory=" + d, "--bs=4k", "--size=64k", "--nrfiles=4",
+            "--end_syncfs=1"]
+    for loops in (1, 3):
+        got = count(base + ["--rw=write", "--loops=%d" % loops])
+        c.check(got == (0, loops, 0), "end_syncfs, 4 files, loops=%d: (exit, syncfs, "
+                "fsync) %s" % (loops, got))
+    got = count(base + ["--rw=read"])
+    c.check(got == (0, 0, 0), "end_syncfs on a read job: %s" % (got,))
+    shm = "/dev/shm"
+    if os.path.isdir(shm) and os.stat(shm).st_dev != os.stat(d).st_dev:
+        other = os.path.join(shm, "iojob-syncfs-%d" % os.getpid())
+        try:
+            got = count(["--name=s", "--filename=%s:%s" % (os.path.join(d, "s1"), other),
+                         "--bs=4k", "--size=64k", "--rw=write", "--end_syncfs=1"])
+        finally:
+            if os.path.exists(other):
+                os.unlink(other)
+        c.check(got == (0, 2, 0), "end_syncfs over two file systems: %s" % (got,))
+
 def check_fallocate_sizes(c, d):
     """fallocate= sizes a write job's new file as fio's does (issue 28 item 6): none and
     keep leave it to grow as it is written (d53e42d truncated it to full size whatever
@@ -665,6 +694,7 @@ def main():
             check_sync_intervals(c, d)
             check_sync_open_flags(c, d)
             check_loop_ends(c, d)
+            check_end_syncfs(c, d)
             check_fadvise_noreuse(c, d)
             check_openfiles(c, d)
             check_lockfile(c, d)
