@@ -850,6 +850,29 @@ const struct opt_def job_options[] = {
 		    "run one of fio's built-in profiles"),
 
 	/* zoned block devices: zonemode=zbd is refused, and so are its options */
+	/*
+	 * fio HEAD's data placement (NVMe FDP and streams) and multi-range trims: only its
+	 * io_uring_cmd and xnvme engines act on them, on NVMe devices this project has none
+	 * of; the defaults pass, as any engine's job files carry them.
+	 */
+#define NVME_ONLY "fio HEAD acts on it only with io_uring_cmd or xnvme, NVMe passthrough " \
+		  "on hardware this project has none of"
+	JOB_REFUSED("fdp", "0", NVME_ONLY, "flexible data placement for writes"),
+	JOB_REFUSED("dataplacement", "none", NVME_ONLY, "data placement directive (fdp, streams)",
+		    .alias = "data_placement"),
+	JOB_REFUSED("plid_select", "roundrobin", NVME_ONLY, "how placement ids are picked",
+		    .alias = "fdp_pli_select"),
+	JOB_REFUSED("plids", NULL, NVME_ONLY, "placement ids a job's writes may use",
+		    .alias = "fdp_pli"),
+	JOB_REFUSED("dp_scheme", NULL, NVME_ONLY, "file mapping offsets to placement ids"),
+	JOB_REFUSED("num_range", "1", NVME_ONLY, "ranges per trim command"),
+#undef NVME_ONLY
+	JOB_REFUSED("write_zone_remainder", "0", "zoned block devices (zonemode=zbd) are not "
+		    "supported: this machine has none to test on",
+		    "fill a zone's remainder by writes (fio HEAD)"),
+	JOB_REFUSED("recover_zbd_write_error", "0", "zoned block devices (zonemode=zbd) are not "
+		    "supported: this machine has none to test on",
+		    "move write pointers after failed zone writes (fio HEAD)"),
 	JOB_REFUSED("max_open_zones", "0", "zoned block devices (zonemode=zbd) are not "
 		    "supported: this machine has none to test on", "most zones open at once"),
 	JOB_REFUSED("job_max_open_zones", "0", "zoned block devices (zonemode=zbd) are not "

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Every job option of fio 3.33, and each of its aliases, is in iojob's table: implemented,
-or refused with the reason (a job that sets it fails and says why). None is refused as
+or refused with the reason (a job that sets it fails and says why); so is each option of
+fio HEAD's listed in fio_head_options.txt. None is refused as
 "not built yet", and the README's "How iojob differs from fio" names each refused one.
 Where fio is installed, the kept list (fio_options.txt) is checked against its
 --cmdhelp=all, so the list cannot drift from the fio the other tests compare with."""
@@ -12,12 +13,13 @@ import subprocess
 from common import SRC, Checks, run
 
 LIST = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fio_options.txt")
+HEAD_LIST = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fio_head_options.txt")
 
 
-def fio_list():
-    """{name: [aliases]} as kept in fio_options.txt."""
+def fio_list(path=LIST):
+    """{name: [aliases]} as kept in fio_options.txt (or path)."""
     names = {}
-    with open(LIST) as f:
+    with open(path) as f:
         for line in f:
             if line.strip() and not line.startswith("#"):
                 w = line.split()
@@ -64,6 +66,10 @@ def main():
     check_list_is_fios(c, names)
     differences = readme_differences()
     refused = []
+    head = fio_list(HEAD_LIST)
+    c.check(not set(head) & set(names), "fio HEAD's list repeats 3.33's %s" %
+            sorted(set(head) & set(names)))
+    names = dict(names, **head)
     for name, aliases in sorted(names.items()):
         known, why = refusal(name)
         c.check(known, "fio's option '%s' is not in iojob's table" % name)
@@ -79,8 +85,8 @@ def main():
                 "yet'" % name)
         c.check("`%s`" % name in differences, "README's 'How iojob differs from fio' does not "
                 "name the refused option '%s'" % name)
-    print("%d of fio's %d options implemented, %d refused with a reason" %
-          (len(names) - len(refused), len(names), len(refused)))
+    print("%d of fio's %d options (3.33's and %d of HEAD's) implemented, %d refused with a "
+          "reason" % (len(names) - len(refused), len(names), len(head), len(refused)))
     c.finish()
 
 
