@@ -13,7 +13,7 @@
 
 #define CMDPRIO_NDIR		2	/* reads and writes: trim has no priority */
 #define CMDPRIO_SPLIT_MAX	64	/* cmdprio_bssplit entries per direction, as fio */
-#define CMDPRIO_PRIOS_MAX	3	/* priorities besides the job's own, per direction */
+#define CMDPRIO_PRIOS_MAX	7	/* priorities besides the job's own, per direction */
 
 /* An ioprio_set(2) value: class << 13 | hint << 3 | level. */
 #define CMDPRIO_CLASS_SHIFT	13

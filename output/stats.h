@@ -45,9 +45,11 @@ struct sample_sum {
 
 /*
  * Priorities a direction keeps apart (cmdprio_percentage, cmdprio_bssplit): the job's
- * own and three of cmdprio's. A group whose jobs use more gives up its per-priority view.
+ * own and seven of cmdprio's (fio HEAD's cmdprio_bssplit example takes four, with hints).
+ * A group whose jobs use more gives up its per-priority view. The entries no job uses
+ * are never touched (stats.c clears and copies lazily), so they cost no memory.
  */
-#define STATS_PRIO_NR	4
+#define STATS_PRIO_NR	8
 
 /* The latencies of the I/Os issued with one priority: clat, or lat with lat_percentiles. */
 struct prio_stats {

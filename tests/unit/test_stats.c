@@ -431,11 +431,16 @@ END_TEST
 START_TEST(prio_merge_past_the_slots_gives_the_view_up)
 {
 	struct job_stats *g = new_stats(), *a = new_stats(), *b = new_stats();
-	const uint32_t pa[] = { 0, 1, 2, 3 }, pb[] = { 0, 4, 5, 6 };
+	uint32_t pa[STATS_PRIO_NR], pb[STATS_PRIO_NR];
 
-	stats_prio_layout(&a->dir[0], 0, pa, 4, false);
-	stats_prio_layout(&b->dir[0], 0, pb, 4, false);
-	for (unsigned k = 0; k < 4; k++) {
+	/* each job fills the slots, sharing only the job's own priority: too many together */
+	for (unsigned k = 0; k < STATS_PRIO_NR; k++) {
+		pa[k] = k;
+		pb[k] = k ? STATS_PRIO_NR - 1 + k : 0;
+	}
+	stats_prio_layout(&a->dir[0], 0, pa, STATS_PRIO_NR, false);
+	stats_prio_layout(&b->dir[0], 0, pb, STATS_PRIO_NR, false);
+	for (unsigned k = 0; k < STATS_PRIO_NR; k++) {
 		add_prio(a, 0, k, 100, 1);
 		add_prio(b, 0, k, 100, 1);
 	}
@@ -443,7 +448,7 @@ START_TEST(prio_merge_past_the_slots_gives_the_view_up)
 	ck_assert(!g->dir[0].prio_dropped);
 	stats_merge(g, b);
 	ck_assert(g->dir[0].prio_dropped);
-	ck_assert_uint_eq(g->dir[0].clat.n, 8);
+	ck_assert_uint_eq(g->dir[0].clat.n, 2 * STATS_PRIO_NR);
 	free(a);
 	free(b);
 	free(g);
