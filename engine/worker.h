@@ -81,6 +81,7 @@ struct worker {
 	uint64_t t_go;			/* when the phase started, if the job starts with it */
 	uint64_t now;			/* the last clock reading */
 	uint64_t t_progress;		/* the last submit or reap that moved anything */
+	uint64_t verify_ticks;		/* spent in verify passes: their reads' runtime */
 	struct pace pace;		/* the measured phase, deadlines, rate and thinktime */
 
 	/* outcome */

@@ -712,19 +712,35 @@ static void drop_disabled(const struct job_desc *j, struct job_stats *st)
 }
 
 /*
+ * A direction's runtime, as fio keeps it: the job's phase for the directions it issues, less
+ * the verify passes, whose time is the reads' alone (a write job's read line runs as long
+ * as its verify, its write line as long as its writes).
+ */
+static uint64_t dir_runtime(const struct worker *w, const struct job_stats *st, int d)
+{
+	uint64_t runtime = st->runtime_ns, vns = clock_to_ns(w->clk, w->verify_ticks);
+
+	if (vns > runtime)
+		vns = runtime;
+	if (!rw_does(w->job->rw, d))
+		return !st->dir[d].ios ? 0 : d == IO_READ ? vns : runtime;
+	return d == IO_READ ? runtime : runtime - vns;
+}
+
+/*
  * What the end of the run makes of the counters, into st (the job's own, or a copy that
  * --status-interval shows): each direction's runtime, lat for sync engines, and their
  * depths. pace_measure() has set st's runtime.
  */
 void worker_close_stats(const struct worker *w, struct job_stats *st)
 {
-	uint64_t total = st->sync_ios, runtime = st->runtime_ns;
+	uint64_t total = st->sync_ios;
 
 	stats_fold_exact_clat(st);
 	for (int d = 0; d < IO_NDIR; d++) {
 		/* verify's reads of a write job are reads with a runtime, as in fio */
 		if (rw_does(w->job->rw, d) || st->dir[d].ios)
-			st->dir[d].runtime_ns = runtime;
+			st->dir[d].runtime_ns = dir_runtime(w, st, d);
 		total += st->issued[d];
 		if (w->sync_path) {
 			/* Submission and completion are one event: lat is clat. */
@@ -766,12 +782,16 @@ static void run_once(struct worker *w)
 /* Read back what was written, after the writes: as fio, in the same job. */
 static void verify_pass(struct worker *w)
 {
+	uint64_t t0;
+
 	if (!verify_pass_wanted(w))
 		return;
+	t0 = clock_ticks(w->clk);
 	verify_start_pass(w);
 	w->issuing = true;
 	run_once(w);
 	verify_end_pass(w);
+	w->verify_ticks += clock_ticks(w->clk) - t0;
 }
 
 void worker_run(struct worker *w)

@@ -652,12 +652,39 @@ def check_write_sequence(c, d):
             "a flipped byte, verify_write_sequence=0: still checked: %r" % err[-300:])
 
 
+def check_runtime_split(c, d):
+    """Each direction's runtime as fio keeps it: a write job's write line runs as long as
+    its writes and its read line as long as its verify pass, the two adding up to the job's
+    runtime; a randrw job's reads run the whole job (its own reads, then the pass) and its
+    writes the part before the pass (iojob gave every line the whole job's runtime).
+    Relations within one run, in iojob and fio alike; no time is asserted."""
+    tools = [("iojob", [BIN])] + ([("fio", ["fio", "--verify_state_save=0"])]
+                                  if shutil.which("fio") else [])
+    for tool, cmd in tools:
+        for rw in ("write", "randrw"):
+            p = subprocess.run(cmd + ["--name=r", "--filename=r.dat", "--size=8m", "--bs=4k",
+                                      "--rw=" + rw, "--verify=crc32c",
+                                      "--output-format=json"], cwd=d, capture_output=True,
+                               text=True, timeout=120)
+            try:
+                j = json.loads(p.stdout[p.stdout.index("{"):])["jobs"][0]
+                r, w, t = j["read"]["runtime"], j["write"]["runtime"], j["job_runtime"]
+            except (ValueError, IndexError, KeyError):
+                c.check(False, "%s %s: no report: %s" % (tool, rw, p.stderr[-300:]))
+                continue
+            if rw == "write":
+                ok = r < t and w < t and abs(r + w - t) <= 3
+            else:
+                ok = w < r and abs(r - t) <= 2
+            c.check(ok, "%s rw=%s verify: read %d ms, write %d ms, job %d ms" %
+                    (tool, rw, r, w, t))
+
 def main():
     run_checks("opts_verify", (
         check_methods, check_methods_with_fio, check_meta_null, check_pattern_with_fio,
         check_verify_offset, check_backlog_batch, check_verify_each_loop, check_trims,
         check_async, check_experimental, check_state, check_mixed_reads,
-        check_write_sequence))
+        check_write_sequence, check_runtime_split))
 
 
 if __name__ == "__main__":
