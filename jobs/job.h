@@ -387,6 +387,7 @@ struct job_desc {
 	unsigned log_hist_coarseness;
 	bool log_max_value;		/* log_avg_msec windows log their largest latency */
 	bool log_offset;
+	bool log_issue_time;		/* the issue time column (fio HEAD) */
 	bool log_prio;			/* the logs' last column is the raw ioprio, not 0/1 */
 	bool per_job_logs;
 	bool log_unix_epoch;

@@ -518,6 +518,9 @@ const struct opt_def job_options[] = {
 	JOB_UINT("log_hist_coarseness", log_hist_coarseness, "0", 0, 6,
 		 "merge 2^N histogram buckets per column"),
 	JOB_BOOL("log_offset", log_offset, "0", "add each I/O's offset to the logs"),
+	JOB_BOOL("log_issue_time", log_issue_time, "0", "add each I/O's issue time (ns) to the "
+		 "clat and slat logs, after the priority (fio HEAD; needs write_lat_log and "
+		 "log_offset)"),
 	JOB_BOOL("per_job_logs", per_job_logs, "1",
 		 "one log file per job (0: one per log type for all jobs)"),
 	JOB_BOOL("log_unix_epoch", log_unix_epoch, "0",

@@ -399,6 +399,14 @@ static int check_log_forms(const struct job_desc *j, struct diag *d)
 			 (unsigned long long)j->bs[IO_TRIM].min, BLOCK_INFO_LIMIT);
 		return fail(j, "block_error_percentiles", d, why);
 	}
+	/* fio HEAD: "log_issue_time option requires write_lat_log and log_offset options" */
+	if (j->log_issue_time && (!j->lat_log || !j->log_offset))
+		return fail(j, "log_issue_time", d, "option 'log_issue_time' needs write_lat_log "
+			    "and log_offset, as fio HEAD asks (the issue time follows the offset "
+			    "in the latency logs)");
+	if (j->log_issue_time && j->log_store_compressed)
+		return fail(j, "log_issue_time", d, "option 'log_issue_time': fio 3.33's "
+			    "compressed samples (log_store_compressed) have no issue time");
 	if (j->log_store_compressed && j->hist_log)
 		return fail(j, "log_store_compressed", d, "option 'log_store_compressed': fio's "
 			    "compressed format holds samples, not the histograms of write_hist_log");

@@ -143,7 +143,7 @@ static char *put_field(char *p, uint64_t v)
 	return p;
 }
 
-/* One line, "time, value, ddir, bs, [offset, ]prio\n", at p; returns its end. */
+/* One line, "time, value, ddir, bs, [offset, ]prio[, issue]\n", at p; returns its end. */
 static char *format_line(char *p, const struct joblog_entry *e, unsigned flags)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -162,6 +162,11 @@ static char *format_line(char *p, const struct joblog_entry *e, unsigned flags)
 			*p++ = hex[e->ioprio >> shift & 0xf];
 	} else {
 		*p++ = (e->ioprio >> IOPRIO_CLASS_SHIFT) == IOPRIO_CLASS_RT ? '1' : '0';
+	}
+	if (flags & JOBLOG_ISSUE) {
+		*p++ = ',';
+		*p++ = ' ';
+		p = put_dec(p, e->issue_ns);
 	}
 	*p++ = '\n';
 	return p;

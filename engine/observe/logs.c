@@ -148,7 +148,8 @@ struct job_logs *logs_create(const struct job_desc *j, int *err)
 	l->iops = j->iops_log;
 	l->averaged = j->log_avg_ns > 0;
 	l->window_max = j->log_max_value;
-	l->form = (j->log_offset ? JOBLOG_OFFSET : 0) | (j->log_prio ? JOBLOG_PRIO : 0);
+	l->form = (j->log_offset ? JOBLOG_OFFSET : 0) | (j->log_prio ? JOBLOG_PRIO : 0) |
+		  (j->log_issue_time ? JOBLOG_ISSUE : 0);
 	l->ioprio = (uint16_t)job_ioprio(j);
 	size_logs(l, j);
 	if (!prealloc(l))
@@ -205,9 +206,15 @@ static void reset_max(struct job_logs *l)
 	memset(l->max_lat, 0, sizeof(l->max_lat));
 }
 
+/* ticks as the logs' time: ns from the log's start (the job's, or the run's) */
+static uint64_t to_ns(const struct worker *w, uint64_t ticks)
+{
+	return clock_to_ns(w->clk, ticks - w->pace.t_start) + w->logs->epoch_ns;
+}
+
 static uint64_t to_ms(const struct worker *w, uint64_t ticks)
 {
-	return (clock_to_ns(w->clk, ticks - w->pace.t_start) + w->logs->epoch_ns) / NS_PER_MSEC;
+	return to_ns(w, ticks) / NS_PER_MSEC;
 }
 
 void logs_start(struct worker *w)
@@ -277,10 +284,13 @@ void logs_io(struct worker *w, const struct io_req *r, uint64_t now, uint64_t cl
 	}
 	ms = to_ms(w, now);
 	if (l->lat) {
-		joblog_add(&l->clat_log, ms, clat_ns, d, r->full_len, off, prio);
+		/* log_issue_time (fio HEAD): when it was issued, in clat and slat alone */
+		uint64_t issue = l->form & JOBLOG_ISSUE ? to_ns(w, r->t_submit) : 0;
+
+		joblog_add(&l->clat_log, ms, clat_ns, d, r->full_len, off, prio, issue);
 		if (!w->sync_path)
-			joblog_add(&l->slat_log, ms, slat_ns, d, r->full_len, off, prio);
-		joblog_add(&l->lat_log, ms, lat_ns, d, r->full_len, off, prio);
+			joblog_add(&l->slat_log, ms, slat_ns, d, r->full_len, off, prio, issue);
+		joblog_add(&l->lat_log, ms, lat_ns, d, r->full_len, off, prio, 0);
 	}
 	/*
 	 * fio's per-I/O bandwidth entry: the I/O's bytes over its clat, in bytes per ms. With
@@ -290,12 +300,12 @@ void logs_io(struct worker *w, const struct io_req *r, uint64_t now, uint64_t cl
 	if (l->bw && !w->job->disable_bw) {
 		uint64_t bw = clat_ns ? r->full_len * NS_PER_MSEC / clat_ns : 0;
 
-		joblog_add(&l->bw_log, ms, bw, d, r->full_len, off, prio);
+		joblog_add(&l->bw_log, ms, bw, d, r->full_len, off, prio, 0);
 		if (!w->pace.bw_ticks)
 			moments_add(&w->st->dir[d].bw, bw, 1);
 	}
 	if (l->iops) {
-		joblog_add(&l->iops_log, ms, 1, d, r->full_len, off, prio);
+		joblog_add(&l->iops_log, ms, 1, d, r->full_len, off, prio, 0);
 		if (!w->pace.iops_ticks)
 			moments_add(&w->st->dir[d].iops, 1, 1);
 	}
@@ -318,19 +328,19 @@ static void close_window(struct worker *w, uint64_t end, uint64_t ms)
 		/* a window's entry has no size, offset or priority of its own: 0, as fio's */
 		if (l->lat) {
 			joblog_add(&l->clat_log, ms, l->window_max ? l->max_clat[d] :
-				   l->win_clat[d] / n, d, 0, 0, 0);
+				   l->win_clat[d] / n, d, 0, 0, 0, 0);
 			if (!w->sync_path)
 				joblog_add(&l->slat_log, ms, l->window_max ? l->max_slat[d] :
-					   l->win_slat[d] / n, d, 0, 0, 0);
+					   l->win_slat[d] / n, d, 0, 0, 0, 0);
 			joblog_add(&l->lat_log, ms, l->window_max ? l->max_lat[d] :
-				   l->win_lat[d] / n, d, 0, 0, 0);
+				   l->win_lat[d] / n, d, 0, 0, 0, 0);
 		}
 		/* bw and iops are one sample per window: its largest is its mean */
 		if (l->bw)
 			joblog_add(&l->bw_log, ms, (uint64_t)((stats_u128)l->win_bytes[d] *
-				   NS_PER_SEC / ns / 1024), d, 0, 0, 0);
+				   NS_PER_SEC / ns / 1024), d, 0, 0, 0, 0);
 		if (l->iops)
-			joblog_add(&l->iops_log, ms, n * NS_PER_SEC / ns, d, 0, 0, 0);
+			joblog_add(&l->iops_log, ms, n * NS_PER_SEC / ns, d, 0, 0, 0, 0);
 		l->win_n[d] = l->win_bytes[d] = 0;
 		l->win_clat[d] = l->win_slat[d] = l->win_lat[d] = 0;
 		l->max_clat[d] = l->max_slat[d] = l->max_lat[d] = 0;

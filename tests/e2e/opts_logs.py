@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """fio 3.33's log options beyond the basic logs: log_max_value, log_prio, log_entries,
-log_compression (and its CPUs), log_store_compressed, log_alternate_epoch and its clock id,
-and block_error_percentiles; each checked by what it does to the files or the report."""
+log_compression (and its CPUs), log_store_compressed, log_alternate_epoch and its clock
+id, block_error_percentiles and fio HEAD's log_issue_time; each checked by what it does
+to the files or the report."""
 import json
 import os
 import shutil
@@ -274,6 +275,34 @@ def check_block_error_percentiles(c, d):
         c.check(code == 2 and want in err, "%s: exit 2, %s: %s" % (args, want, err))
 
 
+def check_issue_time(c, d):
+    """log_issue_time (fio HEAD): a seventh column, the I/O's issue time in ns from the
+    log's start, in the clat and slat logs (libaio: both), 0 in the lat log; each I/O is
+    issued before it completes (issue ns at most the entry's ms, rounded up) and, at depth
+    1, after the one before; without log_offset the job is refused, as fio HEAD refuses it."""
+    base = ["--name=i", "--filename=i.dat", "--size=256k", "--bs=4k", "--rw=randread",
+            "--write_lat_log=i", "--log_offset=1", "--log_issue_time=1"]
+    code, _, err = run(base + ["--ioengine=psync"], cwd=d)
+    clat = read_log(os.path.join(d, "i_clat.1.log"))
+    lat = read_log(os.path.join(d, "i_lat.1.log"))
+    issued = [int(r[6]) for r in clat if len(r) == 7]
+    c.check(code == 0 and len(issued) == len(clat) == 64 and issued == sorted(issued) and
+            all(int(r[6]) <= (int(r[0]) + 1) * 1000000 for r in clat) and
+            all(len(r) == 7 and r[6] == "0" for r in lat),
+            "log_issue_time psync: exit %d, clat %s, lat %s: %s" %
+            (code, clat[:2], lat[:2], err))
+    code, _, err = run(base + ["--ioengine=libaio", "--iodepth=4"], cwd=d)
+    clat = read_log(os.path.join(d, "i_clat.1.log"))
+    slat = read_log(os.path.join(d, "i_slat.1.log"))
+    c.check(code == 0 and len(clat) == len(slat) == 64 and
+            sorted(r[6] for r in clat) == sorted(r[6] for r in slat) and
+            all(int(r[6]) > 0 for r in clat),
+            "log_issue_time libaio: the same issue times in clat and slat: %s %s" %
+            (clat[:2], slat[:2]))
+    code, _, err = run(base[:-2] + ["--log_issue_time=1"], cwd=d)
+    c.check(code == 2 and "needs write_lat_log and log_offset" in err,
+            "log_issue_time without log_offset: exit %d %s" % (code, err))
+
 def check_refusals(c, d):
     cases = [(["--write_hist_log=h", "--log_hist_msec=10", "--log_store_compressed=1"],
               "not the histograms"),
@@ -287,7 +316,7 @@ def main():
     run_checks("opts_logs", (
         check_log_max_value, check_log_prio, check_log_compression, check_log_entries,
         check_compression_cpus, check_alternate_epoch, check_block_error_percentiles,
-        check_refusals))
+        check_issue_time, check_refusals))
 
 
 if __name__ == "__main__":
