@@ -69,6 +69,8 @@ enum err_type { ERR_TYPE_READ, ERR_TYPE_WRITE, ERR_TYPE_VERIFY, ERR_TYPE_NR };
 enum exit_scope { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
 /* unit_base: bandwidth in bytes (0 picks them, as fio for every engine here) or bits */
 enum unit_base { UNIT_BASE_AUTO, UNIT_BASE_BYTES, UNIT_BASE_BITS };
+/* log_window_value: what a log_avg_msec window's latency entry holds (fio HEAD's names) */
+enum log_window { LOG_WINDOW_AVG, LOG_WINDOW_MAX, LOG_WINDOW_BOTH };
 
 #define JOB_MAX_BSSPLIT	64
 #define JOB_MAX_IGNORE	16	/* errnos per type in ignore_error= */
@@ -385,7 +387,7 @@ struct job_desc {
 	uint64_t log_avg_ns;		/* 0: one entry per I/O */
 	uint64_t log_hist_ns;
 	unsigned log_hist_coarseness;
-	bool log_max_value;		/* log_avg_msec windows log their largest latency */
+	int log_window;			/* enum log_window: log_avg_msec windows' mean, max or both */
 	bool log_offset;
 	bool log_issue_time;		/* the issue time column (fio HEAD) */
 	bool log_prio;			/* the logs' last column is the raw ioprio, not 0/1 */

@@ -272,6 +272,17 @@ static const struct opt_enum unit_base_vals[] = {
 	{ NULL },
 };
 
+/* fio 3.33's log_max_value is a bool; fio HEAD names it log_window_value and adds both */
+static const struct opt_enum log_window_vals[] = {
+	{ "avg", LOG_WINDOW_AVG, "the window's mean" },
+	{ "max", LOG_WINDOW_MAX, "the window's largest value" },
+	{ "both", LOG_WINDOW_BOTH, "the mean, then the largest value in a column of its own "
+	  "(in every log, 0 in per-I/O entries; fio HEAD's)" },
+	{ "0", LOG_WINDOW_AVG, "avg (fio 3.33's log_max_value=0)" },
+	{ "1", LOG_WINDOW_MAX, "max (fio 3.33's log_max_value=1)" },
+	{ NULL },
+};
+
 /* Option names are the table; keep it sorted by topic, as the help prints it. */
 const struct opt_def job_options[] = {
 	/* identity */
@@ -778,8 +789,9 @@ const struct opt_def job_options[] = {
 		 "bandwidth of the normal report in bytes (8) or bits (1)"),
 
 	/* logs and job-file syntax */
-	JOB_BOOL("log_max_value", log_max_value, "0",
-		 "with log_avg_msec, latency logs take each window's largest value, not the mean"),
+	JOB_ENUM("log_window_value", log_window, "avg", log_window_vals,
+		 "with log_avg_msec, what the latency logs take of each window",
+		 .alias = "log_max_value"),
 	JOB_BOOL("log_prio", log_prio, "0",
 		 "the logs' last column is each I/O's ioprio value (0x4004), not 1 for RT"),
 	JOB_UINT("log_entries", log_entries, "1024", 1024, 1 << 20,

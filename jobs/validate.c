@@ -407,6 +407,9 @@ static int check_log_forms(const struct job_desc *j, struct diag *d)
 	if (j->log_issue_time && j->log_store_compressed)
 		return fail(j, "log_issue_time", d, "option 'log_issue_time': fio 3.33's "
 			    "compressed samples (log_store_compressed) have no issue time");
+	if (j->log_window == LOG_WINDOW_BOTH && j->log_store_compressed)
+		return fail(j, "log_window_value", d, "option 'log_window_value=both': fio "
+			    "3.33's compressed samples (log_store_compressed) have one value");
 	if (j->log_store_compressed && j->hist_log)
 		return fail(j, "log_store_compressed", d, "option 'log_store_compressed': fio's "
 			    "compressed format holds samples, not the histograms of write_hist_log");

@@ -143,13 +143,15 @@ static char *put_field(char *p, uint64_t v)
 	return p;
 }
 
-/* One line, "time, value, ddir, bs, [offset, ]prio[, issue]\n", at p; returns its end. */
+/* One line, "time, value, [value1, ]ddir, bs, [offset, ]prio[, issue]\n"; returns its end. */
 static char *format_line(char *p, const struct joblog_entry *e, unsigned flags)
 {
 	static const char hex[] = "0123456789abcdef";
 
 	p = put_field(p, e->time_ms);
 	p = put_field(p, e->value);
+	if (flags & JOBLOG_BOTH)
+		p = put_field(p, flags & JOBLOG_WINDOWS ? e->aux : 0);
 	p = put_field(p, e->ddir);
 	p = put_field(p, e->bs);
 	if (flags & JOBLOG_OFFSET)
@@ -166,14 +168,14 @@ static char *format_line(char *p, const struct joblog_entry *e, unsigned flags)
 	if (flags & JOBLOG_ISSUE) {
 		*p++ = ',';
 		*p++ = ' ';
-		p = put_dec(p, e->issue_ns);
+		p = put_dec(p, flags & JOBLOG_WINDOWS ? 0 : e->aux);
 	}
 	*p++ = '\n';
 	return p;
 }
 
 /* Lines are formatted into a block this large, then written at once. */
-#define LINE_MAX_BYTES	128
+#define LINE_MAX_BYTES	160	/* six 20-digit fields and the rest */
 #define TEXT_BLOCK	(64u << 10)
 
 static int put_text(FILE *f, const struct joblog_entry *e, size_t n, unsigned flags)

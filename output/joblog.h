@@ -21,17 +21,23 @@
 #define JOBLOG_OFFSET	1u
 #define JOBLOG_PRIO	2u
 #define JOBLOG_ISSUE	4u	/* fio HEAD's log_issue_time: the issue time, ns, last */
+#define JOBLOG_BOTH	8u	/* fio HEAD's log_window_value=both: value1 after value */
+#define JOBLOG_WINDOWS	16u	/* the entries are log_avg_msec windows': aux is value1 */
 
 /* fio 3.33's binary sample (struct io_sample, then the offset), in a compressed log. */
 #define JOBLOG_SAMPLE_BYTES		32
 #define JOBLOG_SAMPLE_OFFSET_BYTES	40
 
-/* One line: "time_ms, value, ddir, bs, [offset, ]prio[, issue_ns]". */
+/* One line: "time_ms, value, [value1, ]ddir, bs, [offset, ]prio[, issue_ns]". */
 struct joblog_entry {
 	uint64_t time_ms;
 	uint64_t value;		/* ns for latencies, KiB/s for bw, I/O/s (or 1) for iops */
 	uint64_t offset;
-	uint64_t issue_ns;	/* log_issue_time: when the I/O was issued (clat, slat); 0 */
+	/*
+	 * A per-I/O entry's issue time in ns (log_issue_time, clat and slat), a window's
+	 * largest value (log_window_value=both): fio HEAD writes 0 for the other in each.
+	 */
+	uint64_t aux;
 	uint32_t bs;
 	uint16_t ioprio;	/* the I/O's ioprio(2) value: class << 13 | level */
 	uint8_t ddir;
@@ -70,7 +76,7 @@ bool joblog_grow(struct joblog *l);
 /* Append one entry; a new chunk is allocated only when the last one is full. */
 static inline void joblog_add(struct joblog *l, uint64_t time_ms, uint64_t value,
 			      uint32_t ddir, uint32_t bs, uint64_t offset, uint16_t ioprio,
-			      uint64_t issue_ns)
+			      uint64_t aux)
 {
 	struct joblog_entry *e;
 
@@ -85,7 +91,7 @@ static inline void joblog_add(struct joblog *l, uint64_t time_ms, uint64_t value
 	e->bs = bs;
 	e->offset = offset;
 	e->ioprio = ioprio;
-	e->issue_ns = issue_ns;
+	e->aux = aux;
 }
 
 /*

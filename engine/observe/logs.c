@@ -147,9 +147,12 @@ struct job_logs *logs_create(const struct job_desc *j, int *err)
 	l->bw = j->bw_log;
 	l->iops = j->iops_log;
 	l->averaged = j->log_avg_ns > 0;
-	l->window_max = j->log_max_value;
+	l->window_max = j->log_window == LOG_WINDOW_MAX;
+	l->track_max = j->log_window != LOG_WINDOW_AVG;
 	l->form = (j->log_offset ? JOBLOG_OFFSET : 0) | (j->log_prio ? JOBLOG_PRIO : 0) |
-		  (j->log_issue_time ? JOBLOG_ISSUE : 0);
+		  (j->log_issue_time ? JOBLOG_ISSUE : 0) |
+		  (j->log_window == LOG_WINDOW_BOTH ? JOBLOG_BOTH : 0) |
+		  (l->averaged ? JOBLOG_WINDOWS : 0);
 	l->ioprio = (uint16_t)job_ioprio(j);
 	size_logs(l, j);
 	if (!prealloc(l))
@@ -275,7 +278,7 @@ void logs_io(struct worker *w, const struct io_req *r, uint64_t now, uint64_t cl
 		l->win_clat[d] += clat_ns;
 		l->win_slat[d] += slat_ns;
 		l->win_lat[d] += lat_ns;
-		if (l->window_max) {
+		if (l->track_max) {
 			l->max_clat[d] = clat_ns > l->max_clat[d] ? clat_ns : l->max_clat[d];
 			l->max_slat[d] = slat_ns > l->max_slat[d] ? slat_ns : l->max_slat[d];
 			l->max_lat[d] = lat_ns > l->max_lat[d] ? lat_ns : l->max_lat[d];
@@ -311,6 +314,13 @@ void logs_io(struct worker *w, const struct io_req *r, uint64_t now, uint64_t cl
 	}
 }
 
+/* A latency log's entry for one window: its mean, or its largest value (log_window_value). */
+static void window_entry(const struct job_logs *l, struct joblog *log, uint64_t ms, int d,
+			 uint64_t mean, uint64_t max)
+{
+	joblog_add(log, ms, l->window_max ? max : mean, d, 0, 0, 0, max);
+}
+
 /*
  * One log_avg_msec window ended at end (ticks), stamped ms: an averaged entry per busy
  * direction.
@@ -325,22 +335,26 @@ static void close_window(struct worker *w, uint64_t end, uint64_t ms)
 
 		if (!n)
 			continue;
-		/* a window's entry has no size, offset or priority of its own: 0, as fio's */
+		/*
+		 * A window's entry has no size, offset or priority of its own: 0, as fio's. Its
+		 * aux is its largest value, which log_window_value=both writes beside the mean.
+		 */
 		if (l->lat) {
-			joblog_add(&l->clat_log, ms, l->window_max ? l->max_clat[d] :
-				   l->win_clat[d] / n, d, 0, 0, 0, 0);
+			window_entry(l, &l->clat_log, ms, d, l->win_clat[d] / n, l->max_clat[d]);
 			if (!w->sync_path)
-				joblog_add(&l->slat_log, ms, l->window_max ? l->max_slat[d] :
-					   l->win_slat[d] / n, d, 0, 0, 0, 0);
-			joblog_add(&l->lat_log, ms, l->window_max ? l->max_lat[d] :
-				   l->win_lat[d] / n, d, 0, 0, 0, 0);
+				window_entry(l, &l->slat_log, ms, d, l->win_slat[d] / n,
+					     l->max_slat[d]);
+			window_entry(l, &l->lat_log, ms, d, l->win_lat[d] / n, l->max_lat[d]);
 		}
 		/* bw and iops are one sample per window: its largest is its mean */
-		if (l->bw)
-			joblog_add(&l->bw_log, ms, (uint64_t)((stats_u128)l->win_bytes[d] *
-				   NS_PER_SEC / ns / 1024), d, 0, 0, 0, 0);
+		if (l->bw) {
+			uint64_t bw = (uint64_t)((stats_u128)l->win_bytes[d] * NS_PER_SEC / ns / 1024);
+
+			joblog_add(&l->bw_log, ms, bw, d, 0, 0, 0, bw);
+		}
 		if (l->iops)
-			joblog_add(&l->iops_log, ms, n * NS_PER_SEC / ns, d, 0, 0, 0, 0);
+			joblog_add(&l->iops_log, ms, n * NS_PER_SEC / ns, d, 0, 0, 0,
+				   n * NS_PER_SEC / ns);
 		l->win_n[d] = l->win_bytes[d] = 0;
 		l->win_clat[d] = l->win_slat[d] = l->win_lat[d] = 0;
 		l->max_clat[d] = l->max_slat[d] = l->max_lat[d] = 0;

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""fio 3.33's log options beyond the basic logs: log_max_value, log_prio, log_entries,
+"""fio 3.33's log options beyond the basic logs: log_max_value (fio HEAD's
+log_window_value, with both), log_prio, log_entries,
 log_compression (and its CPUs), log_store_compressed, log_alternate_epoch and its clock
 id, block_error_percentiles and fio HEAD's log_issue_time; each checked by what it does
 to the files or the report."""
@@ -64,6 +65,57 @@ def check_log_max_value(c, d):
             else:
                 c.check(vals and max(vals) < top, "log_max_value=0: %s windows log means, "
                         "below the max %d: %s" % (name, top, max(vals or [0])))
+
+
+def check_log_window_value(c, d):
+    """fio HEAD's log_window_value=both: each window's mean, then its largest value, in a
+    column of its own in every log (bw and iops: the same value twice); per-I/O entries get
+    the column too, at 0 (fio HEAD's lines: "100, 2882, 10210, 1, 0, 0" and
+    "0, 44324, 0, 0, 4096, 1024000, 0"). max is log_max_value=1 under its new name."""
+    base = ["--name=w", "--filename=w.dat", "--size=4m", "--rw=randrw", "--bs=4k",
+            "--ioengine=psync", "--time_based", "--runtime=1", "--log_avg_msec=100"]
+    j = job_json(c, d, base + ["--log_window_value=both", "--write_lat_log=b",
+                               "--write_bw_log=b", "--write_iops_log=b"])
+    if not j:
+        return
+    for kind in ("clat", "lat", "bw", "iops"):
+        rows = read_log(os.path.join(d, "b_%s.1.log" % kind))
+        c.check(rows and all(len(r) == 6 for r in rows),
+                "both: %s rows have 6 columns: %s" % (kind, rows[:1]))
+        if not rows or any(len(r) != 6 for r in rows):
+            continue
+        if kind in ("bw", "iops"):
+            c.check(all(r[1] == r[2] for r in rows),
+                    "both: a %s window's largest is its mean: %s" % (kind, rows[:2]))
+            continue
+        c.check(all(int(r[1]) <= int(r[2]) for r in rows),
+                "both: each %s window's mean <= its largest: %s" % (kind, rows[:2]))
+        for ddir, name in ((0, "read"), (1, "write")):
+            tops = [int(r[2]) for r in rows if r[3] == str(ddir)]
+            want = j[name]["%s_ns" % kind]["max"]
+            c.check(tops and max(tops) == want, "both: %s %s windows' largest %s == the "
+                    "report's max %d" % (kind, name, max(tops or [0]), want))
+    j = job_json(c, d, base + ["--log_window_value=max", "--write_lat_log=x"])
+    rows = read_log(os.path.join(d, "x_clat.1.log")) if j else []
+    c.check(rows and all(len(r) == 5 for r in rows) and
+            max(int(r[1]) for r in rows) == max(j["read"]["clat_ns"]["max"],
+                                                 j["write"]["clat_ns"]["max"]),
+            "log_window_value=max: 5 columns, the largest clat: %s" % rows[:1])
+    code, _, err = run(["--name=p", "--filename=p.dat", "--size=256k", "--rw=randrw",
+                        "--log_window_value=both", "--log_offset=1", "--write_lat_log=p",
+                        "--write_bw_log=p", "--output=/dev/null"], cwd=d)
+    for kind in ("clat", "bw"):
+        rows = read_log(os.path.join(d, "p_%s.1.log" % kind)) if code == 0 else []
+        c.check(len(rows) == 64 and all(len(r) == 7 and r[2] == "0" and r[4] == "4096"
+                                        for r in rows),
+                "both per I/O: %s 64 rows, value1 0 after the value: %d %s %s" %
+                (kind, code, rows[:1], err))
+    for args, want in ((["--log_window_value=bogus"], "log_window_value"),
+                       (["--log_max_value"], "log_max_value"),
+                       (["--log_max_value=both", "--log_store_compressed=1",
+                         "--log_avg_msec=10"], "have one value")):
+        code, _, err = run(["--name=r", "--size=1m", "--write_lat_log=r"] + args, cwd=d)
+        c.check(code == 2 and want in err, "%s: exit 2, %r: %d %s" % (args, want, code, err))
 
 
 def prio_column(c, d, prefix, args, tool=None):
@@ -314,7 +366,7 @@ def check_refusals(c, d):
 
 def main():
     run_checks("opts_logs", (
-        check_log_max_value, check_log_prio, check_log_compression, check_log_entries,
+        check_log_max_value, check_log_window_value, check_log_prio, check_log_compression, check_log_entries,
         check_compression_cpus, check_alternate_epoch, check_block_error_percentiles,
         check_issue_time, check_refusals))
 
