@@ -295,6 +295,7 @@ struct job_desc {
 	uint64_t thinktime_spin_ns;	/* the first part of each pause, spent spinning */
 	int thinktime_blocks_type;	/* enum think_count */
 	uint64_t thinktime_iotime_ns;	/* pause after this long of I/O, 0: by blocks */
+	unsigned thinkcycles;		/* loop iterations spun after each read or write issued */
 	unsigned flow;			/* weight among the jobs of its flow_id, 0: none */
 	unsigned flow_id;
 	unsigned flow_sleep_us;		/* pause when ahead of the flow; 0: yield and retry */

@@ -707,6 +707,10 @@ const struct opt_def job_options[] = {
 	JOB_TIME("thinktime_iotime", thinktime_iotime_ns, "0", NS_PER_SEC,
 		 "pause for thinktime after this long of I/O (seconds; with thinktime_blocks, "
 		 "whichever comes first)"),
+	JOB_UINT("thinkcycles", thinkcycles, "0", 0, UINT32_MAX,
+		 "spin this many loop iterations on the CPU after each read or write issued, "
+		 "before the next (fio HEAD's: application work of a fixed cost, not a time; "
+		 "not counted in thinktime)"),
 	JOB_ENUM("io_submit_mode", io_submit_mode, "inline", submit_mode_vals,
 		 "how I/Os are submitted and completed"),
 

@@ -51,6 +51,8 @@ void pace_init(struct worker *w)
 	p->think_by_blocks = !j->thinktime_iotime_ns || job_setting(j, "thinktime_blocks");
 	p->think_cycle_ticks = j->thinktime_iotime_ns ?
 		clock_from_ns(w->clk, j->thinktime_iotime_ns + j->thinktime_ns) : 0;
+	p->think_spins = j->thinkcycles;
+	p->spin_owed = false;
 	p->rated = false;
 	p->poisson = j->rate_process == RATE_POISSON;
 	for (int d = 0; d < IO_NDIR; d++) {
@@ -58,7 +60,7 @@ void pace_init(struct worker *w)
 		p->rate_gap_ns[d] = pace_rate_gap_ns(j, d);
 	}
 	rng_seed(&p->rng, j->randseed ^ 0x9a7e5ULL ^ (uint64_t)j->jobnum << 32);
-	p->gated = p->rated || p->thinking || j->fsync_every || j->fdatasync_every ||
+	p->gated = p->rated || p->thinking || p->think_spins || j->fsync_every || j->fdatasync_every ||
 		   j->fsync_every_ios || w->flow || (j->replay && !j->replay_no_stall);
 }
 
@@ -458,6 +460,31 @@ static void think(struct worker *w)
 				      paused - p->rate_gap_ns[d];
 }
 
+/* One step of a spin: the CPU's spin-wait hint, as fio's thinkcycles loop takes one. */
+static inline void spin_step(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	__asm__ __volatile__("" ::: "memory");	/* keeps the loop from being folded away */
+#endif
+}
+
+/*
+ * thinkcycles (fio HEAD): a fixed amount of work after each read or write, whatever the
+ * clock says: that many spin-wait hints (x86 PAUSE, arm64 YIELD), so that a count costs
+ * what it costs in fio on the same CPU.
+ */
+static void spin_cycles(struct worker *w)
+{
+	for (unsigned i = w->pace.think_spins; i; i--)
+		spin_step();
+	w->pace.spin_owed = false;
+	w->now = clock_ticks(w->clk);
+}
+
 /*
  * flow: the job goes on while its share of the flow's I/Os is within its share of the
  * flow's weights (fio counts the flow from 1), and counts the I/O in both. Ahead, it waits
@@ -495,6 +522,8 @@ bool pace_held_back(struct worker *w)
 {
 	struct pace *p = &w->pace;
 
+	if (p->spin_owed)
+		spin_cycles(w);
 	if (plan_sync_due(&w->plan))
 		return req_queue_busy(&w->q);
 	if (p->thinking && think_due(w)) {

@@ -56,6 +56,8 @@ struct pace {
 	uint64_t think_mark;		/* I/Os completed at the last pause (complete) */
 	uint64_t t_think;		/* when the last pause began */
 	uint64_t think_cycle_ticks;	/* thinktime_iotime + thinktime, 0: none */
+	unsigned think_spins;		/* thinkcycles */
+	bool spin_owed;			/* a read or write was issued since the last spin */
 
 	/* flow: this job's I/Os counted in the flow it shares (worker's flow) */
 	uint64_t flow_ios;
@@ -104,6 +106,7 @@ static inline void pace_count_issue(struct pace *p, int d, uint32_t len)
 	p->rate_ios[d]++;
 	if (p->think_left)
 		p->think_left--;
+	p->spin_owed = p->think_spins && d != IO_TRIM;
 }
 
 /* The job's own I/O is over: end_fsync and verify's reads that follow have no rate_min. */

@@ -8,7 +8,8 @@ thinktime_iotime change the number of pauses; io_submit_mode=offload reads on it
 no pause (a rate gap, thinktime) outlasts runtime=.
 How the timing itself turns out (rate_process's gaps, I/Os done in a runtime, CPU spent)
 is measured in tests/bench/timing.py, run by hand: no bound here is on a measured time
-but rate_min's window, whose slack is most of a second."""
+but rate_min's window, whose slack is most of a second, and thinkcycles' floor of CPU
+time, which load can only raise."""
 import json
 import os
 import re
@@ -197,6 +198,33 @@ def check_thinktime_spin(c, d):
                 % (spin, len(asked), low // 1000, high // 1000, asked[:5]))
 
 
+def child_cpu(args, d):
+    """(exit code, stderr, user CPU seconds) of one iojob run."""
+    before = os.times()
+    p = subprocess.run([BIN] + args + ["--output=/dev/null"], cwd=d, capture_output=True,
+                       text=True, timeout=300)
+    return p.returncode, p.stderr, os.times().children_user - before.children_user
+
+
+def check_thinkcycles(c, d):
+    """fio HEAD's thinkcycles: 64 reads, 10^6 spin-wait hints after each, no sleep. No
+    clock can tell it, and no load can make the work cheaper: 6.4e7 PAUSEs are at least
+    0.19 s of user CPU on the fastest x86 (3 ns each; 19 ns on this machine's EPYC, as in
+    fio HEAD: 256 x 10^5 took 486 ms there, 519 in iojob), where the same job without them
+    takes a few ms; 0.05 s over it is the bound."""
+    base = ["--name=t", "--filename=t.dat", "--size=256k", "--bs=4k", "--rw=randread",
+            "--ioengine=psync"]
+    code, err, plain = child_cpu(base, d)
+    c.check(code == 0, "without thinkcycles: exit %d %s" % (code, err))
+    code, err, spun = child_cpu(base + ["--thinkcycles=1000000"], d)
+    c.check(code == 0 and spun > plain + 0.05, "thinkcycles=1000000 x 64 reads: %.3f s of "
+            "user CPU, without %.3f: %d %s" % (spun, plain, code, err))
+    jobs, made = traced(c, d, base + ["--thinkcycles=1000"], "thinkcycles")
+    asked = sleeps(made)
+    c.check(jobs and jobs["t"]["read"]["total_ios"] == 64 and not asked,
+            "thinkcycles: 64 reads and no sleep: %s" % asked[:3])
+
+
 def check_thinktime_blocks_type(c, d):
     """iodepth=8, a pause every 2 I/Os, 48 I/Os: counted as issued, 2 I/Os go between
     pauses (24 pauses); counted as completed, the queue fills (8) before 2 have completed
@@ -339,7 +367,7 @@ def main():
     c = Checks("opts_rates")
     # every check but rate_min's counts calls under strace (check_offload skips itself)
     for check in (check_rate_min, check_pauses_end_at_runtime, check_flow, check_rate_ignore_thinktime,
-                  check_thinktime_spin, check_thinktime_blocks_type, check_thinktime_iotime,
+                  check_thinktime_spin, check_thinkcycles, check_thinktime_blocks_type, check_thinktime_iotime,
                   check_offload):
         if check not in (check_rate_min, check_pauses_end_at_runtime, check_offload) and not shutil.which("strace"):
             c.skip("strace not installed: no %s" % check.__name__)
