@@ -404,7 +404,21 @@ static unsigned layer_kb_base(const struct key_list *keys, size_t at, unsigned b
 	return got;
 }
 
-/* One section to one job descriptor (before cloning). */
+/*
+ * A job file's section name with '/' does not make a path (engine/plan/files.c): say so
+ * where the job's files are named after it, since fio would put them there.
+ */
+static void note_name_not_path(const struct job_desc *j, struct diag *d)
+{
+	if (j->name_is_path || !strchr(j->name, '/') || j->filenames.n ||
+	    !strstr(j->filename_format, "$jobname"))
+		return;
+	diag_note(d, "%s:%d: job '%s': a section name is not a path here: its files take the "
+		  "name with '_' for '/', in the job's directory (fio would create them at that "
+		  "path; filename= or a command-line --name= names them as a path)", j->file,
+		  j->line, j->name);
+}
+
 /*
  * randrepeat=0 without randseed=: a seed of this run's own, from which every generator of
  * the job (offsets, sizes, mixes, buffers, poisson's gaps) derives, as fio seeds them all
@@ -420,6 +434,7 @@ static void seed_of_run(struct job_desc *j)
 		j->randseed = seed;
 }
 
+/* One section to one job descriptor (before cloning). */
 static int build_one(const struct job_input *in, size_t sec, const size_t *globals,
 		     size_t nglobals, struct arena **arena, struct job_desc *j,
 		     struct diag *d)
@@ -436,6 +451,7 @@ static int build_one(const struct job_input *in, size_t sec, const size_t *globa
 	j->section = (unsigned)sec;
 	j->file = s->file;
 	j->line = s->line;
+	j->name_is_path = s->source < 0;	/* no job file: --name= on the command line */
 	j->readonly = in->readonly;
 	ret = collect_keys(in, sec, globals, nglobals, &keys);
 	if (ret < 0) {
@@ -455,6 +471,8 @@ static int build_one(const struct job_input *in, size_t sec, const size_t *globa
 	free(keys.v);
 	if (!ret)
 		sysbench_mode_defaults(j);
+	if (!ret)
+		note_name_not_path(j, d);
 	if (!ret)
 		seed_of_run(j);
 	if (!ret)

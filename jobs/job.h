@@ -158,6 +158,7 @@ struct job_desc {
 	unsigned phase;		/* jobs of one phase start together; stonewall starts a new one */
 	const char *file;	/* where the section is, for messages */
 	int line;
+	bool name_is_path;	/* a command-line --name: its '/' names directories, as fio's */
 	unsigned numjobs;
 	bool thread;
 	bool group_reporting;

@@ -26,16 +26,19 @@
 #include "base/grow.h"
 
 /*
- * The job's name as part of a file name: a '/' becomes '_', so that a section name such as
- * "[../x]" or "[/etc/passwd]" names a file in the job's directory, never a path out of it
- * (fio writes "../x.0.0" and lays out "/etc/passwd.0.0"). Returns the bytes written.
+ * The job's name as part of a file name. A job file's section name is a label: its '/'
+ * becomes '_', so that "[../x]" or "[/etc/passwd]" names a file in the job's directory,
+ * never a path out of it (fio writes "../x.0.0" and lays out "/etc/passwd.0.0"). A --name=
+ * on the command line is kept as fio keeps it: tools (LemonBench) name their test file on
+ * the disk under test so. Returns the bytes written.
  */
-static size_t name_part(const char *name, char *out, size_t len)
+static size_t name_part(const struct job_desc *j, char *out, size_t len)
 {
+	const char *name = j->name;
 	size_t n = 0;
 
 	for (; name[n] && n + 1 < len; n++)
-		out[n] = name[n] == '/' ? '_' : name[n];
+		out[n] = name[n] == '/' && !j->name_is_path ? '_' : name[n];
 	out[n] = '\0';
 	return n;
 }
@@ -50,7 +53,7 @@ static void format_name(const struct job_desc *j, unsigned filenum, char *out, s
 		int w = 0;
 
 		if (!strncmp(p, "$jobname", 8)) {
-			n += name_part(j->name, out + n, len - n);
+			n += name_part(j, out + n, len - n);
 			p += 8;
 		} else if (!strncmp(p, "$jobnum", 7)) {
 			w = snprintf(out + n, len - n, "%u", j->jobnum);

@@ -140,6 +140,24 @@ def check_paths(c, d):
             (outside, outside))
     want = [".._x.0.0", outside.replace("/", "_") + ".0.0", "jobs.fio", "sub", ".._y.0.0"]
     c.check(made == sorted(want[:4]) + [want[4]], "the files made: %r" % made)
+    code, _, err = run(["jobs.fio", "--notes", "--output=/dev/null"], cwd=cwd)
+    c.check(code == 0 and err.count("a section name is not a path here") == 3 and
+            "jobs.fio:4: job '../x'" in err, "a note per job named with '/': %r" % err)
+
+
+def check_command_line_path(c, d):
+    """A --name= on the command line is a path, as fio takes it: LemonBench runs
+    `fio -name=$HOME/.LemonBench/tmp/TestFile.bin ...` to test that disk, then removes
+    TestFile.bin.0.0 there. Missing directories are made, as fio makes them."""
+    target = os.path.join(d, "disk", "tmp", "TestFile.bin")
+    for name, path in ((target, target + ".0.0"),
+                       ("rel/T.bin", os.path.join(d, "rel", "T.bin.0.0"))):
+        code, _, err = run(["-name=" + name, "-rw=randwrite", "-bs=4k", "-size=64k",
+                            "-ioengine=psync", "--minimal"], cwd=d)
+        c.check(code == 0 and os.path.getsize(path) == 65536 if os.path.exists(path) else False,
+                "--name=%s: exit %d, %s made: %s" % (name, code, path, err))
+        c.check(not [f for f in os.listdir(d) if f.endswith(".0.0")],
+                "--name=%s: nothing in the working directory: %s" % (name, os.listdir(d)))
 
 
 def main():
@@ -153,6 +171,7 @@ def main():
         check_normal(c, d)
         check_stderr(c, d)
         check_paths(c, d)
+        check_command_line_path(c, d)
     finally:
         remove(d)
     c.finish()
