@@ -69,6 +69,15 @@ enum err_type { ERR_TYPE_READ, ERR_TYPE_WRITE, ERR_TYPE_VERIFY, ERR_TYPE_NR };
 enum exit_scope { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
 /* unit_base: bandwidth in bytes (0 picks them, as fio for every engine here) or bits */
 enum unit_base { UNIT_BASE_AUTO, UNIT_BASE_BYTES, UNIT_BASE_BITS };
+/* The most %o a verify_pattern holds, each 8 bytes of the I/O's offset. */
+#define PATTERN_FMT_MAX	8
+
+/* Where a verify_pattern's %o are: each the start of 8 bytes, in order. */
+struct pattern_fmt {
+	unsigned pos[PATTERN_FMT_MAX];
+	unsigned n;
+};
+
 /* log_window_value: what a log_avg_msec window's latency entry holds (fio HEAD's names) */
 enum log_window { LOG_WINDOW_AVG, LOG_WINDOW_MAX, LOG_WINDOW_BOTH };
 
@@ -336,6 +345,8 @@ struct job_desc {
 	int verify;			/* enum verify_type */
 	unsigned char *verify_pattern;
 	unsigned verify_pattern_len;
+	struct pattern_fmt verify_pattern_fmt;	/* its %o: the I/O's offset */
+	unsigned verify_pattern_interval;	/* a fresh pattern every N bytes of an I/O */
 	uint64_t verify_interval;	/* bytes per header and checksum; 0: the block size */
 	uint64_t verify_offset;		/* the header goes this far into its chunk; 0: at 0 */
 	bool do_verify;

@@ -27,6 +27,7 @@ struct pat {
 	unsigned char *p;
 	size_t n;
 	const char *err;	/* what was wrong, for why[] */
+	struct pattern_fmt *fmt;	/* NULL: no %o (buffer_pattern) */
 };
 
 static int hexval(int c)
@@ -152,11 +153,38 @@ static const char *parse_file(struct pat *t, const char *s)
 	return end + 1;
 }
 
+/* %o: 8 bytes the offset of each I/O fills in, where the pattern may hold one. */
+static const char *parse_fmt(struct pat *t, const char *s)
+{
+	if (!t->fmt) {
+		t->err = "%o, the I/O's offset, is verify_pattern's alone";
+		return NULL;
+	}
+	if (t->fmt->n == PATTERN_FMT_MAX) {
+		t->err = "more than 8 %o";
+		return NULL;
+	}
+	t->fmt->pos[t->fmt->n++] = (unsigned)t->n;
+	for (int i = 0; i < 8; i++)
+		if (!put(t, 0))
+			return NULL;
+	return s + 2;
+}
+
 int pattern_parse(const struct opt_ctx *ctx, const char *val, unsigned char **out,
 		  unsigned *outlen, char *why, size_t whylen)
 {
-	struct pat t = { .err = "it is empty" };
+	return pattern_parse_fmt(ctx, val, out, outlen, NULL, why, whylen);
+}
+
+int pattern_parse_fmt(const struct opt_ctx *ctx, const char *val, unsigned char **out,
+		      unsigned *outlen, struct pattern_fmt *fmt, char *why, size_t whylen)
+{
+	struct pat t = { .err = "it is empty", .fmt = fmt };
 	const char *s = val;
+
+	if (fmt)
+		fmt->n = 0;
 
 	t.p = arena_alloc(ctx->arena, PATTERN_MAX);
 	if (!t.p)
@@ -168,13 +196,16 @@ int pattern_parse(const struct opt_ctx *ctx, const char *val, unsigned char **ou
 			s = parse_file(&t, s);
 		else if (is_hex_start(s))
 			s = parse_hex(&t, s);
+		else if (s[0] == '%' && s[1] == 'o')
+			s = parse_fmt(&t, s);
 		else
 			s = parse_decimal(&t, s);
 	}
 	if (!s || !t.n) {
 		snprintf(why, whylen, "'%.64s%s' is not a pattern (%s; a pattern joins 0x hex "
-			 "bytes, \"text\", 'file' and decimal numbers, such as "
-			 "0xdeadface\"abc\"-12)", val, strlen(val) > 64 ? "..." : "", t.err);
+			 "bytes, \"text\", 'file' and decimal numbers%s, such as "
+			 "0xdeadface\"abc\"-12)", val, strlen(val) > 64 ? "..." : "", t.err,
+			 fmt ? ", and %o for the I/O's offset" : "");
 		return -EINVAL;
 	}
 	*out = t.p;

@@ -24,6 +24,14 @@ extern const struct opt_enum mem_vals[];
 int pattern_parse(const struct opt_ctx *ctx, const char *val, unsigned char **out,
 		  unsigned *outlen, char *why, size_t whylen);
 
+/*
+ * verify_pattern's form: a pattern that may also hold %o, fio's format for the offset of
+ * the I/O (8 bytes, least significant first) filled in where each I/O is written and
+ * checked; fmt says where they are (8 zero bytes each in *out).
+ */
+int pattern_parse_fmt(const struct opt_ctx *ctx, const char *val, unsigned char **out,
+		      unsigned *outlen, struct pattern_fmt *fmt, char *why, size_t whylen);
+
 /* mem=TYPE, or mem=mmap:PATH (mmap, mmaphuge, mmapshared) to map that file. */
 int opt_mem_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 		  size_t whylen);

@@ -598,7 +598,8 @@ int opt_verify_pattern_parse(const struct opt_ctx *ctx, const char *val, void *d
 {
 	struct job_desc *j = dst;
 
-	return pattern_parse(ctx, val, &j->verify_pattern, &j->verify_pattern_len, why, whylen);
+	return pattern_parse_fmt(ctx, val, &j->verify_pattern, &j->verify_pattern_len,
+				 &j->verify_pattern_fmt, why, whylen);
 }
 
 int opt_kb_base_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,

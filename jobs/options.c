@@ -486,8 +486,11 @@ const struct opt_def job_options[] = {
 		 "write blocks with fio's verify header and checksum, read them back and check "
 		 "them"),
 	JOB_CUSTOM("verify_pattern", verify_pattern, NULL, opt_verify_pattern_parse,
-		   "the data of verified blocks (0x hex, \"text\" or a byte)",
-		   .syntax = "0xHEX, \"text\" or a byte 0-255"),
+		   "the data of verified blocks (0x hex, \"text\" or a byte; %o: the I/O's "
+		   "offset, 8 bytes)", .syntax = "0xHEX, \"text\", a byte 0-255, %o"),
+	JOB_SIZE("verify_pattern_interval", verify_pattern_interval, "0", 0, UINT32_MAX,
+		 "start verify_pattern afresh every N bytes of each I/O, its %o the offset "
+		 "there (fio HEAD's; 0: one pattern over the I/O)"),
 	JOB_DEPRECATED("verifysort", "fio's old verify ordering; deprecated, ignored"),
 	JOB_DEPRECATED("verifysort_nr", "fio's old verify ordering; deprecated, ignored"),
 	JOB_SIZE("verify_interval", verify_interval, "0", 0, 0,

@@ -179,6 +179,13 @@ int verify_init(struct worker *w)
 	if (j->verify_only && j->replay) {
 		v->replay = true;
 		v->replay_left = j->replay->ios[IO_WRITE];
+	} else if (j->verify_only && v->patterned && job_bs_min(j) != job_bs_max(j)) {
+		/*
+		 * Blocks of several sizes: the job's writes replayed as reads, as fio's
+		 * verify_only does, since a pattern runs on from each write's start.
+		 */
+		v->replay = true;
+		v->replay_left = UINT64_MAX;
 	}
 	if (j->verify_async) {
 		ret = verify_async_start(w);
@@ -220,7 +227,7 @@ void verify_free(struct worker *w)
 	free(v->writes_done);
 	free(v->state);
 	free(v->read_snap);
-	free(v->pattern);
+	vpattern_free(&v->pat);
 	free(v->ours);
 	free(v->next_gen);
 	free(v->backlog_q.e);
@@ -295,14 +302,12 @@ static void put_header(struct worker *w, struct io_req *r, uint32_t at, unsigned
 
 void verify_prepare_write(struct worker *w, struct io_req *r)
 {
-	const struct job_desc *j = w->job;
 	struct verify *v = w->verify;
 	unsigned fi = verify_file_index(w, r->file);
 
 	/* A read may have left other data in this slot's buffer: the pattern comes first. */
-	for (uint32_t at = 0; j->verify_pattern_len && at + v->interval <= r->len;
-	     at += v->interval)
-		verify_fill_pattern(v, r->buf + at, v->interval);
+	if (v->patterned)
+		verify_fill_pattern(v, r->off, 0, r->buf, r->len);
 	if (!v->hlen)
 		return;
 	for (uint32_t at = 0; at + v->interval <= r->len; at += v->interval)
@@ -310,7 +315,7 @@ void verify_prepare_write(struct worker *w, struct io_req *r)
 }
 
 static void dump_chunk(const struct worker *w, const struct io_file *f, uint64_t off,
-		       const unsigned char *got, uint32_t len)
+		       uint64_t io_off, const unsigned char *got, uint32_t len)
 {
 	char path[4096], why[512];
 	int fd;
@@ -330,7 +335,7 @@ static void dump_chunk(const struct worker *w, const struct io_file *f, uint64_t
 		unsigned char *want = malloc(len);
 
 		if (want) {
-			verify_fill_pattern(w->verify, want, len);
+			verify_fill_pattern(w->verify, io_off, off - io_off, want, len);
 			if (write(fd, want, len) != (ssize_t)len)
 				(void)0;
 			free(want);
@@ -345,13 +350,14 @@ static void dump_chunk(const struct worker *w, const struct io_file *f, uint64_t
  * first is the one read first: seq orders the verify_async threads' finds.
  */
 void verify_report_bad(struct worker *w, const struct io_file *f, uint64_t off,
-		       const unsigned char *got, const char *what, uint64_t seq)
+		       uint64_t io_off, const unsigned char *got, const char *what,
+		       uint64_t seq)
 {
 	struct verify *v = w->verify;
 	bool first = !v->failures || seq < v->first_seq;
 
 	if (w->job->verify_dump)
-		dump_chunk(w, f, off, got, v->interval);
+		dump_chunk(w, f, off, io_off, got, v->interval);
 	v->failures++;
 	if (first)
 		v->first_seq = seq;
@@ -398,7 +404,7 @@ static void check_read(struct worker *w, struct io_req *r, uint64_t first)
 		if (!n)
 			return;
 		if (v->async) {
-			verify_async_submit(w, r->file, first + at, r->buf_base + at,
+			verify_async_submit(w, r->file, first, first + at, r->buf_base + at,
 					    n * v->interval, ex, gens);
 			continue;
 		}
@@ -406,8 +412,9 @@ static void check_read(struct worker *w, struct io_req *r, uint64_t first)
 			uint64_t off = first + at + (uint64_t)i * v->interval;
 			unsigned char *c = r->buf_base + at + i * v->interval;
 
-			if (verify_examine(v, off, c, ex[i], gens[i], what, sizeof(what)))
-				verify_report_bad(w, r->file, off, c, what, 0);
+			if (verify_examine(v, off, first, c, ex[i], gens[i], what,
+					   sizeof(what)))
+				verify_report_bad(w, r->file, off, first, c, what, 0);
 		}
 	}
 }
@@ -519,11 +526,16 @@ static bool next_pass_chunk(struct worker *w, struct io_req *r)
 				v->pass_chunk++;
 				continue;
 			}
-			/* a write read back whole, as fio reads back what it wrote */
-			while (v->gen[v->pass_file] && c + (n + 1) * m <= end &&
-			       pass_chunk_at(v, c + n * m) &&
-			       !starts_write(v, v->pass_file, c + n * m) &&
-			       (n + 1) * v->interval <= w->job->bs[IO_WRITE].max)
+			/*
+			 * A write read back whole, as fio reads back what it wrote; with nothing
+			 * written (verify_only), blocks of the job's size from the region's
+			 * start, as fio's replay of the writes reads them (a pattern runs on
+			 * over each, and its %o is the block's offset).
+			 */
+			while (c + (n + 1) * m <= end &&
+			       (n + 1) * v->interval <= w->job->bs[IO_WRITE].max &&
+			       (!v->gen[v->pass_file] || (pass_chunk_at(v, c + n * m) &&
+			       !starts_write(v, v->pass_file, c + n * m))))
 				n++;
 			v->pass_chunk = c + n * m;
 			verify_fill_req(w, r, IO_READ, f, f->io_off + c * v->unit,

@@ -21,6 +21,7 @@
 struct vq_slot {
 	const struct io_file *file;
 	uint64_t first;			/* offset of its first chunk */
+	uint64_t io_off;		/* of the read it came from (verify_pattern's place) */
 	uint64_t seq;			/* hand-overs before it: the order of the reads */
 	uint32_t nchunks;
 	uint8_t ex[VERIFY_ASYNC_CHUNKS];	/* enum chunk_expect */
@@ -55,10 +56,12 @@ static void check_slot(struct verify_async *a, struct vq_slot *s)
 		uint64_t off = s->first + (uint64_t)i * v->interval;
 		unsigned char *c = s->buf + (size_t)i * v->interval;
 
-		if (!verify_examine(v, off, c, s->ex[i], s->gens[i], what, sizeof(what)))
+		if (!verify_examine(v, off, s->io_off, c, s->ex[i], s->gens[i], what,
+				    sizeof(what)))
 			continue;
 		pthread_mutex_lock(&a->mu);
-		verify_report_bad(w, s->file, off, c, what, s->seq * VERIFY_ASYNC_CHUNKS + i);
+		verify_report_bad(w, s->file, off, s->io_off, c, what,
+				  s->seq * VERIFY_ASYNC_CHUNKS + i);
 		if (w->job->verify_fatal)
 			atomic_store_explicit(&a->fatal, true, memory_order_release);
 		pthread_mutex_unlock(&a->mu);
@@ -185,8 +188,8 @@ fail:
 	return ret;
 }
 
-void verify_async_submit(struct worker *w, const struct io_file *f, uint64_t first,
-			 const unsigned char *buf, uint32_t len, const uint8_t *expect,
+void verify_async_submit(struct worker *w, const struct io_file *f, uint64_t io_off,
+			 uint64_t first, const unsigned char *buf, uint32_t len, const uint8_t *expect,
 			 const uint32_t *gens)
 {
 	struct verify_async *a = w->verify->async;
@@ -202,6 +205,7 @@ void verify_async_submit(struct worker *w, const struct io_file *f, uint64_t fir
 	s = &a->slots[id];
 	s->file = f;
 	s->first = first;
+	s->io_off = io_off;
 	s->seq = a->handed++;
 	s->nchunks = len / w->verify->interval;
 	memcpy(s->ex, expect, s->nchunks);

@@ -102,19 +102,14 @@ int verify_chunk_setup(struct verify *v, const struct job_desc *j)
 		v->gen_pos[b] = swapped_pos(v, (uint32_t)offsetof(struct vhdr, numberio) + b);
 	if (!j->verify_pattern_len)
 		return 0;
-	/* made once: each write copies it, each read compares with it */
-	v->pattern = malloc(v->interval);
-	if (!v->pattern)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < v->interval; i++)
-		v->pattern[i] = j->verify_pattern[i % j->verify_pattern_len];
-	return 0;
+	v->patterned = true;
+	return vpattern_init(&v->pat, j);
 }
 
-/* The pattern, starting afresh at buf (each chunk's start: a chunk checks on its own). */
-void verify_fill_pattern(const struct verify *v, unsigned char *buf, uint32_t len)
+void verify_fill_pattern(const struct verify *v, uint64_t io_off, uint64_t pos,
+			 unsigned char *buf, uint32_t len)
 {
-	memcpy(buf, v->pattern, len);
+	vpattern_fill(&v->pat, io_off, pos, buf, len);
 }
 
 void verify_chunk_seal(const struct verify *v, const struct job_desc *j, unsigned char *c,
@@ -143,19 +138,19 @@ static void hex(char *out, const uint8_t *d, unsigned n)
 		sprintf(out + 2 * i, "%02x", d[i]);
 }
 
-static int check_pattern(const struct verify *v, const unsigned char *c, uint32_t skip,
-			 char *what, size_t n)
+/* The chunk at off of the I/O at io_off, past its first skip bytes (its header). */
+static int check_pattern(const struct verify *v, uint64_t off, uint64_t io_off,
+			 const unsigned char *c, uint32_t skip, char *what, size_t n)
 {
-	if (!memcmp(c + skip, v->pattern + skip, v->interval - skip))
+	unsigned char want = 0;
+	uint32_t i = vpattern_check(&v->pat, io_off, off - io_off + skip, c + skip,
+				    v->interval - skip, &want);
+
+	if (i == v->interval - skip)
 		return 0;
-	for (uint32_t i = skip; i < v->interval; i++) {
-		if (c[i] != v->pattern[i]) {
-			snprintf(what, n, "byte %u is 0x%02x, the pattern has 0x%02x", i, c[i],
-				 v->pattern[i]);
-			return 1;
-		}
-	}
-	return 0;
+	snprintf(what, n, "byte %u is 0x%02x, the pattern has 0x%02x", skip + i, c[skip + i],
+		 want);
+	return 1;
 }
 
 static int check_zero(const struct verify *v, const unsigned char *c, char *what, size_t n)
@@ -169,7 +164,7 @@ static int check_zero(const struct verify *v, const unsigned char *c, char *what
 	return 0;
 }
 
-int verify_examine(const struct verify *v, uint64_t off,
+int verify_examine(const struct verify *v, uint64_t off, uint64_t io_off,
 		   unsigned char *c, enum chunk_expect ex, uint32_t gen, char *what, size_t n)
 {
 	const struct vhdr *h = (const struct vhdr *)c;
@@ -182,7 +177,7 @@ int verify_examine(const struct verify *v, uint64_t off,
 	if (ex == CK_ZERO)
 		return check_zero(v, c, what, n);
 	if (v->pattern_only)
-		return v->pattern ? check_pattern(v, c, 0, what, n) : 0;
+		return v->patterned ? check_pattern(v, off, io_off, c, 0, what, n) : 0;
 	if (v->voff)
 		swap_header(v, c, true);
 	if (h->magic != VERIFY_MAGIC || h->len != v->interval) {
@@ -216,5 +211,5 @@ int verify_examine(const struct verify *v, uint64_t off,
 			 h->numberio, gen);
 		return 1;
 	}
-	return v->pattern ? check_pattern(v, c, v->hlen, what, n) : 0;
+	return v->patterned ? check_pattern(v, off, io_off, c, v->hlen, what, n) : 0;
 }

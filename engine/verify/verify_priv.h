@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "engine/verify/checksum.h"
+#include "engine/verify/verify_pattern.h"
 #include "engine/ioengine.h"
 #include "engine/plan/offsets.h"
 #include "engine/worker.h"
@@ -106,8 +107,9 @@ struct verify {
 	uint32_t gen_pos[2];		/* where numberio's bytes are once swapped */
 	unsigned slot;			/* bytes of the digest's room after the header */
 	uint16_t fio_type;
-	/* verify_pattern over one chunk, from its start (NULL: no pattern): copied, compared */
-	unsigned char *pattern;
+	/* verify_pattern as it lies over each I/O: written, compared */
+	bool patterned;
+	struct vpattern pat;
 	/*
 	 * Generations are kept per unit: the chunk, or less where writes may start off the
 	 * chunks' grid (blockalign=8k under 16k chunks); then a chunk is kept at the unit it
@@ -155,8 +157,9 @@ struct verify {
 /* The method's format in v (checksum, header room, verify_offset), from the job. */
 int verify_chunk_setup(struct verify *v, const struct job_desc *j);
 
-/* Len bytes of verify_pattern at buf, starting afresh (each chunk checks on its own). */
-void verify_fill_pattern(const struct verify *v, unsigned char *buf, uint32_t len);
+/* Len bytes of verify_pattern at buf: the bytes at pos of an I/O at io_off. */
+void verify_fill_pattern(const struct verify *v, uint64_t io_off, uint64_t pos,
+			 unsigned char *buf, uint32_t len);
 
 /*
  * A write's generation is counted in 32 bits (to order writes and reads in flight) and
@@ -170,10 +173,11 @@ void verify_chunk_seal(const struct verify *v, const struct job_desc *j, unsigne
 
 /*
  * Check one chunk read back against what it should hold: 0 when it does, else 1 with what
- * was wrong in what[]. Touches only c (verify_offset's swap is undone in place) and reads
+ * was wrong in what[]; io_off is the offset of the I/O that read it (its pattern's %o
+ * and where in the pattern the chunk is, as fio checks it). Touches only c (verify_offset's swap is undone in place) and reads
  * only v's settings, made before the job starts, so that verify_async threads may call it.
  */
-int verify_examine(const struct verify *v, uint64_t off,
+int verify_examine(const struct verify *v, uint64_t off, uint64_t io_off,
 		   unsigned char *c, enum chunk_expect ex, uint32_t gen, char *what, size_t n);
 
 /*
@@ -181,7 +185,8 @@ int verify_examine(const struct verify *v, uint64_t off,
  * the first by seq (the order of the reads; 0 for the job's own checks, in that order).
  */
 void verify_report_bad(struct worker *w, const struct io_file *f, uint64_t off,
-		       const unsigned char *got, const char *what, uint64_t seq);
+		       uint64_t io_off, const unsigned char *got, const char *what,
+		       uint64_t seq);
 
 /*
  * verify_state_load: whether the k-th write replayed (at off in file fi) is one the state
@@ -209,8 +214,8 @@ void verify_trim_done(struct worker *w, struct io_req *r);
  * stop them, and whether one found a bad chunk that verify_fatal must stop the job for.
  */
 int verify_async_start(struct worker *w);
-void verify_async_submit(struct worker *w, const struct io_file *f, uint64_t first,
-			 const unsigned char *buf, uint32_t len, const uint8_t *expect,
+void verify_async_submit(struct worker *w, const struct io_file *f, uint64_t io_off,
+			 uint64_t first, const unsigned char *buf, uint32_t len, const uint8_t *expect,
 			 const uint32_t *gens);
 void verify_async_stop(struct worker *w);
 bool verify_async_fatal(struct worker *w);

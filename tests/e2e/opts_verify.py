@@ -219,8 +219,10 @@ def check_methods_with_fio(c, d):
     moved = ["--bs=16k", "--verify=md5", "--verify_offset=512", "--verify_interval=4k"]
     fio_job(d, base + moved + ["--rw=randwrite", "--do_verify=0"])
     j, err = job(c, d, base + moved + ["--rw=read", "--verify_only"])
-    c.check(j and j["error"] == 0 and j["read"]["total_ios"] == 16,
-            "verify_offset=512: iojob verifies fio's file: %r" % err)
+    # fio 3.33's verify_only reads the job's 16k blocks (4), not each 4k chunk alone
+    c.check(j and j["error"] == 0 and j["read"]["total_ios"] == 4,
+            "verify_offset=512: iojob verifies fio's file in 4 reads: %r %s" %
+            (err, j and j["read"]["total_ios"]))
     os.unlink(path)
     job(c, d, base + moved + ["--rw=randwrite", "--do_verify=0"])
     code, out = fio_job(d, base + moved + ["--rw=write", "--verify_only"])
@@ -275,6 +277,65 @@ def check_pattern_with_fio(c, d):
                        capture_output=True, text=True)
     c.check(p.returncode != 0 and "offset %d" % (2 * BS) in p.stdout + p.stderr,
             "fio finds the byte changed in iojob's file: %s" % p.stderr)
+
+
+def expected_pattern(pattern, fmt, io_off, length, every=0):
+    """The bytes fio lays over one I/O: the pattern running on from its start, each %o
+    (at the positions fmt) the offset of the I/O, or with every (fio HEAD's
+    verify_pattern_interval) afresh every that many bytes, its %o the offset there."""
+    out = bytearray()
+    step = every or length
+    for seg in range(0, length, step):
+        inst = bytearray(pattern)
+        for at in fmt:
+            inst[at:at + 8] = struct.pack("<Q", io_off + seg)
+        n = min(step, length - seg)
+        out += (inst * (n // len(inst) + 1))[:n]
+    return bytes(out)
+
+
+def check_pattern_offset(c, d):
+    """verify_pattern's %o (fio 3.33's: the I/O's offset, 8 bytes) and the pattern running
+    on over each I/O across its chunks: iojob's files are fio's byte for byte (fio 3.33's
+    layout computed here), each tool verifies the other's, a changed byte of a %o is
+    found. fio HEAD's verify_pattern_interval starts the pattern afresh every N bytes, its
+    %o the offset there (checked against fio HEAD's bytes: 8k I/Os, N=4k, segments of
+    their own offsets). buffer_pattern takes no %o, as fio refuses it."""
+    path = os.path.join(d, "o.dat")
+    cases = (("%o", b"\0" * 8, [0], 8192, 0, []),
+             ('0xaa%o"xy"', b"\xaa" + b"\0" * 8 + b"xy", [1], 8192, 0, []),
+             ('"abc"', b"abc", [], 8192, 0, ["--verify_interval=4k"]),
+             ("%o", b"\0" * 8, [0], 8192, 4096, ["--verify_pattern_interval=4k"]),
+             ('0x01%o"ab"', b"\x01" + b"\0" * 8 + b"ab", [1], 16384, 3000,
+              ["--verify_pattern_interval=3000"]))
+    for text, pattern, fmt, bs, every, extra in cases:
+        args = ["--name=o", "--filename=o.dat", "--size=64k", "--bs=%d" % bs,
+                "--verify=pattern", "--verify_pattern=" + text] + extra
+        j, err = job(c, d, args + ["--rw=write"])
+        with open(path, "rb") as f:
+            data = f.read()
+        want = b"".join(expected_pattern(pattern, fmt, off, bs, every)
+                        for off in range(0, 65536, bs))
+        c.check(j and j["error"] == 0 and data == want, "%s %s: the file is fio's layout "
+                "(first difference at %s)" % (text, extra, next(
+                    (i for i in range(len(want)) if data[i:i + 1] != want[i:i + 1]), None)))
+        if fmt:
+            flip(path, bs + fmt[0] + 1)
+            j, err = job(c, d, args + ["--rw=read", "--verify_only"], 1)
+            c.check("at offset %d" % bs in err, "%s: a changed %%o byte is found: %r" %
+                    (text, err))
+        if shutil.which("fio") and not every:
+            os.unlink(path)
+            p = subprocess.run(["fio", "--verify_state_save=0", "--rw=write"] + args, cwd=d,
+                               capture_output=True, text=True, timeout=120)
+            with open(path, "rb") as f:
+                c.check(p.returncode == 0 and f.read() == want,
+                        "%s %s: fio 3.33 writes the same bytes: %s" % (text, extra, p.stderr))
+            j, err = job(c, d, args + ["--rw=read", "--verify_only"])
+            c.check(j and j["error"] == 0, "%s: iojob verifies fio's file: %r" % (text, err))
+        os.unlink(path)
+    code, _, err = run(["--name=o", "--size=64k", "--buffer_pattern=%o"], cwd=d)
+    c.check(code == 2 and "verify_pattern's alone" in err, "buffer_pattern=%%o: %r" % err)
 
 
 def check_verify_offset(c, d):
@@ -682,6 +743,7 @@ def check_runtime_split(c, d):
 def main():
     run_checks("opts_verify", (
         check_methods, check_methods_with_fio, check_meta_null, check_pattern_with_fio,
+        check_pattern_offset,
         check_verify_offset, check_backlog_batch, check_verify_each_loop, check_trims,
         check_async, check_experimental, check_state, check_mixed_reads,
         check_write_sequence, check_runtime_split))
