@@ -64,6 +64,12 @@ struct job_flow {
 	atomic_uint_fast64_t weight;
 };
 
+/* ramp_size: the bytes a job, or under group_reporting its group, did in its ramp. */
+struct job_ramp {
+	atomic_uint_fast64_t bytes;
+	atomic_bool over;		/* reached: every job of the group measures from now */
+};
+
 struct job_result {
 	struct job_progress progress;
 	struct job_stats *st;
@@ -85,6 +91,7 @@ struct job_result {
 	atomic_uint_fast64_t seq_cursor;	/* seq_cursor=shared */
 	atomic_uint_fast64_t ios_shared;	/* fsync_every_ios */
 	struct job_flow flow;	/* kept in the first job of each flow_id for all its jobs */
+	struct job_ramp ramp;	/* kept in the first job of each group (group_reporting) */
 };
 
 /* What a phase cost the whole process: tiobench's CPU% is (usr + sys) / wall. */

@@ -57,6 +57,7 @@ struct worker {
 	atomic_uint_fast64_t *seq_cursor;	/* seq_cursor=shared: bytes taken by the clones */
 	atomic_uint_fast64_t *ios_shared;	/* fsync_every_ios: I/Os of the job's clones */
 	struct job_flow *flow;		/* flow=: what the jobs of its flow_id share, or NULL */
+	struct job_ramp *ramp;		/* ramp_size: what its group shares, or NULL */
 
 	/* requests */
 	struct ioengine eng;

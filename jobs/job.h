@@ -291,6 +291,7 @@ struct job_desc {
 	uint64_t runtime_ns;	/* 0: until the I/O is done */
 	bool time_based;
 	uint64_t ramp_time_ns;
+	uint64_t ramp_size;		/* measure once the job (or group) did this many bytes */
 	struct size_range startdelay_ns;
 	unsigned loops;
 	uint64_t rate[IO_NDIR];		/* bytes per second, 0 = unlimited */

@@ -422,6 +422,9 @@ const struct opt_def job_options[] = {
 	JOB_FLAG("time_based", time_based, "0", "repeat the workload until runtime ends"),
 	JOB_TIME("ramp_time", ramp_time_ns, "0", NS_PER_SEC,
 		 "run this long before measuring (seconds)"),
+	JOB_SIZE("ramp_size", ramp_size, "0", 0, 0,
+		 "do this much I/O before measuring: the job's, or under group_reporting its "
+		 "group's together (fio HEAD's; looked at every 10 ms, as fio's helper does)"),
 	JOB_TIME_RANGE("startdelay", startdelay_ns, "0", NS_PER_SEC,
 		       "wait this long before starting (seconds; a range picks at random)"),
 	JOB_UINT("loops", loops, "1", 1, UINT32_MAX, "repeat the workload this many times"),

@@ -399,6 +399,10 @@ static int check_log_forms(const struct job_desc *j, struct diag *d)
 			 (unsigned long long)j->bs[IO_TRIM].min, BLOCK_INFO_LIMIT);
 		return fail(j, "block_error_percentiles", d, why);
 	}
+	/* fio HEAD rejects the job: "cannot specify both ramp_time and ramp_size" */
+	if (j->ramp_size && j->ramp_time_ns)
+		return fail(j, "ramp_size", d, "option 'ramp_size' with ramp_time: the ramp ends "
+			    "by time or by bytes, not both (fio HEAD rejects the job)");
 	/* fio HEAD: "log_issue_time option requires write_lat_log and log_offset options" */
 	if (j->log_issue_time && (!j->lat_log || !j->log_offset))
 		return fail(j, "log_issue_time", d, "option 'log_issue_time' needs write_lat_log "

@@ -258,6 +258,25 @@ uint64_t pace_per_sec(uint64_t count, uint64_t ns)
 	return ns ? (uint64_t)((unsigned __int128)count * NS_PER_SEC / ns) : 0;
 }
 
+/*
+ * ramp_size, looked at with the stop flag (every 10 ms, as fio's helper thread looks):
+ * the bytes done since the last look go to the group's count, and once it holds
+ * ramp_size every job of the group measures from its next look.
+ */
+static bool ramp_size_done(struct worker *w)
+{
+	struct job_ramp *g = w->ramp;
+	uint64_t mine = 0, add;
+
+	for (int d = 0; d < IO_NDIR; d++)
+		mine += w->st->dir[d].bytes;
+	add = mine - w->pace.ramp_added;
+	if (add && atomic_fetch_add(&g->bytes, add) + add >= w->job->ramp_size)
+		atomic_store(&g->over, true);
+	w->pace.ramp_added = mine;
+	return atomic_load(&g->over);
+}
+
 /* Deadlines, looked at only when the clock passed the earliest of them. */
 void pace_tick(struct worker *w)
 {
@@ -270,7 +289,7 @@ void pace_tick(struct worker *w)
 		pace_publish(w, p->ramping ? JOB_RAMPING : JOB_RUNNING);
 		run_status_answer(w);
 	}
-	if (p->ramping && w->now >= p->t_ramp_end)
+	if (p->ramping && (w->now >= p->t_ramp_end || (w->ramp && ramp_size_done(w))))
 		pace_start(w);
 	if (!p->ramping) {
 		if (w->now >= p->t_end)
@@ -566,8 +585,10 @@ void pace_begin(struct worker *w)
 	if (w->t_go && w->t_go < w->now)
 		w->now = w->t_go;	/* measure from the phase's start */
 	p->t_next_stop = w->now + clock_from_ns(w->clk, STOP_POLL_NS);
-	p->ramping = j->ramp_time_ns > 0;
-	p->t_ramp_end = w->now + clock_from_ns(w->clk, j->ramp_time_ns);
+	p->ramping = j->ramp_time_ns > 0 || j->ramp_size > 0;
+	p->t_ramp_end = j->ramp_time_ns ? w->now + clock_from_ns(w->clk, j->ramp_time_ns) :
+					  UINT64_MAX;
+	p->ramp_added = 0;
 	p->t_start = w->now;
 	if (!p->ramping) {
 		pace_start(w);

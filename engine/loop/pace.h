@@ -22,8 +22,9 @@ struct worker;
 struct pace {
 	uint64_t t_start;		/* measuring starts (after ramp); logs.c reads it */
 	uint64_t t_end;			/* runtime limit, UINT64_MAX if none */
-	uint64_t t_ramp_end;
+	uint64_t t_ramp_end;		/* UINT64_MAX with ramp_size */
 	bool ramping;
+	uint64_t ramp_added;		/* ramp_size: the bytes added to the group's count */
 	bool gated;			/* rate, thinktime or fsync may hold the next I/O back */
 	bool rated;			/* rate= or rate_iops= is set */
 	unsigned think_left;		/* I/Os before the next thinktime pause */

@@ -599,6 +599,19 @@ static unsigned start_threads(struct job_slot *slots, unsigned n, int *err)
 	return started;
 }
 
+/* ramp_size's count: the job's own, or under group_reporting its group's first job's. */
+static struct job_ramp *job_ramp_of(struct run *r, unsigned index)
+{
+	const struct job_desc *jobs = r->jobs->jobs, *j = &jobs[index];
+
+	if (!j->ramp_size)
+		return NULL;
+	for (unsigned i = 0; j->group_reporting && i < index; i++)
+		if (jobs[i].groupid == j->groupid)
+			return &r->results[i].ramp;
+	return &r->results[index].ramp;
+}
+
 /* The flow a job with a flow weight is in: kept by the first such job of its flow_id. */
 static struct job_flow *job_flow_of(struct run *r, unsigned index)
 {
@@ -659,6 +672,7 @@ static void init_slot(struct run *r, struct job_slot *s, unsigned index,
 	s->w.seq_cursor = &r->results[index - s->w.job->jobnum].seq_cursor;
 	s->w.ios_shared = &r->results[index - s->w.job->jobnum].ios_shared;
 	s->w.flow = job_flow_of(r, index);
+	s->w.ramp = job_ramp_of(r, index);
 }
 
 /*

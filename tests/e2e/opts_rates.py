@@ -4,7 +4,8 @@ sleep calls a job makes (strace), its I/O counts, its threads. rate_min and rate
 fail a job made slow on purpose; flow keeps its count ratio, and flow_sleep sleeps where
 the flow alone yields; rate_ignore_thinktime sleeps between the I/Os after a pause where
 catching up does not; thinktime_spin spins instead of sleeping; thinktime_blocks_type and
-thinktime_iotime change the number of pauses; io_submit_mode=offload reads on its threads;
+thinktime_iotime change the number of pauses; thinkcycles spins; ramp_size keeps its
+ramp's reads out of the report; io_submit_mode=offload reads on its threads;
 no pause (a rate gap, thinktime) outlasts runtime=.
 How the timing itself turns out (rate_process's gaps, I/Os done in a runtime, CPU spent)
 is measured in tests/bench/timing.py, run by hand: no bound here is on a measured time
@@ -225,6 +226,30 @@ def check_thinkcycles(c, d):
             "thinkcycles: 64 reads and no sleep: %s" % asked[:3])
 
 
+def check_ramp_size(c, d):
+    """fio HEAD's ramp_size: nothing is measured until the job, or under group_reporting
+    its group, did that many bytes. 512 reads paced at 1000/s, ramp_size=200k: at least
+    the first 50 reads are the ramp's, so at most 462 are reported (all 512 without it;
+    the ramp ends at the next look, every 10 ms, with 460 ms of reads still to come). Two
+    clones under group_reporting with 400k end their ramp together once both did 100
+    reads, so at most 924 of 1024 are reported. ramp_time with it is refused, as fio HEAD
+    rejects the job."""
+    base = ["--name=r", "--filename=r.dat", "--size=2m", "--bs=4k", "--rw=randread",
+            "--ioengine=psync", "--rate_iops=1000"]
+    jobs = jobs_of(c, d, base, "no ramp")
+    c.check(jobs and jobs["r"]["read"]["total_ios"] == 512, "without ramp_size: 512 reads")
+    jobs = jobs_of(c, d, base + ["--ramp_size=200k"], "ramp_size=200k")
+    ios = jobs["r"]["read"]["total_ios"] if jobs else -1
+    c.check(0 < ios <= 462, "ramp_size=200k: %d reads measured, 1 to 462 wanted" % ios)
+    code, out, err = run(base + ["--ramp_size=400k", "--numjobs=2", "--group_reporting",
+                                 "--output-format=json"], cwd=d)
+    ios = json.loads(out)["jobs"][0]["read"]["total_ios"] if code == 0 else -1
+    c.check(0 < ios <= 924, "ramp_size=400k over a group of 2: %d reads measured, 1 to "
+            "924 wanted: %s" % (ios, err))
+    code, _, err = run(base + ["--ramp_size=200k", "--ramp_time=1"], cwd=d)
+    c.check(code == 2 and "not both" in err, "ramp_size with ramp_time: %d %s" % (code, err))
+
+
 def check_thinktime_blocks_type(c, d):
     """iodepth=8, a pause every 2 I/Os, 48 I/Os: counted as issued, 2 I/Os go between
     pauses (24 pauses); counted as completed, the queue fills (8) before 2 have completed
@@ -368,8 +393,9 @@ def main():
     # every check but rate_min's counts calls under strace (check_offload skips itself)
     for check in (check_rate_min, check_pauses_end_at_runtime, check_flow, check_rate_ignore_thinktime,
                   check_thinktime_spin, check_thinkcycles, check_thinktime_blocks_type, check_thinktime_iotime,
-                  check_offload):
-        if check not in (check_rate_min, check_pauses_end_at_runtime, check_offload) and not shutil.which("strace"):
+                  check_offload, check_ramp_size):
+        if check not in (check_rate_min, check_pauses_end_at_runtime, check_offload,
+                         check_ramp_size) and not shutil.which("strace"):
             c.skip("strace not installed: no %s" % check.__name__)
             continue
         c.in_scratch(check)
