@@ -61,7 +61,7 @@ enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum think_count { THINK_COMPLETE, THINK_ISSUE };
 enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
 /* steadystate's criterion, as fio's flags: what is measured, how it is judged, the limit */
-enum ss_flag { SS_IOPS = 1, SS_BW = 2, SS_SLOPE = 4, SS_PCT = 8 };
+enum ss_flag { SS_IOPS = 1, SS_BW = 2, SS_SLOPE = 4, SS_PCT = 8, SS_LAT = 16 };
 
 /* fio's error types, for ignore_error: a read's, a write's (or trim's, sync's), EILSEQ's */
 enum err_type { ERR_TYPE_READ, ERR_TYPE_WRITE, ERR_TYPE_VERIFY, ERR_TYPE_NR };
@@ -319,10 +319,11 @@ struct job_desc {
 	bool lat_run;			/* latency_run: go on adjusting, never settle */
 
 	/* steadystate: end once the last ss_dur seconds hold still (engine/observe/steady.c) */
-	unsigned ss_flags;		/* enum ss_flag: SS_IOPS or SS_BW, SS_SLOPE, SS_PCT */
-	double ss_limit;		/* IOPS, bytes/s, or percent of the window's mean */
+	unsigned ss_flags;		/* enum ss_flag: SS_IOPS, SS_BW or SS_LAT, SS_SLOPE, SS_PCT */
+	double ss_limit;		/* IOPS, bytes/s, ns, or percent of the window's mean */
 	uint64_t ss_dur_ns;		/* the window, whole seconds; 0: off */
-	uint64_t ss_ramp_ns;		/* no sample is kept until a second after this */
+	uint64_t ss_ramp_ns;		/* no sample is kept until an interval after this */
+	uint64_t ss_interval_ns;	/* a sample every this long (whole ms; fio HEAD's) */
 
 	/* buffers: their memory (engine/thread/iomem.c), what writes carry (plan/content.c) */
 	int mem_type;			/* enum mem_type */

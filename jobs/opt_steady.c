@@ -1,4 +1,4 @@
-/* steadystate=CRITERION:LIMIT, read as fio 3.33 reads it. */
+/* steadystate=CRITERION:LIMIT, read as fio 3.33 reads it, with fio HEAD's lat criteria. */
 #include "jobs/opt_steady.h"
 
 #include <ctype.h>
@@ -19,6 +19,8 @@ static const struct {
 	{ "iops_slope", SS_IOPS | SS_SLOPE },
 	{ "bw", SS_BW },
 	{ "bw_slope", SS_BW | SS_SLOPE },
+	{ "lat", SS_LAT },		/* fio HEAD's: the interval's mean completion latency */
+	{ "lat_slope", SS_LAT | SS_SLOPE },
 };
 
 /* The criterion's flags by its name, as fio matches it (case matters); 0 when unknown. */
@@ -58,6 +60,20 @@ static int parse_limit(const struct opt_ctx *ctx, const char *limit, unsigned *f
 			return -EINVAL;
 		}
 		*flags |= SS_PCT;
+	} else if (*flags & SS_LAT) {
+		uint64_t ns;
+
+		if (value_parse_time(limit, NS_PER_USEC, &ns) < 0) {
+			snprintf(why, whylen, "limit '%s' is not a latency (such as 50us, 2ms; "
+				 "microseconds without a unit) or a percentage", limit);
+			return -EINVAL;
+		}
+		/*
+		 * fio HEAD keeps the time in microseconds and compares that number with
+		 * the window's latencies in ns (lat:1ms allows 1000 ns, as its JSON's
+		 * "lat:1000.000000" says): the same limit judges the same here.
+		 */
+		*out = (double)(ns / NS_PER_USEC);
 	} else if (*flags & SS_IOPS) {
 		if (value_parse_double(limit, out) < 0) {
 			snprintf(why, whylen, "limit '%s' is not a number of IOPS or a percentage",
@@ -90,7 +106,7 @@ int opt_steadystate_parse(const struct opt_ctx *ctx, const char *val, void *dst,
 
 	if (!flags) {
 		snprintf(why, whylen, "'%.*s' is not a criterion: one of iops, iops_slope, bw, "
-			 "bw_slope, then ':' and the limit", (int)len, val);
+			 "bw_slope, lat, lat_slope, then ':' and the limit", (int)len, val);
 		return -EINVAL;
 	}
 	if (!colon) {
@@ -115,10 +131,16 @@ int job_check_steady(struct job_desc *j, struct diag *d)
 		return job_fail_opt(j, "steadystate_duration", d, "%llu ms is under a second: "
 				    "steady state takes a sample a second",
 				    (unsigned long long)(j->ss_dur_ns / NS_PER_MSEC));
-	if (whole < 2 * NS_PER_SEC && (j->ss_flags & SS_SLOPE))
+	if (!j->ss_interval_ns || whole / j->ss_interval_ns == 0)
+		return job_fail_opt(j, "steadystate_check_interval", d, "a sample every %llu ms "
+				    "takes none in a window of %llu s", (unsigned long long)
+				    (j->ss_interval_ns / NS_PER_MSEC),
+				    (unsigned long long)(whole / NS_PER_SEC));
+	if (whole / j->ss_interval_ns < 2 && (j->ss_flags & SS_SLOPE))
 		return job_fail_opt(j, "steadystate_duration", d, "a slope needs two samples or "
-				    "more: a window of 2 s or longer, or a steadystate criterion "
-				    "without _slope (the default is iops_slope)");
+				    "more: a window of two steadystate_check_interval (2 s by "
+				    "default) or longer, or a steadystate criterion without _slope "
+				    "(the default is iops_slope)");
 	if (whole != j->ss_dur_ns)
 		diag_note(d, "job '%s': steadystate_duration of %llu ms is cut to %llu s, as fio "
 			  "cuts it: the window holds a sample a second", j->name,
@@ -137,6 +159,8 @@ static const char *steady_difference(const struct job_desc *a, const struct job_
 		return "steadystate";
 	if (a->ss_dur_ns && a->ss_ramp_ns != b->ss_ramp_ns)
 		return "steadystate_ramp_time";
+	if (a->ss_dur_ns && a->ss_interval_ns != b->ss_interval_ns)
+		return "steadystate_check_interval";
 	return NULL;
 }
 

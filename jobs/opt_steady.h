@@ -10,8 +10,9 @@
 #include "jobs/options.h"
 
 /* What steadystate= takes, for --cmdhelp and the manual. */
-#define SS_SYNTAX	"iops|iops_slope|bw|bw_slope:LIMIT, LIMIT a number (IOPS), a size (bw, " \
-			"bytes/s) or N% of the window's mean"
+#define SS_SYNTAX	"iops|iops_slope|bw|bw_slope|lat|lat_slope:LIMIT, LIMIT a number " \
+			"(IOPS), a size (bw, bytes/s), a time (lat, us by default) or N% " \
+			"of the window's mean"
 
 /*
  * steadystate=CRITERION:LIMIT as fio reads it: iops or bw judge each sample's deviation

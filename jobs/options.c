@@ -831,14 +831,18 @@ const struct opt_def job_options[] = {
 	/* steady state: end a job once its IOPS or bandwidth hold still (engine/observe/steady.c) */
 	JOB_CUSTOM("steadystate", ss_flags, "iops_slope:0.01%", opt_steadystate_parse,
 		   "end the job (its group, with group_reporting) once the criterion, judged "
-		   "each second over the last steadystate_duration, falls below the limit",
+		   "each steadystate_check_interval over the last steadystate_duration, falls "
+		   "below the limit",
 		   .alias = "ss", .syntax = SS_SYNTAX),
 	JOB_TIME("steadystate_duration", ss_dur_ns, "0", NS_PER_SEC,
-		 "the rolling window steadystate judges, in whole seconds, a sample a second "
-		 "(0: no steady state detection)", .alias = "ss_dur"),
+		 "the rolling window steadystate judges, in whole seconds, a sample each "
+		 "steadystate_check_interval (0: no steady state detection)", .alias = "ss_dur"),
 	JOB_TIME("steadystate_ramp_time", ss_ramp_ns, "0", NS_PER_SEC,
-		 "run this long before steadystate keeps samples (it starts a second after)",
+		 "run this long before steadystate keeps samples (it starts an interval after)",
 		 .alias = "ss_ramp"),
+	JOB_TIME("steadystate_check_interval", ss_interval_ns, "1", NS_PER_SEC,
+		 "take a steadystate sample every this long: the window holds "
+		 "steadystate_duration / this many (fio HEAD's; seconds)", .alias = "ss_interval"),
 
 	/* I/O record and replay (jobs/replay_log.c, engine/plan/replay.c, engine/observe/iolog_write.c) */
 	JOB_STR("write_iolog", write_iolog, NULL,

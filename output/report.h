@@ -24,15 +24,18 @@ enum report_unified { REPORT_UNIFIED_NONE, REPORT_UNIFIED_MIXED, REPORT_UNIFIED_
  */
 struct report_ss {
 	bool of_iops;			/* the criterion measures IOPS, else bandwidth */
+	bool of_lat;			/* or completion latency (fio HEAD's lat criteria) */
 	bool by_slope;			/* it judges the slope, else the largest deviation */
 	bool pct;			/* the limit is a percentage of the window's mean */
 	double limit;			/* else IOPS or bytes/s */
 	bool attained;
 	double criterion;		/* as last judged: slope or deviation, or its percent */
 	double max_deviation, slope;	/* the criterion's measure; the other stays 0 */
-	unsigned duration;		/* seconds: the samples of each array */
+	unsigned duration;		/* seconds */
+	unsigned samples;		/* of each array: one per steadystate_check_interval */
 	uint64_t *iops;			/* I/Os per second */
 	uint64_t *bw;			/* bytes per second */
+	uint64_t *lat;			/* the interval's mean completion latency, ns */
 };
 
 /* One reporting unit: a job, or the merge of a group's jobs under group_reporting. */

@@ -258,14 +258,19 @@ static void json_blocks(struct json_out *j, const struct report_unit *u)
 	json_close(j, '}');
 }
 
-/* steadystate's window, keys, order and number forms as fio 3.33 writes them. */
+/*
+ * steadystate's window, keys, order and number forms as fio 3.33 writes them; with fio
+ * HEAD's lat criteria, its lat_mean and lat_ns too. Each array holds a sample per
+ * steadystate_check_interval.
+ */
 static void json_ss(struct json_out *j, const struct report_ss *ss)
 {
-	uint64_t bw_sum = 0, iops_sum = 0;
+	uint64_t bw_sum = 0, iops_sum = 0, lat_sum = 0;
+	unsigned n = ss->samples;
 	char text[64];
 
 	/* fio prints the limit and the criterion as floats, not doubles: their digits too */
-	snprintf(text, sizeof(text), "%s%s:%f%s", ss->of_iops ? "iops" : "bw",
+	snprintf(text, sizeof(text), "%s%s:%f%s", ss->of_iops ? "iops" : ss->of_lat ? "lat" : "bw",
 		 ss->by_slope ? "_slope" : "", (double)(float)ss->limit, ss->pct ? "%" : "");
 	json_open(j, "steadystate", '{');
 	json_str(j, "ss", text);
@@ -276,18 +281,26 @@ static void json_ss(struct json_out *j, const struct report_ss *ss)
 	json_float(j, "max_deviation", ss->max_deviation);
 	json_float(j, "slope", ss->slope);
 	json_open(j, "data", '{');
-	for (unsigned i = 0; i < ss->duration; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		bw_sum += ss->bw[i];
 		iops_sum += ss->iops[i];
+		lat_sum += ss->lat[i];
 	}
-	json_uint(j, "bw_mean", ss->duration ? bw_sum / ss->duration : 0);
-	json_uint(j, "iops_mean", ss->duration ? iops_sum / ss->duration : 0);
+	json_uint(j, "bw_mean", n ? bw_sum / n : 0);
+	json_uint(j, "iops_mean", n ? iops_sum / n : 0);
+	if (ss->of_lat) {
+		json_uint(j, "lat_mean", n ? lat_sum / n : 0);
+		json_open(j, "lat_ns", '[');
+		for (unsigned i = 0; i < n; i++)
+			json_uint(j, NULL, ss->lat[i]);
+		json_close(j, ']');
+	}
 	json_open(j, "iops", '[');
-	for (unsigned i = 0; i < ss->duration; i++)
+	for (unsigned i = 0; i < n; i++)
 		json_uint(j, NULL, ss->iops[i]);
 	json_close(j, ']');
 	json_open(j, "bw", '[');
-	for (unsigned i = 0; i < ss->duration; i++)
+	for (unsigned i = 0; i < n; i++)
 		json_uint(j, NULL, ss->bw[i]);
 	json_close(j, ']');
 	json_close(j, '}');

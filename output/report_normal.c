@@ -268,27 +268,36 @@ static void print_blocks(FILE *f, const struct report_unit *u)
 
 /*
  * steadystate's line, as fio 3.33 prints it: the window's mean bandwidth in whole KiB
- * (kB with kb_base=1000) shown with either prefix, its mean IOPS and the criterion.
+ * (kB with kb_base=1000) shown with either prefix, its mean IOPS and the criterion; with
+ * fio HEAD's lat criteria its mean latency too, in ns as fio HEAD shows it ("52.3knsec").
  */
 static void print_ss(FILE *f, const struct report_unit *u, const struct report_ss *ss)
 {
-	unsigned figs = u->sig_figs ? u->sig_figs : N2S_FIGURES;
-	uint64_t bw = 0, iops = 0;
+	unsigned figs = u->sig_figs ? u->sig_figs : N2S_FIGURES, n = ss->samples;
+	uint64_t bw = 0, iops = 0, lat = 0;
 	int pow2 = u->kb_base != 1000;
-	char p1[32], p1alt[32], p2[32];
+	char p1[32], p1alt[32], p2[32], p3[48] = "";
 
-	for (unsigned i = 0; i < ss->duration; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		bw += ss->bw[i];
 		iops += ss->iops[i];
+		lat += ss->lat[i];
 	}
-	bw = ss->duration ? bw / ss->duration : 0;
-	iops = ss->duration ? iops / ss->duration : 0;
+	bw = n ? bw / n : 0;
+	iops = n ? iops / n : 0;
+	if (ss->of_lat) {
+		char num[32];
+
+		num2str(n ? lat / n : 0, figs, 0, N2S_NONE, num, sizeof(num));
+		snprintf(p3, sizeof(p3), ", lat=%snsec", num);
+	}
 	num2str_scaled(bw / u->kb_base, 1, figs, pow2, bw_unit(u->unit_bits), p1, sizeof(p1));
 	num2str_scaled(bw / u->kb_base, 1, figs, !pow2, bw_unit(u->unit_bits), p1alt,
 		       sizeof(p1alt));
 	num2str(iops, figs, 0, N2S_NONE, p2, sizeof(p2));
-	fprintf(f, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
-		ss->attained ? "yes" : "no", p1, p1alt, p2, ss->of_iops ? "iops" : "bw",
+	fprintf(f, "  steadystate  : attained=%s, bw=%s (%s), iops=%s%s, %s%s=%.3f%s\n",
+		ss->attained ? "yes" : "no", p1, p1alt, p2, p3,
+		ss->of_iops ? "iops" : ss->of_lat ? "lat" : "bw",
 		ss->by_slope ? " slope" : " mean dev", ss->criterion, ss->pct ? "%" : "");
 }
 

@@ -1,7 +1,9 @@
 /*
- * steadystate's watcher: a thread per phase that wakes once a second, turns each job's
- * published counts into the IOPS and bandwidth since its last reading, as fio's helper
- * thread does (1000 * count / whole milliseconds), and feeds the windows. The rates run
+ * steadystate's watcher: a thread per phase that wakes each steadystate_check_interval (a
+ * second by default; one for the phase, its last job's, as fio keeps one for the run),
+ * turns each job's published counts into the IOPS and bandwidth since its last reading,
+ * as fio's helper thread does (1000 * count / whole milliseconds), and the mean completion
+ * latency of the I/Os since (fio HEAD's lat criteria), and feeds the windows. The rates run
  * from publication to publication (the job publishes about every 10 ms, with the time),
  * so they are the job's own, not skewed by when this thread happened to look.
  */
@@ -25,13 +27,14 @@ struct steady_job {
 	bool ramp_over, attained;
 	struct ss_window win;
 	uint64_t epoch_ns;		/* the job's start as last read; a new one: a new start */
-	uint64_t prev_ios, prev_bytes, prev_ns;	/* the last reading */
+	uint64_t prev_ios, prev_bytes, prev_ns, prev_clat;	/* the last reading */
 };
 
 struct steady {
 	struct run *r;
 	struct steady_job *jobs;	/* the phase's jobs with a window, in the run's order */
 	unsigned n;
+	uint64_t interval_ns;		/* steadystate_check_interval */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -40,7 +43,13 @@ struct steady {
 
 /* What a job published, all of one publication. */
 struct reading {
-	uint64_t ios, bytes, pub_ns, epoch_ns;
+	uint64_t ios, bytes, clat_ns, pub_ns, epoch_ns;
+};
+
+/* An interval's rates and mean completion latency, summed over a group's jobs. */
+struct rates {
+	uint64_t iops, bw, clat_ns, ios;
+	unsigned over;			/* jobs whose ramp is over */
 };
 
 static void read_job(struct job_progress *p, struct reading *v)
@@ -49,10 +58,12 @@ static void read_job(struct job_progress *p, struct reading *v)
 
 	do {
 		s1 = atomic_load_explicit(&p->pub_seq, memory_order_acquire);
-		v->ios = v->bytes = 0;
+		v->ios = v->bytes = v->clat_ns = 0;
 		for (int d = 0; d < IO_NDIR; d++) {
 			v->ios += atomic_load_explicit(&p->ios[d], memory_order_acquire);
 			v->bytes += atomic_load_explicit(&p->bytes[d], memory_order_acquire);
+			v->clat_ns += atomic_load_explicit(&p->clat_sum_ns[d],
+							   memory_order_acquire);
 		}
 		v->pub_ns = atomic_load_explicit(&p->pub_ns, memory_order_acquire);
 		v->epoch_ns = atomic_load_explicit(&p->epoch_ns, memory_order_acquire);
@@ -68,28 +79,31 @@ static uint64_t per_sec(uint64_t count, uint64_t ms)
 
 /*
  * Job sj's rates since its last reading, added to its group's when its ramp is over
- * (fio's steadystate_ramp_time: samples count from a second after it).
+ * (fio's steadystate_ramp_time: samples count from an interval after it).
  */
 static void sample(struct steady_job *sj, const struct job_desc *j, const struct reading *v,
-		   uint64_t *iops, uint64_t *bw, unsigned *over)
+		   struct rates *g)
 {
 	uint64_t ms;
 
 	if (v->epoch_ns != sj->epoch_ns) {
 		/* it began, or its ramp_time ended and its counts restarted: from zero then */
 		sj->epoch_ns = sj->prev_ns = v->epoch_ns;
-		sj->prev_ios = sj->prev_bytes = 0;
+		sj->prev_ios = sj->prev_bytes = sj->prev_clat = 0;
 	}
-	if (!sj->ramp_over && v->pub_ns - sj->epoch_ns >= j->ss_ramp_ns + NS_PER_SEC)
+	if (!sj->ramp_over && v->pub_ns - sj->epoch_ns >= j->ss_ramp_ns + j->ss_interval_ns)
 		sj->ramp_over = true;
 	ms = (v->pub_ns - sj->prev_ns) / NS_PER_MSEC;
 	if (sj->ramp_over) {
-		*bw += per_sec(v->bytes - sj->prev_bytes, ms);
-		*iops += per_sec(v->ios - sj->prev_ios, ms);
-		++*over;
+		g->bw += per_sec(v->bytes - sj->prev_bytes, ms);
+		g->iops += per_sec(v->ios - sj->prev_ios, ms);
+		g->clat_ns += v->clat_ns - sj->prev_clat;
+		g->ios += v->ios - sj->prev_ios;
+		g->over++;
 	}
 	sj->prev_ios = v->ios;
 	sj->prev_bytes = v->bytes;
+	sj->prev_clat = v->clat_ns;
 	sj->prev_ns = v->pub_ns;
 }
 
@@ -109,14 +123,13 @@ static void attain(struct steady *s, const struct job_desc *j, unsigned index)
 }
 
 /*
- * One second's look at every job, in fio's order: a job that is not running, or that
+ * One interval's look at every job, in fio's order: a job that is not running, or that
  * attained, is passed over; under group_reporting the jobs of a group add their rates
- * and the group's last job judges the sum.
+ * (and latencies, weighted by their I/Os) and the group's last job judges the sum.
  */
 static void check(struct steady *s)
 {
-	uint64_t iops = 0, bw = 0;
-	unsigned over = 0;
+	struct rates g = { 0 };
 	int group = -1;
 
 	for (unsigned k = 0; k < s->n; k++) {
@@ -128,16 +141,14 @@ static void check(struct steady *s)
 
 		if (sj->attained || (state != JOB_RAMPING && state != JOB_RUNNING))
 			continue;
-		if (!j->group_reporting || j->groupid != group) {
-			iops = bw = 0;
-			over = 0;
-		}
+		if (!j->group_reporting || j->groupid != group)
+			g = (struct rates){ 0 };
 		group = j->groupid;
 		read_job(p, &v);
-		sample(sj, j, &v, &iops, &bw, &over);
-		if ((j->group_reporting && !sj->has_data) || !over)
+		sample(sj, j, &v, &g);
+		if ((j->group_reporting && !sj->has_data) || !g.over)
 			continue;
-		if (ss_window_add(&sj->win, iops, bw))
+		if (ss_window_add(&sj->win, g.iops, g.bw, g.ios ? g.clat_ns / g.ios : 0))
 			attain(s, j, sj->index);
 	}
 }
@@ -145,7 +156,7 @@ static void check(struct steady *s)
 static void *steady_thread(void *arg)
 {
 	struct steady *s = arg;
-	uint64_t next = clock_mono_ns() + NS_PER_SEC;
+	uint64_t next = clock_mono_ns() + s->interval_ns;
 
 	pthread_mutex_lock(&s->lock);
 	while (!s->quit) {
@@ -156,9 +167,9 @@ static void *steady_thread(void *arg)
 			continue;	/* told to quit, or woken early */
 		check(s);	/* under the lock: steady_snapshot() reads the windows */
 		now = clock_mono_ns();
-		next += NS_PER_SEC;
+		next += s->interval_ns;
 		if (next <= now)
-			next = now + NS_PER_SEC;	/* far behind: a second from now, no burst */
+			next = now + s->interval_ns;	/* far behind: from now, no burst */
 	}
 	pthread_mutex_unlock(&s->lock);
 	return NULL;
@@ -212,9 +223,10 @@ static int steady_init(struct steady *s)
 		const struct job_desc *j = &jobs[s->jobs[k].index];
 
 		s->jobs[k].ramp_over = !j->ss_ramp_ns;
+		s->interval_ns = j->ss_interval_ns;	/* the last job's, as fio's global */
 		if (s->jobs[k].has_data &&
 		    ss_window_init(&s->jobs[k].win, j->ss_flags, j->ss_limit,
-				   (unsigned)(j->ss_dur_ns / NS_PER_SEC)) < 0)
+				   (unsigned)(j->ss_dur_ns / j->ss_interval_ns)) < 0)
 			return -ENOMEM;
 	}
 	pthread_condattr_init(&attr);
@@ -264,19 +276,21 @@ int steady_start(struct run *r, unsigned phase, struct steady **out)
 static struct report_ss *verdict(const struct steady_job *sj, const struct job_desc *j)
 {
 	const struct ss_window *w = &sj->win;
-	struct report_ss *rs = malloc(sizeof(*rs) + 2 * (size_t)w->dur * sizeof(uint64_t));
+	struct report_ss *rs = malloc(sizeof(*rs) + 3 * (size_t)w->dur * sizeof(uint64_t));
 
 	if (!rs)
 		return NULL;
 	*rs = (struct report_ss){
-		.of_iops = j->ss_flags & SS_IOPS, .by_slope = j->ss_flags & SS_SLOPE,
+		.of_iops = j->ss_flags & SS_IOPS, .of_lat = j->ss_flags & SS_LAT,
+		.by_slope = j->ss_flags & SS_SLOPE,
 		.pct = j->ss_flags & SS_PCT, .limit = j->ss_limit, .attained = sj->attained,
 		.criterion = w->criterion, .max_deviation = w->deviation, .slope = w->slope,
-		.duration = w->dur,
+		.duration = (unsigned)(j->ss_dur_ns / NS_PER_SEC), .samples = w->dur,
 	};
 	rs->iops = (uint64_t *)(rs + 1);
 	rs->bw = rs->iops + w->dur;
-	ss_window_ordered(w, sj->attained, rs->iops, rs->bw);
+	rs->lat = rs->bw + w->dur;
+	ss_window_ordered(w, sj->attained, rs->iops, rs->bw, rs->lat);
 	return rs;
 }
 

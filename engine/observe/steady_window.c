@@ -15,7 +15,8 @@ int ss_window_init(struct ss_window *w, unsigned flags, double limit, unsigned d
 	*w = (struct ss_window){ .flags = flags, .limit = limit, .dur = dur };
 	w->iops = calloc(dur, sizeof(*w->iops));
 	w->bw = calloc(dur, sizeof(*w->bw));
-	if (!w->iops || !w->bw) {
+	w->lat = calloc(dur, sizeof(*w->lat));
+	if (!w->iops || !w->bw || !w->lat) {
 		ss_window_free(w);
 		return -ENOMEM;
 	}
@@ -28,12 +29,13 @@ void ss_window_free(struct ss_window *w)
 {
 	free(w->iops);
 	free(w->bw);
-	w->iops = w->bw = NULL;
+	free(w->lat);
+	w->iops = w->bw = w->lat = NULL;
 }
 
 static const uint64_t *measured(const struct ss_window *w)
 {
-	return (w->flags & SS_IOPS) ? w->iops : w->bw;
+	return (w->flags & SS_IOPS) ? w->iops : (w->flags & SS_LAT) ? w->lat : w->bw;
 }
 
 /* Least squares over equally spaced x: fio's sums, its divisions as it does them. */
@@ -94,14 +96,14 @@ static bool judge_deviation(struct ss_window *w)
 	return w->criterion < w->limit;
 }
 
-bool ss_window_add(struct ss_window *w, uint64_t iops, uint64_t bw)
+bool ss_window_add(struct ss_window *w, uint64_t iops, uint64_t bw, uint64_t lat)
 {
 	w->iops[w->tail] = iops;
 	w->bw[w->tail] = bw;
+	w->lat[w->tail] = lat;
 	if (w->full || w->tail - w->head == w->dur - 1) {
 		bool steady = (w->flags & SS_SLOPE) ?
-			      judge_slope(w, (w->flags & SS_IOPS) ? iops : bw) :
-			      judge_deviation(w);
+			      judge_slope(w, measured(w)[w->tail]) : judge_deviation(w);
 
 		if (steady)
 			return true;	/* the window stays as judged, head its oldest */
@@ -112,7 +114,8 @@ bool ss_window_add(struct ss_window *w, uint64_t iops, uint64_t bw)
 	return false;
 }
 
-void ss_window_ordered(const struct ss_window *w, bool attained, uint64_t *iops, uint64_t *bw)
+void ss_window_ordered(const struct ss_window *w, bool attained, uint64_t *iops, uint64_t *bw,
+		       uint64_t *lat)
 {
 	/* a full window that went on has slid: its oldest sample is just before head */
 	unsigned from = attained || !w->full ? w->head :
@@ -121,5 +124,6 @@ void ss_window_ordered(const struct ss_window *w, bool attained, uint64_t *iops,
 	for (unsigned i = 0; i < w->dur; i++) {
 		iops[i] = w->iops[(from + i) % w->dur];
 		bw[i] = w->bw[(from + i) % w->dur];
+		lat[i] = w->lat[(from + i) % w->dur];
 	}
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """steadystate, steadystate_duration and steadystate_ramp_time (issue 17, part 1), by their
-effect. One job file runs six groups side by side: rate-limited jobs judged by each kind of
+effect, with fio HEAD's lat criteria and steadystate_check_interval. One job file runs six groups side by side: rate-limited jobs judged by each kind of
 criterion (iops and bw deviation, iops_slope, an absolute bw limit, a ramp, a group of two
 clones under group_reporting) attain steady state and end long before runtime=; a job the
 fault shim slows down a little more every second (driftUS) does not. From each JSON window
@@ -325,6 +325,58 @@ def check_ended_first(c, d):
                 (who, ss, u["read"]["runtime"]))
 
 
+def check_lat_interval(c, d):
+    """fio HEAD's lat criteria and steadystate_check_interval: a sample every 500 ms over a
+    window of 2 s is 4 samples in every array (a second's each without it); lat judges
+    the intervals' mean completion latency, whose samples come in lat_ns with their
+    integer mean lat_mean, between iops_mean and iops as fio HEAD orders them. A limit
+    of lat:1s (fio HEAD keeps 1000000 and compares it with ns) is met by any steady
+    paced job, which ends long before runtime=; lat:0 is never met (no deviation is
+    below 0). The criterion is the window's largest deviation from the mean, recomputed
+    here from lat_ns; the normal report shows the mean latency and "lat mean dev"."""
+    job = os.path.join(d, "lat.fio")
+    write(job, "[global]\nfilename=paced.dat\nsize=4m\nrw=randread\ntime_based\n"
+          "runtime=%d\nrate_iops=500\nss_dur=2\nss_interval=500ms\n"
+          "[met]\nss=lat:1s\n[never]\nnew_group\nruntime=3\nss=lat:0\n"
+          "[slope]\nnew_group\nss=lat_slope:1s\n" % RUNTIME_S)
+    code, out, err = run_jobs(BIN, d, job)
+    c.check(code == 0, "lat criteria: exit %d: %s" % (code, err.strip()))
+    if code:
+        return
+    text, doc = split_normal_json(out)
+    units = units_of(doc)
+    for name, form, attained in (("met", "lat:1000000.000000", 1),
+                                 ("never", "lat:0.000000", 0),
+                                 ("slope", "lat_slope:1000000.000000", 1)):
+        u = units.get(name)
+        ss = u and u.get("steadystate")
+        if not ss:
+            c.check(False, "%s: no steadystate window" % name)
+            continue
+        data = ss["data"]
+        lat = data.get("lat_ns", [])
+        c.check(ss["ss"] == form and ss["duration"] == 2 and
+                list(data) == ["bw_mean", "iops_mean", "lat_mean", "lat_ns", "iops", "bw"]
+                and len(lat) == len(data["iops"]) == len(data["bw"]) == 4,
+                "%s: %s over 2 s, 4 samples of each: %s" % (name, form, ss))
+        c.check(all(v > 0 for v in lat) and data["lat_mean"] == sum(lat) // max(len(lat), 1),
+                "%s: lat_ns %s with their mean %s" % (name, lat, data.get("lat_mean")))
+        c.check(ss["attained"] == attained, "%s: attained %s, want %d" %
+                (name, ss["attained"], attained))
+        if name != "slope" and lat:
+            mean = sum(lat) / len(lat)
+            dev = max(abs(v - mean) for v in lat)
+            c.check(abs(ss["max_deviation"] - dev) <= 1e-6 * max(dev, 1),
+                    "%s: max_deviation %s, the samples' %s" % (name, ss["max_deviation"], dev))
+    c.check(units["met"]["read"]["runtime"] < RUNTIME_S * 1000 and
+            units["never"]["read"]["runtime"] >= 3000,
+            "lat:1s ends early (%d ms), lat:0 runs its runtime (%d ms)" %
+            (units["met"]["read"]["runtime"], units["never"]["read"]["runtime"]))
+    c.check(re.search(r"steadystate  : attained=yes, bw=.*, iops=\S+, lat=\S+nsec, "
+                      r"lat mean dev=\d+\.\d{3}\n", text),
+            "normal report: the lat line: %s" % re.findall(r"steadystate  : .*", text))
+
+
 def check_terse(c, d):
     """fio's terse line has nothing of steady state: neither has iojob's."""
     base = ["--output-format=terse", "--eta=never", "--name=t", "--filename=" +
@@ -376,6 +428,7 @@ def main():
         check_errors(c, d)
         check_runs(c, d)
         check_ended_first(c, d)
+        check_lat_interval(c, d)
         check_terse(c, d)
     finally:
         remove(d)

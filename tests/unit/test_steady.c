@@ -20,7 +20,7 @@ static bool feed(struct ss_window *w, const uint64_t *iops, unsigned n)
 	bool steady = false;
 
 	for (unsigned i = 0; i < n; i++)
-		steady = ss_window_add(w, iops[i], iops[i] * 4096);
+		steady = ss_window_add(w, iops[i], iops[i] * 4096, 0);
 	return steady;
 }
 
@@ -29,10 +29,10 @@ START_TEST(deviation_is_judged_once_the_window_is_full)
 	struct ss_window w;
 
 	ck_assert_int_eq(ss_window_init(&w, SS_IOPS | SS_PCT, 5.0, 3), 0);
-	ck_assert(!ss_window_add(&w, 500, 0));
-	ck_assert(!ss_window_add(&w, 500, 0));
+	ck_assert(!ss_window_add(&w, 500, 0, 0));
+	ck_assert(!ss_window_add(&w, 500, 0, 0));
 	ck_assert(!w.full);
-	ck_assert(ss_window_add(&w, 500, 0));
+	ck_assert(ss_window_add(&w, 500, 0, 0));
 	ck_assert(w.criterion == 0.0 && w.deviation == 0.0);
 	ss_window_free(&w);
 }
@@ -96,14 +96,14 @@ END_TEST
 START_TEST(the_sliding_window_keeps_its_sums_and_reports_oldest_first)
 {
 	static const uint64_t s[] = { 10, 20, 30, 40, 50 };
-	uint64_t iops[3], bw[3];
+	uint64_t iops[3], bw[3], lat[3];
 	struct ss_window w;
 
 	ck_assert_int_eq(ss_window_init(&w, SS_IOPS | SS_SLOPE, 0.0, 3), 0);
 	ck_assert(!feed(&w, s, 5));
 	ck_assert(w.slope == 10.0);			/* [30, 40, 50] from running sums */
 	ck_assert_uint_eq(w.sum_xy, 0 * 30 + 1 * 40 + 2 * 50);
-	ss_window_ordered(&w, false, iops, bw);
+	ss_window_ordered(&w, false, iops, bw, lat);
 	ck_assert(iops[0] == 30 && iops[1] == 40 && iops[2] == 50);
 	ck_assert(bw[0] == 30 * 4096 && bw[2] == 50 * 4096);
 	ss_window_free(&w);
@@ -113,12 +113,12 @@ END_TEST
 START_TEST(an_attained_window_reports_the_window_judged)
 {
 	static const uint64_t s[] = { 7, 100, 100, 100 };
-	uint64_t iops[3], bw[3];
+	uint64_t iops[3], bw[3], lat[3];
 	struct ss_window w;
 
 	ck_assert_int_eq(ss_window_init(&w, SS_IOPS, 1.0, 3), 0);
 	ck_assert(feed(&w, s, 4));
-	ss_window_ordered(&w, true, iops, bw);
+	ss_window_ordered(&w, true, iops, bw, lat);
 	ck_assert(iops[0] == 100 && iops[1] == 100 && iops[2] == 100);
 	ss_window_free(&w);
 }
@@ -127,14 +127,40 @@ END_TEST
 START_TEST(a_window_never_filled_ends_in_zeros)
 {
 	static const uint64_t s[] = { 5, 6 };
-	uint64_t iops[4], bw[4];
+	uint64_t iops[4], bw[4], lat[4];
 	struct ss_window w;
 
 	ck_assert_int_eq(ss_window_init(&w, SS_BW, 1.0, 4), 0);
 	ck_assert(!feed(&w, s, 2));
-	ss_window_ordered(&w, false, iops, bw);
+	ss_window_ordered(&w, false, iops, bw, lat);
 	ck_assert(iops[0] == 5 && iops[1] == 6 && iops[2] == 0 && iops[3] == 0);
 	ck_assert(w.criterion == 0.0);
+	ss_window_free(&w);
+}
+END_TEST
+
+START_TEST(lat_criteria_judge_the_latency)
+{
+	uint64_t iops[3], bw[3], lat[3];
+	struct ss_window w;
+
+	/* fio HEAD's lat: 5% of a mean of 100 us; IOPS and bandwidth move freely */
+	ck_assert_int_eq(ss_window_init(&w, SS_LAT | SS_PCT, 5.0, 3), 0);
+	ck_assert(!ss_window_add(&w, 10, 100, 100000));
+	ck_assert(!ss_window_add(&w, 900, 9000, 120000));
+	ck_assert(!ss_window_add(&w, 50, 500, 100000));	/* 13.3 us off a mean of 106.7 */
+	ck_assert(w.deviation > 13333.0 && w.deviation < 13334.0);
+	ck_assert(!ss_window_add(&w, 70000, 1, 101000));	/* 120 still in: 12.1% */
+	ck_assert(ss_window_add(&w, 1, 70000, 102000));	/* 100, 101, 102: 0.99% */
+	ss_window_ordered(&w, true, iops, bw, lat);
+	ck_assert(lat[0] == 100000 && lat[1] == 101000 && lat[2] == 102000);
+	ss_window_free(&w);
+	/* lat_slope: the slope of the latencies, ns per sample */
+	ck_assert_int_eq(ss_window_init(&w, SS_LAT | SS_SLOPE, 1000.0, 3), 0);
+	ck_assert(!ss_window_add(&w, 1, 1, 1000));
+	ck_assert(!ss_window_add(&w, 1, 1, 3000));
+	ck_assert(!ss_window_add(&w, 1, 1, 5000));
+	ck_assert(w.slope == 2000.0);
 	ss_window_free(&w);
 }
 END_TEST
@@ -144,8 +170,8 @@ START_TEST(bw_criteria_judge_the_bandwidth)
 	struct ss_window w;
 
 	ck_assert_int_eq(ss_window_init(&w, SS_BW, 1000.0, 2), 0);
-	ck_assert(!ss_window_add(&w, 100, 100000));
-	ck_assert(!ss_window_add(&w, 100, 104000));	/* 2000 B/s from the mean */
+	ck_assert(!ss_window_add(&w, 100, 100000, 0));
+	ck_assert(!ss_window_add(&w, 100, 104000, 0));	/* 2000 B/s from the mean */
 	ck_assert(w.deviation == 2000.0);
 	ss_window_free(&w);
 }
@@ -181,6 +207,14 @@ START_TEST(steadystate_reads_fio_criteria_and_limits)
 	ck_assert(job.ss_limit == 25.0);
 	ck_assert_int_eq(parse("bw:2.5%"), 0);
 	ck_assert_uint_eq(job.ss_flags, SS_BW | SS_PCT);
+	/* fio HEAD's lat: a time in microseconds, kept as fio HEAD keeps its number */
+	ck_assert_int_eq(parse("lat:1ms"), 0);
+	ck_assert_uint_eq(job.ss_flags, SS_LAT);
+	ck_assert(job.ss_limit == 1000.0);
+	ck_assert_int_eq(parse("lat:100"), 0);
+	ck_assert(job.ss_limit == 100.0);
+	ck_assert_int_eq(parse("lat_slope:5%"), 0);
+	ck_assert_uint_eq(job.ss_flags, SS_LAT | SS_SLOPE | SS_PCT);
 }
 END_TEST
 
@@ -194,6 +228,7 @@ static const struct {
 	{ "iops:-1", "negative" },
 	{ "bw:fast", "is not a bandwidth" },
 	{ "iops:5%x", "is not a percentage" },
+	{ "lat:soon", "is not a latency" },
 };
 
 START_TEST(steadystate_refuses_what_fio_cannot_read)
@@ -212,6 +247,7 @@ START_TEST(the_window_is_whole_seconds)
 	job.file = "t.fio";
 	job.line = 1;
 	job.ss_flags = SS_IOPS | SS_SLOPE | SS_PCT;
+	job.ss_interval_ns = NS_PER_SEC;
 	job.ss_dur_ns = 2500 * NS_PER_MSEC;
 	ck_assert_int_eq(job_check_steady(&job, &d), 0);
 	ck_assert_uint_eq(job.ss_dur_ns, 2 * NS_PER_SEC);
@@ -224,6 +260,19 @@ START_TEST(the_window_is_whole_seconds)
 	job.ss_dur_ns = 500 * NS_PER_MSEC;
 	ck_assert_int_eq(job_check_steady(&job, &d), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(d.msg, "under a second"));
+	diag_clear(&d);
+	/* steadystate_check_interval (fio HEAD's): dur / interval samples, at least one */
+	job.ss_dur_ns = 10 * NS_PER_SEC;
+	job.ss_interval_ns = 3 * NS_PER_SEC;
+	ck_assert_int_eq(job_check_steady(&job, &d), 0);
+	job.ss_interval_ns = 11 * NS_PER_SEC;
+	ck_assert_int_eq(job_check_steady(&job, &d), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(d.msg, "takes none"));
+	diag_clear(&d);
+	job.ss_flags = SS_LAT | SS_SLOPE;
+	job.ss_interval_ns = 6 * NS_PER_SEC;
+	ck_assert_int_eq(job_check_steady(&job, &d), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(d.msg, "a slope needs two samples"));
 	diag_clear(&d);
 }
 END_TEST
@@ -242,6 +291,7 @@ static Suite *steady_suite(void)
 	tcase_add_test(tc, an_attained_window_reports_the_window_judged);
 	tcase_add_test(tc, a_window_never_filled_ends_in_zeros);
 	tcase_add_test(tc, bw_criteria_judge_the_bandwidth);
+	tcase_add_test(tc, lat_criteria_judge_the_latency);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("options");
 	tcase_add_test(tc, steadystate_reads_fio_criteria_and_limits);
