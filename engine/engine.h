@@ -83,6 +83,7 @@ struct job_result {
 	unsigned nblocks;
 	struct report_ss *ss;	/* steadystate's window (steady.c), NULL when it kept none */
 	uint64_t io_start_ns;	/* CLOCK_MONOTONIC when its I/O began (after startdelay) */
+	uint64_t job_start_ms;	/* then, on job_start_clock_id's clock (JSON job_start) */
 	uint64_t io_end_ns;	/* and ended, before teardown; 0 when it did not run */
 	/* job control (control.c): ended is a futex word, halt ends this job early */
 	atomic_uint ended;		/* 1 once the job's thread is done with it */

@@ -409,6 +409,7 @@ struct job_desc {
 	bool per_job_logs;
 	bool log_unix_epoch;
 	bool log_alternate_epoch;	/* log times from log_epoch_clock's epoch */
+	unsigned job_start_clock;	/* job_start_clock_id: JSON job_start's clock */
 	unsigned log_epoch_clock;	/* log_alternate_epoch_clock_id: a clockid_t */
 	unsigned log_entries;		/* entries of a log's first chunk; each next doubles */
 	uint64_t log_compression;	/* bytes of samples per compressed chunk; 0: none */

@@ -816,6 +816,9 @@ const struct opt_def job_options[] = {
 		 "write the logs as fio's PREFIX_TYPE.N.log.fz (--inflate-log prints them)"),
 	JOB_BOOL("log_alternate_epoch", log_alternate_epoch, "0",
 		 "log times in ms since the epoch of clock log_alternate_epoch_clock_id"),
+	JOB_UINT("job_start_clock_id", job_start_clock, "0", 0, INT32_MAX,
+		 "the clock_gettime(2) clock of the JSON's job_start, ms at the job's start (fio "
+		 "HEAD's key, written when this is set: fio 3.33's JSON has none)"),
 	JOB_UINT("log_alternate_epoch_clock_id", log_epoch_clock, "0", 0, INT32_MAX,
 		 "the clock_gettime(2) clock id whose epoch log_unix_epoch and "
 		 "log_alternate_epoch count from (0: CLOCK_REALTIME)"),

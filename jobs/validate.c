@@ -423,6 +423,12 @@ static int check_log_forms(const struct job_desc *j, struct diag *d)
 	if (j->log_compression_cpus.set && !cpus_usable(&j->log_compression_cpus))
 		return fail(j, "log_compression_cpus", d, "option 'log_compression_cpus': none "
 			    "of these CPUs is online and allowed to this process");
+	if (job_setting(j, "job_start_clock_id") &&
+	    clock_gettime((clockid_t)j->job_start_clock, &ts) < 0) {
+		snprintf(why, sizeof(why), "option 'job_start_clock_id': clock %u: %s",
+			 j->job_start_clock, strerror(errno));
+		return fail(j, "job_start_clock_id", d, why);
+	}
 	if ((j->log_unix_epoch || j->log_alternate_epoch) &&
 	    clock_gettime((clockid_t)j->log_epoch_clock, &ts) < 0) {
 		snprintf(why, sizeof(why), "option 'log_alternate_epoch_clock_id': clock %u: %s",

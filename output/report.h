@@ -45,6 +45,8 @@ struct report_unit {
 	int groupid;
 	unsigned members;		/* jobs=N */
 	int tid;			/* thread id of the (first) job */
+	bool has_job_start;		/* job_start_clock_id set: JSON job_start (fio HEAD's) */
+	uint64_t job_start_ms;		/* of the (first) job */
 	int error;			/* errno that stopped it, 0 if it ran to the end */
 	const char *error_msg;		/* what failed, e.g. "read 'f' at offset 0: Invalid argument" */
 	bool has_slat;			/* async engine: slat is measured */

@@ -323,6 +323,8 @@ static void json_unit(struct json_out *j, const struct report_ctx *c, const stru
 	json_open(j, NULL, '{');
 	json_str(j, "jobname", host && !*host ? "All clients" : u->name);
 	json_int(j, "groupid", u->groupid);
+	if (u->has_job_start)
+		json_uint(j, "job_start", u->job_start_ms);
 	json_int(j, "error", u->error);
 	json_int(j, "eta", 0);
 	json_uint(j, "elapsed", elapsed_s(st));

@@ -159,6 +159,8 @@ static void fill_unit(struct report_unit *u, const struct run *r, const struct s
 	u->groupid = j->groupid;
 	u->members = r->ranks > 1 ? r->ranks : 1;	/* an MPI job runs once per rank */
 	u->tid = res->tid;
+	u->has_job_start = job_setting(j, "job_start_clock_id");
+	u->job_start_ms = res->job_start_ms;
 	u->error = res->error;
 	u->error_msg = res->error ? res->error_msg : NULL;
 	u->has_slat = res->has_slat;

@@ -426,6 +426,16 @@ static int layout_in_thread(struct job_slot *s)
 	return ret;
 }
 
+/* job_start_clock_id's clock now, in ms (JSON job_start, fio HEAD's); the clock was checked. */
+static uint64_t job_start_ms(const struct job_desc *j)
+{
+	struct timespec ts;
+
+	if (clock_gettime((clockid_t)j->job_start_clock, &ts) < 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / NS_PER_MSEC;
+}
+
 static void *job_thread(void *arg)
 {
 	struct job_slot *s = arg;
@@ -471,6 +481,7 @@ static void *job_thread(void *arg)
 		if (!delay && !waited)
 			s->w.t_go = s->w.clk->tsc ? s->gate->go_tsc : s->gate->go_ns;
 		res->io_start_ns = delay || waited ? clock_mono_ns() : s->gate->go_ns;
+		res->job_start_ms = job_start_ms(j);
 		worker_run(&s->w);
 		res->io_end_ns = clock_mono_ns();
 		verify_save_state(&s->w, s->index);

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """fio 3.33's log options beyond the basic logs: log_max_value (fio HEAD's
-log_window_value, with both), log_prio, log_entries,
-log_compression (and its CPUs), log_store_compressed, log_alternate_epoch and its clock
-id, block_error_percentiles and fio HEAD's log_issue_time; each checked by what it does
-to the files or the report."""
+log_window_value, with both), log_prio, log_entries, log_compression (and its CPUs),
+log_store_compressed, log_alternate_epoch and its clock id, block_error_percentiles,
+and fio HEAD's log_issue_time and job_start_clock_id; each checked by what it does to
+the files or the report."""
 import json
 import os
 import shutil
@@ -355,6 +355,33 @@ def check_issue_time(c, d):
     c.check(code == 2 and "needs write_lat_log and log_offset" in err,
             "log_issue_time without log_offset: exit %d %s" % (code, err))
 
+def check_job_start(c, d):
+    """fio HEAD's job_start_clock_id: the JSON's job_start (after groupid, as fio HEAD
+    places it) is the job's start in ms on that clock, between the clock's readings
+    before and after the run: CLOCK_REALTIME (0) and CLOCK_MONOTONIC (1). Without the
+    option there is no such key, as in fio 3.33's JSON; an unknown clock is refused."""
+    base = ["--name=s", "--filename=s.dat", "--size=64k", "--ioengine=psync"]
+    for clock, now in ((0, time.time), (1, time.monotonic)):
+        before = int(now() * 1000)
+        code, out, err = run(base + ["--job_start_clock_id=%d" % clock,
+                                     "--output-format=json"], cwd=d)
+        after = int(now() * 1000) + 1
+        j = json.loads(out)["jobs"][0] if code == 0 else {}
+        c.check(list(j)[:4] == ["jobname", "groupid", "job_start", "error"] and
+                before <= j["job_start"] <= after,
+                "job_start_clock_id=%d: job_start %s within [%d, %d]: %s" %
+                (clock, j.get("job_start"), before, after, err))
+    code, out, _ = run(base + ["--numjobs=2", "--group_reporting", "--job_start_clock_id=1",
+                               "--output-format=json"], cwd=d)
+    jobs = json.loads(out)["jobs"] if code == 0 else []
+    c.check(len(jobs) == 1 and "job_start" in jobs[0], "group_reporting: one job_start")
+    code, out, _ = run(base + ["--output-format=json"], cwd=d)
+    c.check(code == 0 and "job_start" not in json.loads(out)["jobs"][0],
+            "no job_start_clock_id: no job_start key, as fio 3.33")
+    code, _, err = run(base + ["--job_start_clock_id=99"], cwd=d)
+    c.check(code == 2 and "clock 99" in err, "job_start_clock_id=99: %d %s" % (code, err))
+
+
 def check_refusals(c, d):
     cases = [(["--write_hist_log=h", "--log_hist_msec=10", "--log_store_compressed=1"],
               "not the histograms"),
@@ -368,7 +395,7 @@ def main():
     run_checks("opts_logs", (
         check_log_max_value, check_log_window_value, check_log_prio, check_log_compression, check_log_entries,
         check_compression_cpus, check_alternate_epoch, check_block_error_percentiles,
-        check_issue_time, check_refusals))
+        check_issue_time, check_job_start, check_refusals))
 
 
 if __name__ == "__main__":
