@@ -78,6 +78,9 @@ struct pattern_fmt {
 	unsigned n;
 };
 
+/* verify_policy (fio HEAD's): every completed write, or those an fsync made durable */
+enum verify_policy { VERIFY_POLICY_COMPLETED, VERIFY_POLICY_FSYNCED };
+
 /* log_window_value: what a log_avg_msec window's latency entry holds (fio HEAD's names) */
 enum log_window { LOG_WINDOW_AVG, LOG_WINDOW_MAX, LOG_WINDOW_BOTH };
 
@@ -359,6 +362,7 @@ struct job_desc {
 	bool verify_only;
 	bool verify_dump;
 	bool verify_state_save;		/* write local-NAME-N-verify.state at the end */
+	int verify_policy;		/* enum verify_policy: the writes the state lists */
 	bool verify_state_load;		/* verify_only checks only what that file says */
 	unsigned verify_async;		/* threads that check the reads; 0: the job's own */
 	uint64_t verify_async_cpus[JOB_CPU_WORDS];	/* CPUs they run on; none set: any */

@@ -272,6 +272,13 @@ static const struct opt_enum unit_base_vals[] = {
 	{ NULL },
 };
 
+static const struct opt_enum verify_policy_vals[] = {
+	{ "completed", VERIFY_POLICY_COMPLETED, "every write that completed (the default)" },
+	{ "fsynced", VERIFY_POLICY_FSYNCED, "only the writes issued before the last fsync or "
+	  "fdatasync that completed: what a crash or power loss cannot take" },
+	{ NULL },
+};
+
 /* fio 3.33's log_max_value is a bool; fio HEAD names it log_window_value and adds both */
 static const struct opt_enum log_window_vals[] = {
 	{ "avg", LOG_WINDOW_AVG, "the window's mean" },
@@ -511,6 +518,9 @@ const struct opt_def job_options[] = {
 		 "do not write: only read back and check what an earlier run wrote"),
 	JOB_BOOL("verify_dump", verify_dump, "0",
 		 "save a bad block as FILE.OFFSET.received (and .expected for patterns)"),
+	JOB_ENUM("verify_policy", verify_policy, "completed", verify_policy_vals,
+		 "the writes verify_state_save's state lists for a later verify_state_load: "
+		 "fsynced leaves out those after the last fsync that completed (fio HEAD's)"),
 	JOB_BOOL("verify_state_save", verify_state_save, "1", "a writing verify job leaves "
 		 "local-NAME-N-verify.state in the cwd, in fio's format: the writes issued and "
 		 "the last iodepth completed"),

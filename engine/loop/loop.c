@@ -144,8 +144,11 @@ complete_io(struct worker *w, struct io_req *r, uint64_t now, bool with_lat, boo
 	if (r->dir >= IO_NDIR || r->res <= 0) {
 		if (r->res < 0)
 			fail_io(w, r, (int)-r->res);
-		else if (r->dir >= IO_NDIR)
+		else if (r->dir >= IO_NDIR) {
+			if (w->verify)
+				verify_sync_done(w, r);
 			account_sync(w, r, now);
+		}
 		else
 			fail_io(w, r, ENODATA);
 		return true;

@@ -1349,6 +1349,8 @@ void plan_sync(struct worker *w, struct io_req *r)
 	w->st->sync_ios++;
 	if (r->dir == IO_FSYNC && !w->ending)
 		w->st->fsync_ios++;
+	if (w->verify)
+		verify_sync_issued(w, r);
 }
 
 void plan_end_sync(struct worker *w, unsigned i)

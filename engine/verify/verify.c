@@ -105,6 +105,29 @@ static int init_tracking(struct worker *w, struct verify *v)
 	return 0;
 }
 
+/* verify_policy=fsynced with a state to save: room for the completions at each sync. */
+static int init_durable(struct worker *w, struct verify *v)
+{
+	const struct job_desc *j = w->job;
+
+	if (j->verify_policy != VERIFY_POLICY_FSYNCED || !j->verify_state_save ||
+	    !rw_does(j->rw, IO_WRITE) || j->verify_only)
+		return 0;
+	v->mark_off = calloc(w->nfiles, sizeof(*v->mark_off));
+	v->durable_off = calloc(w->nfiles, sizeof(*v->durable_off));
+	v->mark_done = calloc(w->nfiles, sizeof(*v->mark_done));
+	v->durable_done = calloc(w->nfiles, sizeof(*v->durable_done));
+	if (!v->mark_off || !v->durable_off || !v->mark_done || !v->durable_done)
+		return -ENOMEM;
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		v->mark_off[i] = calloc(j->iodepth, sizeof(**v->mark_off));
+		v->durable_off[i] = calloc(j->iodepth, sizeof(**v->durable_off));
+		if (!v->mark_off[i] || !v->durable_off[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* The blocks of the job's regions, at its smallest block size: what its writes can be. */
 static uint64_t region_blocks(const struct worker *w)
 {
@@ -172,7 +195,8 @@ int verify_init(struct worker *w)
 	if (!v)
 		goto nomem;
 	w->verify = v;
-	if (verify_chunk_setup(v, j) < 0 || init_tracking(w, v) < 0 || init_queues(w, v) < 0)
+	if (verify_chunk_setup(v, j) < 0 || init_tracking(w, v) < 0 || init_queues(w, v) < 0 ||
+	    init_durable(w, v) < 0)
 		goto nomem;
 	v->pass = j->verify_only;
 	/* verify_only over a log: its writes read back, as a replay would have made them */
@@ -225,6 +249,12 @@ void verify_free(struct worker *w)
 	free_per_file((void **)v->issued, w->nfiles);
 	free_per_file((void **)v->last_off, w->nfiles);
 	free(v->writes_done);
+	if (v->mark_off) {
+		free_per_file((void **)v->mark_off, w->nfiles);
+		free_per_file((void **)v->durable_off, w->nfiles);
+	}
+	free(v->mark_done);
+	free(v->durable_done);
 	free(v->state);
 	free(v->read_snap);
 	vpattern_free(&v->pat);
@@ -463,6 +493,41 @@ static void remember_write(struct worker *w, struct io_req *r)
 	}
 	verify_trim_pick(w, r, first);
 	v->since_trim++;
+}
+
+static bool durable_sync(const struct worker *w, const struct io_req *r)
+{
+	return w->job->verify_policy == VERIFY_POLICY_FSYNCED &&
+	       (r->dir == IO_FSYNC || r->dir == IO_FDATASYNC);
+}
+
+void verify_sync_issued(struct worker *w, const struct io_req *r)
+{
+	struct verify *v = w->verify;
+
+	if (!durable_sync(w, r) || !v->mark_off)
+		return;
+	v->sync_mark = w->st->issued[IO_WRITE];
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		if (v->last_off[i])
+			memcpy(v->mark_off[i], v->last_off[i], w->job->iodepth * sizeof(uint64_t));
+		v->mark_done[i] = v->writes_done[i];
+	}
+}
+
+void verify_sync_done(struct worker *w, const struct io_req *r)
+{
+	struct verify *v = w->verify;
+	uint64_t **off = v->durable_off, *done = v->durable_done;
+
+	if (!durable_sync(w, r) || !v->mark_off)
+		return;
+	/* the mark becomes what the state lists; the old lists take the next mark */
+	v->fsynced_writes = v->sync_mark;
+	v->durable_off = v->mark_off;
+	v->durable_done = v->mark_done;
+	v->mark_off = off;
+	v->mark_done = done;
 }
 
 void verify_done(struct worker *w, struct io_req *r)

@@ -33,6 +33,13 @@ void verify_prepare_write(struct worker *w, struct io_req *r);
 /* A read or write of a verifying job completed in full: check it, or remember it. */
 void verify_done(struct worker *w, struct io_req *r);
 
+/*
+ * verify_policy=fsynced: an fsync or fdatasync is issued (the writes issued by then are
+ * its mark), and one completed without error (its mark is the state's threshold).
+ */
+void verify_sync_issued(struct worker *w, const struct io_req *r);
+void verify_sync_done(struct worker *w, const struct io_req *r);
+
 /* A backlog or pass read due now, if any. */
 enum verify_plan_result verify_plan(struct worker *w, struct io_req *r);
 

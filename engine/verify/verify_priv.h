@@ -151,6 +151,14 @@ struct verify {
 	unsigned pass_file;
 	uint64_t pass_chunk;		/* the pass's next unit */
 	uint64_t failures;
+	/*
+	 * verify_policy=fsynced: the writes issued, and each file's last completions, when
+	 * the sync in flight was issued (mark) and when the last one that completed was
+	 * (durable: what the state lists). A sync waits for the writes before it.
+	 */
+	uint64_t sync_mark, fsynced_writes;
+	uint64_t **mark_off, **durable_off;
+	uint64_t *mark_done, *durable_done;
 	uint64_t first_seq;		/* of the bad chunk whose message is kept */
 };
 

@@ -70,6 +70,10 @@ static struct state_list *make_state(const struct worker *w, unsigned index, siz
 {
 	const struct verify *v = w->verify;
 	unsigned depth = w->job->iodepth;
+	/* verify_policy=fsynced: the writes as the last sync that completed left them */
+	bool durable = v->durable_off != NULL;
+	uint64_t *const *offs = durable ? v->durable_off : v->last_off;
+	const uint64_t *dones = durable ? v->durable_done : v->writes_done;
 	struct state_list *s;
 	uint64_t n = 0;
 
@@ -78,17 +82,17 @@ static struct state_list *make_state(const struct worker *w, unsigned index, siz
 	if (!s)
 		return NULL;
 	for (unsigned i = 0; i < w->nfiles; i++) {
-		uint64_t done = v->writes_done[i], k = done < depth ? done : depth;
+		uint64_t done = dones[i], k = done < depth ? done : depth;
 
 		for (uint64_t back = 1; back <= k; back++, n++) {
 			s->comps[n].fileno = htole64(i);
-			s->comps[n].offset = htole64(v->last_off[i][(done - back) % depth]);
+			s->comps[n].offset = htole64(offs[i][(done - back) % depth]);
 		}
 	}
 	s->no_comps = htole64(n);
 	s->depth = htole32(depth);
 	s->nofiles = htole32(w->nfiles);
-	s->numberio = htole64(w->st->issued[IO_WRITE]);
+	s->numberio = htole64(durable ? v->fsynced_writes : w->st->issued[IO_WRITE]);
 	s->index = htole64(index);
 	snprintf((char *)s->name, sizeof(s->name), "%s", w->job->name);
 	return s;

@@ -338,6 +338,28 @@ def check_pattern_offset(c, d):
     c.check(code == 2 and "verify_pattern's alone" in err, "buffer_pattern=%%o: %r" % err)
 
 
+def check_verify_policy(c, d):
+    """fio HEAD's verify_policy=fsynced: the saved state lists only the writes before the
+    last fsync (or fdatasync) that completed, so that verify_state_load reads back what
+    a crash could not take: 100 writes with fsync=16 leave 96 to verify (fio HEAD: 96),
+    completed (the default) all 100. The state's numberio says so."""
+    args = ["--name=p", "--filename=p.dat", "--size=400k", "--bs=4k", "--verify=crc32c",
+            "--rw=write"]
+    state = os.path.join(d, "local-p-0-verify.state")
+    for sync, pol, want in (("--fsync=16", "fsynced", 96), ("--fdatasync=16", "fsynced", 96),
+                            ("--fsync=16", "completed", 100), ("--fsync=0", "fsynced", 0)):
+        job(c, d, args + [sync, "--do_verify=0", "--verify_policy=" + pol])
+        with open(state, "rb") as f:
+            numberio = struct.unpack_from("<Q", f.read(), 24 + 16)[0]
+        j, err = job(c, d, args + [sync, "--verify_only", "--verify_state_load=1"])
+        c.check(numberio == want and j and j["error"] == 0 and
+                j["read"]["total_ios"] == want,
+                "%s verify_policy=%s: the state's writes %d, %s read back, want %d: %r" %
+                (sync, pol, numberio, j and j["read"]["total_ios"], want, err))
+    code, _, err = run(args + ["--verify_policy=sometimes"], cwd=d)
+    c.check(code == 2 and "verify_policy" in err, "verify_policy=sometimes: %d %s" % (code, err))
+
+
 def check_verify_offset(c, d):
     path = os.path.join(d, "o.dat")
     base = ["--name=o", "--filename=o.dat", "--size=64k", "--bs=4k", "--verify=crc32c"]
@@ -743,7 +765,7 @@ def check_runtime_split(c, d):
 def main():
     run_checks("opts_verify", (
         check_methods, check_methods_with_fio, check_meta_null, check_pattern_with_fio,
-        check_pattern_offset,
+        check_pattern_offset, check_verify_policy,
         check_verify_offset, check_backlog_batch, check_verify_each_loop, check_trims,
         check_async, check_experimental, check_state, check_mixed_reads,
         check_write_sequence, check_runtime_split))
