@@ -4,12 +4,14 @@
  */
 #include "jobs/jobs.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 
 #include "base/arena.h"
@@ -213,11 +215,44 @@ static const char *rank_vars(const struct job_input *in, const struct opt_def *o
 }
 
 /*
+ * A number, count or time with something after it ("128*1", "30*1", "2s*3", as xfstests
+ * writes them meaning a product): fio reads the number and its unit and stops at what
+ * follows, so the longest head of val that the option takes, from its digits on; its
+ * length, 0 when none.
+ */
+static size_t number_head(const struct opt_def *o, const struct opt_ctx *ctx, void *base,
+			  const char *val, char *head, size_t size)
+{
+	char why[WHY_LEN];
+	size_t digits = 0, len = strlen(val);
+
+	while (isdigit((unsigned char)val[digits]))
+		digits++;
+	if (!digits || digits == len)
+		return 0;
+	/* fio 3.33 reads "2ms*3" as 2 ms and "30*1" as 30 s, but "2s*3" or "2m*1" as 0 */
+	if (o->type == OPT_TIME && isalpha((unsigned char)val[digits]) &&
+	    strncasecmp(val + digits, "ms", 2) && strncasecmp(val + digits, "us", 2))
+		return 0;
+	/* a unit is a few letters at most ("usec", "min"): longer heads are no number */
+	for (size_t n = len - 1 < digits + 5 ? len - 1 : digits + 5; n >= digits; n--) {
+		if (n >= size)
+			continue;
+		memcpy(head, val, n);
+		head[n] = '\0';
+		if (opt_apply(o, ctx, base, head, why, sizeof(why)) == 0)
+			return n;
+	}
+	return 0;
+}
+
+/*
  * A size or range fio reads and iojob's parser refuses, read as fio reads it, with a note: a
  * size is the number and the unit its first letters make ("65536)" is 65536, "8kx" 8k); a
  * range's values split at '-', ':' and ',', the first its low end and the last its high one
- * ("16-8k/8M-512M" is 16 to 512M). Under iojob's own name only such a range, where a typo
- * in one size ("4q") is more likely than fio's reading: its error (and suggestion) stands.
+ * ("16-8k/8M-512M" is 16 to 512M); a number or time is what its digits and unit make
+ * ("128*1" is 128). Under iojob's own name only such a range, where a typo in one size
+ * ("4q") is more likely than fio's reading: its error (and suggestion) stands.
  * -EINVAL where the error stands.
  */
 static int apply_as_fio(const struct opt_def *o, const struct opt_ctx *ctx, void *base,
@@ -240,6 +275,9 @@ static int apply_as_fio(const struct opt_def *o, const struct opt_ctx *ctx, void
 			snprintf(head, sizeof(head), "%" PRIu64, lo);
 		else
 			snprintf(head, sizeof(head), "%" PRIu64 "-%" PRIu64, lo, hi);
+	} else if (o->type == OPT_UINT || o->type == OPT_U64 || o->type == OPT_TIME) {
+		if (!fio_sizes || !number_head(o, ctx, base, val, head, sizeof(head)))
+			return -EINVAL;
 	} else {
 		if (!fio_sizes || (o->type != OPT_SIZE && o->type != OPT_SIZE_PCT) || !n ||
 		    n >= sizeof(head) || !val[n] || val[strlen(val) - 1] == 'z')

@@ -230,6 +230,33 @@ def check_trailing_text(c, link, d):
             "'z' after a size stays an error run as fio too: %d %r" % (code, err))
 
 
+def check_trailing_number_text(c, link, d):
+    """xfstests writes iodepth=128*${LOAD_FACTOR} and runtime=30*${TIME_FACTOR} in its job
+    files, meaning products: fio 3.33 reads the number and stops at the '*' (128 and 30 s;
+    numjobs=2*2 is 2 jobs), and its tests pass. Run as fio, iojob reads them so, with a
+    note; a time with a unit before the text fio reads as 0 ("2s*3") stays an error, as
+    does all of it under iojob's own name."""
+    job = os.path.join(d, "x.fio")
+    with open(job, "w") as f:
+        f.write("[x]\nioengine=null\nsize=1m\nrw=randread\niodepth=128*1\n"
+                "runtime=30*1\nnumjobs=2*2\n")
+    code, out, err = fio(link, [job, "--notes", "--output-format=json"], d)
+    jobs = json.loads(out)["jobs"] if code == 0 else []
+    c.check(len(jobs) == 2 and all(j["job options"]["iodepth"] == "128*1" for j in jobs) and
+            "option 'iodepth': '128*1' is read as '128', as fio reads it" in err and
+            "option 'runtime': '30*1' is read as '30', as fio reads it" in err,
+            "run as fio, xfstests' products: %d jobs %r" % (len(jobs), err))
+    code, out, err = fio(link, ["--name=t", "--ioengine=null", "--size=1m", "--iodepth=4x",
+                                "--ioengine=libaio", "--filename=t.dat", "--direct=0",
+                                "--output-format=json", "--notes"], d)
+    c.check(code == 0 and "'4x' is read as '4'" in err, "iodepth=4x: %d %r" % (code, err))
+    code, _, err = fio(link, ["--name=t", "--ioengine=null", "--size=1m", "--runtime=2s*3"], d)
+    c.check(code == 1 and "'2s*3' is not a time" in err, "runtime=2s*3: %d %r" % (code, err))
+    code, _, err = run(["--name=t", "--ioengine=null", "--size=1m", "--iodepth=128*1"], cwd=d)
+    c.check(code == 2 and "'128*1' is not a number" in err,
+            "under iojob's name iodepth=128*1 is refused: %d %r" % (code, err))
+
+
 def real_fio_333():
     """fio 3.33 itself, when installed: the exit codes are compared with its own too."""
     path = shutil.which("fio")
@@ -363,6 +390,7 @@ def main():
         check_no_job_output(c, link, d)
         check_exit_codes(c, link, d)
         check_trailing_text(c, link, d)
+        check_trailing_number_text(c, link, d)
         check_status_line(c, link, d)
         check_signal(c, link, d)
         check_install(c)
