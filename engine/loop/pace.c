@@ -60,8 +60,9 @@ void pace_init(struct worker *w)
 		p->rate_gap_ns[d] = pace_rate_gap_ns(j, d);
 	}
 	rng_seed(&p->rng, j->randseed ^ 0x9a7e5ULL ^ (uint64_t)j->jobnum << 32);
-	p->gated = p->rated || p->thinking || p->think_spins || j->fsync_every || j->fdatasync_every ||
-		   j->fsync_every_ios || w->flow || (j->replay && !j->replay_no_stall);
+	p->gated = p->rated || p->thinking || p->think_spins || j->fsync_every ||
+		   j->fdatasync_every || j->fsync_every_ios || w->flow ||
+		   (j->replay && !j->replay_no_stall);
 }
 
 uint64_t pace_rate_gap_ns(const struct job_desc *j, int d)

@@ -182,8 +182,9 @@ void verify_chunk_seal(const struct verify *v, const struct job_desc *j, unsigne
 /*
  * Check one chunk read back against what it should hold: 0 when it does, else 1 with what
  * was wrong in what[]; io_off is the offset of the I/O that read it (its pattern's %o
- * and where in the pattern the chunk is, as fio checks it). Touches only c (verify_offset's swap is undone in place) and reads
- * only v's settings, made before the job starts, so that verify_async threads may call it.
+ * and where in the pattern the chunk is, as fio checks it). Touches only c
+ * (verify_offset's swap is undone in place) and reads only v's settings, made before the
+ * job starts, so that verify_async threads may call it.
  */
 int verify_examine(const struct verify *v, uint64_t off, uint64_t io_off,
 		   unsigned char *c, enum chunk_expect ex, uint32_t gen, char *what, size_t n);
