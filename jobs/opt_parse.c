@@ -313,6 +313,7 @@ static int apply_by_type(const struct opt_def *o, const struct opt_ctx *ctx, voi
 	struct size_range *r = field;
 	long long ll;
 	bool b;
+	long long iv;
 	int ret;
 
 	switch (o->type) {
@@ -347,6 +348,15 @@ static int apply_by_type(const struct opt_def *o, const struct opt_ctx *ctx, voi
 		return apply_time_range(o, field, val, why, whylen);
 	case OPT_BOOL:
 	case OPT_BOOL_INV:
+		/*
+		 * fio's set-only flags take any number, set unless 0 (xfstests' generic/300
+		 * writes time_based=10); its other booleans only 0 and 1.
+		 */
+		if (o->set_only && value_parse_bool(val, &b) < 0 &&
+		    value_parse_int(val, &iv) == 0) {
+			*(bool *)field = iv != 0;
+			return 0;
+		}
 		if (value_parse_bool(val, &b) < 0) {
 			snprintf(why, whylen, "'%s' is not a boolean (0 or 1)", val);
 			return -EINVAL;

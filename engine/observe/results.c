@@ -163,6 +163,13 @@ static void fill_unit(struct report_unit *u, const struct run *r, const struct s
 	u->job_start_ms = res->job_start_ms;
 	u->error = res->error;
 	u->error_msg = res->error ? res->error_msg : NULL;
+	/*
+	 * An error continue_on_error went on past is still the job's in fio's report (err=28
+	 * and JSON "error": 28 for a write to a full disk that ignore_error lets through),
+	 * though the job ran to its end and the exit status stays 0.
+	 */
+	if (!u->error && j->continue_on_error && st->first_error)
+		u->error = st->first_error;
 	u->has_slat = res->has_slat;
 	u->clat_percentiles = j->clat_percentiles;
 	u->lat_percentiles = j->lat_percentiles;
