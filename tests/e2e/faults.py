@@ -474,6 +474,21 @@ def check_real_enospc(c, d):
                 "tmpfs: fill_device=1 writes until full: exit %d %r" % (p.returncode,
                                                                        p.stderr))
         os.unlink(path)
+        # a job that goes on past ENOSPC (xfstests' generic/299): run, its errors counted
+        p = subprocess.run([BIN, "--eta=never", "--name=f", "--filename=" + path,
+                            "--rw=randwrite", "--size=4m", "--fallocate=none",
+                            "--create_on_open=1", "--continue_on_error=write",
+                            "--ignore_error=,ENOSPC", "--output-format=json"],
+                           capture_output=True, text=True, timeout=60)
+        j = json.loads(p.stdout)["jobs"][0] if p.returncode == 0 else {}
+        c.check(p.returncode == 0 and j["write"]["total_ios"] == 1024 and
+                j["total_err"] > 0 and j["first_error"] == 28 and j["error"] == 28,
+                "tmpfs: ignore_error=,ENOSPC with continue_on_error=write runs, as fio: "
+                "exit %d %s %r" % (p.returncode, {k: j.get(k) for k in ("total_err",
+                                                                     "first_error",
+                                                                     "error")},
+                                   p.stderr))
+        os.unlink(path)
 
 
 def check_repeated_failure(c, d, data):

@@ -305,6 +305,18 @@ def check_value_forms(c, d):
     check_zoned(c, d)
     code, _, err = run(["--name=t", "--ioengine=null", "--size=64k", "--threads=1"])
     c.check(code == 0 and "tiobench profile" in err, "threads=1 taken, with a note: %s" % err)
+    # fio's set-only flags take any number, set unless 0 (xfstests' generic/300 writes
+    # time_based=10); its other booleans stay 0 or 1
+    for flag, want in (("10", True), ("-1", True), ("0", False)):
+        path = write(d, "tb.fio", "[t]\nioengine=null\nsize=1g\nruntime=200ms\n"
+                     "time_based=%s\n" % flag)
+        code, out, err = run([path, "--output-format=json"], cwd=d)
+        j = json.loads(out)["jobs"][0] if code == 0 else {}
+        c.check(code == 0 and (j["job_runtime"] >= 200) == want and
+                j["job options"]["time_based"] == flag,
+                "time_based=%s: time based %s: %s %s" % (flag, want, j.get("job_runtime"), err))
+    code, _, err = run(["--name=t", "--ioengine=null", "--size=64k", "--direct=10"])
+    c.check(code == 2 and "'10' is not a boolean" in err, "direct=10 refused, as fio: %s" % err)
 
 
 def main():
