@@ -308,7 +308,7 @@ def check_value_forms(c, d):
     # fio's set-only flags take any number, set unless 0 (xfstests' generic/300 writes
     # time_based=10); its other booleans stay 0 or 1
     for flag, want in (("10", True), ("-1", True), ("0", False)):
-        path = write(d, "tb.fio", "[t]\nioengine=null\nsize=1g\nruntime=200ms\n"
+        path = write(d, "tb.fio", "[t]\nioengine=null\nsize=64k\nruntime=200ms\n"
                      "time_based=%s\n" % flag)
         code, out, err = run([path, "--output-format=json"], cwd=d)
         j = json.loads(out)["jobs"][0] if code == 0 else {}
