@@ -26,6 +26,23 @@ static int truncate_to(int fd, uint64_t size)
 	return ftruncate(fd, (off_t)size) < 0 ? -errno : 0;
 }
 
+/* create_on_open, read and written: the file at its size with no block claimed. */
+static int create_sparse(const struct job_desc *j, const struct io_file *f, struct diag *d)
+{
+	int fd = open(f->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	int ret;
+
+	if (fd < 0)
+		return diag_at(d, -errno, j->file, j->line, "job '%s': cannot create '%s': %s",
+			       j->name, f->path, strerror(errno));
+	ret = truncate_to(fd, f->want_size);
+	close(fd);
+	if (ret < 0)
+		return diag_at(d, ret, j->file, j->line, "job '%s': cannot size '%s' to %" PRIu64
+			       " bytes: %s", j->name, f->path, f->want_size, strerror(-ret));
+	return 0;
+}
+
 /*
  * A write job's new file, sized as fallocate= says: native and posix allocate the blocks,
  * keep allocates them past the end, truncate sets the size (sparse), none leaves it empty.
@@ -255,6 +272,24 @@ int files_layout(const struct job_desc *j, struct io_file *f, unsigned n,
 			 */
 			if (!data && (j->create_on_open || j->replay))
 				continue;
+			if (data && j->create_on_open && !j->replay &&
+			    rw_does(j->rw, IO_WRITE)) {
+				/*
+				 * One that writes as it reads (xfstests' verifying randrw jobs):
+				 * fio makes it at open and lays nothing out, its writes fill it;
+				 * made sparse at its size here, so that a read before them finds
+				 * a hole (zeros) rather than the end. No room is claimed.
+				 */
+				snprintf(msg, sizeof(msg), "%s: create_on_open=1: '%s' is read and "
+					 "written, so it is made sparse at its size, nothing laid out "
+					 "(fio makes it empty at open; a read before its writes reach "
+					 "there ends it)", j->name, f[i].path);
+				note(ctx, msg);
+				made[i] = true;
+				if ((ret = create_sparse(j, &f[i], d)) < 0)
+					break;
+				continue;
+			}
 			if (data && j->create_on_open && !j->replay) {
 				snprintf(msg, sizeof(msg), "%s: create_on_open=1: '%s' is read, so "
 					 "it is laid out now (fio creates it empty at open and finds "

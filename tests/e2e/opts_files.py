@@ -444,6 +444,16 @@ def check_fallocate_sizes(c, d):
             "create_on_open=1 on a read job: laid out, with a note saying fio would not: "
             "%d %r" % (code, err))
     os.unlink(path)
+    # read and written (xfstests' generic/299 verifiers): sized sparse, nothing laid out,
+    # so that 3 GiB files on a 3 GiB file system claim no room before their writes
+    code, _, err = iojob(["--name=v", "--filename=" + path, "--rw=randrw", "--bs=4k",
+                          "--size=1g", "--number_ios=8", "--create_on_open=1",
+                          "--fallocate=none", "--verify=crc32c", "--output-format=terse"], d)
+    st = os.stat(path) if os.path.exists(path) else None
+    c.check(code == 0 and st and st.st_size == 1 << 30 and st.st_blocks * 512 <= 1 << 20 and
+            "made sparse" in err, "create_on_open=1 on a randrw job: 1 GiB sparse, %s "
+            "blocks: %d %r" % (st and st.st_blocks, code, err))
+    os.unlink(path)
 
 
 def rw_hint(path):
