@@ -83,6 +83,18 @@ uint32_t job_ioprio(const struct job_desc *j)
 	return (j->prioclass ? j->prioclass : 2) << 13 | j->priohint << 3 | j->prio;
 }
 
+bool job_ignores_error(const struct job_desc *j, int type, int err)
+{
+	static const struct ignore_list fio_default = { { EIO, EILSEQ }, 2 };
+	const struct ignore_list *l = j->ignore_error[type].n ? &j->ignore_error[type] :
+				      &fio_default;
+
+	for (unsigned i = 0; i < l->n; i++)
+		if (l->err[i] == err)
+			return true;
+	return false;
+}
+
 const char *job_setting(const struct job_desc *j, const char *name)
 {
 	const char *v = NULL;

@@ -481,6 +481,12 @@ const char *rw_name(int rw);
  */
 uint32_t job_ioprio(const struct job_desc *j);
 
+/*
+ * Whether continue_on_error, where it covers errors of type (enum err_type), goes on past
+ * err: by the type's ignore_error list, or EIO and EILSEQ without one, as fio decides.
+ */
+bool job_ignores_error(const struct job_desc *j, int type, int err);
+
 /* The value the job file gave for an option, or NULL when it was left at its default. */
 const char *job_setting(const struct job_desc *j, const char *name);
 

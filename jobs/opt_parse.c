@@ -313,7 +313,6 @@ static int apply_by_type(const struct opt_def *o, const struct opt_ctx *ctx, voi
 	struct size_range *r = field;
 	long long ll;
 	bool b;
-	long long iv;
 	int ret;
 
 	switch (o->type) {
@@ -353,8 +352,8 @@ static int apply_by_type(const struct opt_def *o, const struct opt_ctx *ctx, voi
 		 * writes time_based=10); its other booleans only 0 and 1.
 		 */
 		if (o->set_only && value_parse_bool(val, &b) < 0 &&
-		    value_parse_int(val, &iv) == 0) {
-			*(bool *)field = iv != 0;
+		    value_parse_int(val, &ll) == 0) {
+			*(bool *)field = ll != 0;
 			return 0;
 		}
 		if (value_parse_bool(val, &b) < 0) {

@@ -38,6 +38,12 @@ struct report_ss {
 	uint64_t *lat;			/* the interval's mean completion latency, ns */
 };
 
+/* What a steadystate window measures, as fio names its criterion: iops, lat or bw. */
+static inline const char *report_ss_measure(const struct report_ss *ss)
+{
+	return ss->of_iops ? "iops" : ss->of_lat ? "lat" : "bw";
+}
+
 /* One reporting unit: a job, or the merge of a group's jobs under group_reporting. */
 struct report_unit {
 	const char *name;

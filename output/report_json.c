@@ -270,7 +270,7 @@ static void json_ss(struct json_out *j, const struct report_ss *ss)
 	char text[64];
 
 	/* fio prints the limit and the criterion as floats, not doubles: their digits too */
-	snprintf(text, sizeof(text), "%s%s:%f%s", ss->of_iops ? "iops" : ss->of_lat ? "lat" : "bw",
+	snprintf(text, sizeof(text), "%s%s:%f%s", report_ss_measure(ss),
 		 ss->by_slope ? "_slope" : "", (double)(float)ss->limit, ss->pct ? "%" : "");
 	json_open(j, "steadystate", '{');
 	json_str(j, "ss", text);

@@ -297,7 +297,7 @@ static void print_ss(FILE *f, const struct report_unit *u, const struct report_s
 	num2str(iops, figs, 0, N2S_NONE, p2, sizeof(p2));
 	fprintf(f, "  steadystate  : attained=%s, bw=%s (%s), iops=%s%s, %s%s=%.3f%s\n",
 		ss->attained ? "yes" : "no", p1, p1alt, p2, p3,
-		ss->of_iops ? "iops" : ss->of_lat ? "lat" : "bw",
+		report_ss_measure(ss),
 		ss->by_slope ? " slope" : " mean dev", ss->criterion, ss->pct ? "%" : "");
 }
 

@@ -48,22 +48,6 @@ static int error_type(enum io_dir dir, int err)
 	return err == EILSEQ ? ERR_TYPE_VERIFY : dir == IO_READ ? ERR_TYPE_READ : ERR_TYPE_WRITE;
 }
 
-/*
- * Whether continue_on_error goes on after err of a type it covers, as fio decides: by the
- * type's ignore_error list, or EIO and EILSEQ without one.
- */
-static bool non_fatal(const struct job_desc *j, int type, int err)
-{
-	static const struct ignore_list fio_default = { { EIO, EILSEQ }, 2 };
-	const struct ignore_list *l = j->ignore_error[type].n ? &j->ignore_error[type] :
-				      &fio_default;
-
-	for (unsigned i = 0; i < l->n; i++)
-		if (l->err[i] == err)
-			return true;
-	return false;
-}
-
 /* error_dump: fio's line for the error, said as it happens. */
 static void dump_error(struct worker *w, const struct io_req *r, int err)
 {
@@ -110,7 +94,7 @@ static void fail_io(struct worker *w, struct io_req *r, int err)
 		w->st->total_err++;
 		if (!w->st->first_error)
 			w->st->first_error = err;
-		if (non_fatal(w->job, type, err))
+		if (job_ignores_error(w->job, type, err))
 			return;
 	}
 	if (err == ENODATA)	/* a read returned 0: the end of the file, not an errno */

@@ -348,13 +348,16 @@ static void close_window(struct worker *w, uint64_t end, uint64_t ms)
 		}
 		/* bw and iops are one sample per window: its largest is its mean */
 		if (l->bw) {
-			uint64_t bw = (uint64_t)((stats_u128)l->win_bytes[d] * NS_PER_SEC / ns / 1024);
+			uint64_t bw = (uint64_t)((stats_u128)l->win_bytes[d] * NS_PER_SEC / ns /
+						 1024);
 
 			joblog_add(&l->bw_log, ms, bw, d, 0, 0, 0, bw);
 		}
-		if (l->iops)
-			joblog_add(&l->iops_log, ms, n * NS_PER_SEC / ns, d, 0, 0, 0,
-				   n * NS_PER_SEC / ns);
+		if (l->iops) {
+			uint64_t iops = n * NS_PER_SEC / ns;
+
+			joblog_add(&l->iops_log, ms, iops, d, 0, 0, 0, iops);
+		}
 		l->win_n[d] = l->win_bytes[d] = 0;
 		l->win_clat[d] = l->win_slat[d] = l->win_lat[d] = 0;
 		l->max_clat[d] = l->max_slat[d] = l->max_lat[d] = 0;

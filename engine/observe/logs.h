@@ -24,7 +24,7 @@ struct job_logs {
 	bool lat, bw, iops;		/* which of write_lat/bw/iops_log are on */
 	bool averaged;			/* log_avg_msec: entries per window, not per I/O */
 	bool window_max;		/* log_window_value=max: a window's largest latency */
-	bool track_max;			/* max or both: the windows keep their largest values */
+	bool track_max;			/* max or both: windows keep their largest values */
 	unsigned form;			/* JOBLOG_OFFSET, JOBLOG_PRIO */
 	uint16_t ioprio;		/* the job's own priority, for I/Os cmdprio did not pick */
 	struct logs_writer *writer;	/* writes the sample logs' full chunks as they fill */

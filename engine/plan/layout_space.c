@@ -104,14 +104,8 @@ static void size_text(uint64_t bytes, char *buf, size_t len)
  */
 static bool expects_enospc(const struct job_desc *j)
 {
-	const struct ignore_list *l = &j->ignore_error[ERR_TYPE_WRITE];
-
-	if (!(j->continue_on_error & ERRC_WRITE))
-		return false;
-	for (unsigned i = 0; i < l->n; i++)
-		if (l->err[i] == ENOSPC)
-			return true;
-	return false;
+	return (j->continue_on_error & ERRC_WRITE) &&
+	       job_ignores_error(j, ERR_TYPE_WRITE, ENOSPC);
 }
 
 /* Whether the job claims blocks for its files: it lays them out or writes them. */
