@@ -159,8 +159,6 @@ static const char *steady_difference(const struct job_desc *a, const struct job_
 		return "steadystate";
 	if (a->ss_dur_ns && a->ss_ramp_ns != b->ss_ramp_ns)
 		return "steadystate_ramp_time";
-	if (a->ss_dur_ns && a->ss_interval_ns != b->ss_interval_ns)
-		return "steadystate_check_interval";
 	return NULL;
 }
 

@@ -82,7 +82,7 @@ static uint64_t per_sec(uint64_t count, uint64_t ms)
  * (fio's steadystate_ramp_time: samples count from an interval after it).
  */
 static void sample(struct steady_job *sj, const struct job_desc *j, const struct reading *v,
-		   struct rates *g)
+		   uint64_t interval_ns, struct rates *g)
 {
 	uint64_t ms;
 
@@ -91,7 +91,7 @@ static void sample(struct steady_job *sj, const struct job_desc *j, const struct
 		sj->epoch_ns = sj->prev_ns = v->epoch_ns;
 		sj->prev_ios = sj->prev_bytes = sj->prev_clat = 0;
 	}
-	if (!sj->ramp_over && v->pub_ns - sj->epoch_ns >= j->ss_ramp_ns + j->ss_interval_ns)
+	if (!sj->ramp_over && v->pub_ns - sj->epoch_ns >= j->ss_ramp_ns + interval_ns)
 		sj->ramp_over = true;
 	ms = (v->pub_ns - sj->prev_ns) / NS_PER_MSEC;
 	if (sj->ramp_over) {
@@ -145,7 +145,7 @@ static void check(struct steady *s)
 			g = (struct rates){ 0 };
 		group = j->groupid;
 		read_job(p, &v);
-		sample(sj, j, &v, &g);
+		sample(sj, j, &v, s->interval_ns, &g);
 		if ((j->group_reporting && !sj->has_data) || !g.over)
 			continue;
 		if (ss_window_add(&sj->win, g.iops, g.bw, g.ios ? g.clat_ns / g.ios : 0))
@@ -219,14 +219,18 @@ static int steady_init(struct steady *s)
 	int ret;
 
 	pick_keepers(s);
+	/* one interval for the phase, its last job's, as fio keeps one (global) for the run */
+	for (unsigned k = 0; k < s->n; k++)
+		s->interval_ns = jobs[s->jobs[k].index].ss_interval_ns;
 	for (unsigned k = 0; k < s->n; k++) {
 		const struct job_desc *j = &jobs[s->jobs[k].index];
+		uint64_t samples = j->ss_dur_ns / s->interval_ns;
 
 		s->jobs[k].ramp_over = !j->ss_ramp_ns;
-		s->interval_ns = j->ss_interval_ns;	/* the last job's, as fio's global */
+		/* a job whose own interval was shorter keeps at least one sample */
 		if (s->jobs[k].has_data &&
 		    ss_window_init(&s->jobs[k].win, j->ss_flags, j->ss_limit,
-				   (unsigned)(j->ss_dur_ns / j->ss_interval_ns)) < 0)
+				   samples ? (unsigned)samples : 1) < 0)
 			return -ENOMEM;
 	}
 	pthread_condattr_init(&attr);

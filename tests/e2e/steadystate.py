@@ -377,6 +377,21 @@ def check_lat_interval(c, d):
             "normal report: the lat line: %s" % re.findall(r"steadystate  : .*", text))
 
 
+def check_phase_interval(c, d):
+    """fio keeps one steadystate_check_interval for the run, the last job's: jobs of a phase
+    that set others run (fio runs them), each window of steadystate_duration / that
+    interval samples, two of them here where the first job asked for 500 ms."""
+    job = os.path.join(d, "iv.fio")
+    write(job, "[global]\nfilename=paced.dat\nsize=4m\nrw=randread\ntime_based\n"
+          "runtime=3\nrate_iops=500\nss_dur=2\nss=iops:50%%\n[a]\nss_interval=500ms\n"
+          "[b]\nss_interval=1s\n")
+    code, out, err = run([job, "--output-format=json"], cwd=d)
+    jobs = json.loads(out)["jobs"] if code == 0 else []
+    c.check(len(jobs) == 2 and all(len(j["steadystate"]["data"]["iops"]) == 2 for j in jobs),
+            "intervals 500 ms and 1 s in one phase: windows of 2 samples each: %d %s %s" %
+            (code, [len(j["steadystate"]["data"]["iops"]) for j in jobs], err))
+
+
 def check_terse(c, d):
     """fio's terse line has nothing of steady state: neither has iojob's."""
     base = ["--output-format=terse", "--eta=never", "--name=t", "--filename=" +
@@ -429,6 +444,7 @@ def main():
         check_runs(c, d)
         check_ended_first(c, d)
         check_lat_interval(c, d)
+        check_phase_interval(c, d)
         check_terse(c, d)
     finally:
         remove(d)
