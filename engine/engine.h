@@ -12,6 +12,7 @@
 
 #include "engine/thread/clock.h"
 #include "engine/devices/device_users.h"
+#include "engine/plan/zbd.h"
 #include "engine/thread/thread_env.h"
 #include "jobs/jobs.h"
 #include "output/output.h"
@@ -143,6 +144,7 @@ struct run {
 	bool synced;			/* this phase met the other ranks already */
 	unsigned ranks;			/* ranks merged into the results (MPI), else 0 */
 	struct thread_env env;		/* the cgroups the jobs' threads join */
+	struct zbd_set zbd;		/* zonemode=zbd: the zones of the jobs' targets */
 };
 
 #define IOENGINE_MAX 32

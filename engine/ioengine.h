@@ -18,6 +18,8 @@
 #define IO_FDATASYNC	(IO_NDIR + 1)
 #define IO_SYNC_RANGE	(IO_NDIR + 2)	/* sync_file_range(2) of off, len with sfr_flags */
 
+struct zbd_info;
+
 struct io_file {
 	char *path;
 	int fd;
@@ -38,6 +40,9 @@ struct io_file {
 	bool lock_owner;	/* this one made it and frees it */
 	/* a block device the job writes: the run's checks, which claim it when it is opened */
 	struct device_users *claim;
+	struct zbd_info *zbd;	/* zonemode=zbd: the target's zones (the run's), or NULL */
+	uint64_t asked_len;	/* zbd: the region's length before it was rounded to zones
+				 * (fio's byte budget), 0 when not rounded */
 };
 
 struct io_req {
@@ -50,6 +55,7 @@ struct io_req {
 	uint8_t sfr_flags;	/* IO_SYNC_RANGE: SYNC_FILE_RANGE_* */
 	unsigned slot;		/* index in the job's request array */
 	bool resubmit;		/* remainder of a short transfer: keep its times */
+	bool zone_reset;	/* zonemode=zbd: a trim that reset its zone; nothing to send */
 	bool busy;		/* taken from the free list */
 	uint8_t prio_idx;	/* cmdprio: the statistics slot of its priority */
 	uint16_t ioprio;	/* cmdprio: the priority it was issued with */
@@ -82,6 +88,8 @@ enum ioq_status {
 #define IOENG_MODIFIES	ENGINE_MODIFIES	/* changes files whatever rw= says */
 #define IOENG_BATCHES	ENGINE_BATCHES	/* one call submits or reaps many (io_uring) */
 #define IOENG_ATOMIC	ENGINE_ATOMIC	/* writes can carry RWF_ATOMIC (atomic=1) */
+/* a stream (net): a read of 0 bytes is its end, and the job's I/O ends there, as fio's */
+#define IOENG_STREAM	ENGINE_STREAM
 #define IOENG_INLINE_QD1 (1u << 16)	/* at iodepth 1 completes in queue(), like a sync engine */
 #define IOENG_POSITIONAL ENGINE_POSITIONAL	/* no file position: clones may share fds */
 /*
@@ -129,6 +137,13 @@ struct ioengine_ops {
 	/* Called after the loop opened every file (fds valid), before I/O starts. */
 	int (*open_files)(struct ioengine *e);
 	void (*close_files)(struct ioengine *e);
+	/*
+	 * After the job's start (gate, startdelay), before its timed phase: what may wait on
+	 * another job (net's accept, a datagram link's opening), so that the wait counts in
+	 * no I/O, as fio's engines reset the statistics after it. 0, or -errno with why set.
+	 * Optional.
+	 */
+	int (*start)(struct ioengine *e, char *why, size_t len);
 	enum ioq_status (*queue)(struct ioengine *e, struct io_req *r);
 	/* Submit what queue() accepted; returns the number submitted or -errno. */
 	int (*submit)(struct ioengine *e);
@@ -159,6 +174,10 @@ struct ioengine {
 	 */
 	void (*pause)(const void *pause_ctx, uint64_t ns);
 	const void *pause_ctx;
+	/* Whether the job was told to stop (a signal, exitall): for a wait in start(). */
+	bool (*stopped)(const void *pause_ctx);
+	/* A datagram engine's count of the peer's I/Os that never arrived (net's UDP). */
+	uint64_t *drop_ios;
 };
 
 /* The engine built in under this name, or NULL (also when ioengine_check_ops refused it). */

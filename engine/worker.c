@@ -78,6 +78,11 @@ static void engine_pause(const void *worker, uint64_t ns)
 	worker_sleep(worker, ns);
 }
 
+static bool engine_stopped(const void *worker)
+{
+	return worker_stopped(worker);
+}
+
 /* The bytes of the job's regions, of which a dedupe working set takes its share. */
 static uint64_t region_bytes(const struct worker *w)
 {
@@ -181,6 +186,8 @@ int worker_setup(struct worker *w)
 	w->eng.nfiles = w->nfiles;
 	w->eng.pause = engine_pause;
 	w->eng.pause_ctx = w;
+	w->eng.stopped = engine_stopped;
+	w->eng.drop_ios = &w->st->dir[IO_READ].drop_ios;
 	stats_init_zeroed(w->st);
 	ret = alloc_requests(w);
 	if (ret < 0)
@@ -230,7 +237,8 @@ int worker_setup(struct worker *w)
 	ret = thread_env_exec(j, false, w->error_msg, sizeof(w->error_msg));
 	if (ret < 0)
 		return ret;
-	w->locking = j->lockfile != FILE_LOCK_NONE;
+	w->slow_queue = j->lockfile != FILE_LOCK_NONE ||
+			(j->zonemode == ZONE_ZBD && rw_does(j->rw, IO_TRIM));
 	/*
 	 * Logs and verify see each I/O, cmdprio counts each under its own priority, and
 	 * openfiles counts each file's I/O in flight.

@@ -69,7 +69,8 @@ struct worker {
 	struct iomem_lock locked;	/* lockmem=: memory kept locked while the job runs */
 	bool sync_path;			/* every I/O completes inside queue() */
 	bool per_io;			/* logs, verify or cmdprio: account each I/O alone */
-	bool locking;			/* lockfile: each I/O is queued under its file's lock */
+	bool slow_queue;		/* lockfile (each I/O under its file's lock) or zbd trims:
+					 * queue_slow() takes every I/O */
 
 	/* what to issue next */
 	struct io_plan plan;		/* direction, file, size, offset and budgets */

@@ -46,6 +46,8 @@ enum fsync_scope { FSYNC_SCOPE_FILE, FSYNC_SCOPE_ALL };
 enum create_mode { CREATE_REUSE, CREATE_RECREATE };
 enum clock_choice { CLOCKSRC_DEFAULT, CLOCKSRC_CPU, CLOCKSRC_GETTIME };
 enum zone_mode { ZONE_NONE, ZONE_STRIDED, ZONE_ZBD };
+/* filetype= (fio HEAD): what the job's files are said to be */
+enum file_type { FILETYPE_NONE, FILETYPE_FILE, FILETYPE_BLOCK, FILETYPE_CHAR };
 /* where I/O buffers come from (mem=), how dedupable blocks are made */
 enum mem_type { MEM_MALLOC, MEM_SHM, MEM_SHMHUGE, MEM_MMAP, MEM_MMAPHUGE, MEM_MMAPSHARED,
 		MEM_CUDAMALLOC };
@@ -199,6 +201,7 @@ struct job_desc {
 	bool unlink;
 	bool unlink_each_loop;		/* delete the files after each loop, recreate for the next */
 	bool create_on_open;
+	int filetype;			/* enum file_type: files not of it are refused */
 	bool create_only;		/* lay the files out, then end without I/O */
 	int create;		/* enum create_mode: recreate empties the files first */
 	bool create_serialize;		/* lay files out before the jobs start, one job at a time */
@@ -230,11 +233,19 @@ struct job_desc {
 	uint64_t blockalign[IO_NDIR];	/* 0: the direction's minimum block size */
 	bool bs_unaligned;		/* bsrange lengths need not be multiples of the minimum */
 	bool bs_is_seq_rand;		/* bs= gives sequential,random sizes, not read,write */
-	int zonemode;			/* enum zone_mode; only ZONE_NONE runs */
-	uint64_t zone_size;		/* zonemode=strided: bytes done in a zone */
+	int zonemode;			/* enum zone_mode */
+	uint64_t zone_size;		/* strided: bytes done in a zone; zbd: a zone's span */
 	uint64_t zone_range;		/* the zone's span (0: zone_size) */
 	uint64_t zone_skip;		/* bytes skipped after a zone */
 	unsigned zone_skip_zones;	/* zoneskip=Nz: N zones of zone_size */
+	/* zonemode=zbd (engine/plan/zbd.c): zones written at their write pointers */
+	uint64_t zone_capacity;		/* bytes of a zone that can be written (0: zone_size) */
+	unsigned max_open_zones;	/* zones open for writes at once on a file (0: any) */
+	unsigned job_max_open_zones;	/* of those, opened by this job (0: any) */
+	bool ignore_zone_limits;	/* a zoned device's own limit is not read (none is) */
+	bool read_beyond_wp;		/* reads go anywhere, not only below write pointers */
+	double zone_reset_threshold;	/* with data in this fraction of the region ... */
+	double zone_reset_frequency;	/* ... every 1/this-th write resets its zone */
 
 	/* I/O pattern: directions, mixes, random offsets and their distributions (engine/plan/) */
 	int rw;			/* enum rw_mode */
@@ -257,6 +268,11 @@ struct job_desc {
 	bool randrepeat;
 	uint64_t randseed;
 	bool norandommap;
+	/* sprandom (fio HEAD, engine/plan/sprandom.c): SSD preconditioning to steady state */
+	bool sprandom;
+	unsigned spr_num_regions;	/* regions the physical capacity is cut into */
+	double spr_op;			/* the device's over-provisioning, 0 to 1 */
+	uint64_t spr_cs;		/* its cache: rewrites wait a region more (0: none) */
 	bool softrandommap;		/* no memory for the random map: go on without it */
 	int file_service;		/* enum file_service */
 	unsigned file_service_nr;	/* I/Os before switching files */
@@ -360,6 +376,8 @@ struct job_desc {
 	uint64_t verify_backlog;	/* verify after this many writes; 0: after the writes */
 	uint64_t verify_backlog_batch;	/* chunks read back each verify_backlog; 0: that */
 	bool verify_only;
+	bool verify_header_seed;	/* fio HEAD: check each header's seed (iojob's data has
+					 * none: never checked, as with 0) */
 	bool verify_dump;
 	bool verify_state_save;		/* write local-NAME-N-verify.state at the end */
 	int verify_policy;		/* enum verify_policy: the writes the state lists */

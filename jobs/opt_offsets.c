@@ -85,6 +85,46 @@ int opt_zoneskip_parse(const struct opt_ctx *ctx, const char *val, void *dst, ch
 	return -EINVAL;
 }
 
+static int zone_fraction(const char *val, double *out, char *why, size_t whylen)
+{
+	double v;
+
+	if (value_parse_double(val, &v) < 0 || v < 0 || v > 1) {
+		snprintf(why, whylen, "'%s' is not a fraction from 0 to 1", val);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int opt_zone_threshold_parse(const struct opt_ctx *ctx, const char *val, void *dst,
+			     char *why, size_t whylen)
+{
+	(void)ctx;
+	return zone_fraction(val, &((struct job_desc *)dst)->zone_reset_threshold, why, whylen);
+}
+
+int opt_zone_frequency_parse(const struct opt_ctx *ctx, const char *val, void *dst,
+			     char *why, size_t whylen)
+{
+	(void)ctx;
+	return zone_fraction(val, &((struct job_desc *)dst)->zone_reset_frequency, why, whylen);
+}
+
+int opt_spr_op_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+		     size_t whylen)
+{
+	double v;
+
+	(void)ctx;
+	if (value_parse_double(val, &v) < 0 || v <= 0 || v >= 1) {
+		snprintf(why, whylen, "'%s' is not a ratio above 0 and below 1", val);
+		return -EINVAL;
+	}
+	((struct job_desc *)dst)->spr_op = v;
+	return 0;
+}
+
 /* One direction of percentage_random: a whole percentage. */
 static int perc_random_item(const struct opt_ctx *ctx, const char *item, struct job_desc *j,
 			    int dir, char *why, size_t whylen)

@@ -22,6 +22,14 @@ int opt_io_size_parse(const struct opt_ctx *ctx, const char *val, void *dst, cha
 		      size_t whylen);
 int opt_zoneskip_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 		       size_t whylen);
+/* zone_reset_threshold and zone_reset_frequency: a fraction, 0 to 1, as fio's float. */
+int opt_zone_threshold_parse(const struct opt_ctx *ctx, const char *val, void *dst,
+			     char *why, size_t whylen);
+int opt_zone_frequency_parse(const struct opt_ctx *ctx, const char *val, void *dst,
+			     char *why, size_t whylen);
+/* spr_op: an over-provisioning ratio, above 0 and below 1. */
+int opt_spr_op_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
+		     size_t whylen);
 int opt_perc_random_parse(const struct opt_ctx *ctx, const char *val, void *dst, char *why,
 			  size_t whylen);
 

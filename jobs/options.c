@@ -79,11 +79,20 @@ static const struct opt_enum create_vals[] = {
 	{ NULL },
 };
 
-/* fio's zonemode values, all listed (blktests greps --cmdhelp for zbd); zbd is refused. */
+/* fio's zonemode values, all listed (blktests greps --cmdhelp for zbd). */
 static const struct opt_enum zonemode_vals[] = {
 	{ "none", ZONE_NONE, "no zones: the region is one range" },
 	{ "strided", ZONE_STRIDED, "zonesize bytes in each zonerange, then zonerange+zoneskip on" },
-	{ "zbd", ZONE_ZBD, "zoned block device mode (not in iojob: no zoned device support)" },
+	{ "zbd", ZONE_ZBD, "zones written at their write pointers, emulated on files and "
+	  "devices that are not zoned; random I/O picks among zones" },
+	{ NULL },
+};
+
+static const struct opt_enum filetype_vals[] = {
+	{ "none", FILETYPE_NONE, "each file's type as stat() finds it" },
+	{ "file", FILETYPE_FILE, "regular files" },
+	{ "block", FILETYPE_BLOCK, "block devices" },
+	{ "char", FILETYPE_CHAR, "character devices" },
 	{ NULL },
 };
 
@@ -266,7 +275,7 @@ static const struct opt_enum exit_what_vals[] = {
 };
 
 static const struct opt_enum unit_base_vals[] = {
-	{ "0", UNIT_BASE_AUTO, "as the engine measures: bytes for every engine here" },
+	{ "0", UNIT_BASE_AUTO, "as the engine measures: bits for net, bytes for the others" },
 	{ "8", UNIT_BASE_BYTES, "bandwidth in bytes (B/s)" },
 	{ "1", UNIT_BASE_BITS, "bandwidth in bits (bit/s)" },
 	{ NULL },
@@ -328,6 +337,9 @@ const struct opt_def job_options[] = {
 		 "run the job this many times, each pass a stonewalled phase reported alone"),
 	JOB_BOOL("unlink", unlink, "0", "delete the job's files when it ends"),
 	JOB_BOOL("create_on_open", create_on_open, "0", "create files when the job opens them"),
+	JOB_ENUM("filetype", filetype, "none", filetype_vals,
+		 "the type of every file of the job (fio HEAD's, to skip its stat() calls); iojob "
+		 "still looks, for its safety checks, and refuses a file of another type"),
 	JOB_BOOL("create_only", create_only, "0",
 		 "only create and lay out the files, then end the job without I/O"),
 	JOB_ENUM("create", create, "reuse", create_vals,
@@ -507,6 +519,9 @@ const struct opt_def job_options[] = {
 		 "bytes covered by each header and checksum (0: the block size)"),
 	JOB_BOOL("do_verify", do_verify, "1", "read back and check after the writes"),
 	JOB_BOOL("verify_fatal", verify_fatal, "0", "stop the job at the first bad block"),
+	JOB_BOOL("verify_header_seed", verify_header_seed, "1",
+		 "check the seed of each verify header (fio HEAD); iojob's data is made from "
+		 "none, so it checks none, as fio with 0"),
 	JOB_BOOL("verify_write_sequence", verify_write_sequence, "1",
 		 "check that each block holds its last write's generation; 0: the header and "
 		 "checksum alone (fio HEAD: a block another job or an older write holds passes "
@@ -674,13 +689,41 @@ const struct opt_def job_options[] = {
 	JOB_ENUM("random_generator", random_generator, "tausworthe", random_generator_vals,
 		 "generator of random offsets: lfsr visits every block once per pass, "
 		 "even with norandommap"),
+	JOB_BOOL("sprandom", sprandom, "0",
+		 "precondition an SSD to its random-write steady state in one pass of its "
+		 "physical capacity: regions left with the invalid blocks of that state (fio HEAD)"),
+	JOB_UINT("spr_num_regions", spr_num_regions, "100", 1, 0,
+		 "sprandom: regions the physical capacity is cut into"),
+	JOB_CUSTOM("spr_op", spr_op, "0.15", opt_spr_op_parse,
+		   "sprandom: the device's over-provisioning ratio", .syntax = "a number above 0, "
+		   "below 1"),
+	JOB_SIZE("spr_cs", spr_cs, "0", 0, 0,
+		 "sprandom: the device's cache; rewrites wait one region more (0: none)"),
 	JOB_CUSTOM("percentage_random", percentage_random, "100", opt_perc_random_parse,
 		   "percent of a random job's I/Os at random offsets, the rest following the "
 		   "previous I/O, per direction", .syntax = "int[,int[,int]], 0 to 100"),
 	JOB_ENUM("rw_sequencer", rw_sequencer, "sequential", rw_sequencer_vals,
 		 "what rw=randread:N does between its random offsets"),
 	JOB_SIZE("zonesize", zone_size, "0", 0, 0,
-		 "zonemode=strided: bytes done in a zone before the next one"),
+		 "zonemode=strided: bytes done in a zone before the next one; zbd: a zone's span"),
+	JOB_SIZE("zonecapacity", zone_capacity, "0", 0, 0,
+		 "zonemode=zbd: bytes of each zone that can be written (0: zonesize)"),
+	JOB_UINT("max_open_zones", max_open_zones, "0", 0, 4096,
+		 "zonemode=zbd: most zones open for writes at once on a file, its jobs together "
+		 "(0: no limit)"),
+	JOB_UINT("job_max_open_zones", job_max_open_zones, "0", 0, 4096,
+		 "zonemode=zbd: most zones one job keeps open (needs max_open_zones)"),
+	JOB_BOOL("ignore_zone_limits", ignore_zone_limits, "0",
+		 "zonemode=zbd: ignore a zoned device's own open zone limit (emulated zones have "
+		 "none)"),
+	JOB_CUSTOM("zone_reset_threshold", zone_reset_threshold, "0", opt_zone_threshold_parse,
+		   "zonemode=zbd: the fraction of the region holding data from which "
+		   "zone_reset_frequency resets zones", .syntax = "a number from 0 to 1"),
+	JOB_CUSTOM("zone_reset_frequency", zone_reset_frequency, "0", opt_zone_frequency_parse,
+		   "zonemode=zbd: past zone_reset_threshold, one write in 1/this resets its zone "
+		   "first", .syntax = "a number from 0 to 1"),
+	JOB_BOOL("read_beyond_wp", read_beyond_wp, "0",
+		 "zonemode=zbd: reads go anywhere, not only below the zones' write pointers"),
 	JOB_SIZE("zonerange", zone_range, "0", 0, 0,
 		 "zonemode=strided: span of a zone (0: zonesize)"),
 	JOB_CUSTOM("zoneskip", zone_skip, "0", opt_zoneskip_parse,
@@ -891,7 +934,6 @@ const struct opt_def job_options[] = {
 		    "fio's built-in profiles (act, tiobench) are not in iojob; examples/seeds/ has the tiobench jobs",
 		    "run one of fio's built-in profiles"),
 
-	/* zoned block devices: zonemode=zbd is refused, and so are its options */
 	/*
 	 * fio HEAD's data placement (NVMe FDP and streams) and multi-range trims: only its
 	 * io_uring_cmd and xnvme engines act on them, on NVMe devices this project has none
@@ -909,25 +951,12 @@ const struct opt_def job_options[] = {
 	JOB_REFUSED("dp_scheme", NULL, NVME_ONLY, "file mapping offsets to placement ids"),
 	JOB_REFUSED("num_range", "1", NVME_ONLY, "ranges per trim command"),
 #undef NVME_ONLY
-	JOB_REFUSED("write_zone_remainder", "0", "zoned block devices (zonemode=zbd) are not "
-		    "supported: this machine has none to test on",
+	/* fio HEAD's, for zoned devices' write errors and zone finish operations */
+	JOB_REFUSED("write_zone_remainder", "0", "it replaces zone finish operations on a zoned "
+		    "device, and iojob drives none (zonemode=zbd emulates zones on other targets)",
 		    "fill a zone's remainder by writes (fio HEAD)"),
-	JOB_REFUSED("recover_zbd_write_error", "0", "zoned block devices (zonemode=zbd) are not "
-		    "supported: this machine has none to test on",
+	JOB_REFUSED("recover_zbd_write_error", "0", "it reads a zoned device's write pointers "
+		    "after failed writes, and iojob drives none (zonemode=zbd emulates zones)",
 		    "move write pointers after failed zone writes (fio HEAD)"),
-	JOB_REFUSED("max_open_zones", "0", "zoned block devices (zonemode=zbd) are not "
-		    "supported: this machine has none to test on", "most zones open at once"),
-	JOB_REFUSED("job_max_open_zones", "0", "zoned block devices (zonemode=zbd) are not "
-		    "supported: this machine has none to test on", "most zones one job keeps open"),
-	JOB_REFUSED("ignore_zone_limits", "0", "zoned block devices (zonemode=zbd) are not "
-		    "supported: this machine has none to test on", "ignore the device's open zone limit"),
-	JOB_REFUSED("zonecapacity", "0", "zoned block devices (zonemode=zbd) are not "
-		    "supported: this machine has none to test on", "usable bytes of each zone"),
-	JOB_REFUSED("zone_reset_threshold", "0", "zoned block devices (zonemode=zbd) are not "
-		    "supported: this machine has none to test on", "zone reset threshold"),
-	JOB_REFUSED("zone_reset_frequency", "0", "zoned block devices (zonemode=zbd) are not "
-		    "supported: this machine has none to test on", "zone reset frequency"),
-	JOB_REFUSED("read_beyond_wp", "0", "zoned block devices (zonemode=zbd) are not "
-		    "supported: this machine has none to test on", "read past the zones' write pointers"),
 	{ NULL },
 };

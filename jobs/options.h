@@ -186,7 +186,9 @@ extern const struct opt_def job_options[];
 #define ENGINE_MODIFIES		(1u << 9)	/* changes files whatever rw= says (filecreate) */
 #define ENGINE_BATCHES		(1u << 10)	/* one call submits or reaps many: batch by default */
 #define ENGINE_ATOMIC		(1u << 11)	/* writes can carry RWF_ATOMIC (atomic=1) */
-#define ENGINE_FLAGS		((1u << 12) - 1)	/* every flag above */
+#define ENGINE_STREAM		(1u << 12)	/* a network stream (net): bandwidth in bits,
+						 * sequential only, no file behind it */
+#define ENGINE_FLAGS		((1u << 13) - 1)	/* every flag above */
 
 /* An ioengine as the job layer knows it: its name, whether it was built, its options. */
 struct engine_info {

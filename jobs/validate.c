@@ -271,6 +271,14 @@ static int check_trims(const struct job_desc *j, struct diag *d)
  */
 static int check_timed(struct job_desc *j, const struct engine_info *eng, struct diag *d)
 {
+	if (eng->flags & ENGINE_STREAM) {
+		/* fio's net: a stream has no offsets, and its bandwidth reads in bits */
+		if (rw_is_random(j->rw))
+			return fail(j, "rw", d, "option 'rw': network I/O cannot be random, as fio "
+				    "says");
+		if (j->unit_base == UNIT_BASE_AUTO)
+			j->unit_base = UNIT_BASE_BITS;
+	}
 	if (!(eng->flags & ENGINE_TIMED))
 		return 0;
 	if (!j->runtime_ns)
@@ -493,30 +501,142 @@ static void zones_to_bytes(struct size_pct *sp, uint64_t zone_size)
 		sp->bytes = (uint64_t)sp->zones * zone_size;
 }
 
+/* size, io_size, offset and offset_increment counted in zones (Nz) become bytes. */
+static void zone_counts_to_bytes(struct job_desc *j)
+{
+	if (j->zone_skip_zones)
+		j->zone_skip = (uint64_t)j->zone_skip_zones * j->zone_size;
+	if (j->io_size_zones)
+		j->io_size = (uint64_t)j->io_size_zones * j->zone_size;
+	zones_to_bytes(&j->size, j->zone_size);
+	zones_to_bytes(&j->offset, j->zone_size);
+	zones_to_bytes(&j->offset_increment, j->zone_size);
+}
+
 /*
- * fio's strided zones: zonesize is required (and refused without zonemode=strided, as fio
+ * sprandom (fio HEAD): random writes with the LFSR and no random map, on one file. What
+ * the job leaves unset is set, with fio's note; what it sets otherwise is refused.
+ */
+static int check_sprandom(struct job_desc *j, struct diag *d)
+{
+	unsigned nfiles = j->filenames.n ? j->filenames.n : j->nrfiles;
+
+	if (!j->sprandom)
+		return 0;
+	if (!rw_is_random(j->rw) || !rw_does(j->rw, IO_WRITE))
+		return fail(j, "sprandom", d, "option 'sprandom': needs random writes (rw=randwrite), "
+			    "as fio has it");
+	if (nfiles != 1 || j->stripe_chunk)
+		return fail(j, "sprandom", d, "option 'sprandom': works on one file (fio refuses "
+			    "more)");
+	if (job_setting(j, "random_generator") && j->random_generator != RANDGEN_LFSR)
+		return fail(j, "random_generator", d, "option 'random_generator': sprandom needs "
+			    "random_generator=lfsr");
+	if (job_setting(j, "norandommap") && !j->norandommap)
+		return fail(j, "norandommap", d, "option 'norandommap': sprandom needs "
+			    "norandommap=1");
+	if (!job_setting(j, "random_generator"))
+		diag_note(d, "job '%s': sprandom sets random_generator=lfsr, as fio", j->name);
+	if (!job_setting(j, "norandommap"))
+		diag_note(d, "job '%s': sprandom sets norandommap=1, as fio", j->name);
+	j->random_generator = RANDGEN_LFSR;
+	j->norandommap = true;
+	return 0;
+}
+
+/* The zbd options fio reads only with zonemode=zbd: set without it, they say so. */
+static void note_zbd_only(const struct job_desc *j, struct diag *d)
+{
+	static const char *const opts[] = {
+		"zonecapacity", "max_open_zones", "job_max_open_zones", "ignore_zone_limits",
+		"zone_reset_threshold", "zone_reset_frequency", "read_beyond_wp",
+	};
+
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (job_setting(j, opts[i]))
+			diag_note(d, "job '%s': %s acts with zonemode=zbd only, and zonemode is %s: "
+				  "ignored, as fio ignores it", j->name, opts[i],
+				  j->zonemode == ZONE_STRIDED ? "strided" : "none");
+}
+
+/*
+ * zonemode=zbd (engine/plan/zbd.c) on targets that are not zoned: their zones are emulated,
+ * so zonesize is needed, and fio's checks of its options are made here, before any data
+ * is touched, where fio makes most of them as the job starts.
+ */
+static int check_zbd(struct job_desc *j, struct diag *d)
+{
+	if (!j->zone_size)
+		return fail(j, "zonemode", d, "option 'zonemode': zonemode=zbd needs zonesize on a "
+			    "file or a device that is not zoned (its zones are emulated)");
+	if (j->zone_size < 512)
+		return fail(j, "zonesize", d, "option 'zonesize': a zone is at least 512 bytes");
+	if (j->zone_capacity > j->zone_size)
+		return fail(j, "zonecapacity", d, "option 'zonecapacity': larger than zonesize");
+	if (!j->create_serialize)
+		return fail(j, "create_serialize", d, "option 'create_serialize': zonemode=zbd "
+			    "and create_serialize=0 do not go together (fio refuses them too)");
+	if (j->job_max_open_zones && !j->max_open_zones)
+		return fail(j, "job_max_open_zones", d, "option 'job_max_open_zones': needs "
+			    "max_open_zones (the limit all jobs on the file share)");
+	if (j->stripe_chunk)
+		return fail(j, "zonemode", d, "option 'zonemode': zbd zones are a target's, and "
+			    "a striped job's target is iojob's own");
+	/* a trim resets the zone it names: a zone, whole */
+	if (rw_does(j->rw, IO_TRIM) && (j->bs[IO_TRIM].min != j->bs[IO_TRIM].max ||
+					j->bs[IO_TRIM].nsplit))
+		return fail(j, "bs", d, "option 'bs': with zonemode=zbd, trims are of one size "
+			    "(no bsrange or bssplit), as fio has it");
+	if (rw_does(j->rw, IO_TRIM) && j->bs[IO_TRIM].min != j->zone_size)
+		return fail(j, "bs", d, "option 'bs': with zonemode=zbd, a trim resets a zone: "
+			    "its block size is zonesize");
+	if (j->experimental_verify)
+		return fail(j, "experimental_verify", d, "option 'experimental_verify': not with "
+			    "zonemode=zbd (fio HEAD refuses it too)");
+	if (job_bs_max(j) > j->zone_size)
+		return fail(j, "bs", d, "option 'bs': with zonemode=zbd, a block fits in a zone "
+			    "(zonesize)");
+	zone_counts_to_bytes(j);
+	if (j->zone_skip % j->zone_size)
+		return fail(j, "zoneskip", d, "option 'zoneskip': with zonemode=zbd, a multiple "
+			    "of zonesize");
+	/* as fio, which looks at bs= alone: a range or split is not checked */
+	for (int dir = 0; j->verify && dir < IO_NDIR; dir++)
+		if (j->bs[dir].min && j->bs[dir].min == j->bs[dir].max && !j->bs[dir].nsplit &&
+		    j->zone_size % j->bs[dir].min)
+			return fail(j, "bs", d, "option 'bs': with verify and zonemode=zbd, each "
+				    "block size divides zonesize (a zone holds whole blocks)");
+	if (j->ignore_zone_limits)
+		diag_note(d, "job '%s': ignore_zone_limits: emulated zones have no device limit "
+			  "to ignore", j->name);
+	return 0;
+}
+
+/*
+ * fio's strided zones: zonesize is required (and refused without a zonemode, as fio
  * refuses it), zonerange defaults to it, and counts of zones (zoneskip=2z, io_size=4z)
- * become bytes. zbd has no zoned device to act on.
+ * become bytes.
  */
 static int check_zones(struct job_desc *j, struct diag *d)
 {
 	unsigned nfiles = j->filenames.n ? j->filenames.n : j->nrfiles;
 
+	if (j->zonemode != ZONE_ZBD)
+		note_zbd_only(j, d);
 	if (j->zonemode == ZONE_ZBD)
-		return fail(j, "zonemode", d, "option 'zonemode': not in iojob: zoned block "
-			    "devices (zonemode=zbd) are not supported: this machine has none to test "
-			    "on");
+		return check_zbd(j, d);
 	if (j->zonemode == ZONE_NONE && (j->zone_size || j->zone_range || j->zone_skip ||
 					 j->zone_skip_zones))
 		return fail(j, job_setting(j, "zonesize") ? "zonesize" : job_setting(j, "zonerange")
 			    ? "zonerange" : "zoneskip", d, "options 'zonesize', 'zonerange' and "
-			    "'zoneskip' act with zonemode=strided only, and zonemode is none");
+			    "'zoneskip' act with zonemode=strided or zbd only, and zonemode is "
+			    "none");
 	if (j->zonemode == ZONE_NONE && (j->io_size_zones || j->size.zones || j->offset.zones ||
 					 j->offset_increment.zones))
 		return fail(j, j->io_size_zones ? "io_size" : j->size.zones ? "size" :
 			    j->offset.zones ? "offset" : "offset_increment", d, "options 'size', "
 			    "'io_size', 'offset' and 'offset_increment' count zones (Nz) with "
-			    "zonemode=strided and zonesize only");
+			    "zonemode=strided or zbd and zonesize only");
 	if (j->zonemode != ZONE_STRIDED)
 		return 0;
 	if (!j->zone_size)
@@ -527,13 +647,7 @@ static int check_zones(struct job_desc *j, struct diag *d)
 			    "(fio drops them for a job of several files)");
 	if (!j->zone_range)
 		j->zone_range = j->zone_size;
-	if (j->zone_skip_zones)
-		j->zone_skip = (uint64_t)j->zone_skip_zones * j->zone_size;
-	if (j->io_size_zones)
-		j->io_size = (uint64_t)j->io_size_zones * j->zone_size;
-	zones_to_bytes(&j->size, j->zone_size);
-	zones_to_bytes(&j->offset, j->zone_size);
-	zones_to_bytes(&j->offset_increment, j->zone_size);
+	zone_counts_to_bytes(j);
 	if (j->zone_range < job_bs_max(j))
 		return fail(j, "zonerange", d, "options 'zonerange' and 'bs': a zone is smaller "
 			    "than a block");
@@ -541,6 +655,21 @@ static int check_zones(struct job_desc *j, struct diag *d)
 }
 
 /* percentage_random and rw_sequencer shape random modes: say so when the mode is not one. */
+/*
+ * verify_header_seed=1 (fio HEAD's default): fio checks the seed it made a block's data
+ * from against the header's. iojob's data comes from no seed (its headers say 0) and a
+ * seed fio wrote cannot be made again here, so none is checked: said where a job asks.
+ */
+static void note_header_seed(const struct job_desc *j, struct diag *d)
+{
+	const char *v = job_setting(j, "verify_header_seed");
+
+	if (v && j->verify_header_seed && j->verify != VERIFY_NONE)
+		diag_note(d, "job '%s': verify_header_seed: iojob's verify headers carry no seed "
+			  "(0) and fio's cannot be made again here, so no seed is checked, as with "
+			  "verify_header_seed=0", j->name);
+}
+
 static void note_random_only(const struct job_desc *j, struct diag *d)
 {
 	bool perc = false;
@@ -1114,7 +1243,11 @@ int job_validate(struct job_desc *j, const struct engine_info *eng,
 	if (!ret)
 		ret = check_zones(j, d);
 	if (!ret)
+		ret = check_sprandom(j, d);
+	if (!ret) {
 		note_random_only(j, d);
+		note_header_seed(j, d);
+	}
 	if (!ret)
 		ret = check_region_end(j, d);
 	if (!ret)

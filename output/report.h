@@ -70,6 +70,8 @@ struct report_unit {
 	uint64_t lat_window_ns;		/* latency_window */
 	double lat_percentile;		/* latency_percentile */
 	bool continue_on_error;		/* print the "errors" line */
+	const char *zone_resets_on;	/* zonemode=zbd: the line ("write", "trim") that says
+					 * st->zone_resets, NULL: none */
 	const struct job_stats *st;
 	const char *const *opt_names;	/* JSON "job options": names and values as set */
 	const char *const *opt_values;

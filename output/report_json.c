@@ -370,6 +370,8 @@ static void json_unit(struct json_out *j, const struct report_ctx *c, const stru
 		json_blocks(j, u);
 	if (u->ss)
 		json_ss(j, u->ss);
+	if (u->zone_resets_on)	/* fio HEAD's, for zbd jobs that write or trim */
+		json_uint(j, "zone_resets", u->st->zone_resets);
 	json_iojob(j, u, st);
 	json_close(j, '}');
 }

@@ -171,8 +171,15 @@ static void print_dir(FILE *f, const struct report_unit *u, const struct shown_d
 	num2str(dir_iops(s), figs, 0, N2S_NONE, iops, sizeof(iops));
 	num2str_pair_figs(dir_bw(d), u->kb_base, figs, bw_unit(u->unit_bits), bw, sizeof(bw));
 	num2str(d->bytes, figs, u->kb_base != 1000, N2S_BYTE, io, sizeof(io));
-	fprintf(f, "  %s: IOPS=%s, BW=%s(%s/%llumsec)\n", s->name, iops, bw, io,
+	fprintf(f, "  %s: IOPS=%s, BW=%s(%s/%llumsec)", s->name, iops, bw, io,
 		(unsigned long long)ms);
+	/*
+	 * fio 3.33 says it on every write line, fio HEAD on each line of a zbd job that
+	 * writes or trims: here on the write line, or the trim line of a job that only trims
+	 */
+	if (u->zone_resets_on && !strcmp(s->name, u->zone_resets_on))
+		fprintf(f, "; %llu zone resets", (unsigned long long)u->st->zone_resets);
+	fputc('\n', f);
 	if (u->has_slat)
 		print_lat(f, "slat", &d->slat);
 	print_lat(f, "clat", &d->clat);

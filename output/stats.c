@@ -364,6 +364,7 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src)
 	dst->minf += src->minf;
 	dst->runtime_ns += src->runtime_ns;
 	dst->total_err += src->total_err;
+	dst->zone_resets += src->zone_resets;
 	if (!dst->first_error)
 		dst->first_error = src->first_error;
 	if (!dst->error)

@@ -101,6 +101,7 @@ struct job_stats {
 	uint64_t total_err;		/* errors skipped by continue_on_error */
 	int first_error;		/* errno of the first error, 0 if none */
 	int error;			/* errno that stopped the job, 0 if none */
+	uint64_t zone_resets;		/* zonemode=zbd: zones emptied for writes */
 	struct hist sync_hist;		/* last, as in a direction: the counters share a page */
 };
 

@@ -95,14 +95,21 @@ static struct io_req *null_event(struct ioengine *e, unsigned i)
 	return st->fifo[(st->reaped_from + i) & st->mask];
 }
 
-const struct ioengine_ops null_engine = {
-	.name		= "null",
-	.flags		= IOENG_NOFILES | IOENG_NO_DATA | IOENG_TRIM | IOENG_INLINE_QD1 | IOENG_CHEAP_SUBMIT,
-	.help		= "no I/O: completes every request at once (measures iojob itself)",
-	.init		= null_init,
-	.cleanup	= null_cleanup,
-	.queue		= null_queue,
-	.submit		= null_submit,
-	.getevents	= null_getevents,
-	.event		= null_event,
-};
+/* null and fio's cpp_null (its C++ build of null, examples/cpp_null.fio): one engine. */
+#define NULL_ENGINE(n, h) {						\
+	.name		= n,						\
+	.flags		= IOENG_NOFILES | IOENG_NO_DATA | IOENG_TRIM | IOENG_INLINE_QD1 | \
+			  IOENG_CHEAP_SUBMIT,				\
+	.help		= h,						\
+	.init		= null_init,					\
+	.cleanup	= null_cleanup,					\
+	.queue		= null_queue,					\
+	.submit		= null_submit,					\
+	.getevents	= null_getevents,				\
+	.event		= null_event,					\
+}
+
+const struct ioengine_ops null_engine =
+	NULL_ENGINE("null", "no I/O: completes every request at once (measures iojob itself)");
+const struct ioengine_ops cpp_null_engine =
+	NULL_ENGINE("cpp_null", "fio's C++ build of the null engine: the null engine");

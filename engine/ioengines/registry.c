@@ -17,6 +17,7 @@ extern const struct ioengine_ops pvsync2_engine;
 extern const struct ioengine_ops mmap_engine;
 extern const struct ioengine_ops splice_engine;
 extern const struct ioengine_ops null_engine;
+extern const struct ioengine_ops cpp_null_engine;
 extern const struct ioengine_ops page_fault_engine;
 extern const struct ioengine_ops posixaio_engine;
 extern const struct ioengine_ops filecreate_engine;
@@ -30,6 +31,7 @@ extern const struct ioengine_ops ftruncate_engine;
 extern const struct ioengine_ops cpuio_engine;
 extern const struct ioengine_ops e4defrag_engine;
 extern const struct ioengine_ops exec_engine;
+extern const struct ioengine_ops net_engine;
 extern const struct ioengine_ops sg_engine;
 #if HAVE_LIBAIO
 extern const struct ioengine_ops libaio_engine;
@@ -54,6 +56,7 @@ static const struct ioengine_ops *const engines[] = {
 	&uring_engine,
 #endif
 	&null_engine,
+	&cpp_null_engine,
 	&page_fault_engine,
 	&filecreate_engine,
 	&filestat_engine,
@@ -64,6 +67,7 @@ static const struct ioengine_ops *const engines[] = {
 	&falloc_engine,
 	&ftruncate_engine,
 	&cpuio_engine,
+	&net_engine,
 	&e4defrag_engine,
 	&exec_engine,
 	&sg_engine,

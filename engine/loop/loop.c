@@ -25,6 +25,7 @@
 #include "engine/engine.h"
 #include "engine/plan/files.h"
 #include "engine/plan/io_plan_fast.h"
+#include "engine/plan/zbd.h"
 #include "engine/loop/pace.h"
 #include "engine/verify/verify.h"
 
@@ -96,6 +97,16 @@ static void fail_io(struct worker *w, struct io_req *r, int err)
 			w->st->first_error = err;
 		if (job_ignores_error(w->job, type, err))
 			return;
+	}
+	/*
+	 * a stream's read of 0 bytes: the peer is done, and so is the job (fio's net); the
+	 * read that found the end moved nothing and is no I/O, as fio counts it
+	 */
+	if (err == ENODATA && (w->ops->flags & IOENG_STREAM)) {
+		w->issuing = false;
+		if (w->st->issued[r->dir])
+			w->st->issued[r->dir]--;
+		return;
 	}
 	if (err == ENODATA)	/* a read returned 0: the end of the file, not an errno */
 		worker_fail(w, err, "%s '%s' at offset %" PRIu64 ", length %u: the file ended at "
@@ -175,13 +186,20 @@ static bool is_plain(const struct worker *w)
 /*
  * lockfile: the engine takes the I/O under its file's lock, shared with the other jobs on
  * that path, and the lock is let go when queue() returns, as in fio: a synchronous
- * engine's I/O is done by then, an asynchronous one's is only queued.
+ * engine's I/O is done by then, an asynchronous one's is only queued. zonemode=zbd: a
+ * trim that reset its emulated zone (zbd.c) is done, with nothing to send, as fio's.
  */
-static __attribute__((noinline)) enum ioq_status queue_locked(struct worker *w,
-							      struct io_req *r)
+static __attribute__((noinline)) enum ioq_status queue_slow(struct worker *w,
+							    struct io_req *r)
 {
 	enum ioq_status s;
 
+	if (r->zone_reset) {
+		r->res = r->len;
+		return IOQ_DONE;
+	}
+	if (w->job->lockfile == FILE_LOCK_NONE)
+		return w->ops->queue(&w->eng, r);
 	files_lock(r->file, r->dir, w->job->lockfile);
 	s = w->ops->queue(&w->eng, r);
 	files_unlock(r->file);
@@ -190,8 +208,8 @@ static __attribute__((noinline)) enum ioq_status queue_locked(struct worker *w,
 
 static inline enum ioq_status queue_io(struct worker *w, struct io_req *r)
 {
-	if (__builtin_expect(w->locking, 0))
-		return queue_locked(w, r);
+	if (__builtin_expect(w->slow_queue, 0))
+		return queue_slow(w, r);
 	return w->ops->queue(&w->eng, r);
 }
 
@@ -781,15 +799,33 @@ static void verify_pass(struct worker *w)
 	w->verify_ticks += clock_ticks(w->clk) - t0;
 }
 
+/* The engine's start(): a wait on another job, before the timed phase (net's accept). */
+static void engine_start(struct worker *w)
+{
+	char why[256] = "";
+	int ret;
+
+	if (!w->ops->start || worker_stopped(w))
+		return;
+	ret = w->ops->start(&w->eng, why, sizeof(why));
+	w->t_go = 0;	/* the timed phase starts after the wait, not with the phase */
+	if (ret < 0) {
+		worker_fail(w, -ret, "ioengine %s: %s", w->ops->name, why[0] ? why : strerror(-ret));
+		w->issuing = false;
+	}
+}
+
 void worker_run(struct worker *w)
 {
+	zbd_job_start(w);
+	engine_start(w);
 	pace_begin(w);
 	/* Told to stop before the first I/O (a signal during start-up): issue nothing. */
 	if (worker_stopped(w))
 		w->issuing = false;
 	if (w->sync_path && plan_is_fast(&w->plan) && !pace_gated(&w->pace))
 		run_sync_fast(w);
-	else if (plan_is_fast(&w->plan) && !pace_gated(&w->pace) && !w->locking &&
+	else if (plan_is_fast(&w->plan) && !pace_gated(&w->pace) && !w->slow_queue &&
 		 !w->q.serialize)
 		run_async_simple(w);
 	else

@@ -182,6 +182,11 @@ static void fill_unit(struct report_unit *u, const struct run *r, const struct s
 	u->unified = (enum report_unified)j->unified_rw_reporting;
 	lat_fill(u, j, res);
 	u->continue_on_error = j->continue_on_error != ERRC_NONE;
+	/* fio HEAD counts them for zbd jobs that write or trim */
+	if (j->zonemode == ZONE_ZBD && rw_does(j->rw, IO_WRITE))
+		u->zone_resets_on = "write";
+	else if (j->zonemode == ZONE_ZBD && rw_does(j->rw, IO_TRIM))
+		u->zone_resets_on = "trim";
 	u->st = st;
 	u->pass = j->pass;
 	u->passes = j->passes;

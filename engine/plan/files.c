@@ -735,6 +735,31 @@ int files_guard(const struct job_desc *j, const struct io_file *f, unsigned n,
 }
 
 /* Whether the job changes its files: rw= writes or trims, or the engine does (falloc). */
+/*
+ * filetype= (fio HEAD): fio takes each file to be of that type without a stat() call, so
+ * a device it is not told of is handled as a file, and a device that is not there cannot
+ * be made. iojob looks anyway (its safety checks must): a file of another type is refused.
+ */
+static int check_filetype(const struct job_desc *j, const struct io_file *f, struct diag *d)
+{
+	static const char *const names[] = { "none", "file", "block", "char" };
+	const char *is;
+	struct stat sb;
+
+	if (j->filetype == FILETYPE_NONE)
+		return 0;
+	if (stat(f->path, &sb) < 0)
+		return j->filetype == FILETYPE_FILE ? 0 :
+		       fail(j, d, -EINVAL, "option 'filetype': '%s' does not exist, and "
+			    "filetype=%s names a device", f->path, names[j->filetype]);
+	is = S_ISREG(sb.st_mode) ? "file" : S_ISBLK(sb.st_mode) ? "block" :
+	     S_ISCHR(sb.st_mode) ? "char" : "other";
+	if (strcmp(is, names[j->filetype]))
+		return fail(j, d, -EINVAL, "option 'filetype': '%s' is of type %s, not the %s "
+			    "filetype= says", f->path, is, names[j->filetype]);
+	return 0;
+}
+
 static bool writes_files(const struct job_desc *j)
 {
 	return job_modifies(j) || (ioengine_find(j->ioengine)->flags & IOENG_MODIFIES);
@@ -749,7 +774,8 @@ int files_check(const struct job_desc *j, const struct io_file *f, unsigned n,
 	for (unsigned i = 0; !ret && i < n; i++) {
 		if (f[i].deferred)
 			continue;
-		if (j->direct)
+		ret = check_filetype(j, &f[i], d);
+		if (!ret && j->direct)
 			ret = check_direct(j, &f[i], d);
 		if (!ret && !f[i].is_chr && writes && !j->allow_mounted_write)
 			ret = check_in_use(j, &f[i], u, d);

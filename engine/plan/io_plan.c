@@ -7,6 +7,8 @@
 #include "engine/plan/io_plan_offsets.h"
 #include "engine/loop/pace.h"
 #include "engine/plan/replay.h"
+#include "engine/plan/sprandom.h"
+#include "engine/plan/zbd.h"
 #include "engine/verify/verify.h"
 #include "engine/worker.h"
 #include "jobs/replay_log.h"
@@ -80,7 +82,7 @@ static bool extra_offsets(const struct job_desc *j)
 
 	for (int d = 0; d < IO_NDIR; d++)
 		perc |= rw_does(j->rw, d) && j->percentage_random[d] < 100;
-	return j->zonemode == ZONE_STRIDED || j->random_distribution == DIST_ZONED ||
+	return j->zonemode != ZONE_NONE || j->sprandom || j->random_distribution == DIST_ZONED ||
 	       j->random_distribution == DIST_ZONED_ABS ||
 	       j->random_distribution == DIST_SEQUENCE || (perc && rw_is_random(j->rw));
 }
@@ -347,11 +349,33 @@ unsigned plan_draw_file(struct worker *w)
 	return (unsigned)(offgen_rank(&w->plan.file_gen) >> FILE_RANKS_SHIFT);
 }
 
+/*
+ * A writing job that verifies, with io_size past its region: fio writes the region, reads
+ * it back, and goes on to another pass only while its writes and reads together are short
+ * of io_size, so io_size counts the reads too: size=4M io_size=12M writes 8 MiB and reads 8
+ * (iojob wrote 12 and read back the last 4). Those passes are the job's loops, of the
+ * region each; the count of loops, and *io_size the bytes of one, for any other job as is.
+ * Random draws that never end a pass (norandommap) write all of io_size at once, as fio's.
+ */
+static unsigned verify_passes(const struct worker *w, uint64_t *io_size, uint64_t region)
+{
+	const struct job_desc *j = w->job;
+
+	if (j->verify == VERIFY_NONE || !j->do_verify || j->verify_only ||
+	    j->experimental_verify || !rw_does(j->rw, IO_WRITE) || rw_does(j->rw, IO_READ) ||
+	    rw_does(j->rw, IO_TRIM) || j->time_based || j->loops != 1 || !j->io_size ||
+	    j->sprandom || !region || *io_size <= region || !files_have_passes(w))
+		return j->loops;
+	*io_size = region;
+	return (unsigned)((j->io_size + 2 * region - 1) / (2 * region));
+}
+
 int plan_init(struct worker *w)
 {
 	const struct job_desc *j = w->job;
 	struct io_plan *p = &w->plan;
 	uint64_t seed = seed_of(j), io_size, region;
+	unsigned loops;
 	bool empty;
 	int ret;
 
@@ -371,6 +395,9 @@ int plan_init(struct worker *w)
 		file_gen_init(w, seed);
 	empty = !io_size;
 	region = io_size;
+	for (unsigned i = 0; i < w->nfiles; i++)	/* zbd: the bytes asked, as fio */
+		if (w->files[i].asked_len)
+			io_size += w->files[i].asked_len - w->files[i].io_len;
 	if (j->io_size_pct) {
 		/* io_size=N%: of each file's region, as fio takes it */
 		io_size = 0;
@@ -393,11 +420,19 @@ int plan_init(struct worker *w)
 		 */
 		io_size = j->size.bytes;
 	}
-	p->bytes_left = j->time_based ? UINT64_MAX : io_size * j->loops;
-	p->loop_size = !j->time_based && j->loops > 1 ? io_size : 0;
+	if (j->sprandom) {
+		/* fio HEAD's: the budget is the physical capacity, whatever io_size said */
+		ret = sprandom_init(w, &io_size);
+		if (ret < 0)
+			return ret;
+	}
+	loops = verify_passes(w, &io_size, region);
+	p->bytes_left = j->time_based ? UINT64_MAX : io_size * loops;
+	p->loop_size = !j->time_based && loops > 1 ? io_size : 0;
 	p->sync_again = NULL;
 	p->writes = 0;
 	p->extra = extra_offsets(j);
+	p->zbd = j->zonemode == ZONE_ZBD;
 	p->zone_bytes = 0;
 	/*
 	 * A skipping or strided pass may end before the region's bytes are done: then the job
@@ -422,9 +457,9 @@ int plan_init(struct worker *w)
 	if ((j->unlink_each_loop || p->verify_loops || loop_ends_matter(j) || p->pass_ends ||
 	     p->seq_stop) &&
 	    !j->time_based &&
-	    j->loops > 1 && !j->seq_cursor_shared) {
+	    loops > 1 && !j->seq_cursor_shared) {
 		p->bytes_left = p->loop_bytes = io_size;
-		p->loops_left = j->loops - 1;
+		p->loops_left = loops - 1;
 	} else {
 		p->verify_loops = false;
 	}
@@ -477,6 +512,8 @@ bool plan_next_loop(struct worker *w)
 		pf->served = pf->sfr_writes = 0;
 	}
 	p->files_spent = 0;
+	for (unsigned i = 0; i < w->nfiles; i++)
+		zbd_pass(w, &w->files[i]);
 	window_reset(w);
 	return true;
 }
@@ -492,6 +529,8 @@ void plan_free(struct worker *w)
 	}
 	free(p->files);
 	p->files = NULL;
+	sprandom_free(p->spr);
+	p->spr = NULL;
 	replay_free(w);
 	iolog_write_free(w);
 }
@@ -674,6 +713,7 @@ static void plan_file_served(struct worker *w, unsigned i, uint32_t len)
 void plan_new_pass(struct worker *w, struct io_file *f)
 {
 	files_invalidate(w->job, f);
+	zbd_pass(w, f);
 	/* the cache drop's time is no I/O's: what is planned next is stamped from here */
 	w->now = clock_ticks(w->clk);
 }
@@ -864,7 +904,15 @@ static uint64_t rand_offset_extra(struct worker *w, unsigned fi, int d, uint32_t
 
 	if (j->percentage_random[d] < 100 && rng_below(&w->rng, 100) >= j->percentage_random[d])
 		return seq_offset(w, fi, d, lenp);
-	if (j->random_distribution == DIST_SEQUENCE) {
+	if (j->sprandom && d == IO_WRITE) {
+		uint64_t b = sprandom_next(w);
+
+		if (b == UINT64_MAX) {
+			w->plan.file_done = true;	/* the last region is written */
+			return 0;
+		}
+		off = b * w->plan.align;
+	} else if (j->random_distribution == DIST_SEQUENCE) {
 		uint64_t b = plan_sequence_block(w, fi, d, *lenp);
 
 		if (b == UINT64_MAX) {
@@ -926,7 +974,7 @@ static bool plan_offset(struct worker *w, unsigned fi, int d, uint32_t *lenp, ui
 	}
 	if (p->random)
 		*offp = rand_job_offset(w, fi, d, lenp);
-	else if (j->rw_nr)
+	else if (j->rw_nr || p->zbd)	/* zbd: a zone's end past its capacity is skipped */
 		ok = plan_skip_offset(w, fi, d, *lenp, offp);
 	else
 		*offp = seq_offset(w, fi, d, lenp);
@@ -1186,6 +1234,59 @@ static bool plan_where(struct worker *w, int d, unsigned *fi, uint64_t *off, uin
 	return true;
 }
 
+/*
+ * zonemode=zbd: the I/O where its zones let it go (zbd.c); a sequential stream goes on
+ * from there, as fio's, and zoneskip counts its bytes.
+ */
+static bool plan_zbd(struct worker *w, unsigned fi, int d, uint64_t *off, uint32_t *len)
+{
+	struct io_plan *p = &w->plan;
+	uint32_t want = *len;
+
+	if (!zbd_adjust(w, fi, d, off, len)) {
+		/*
+		 * A sequential read that caught up with the writes: fio's loop ends there and,
+		 * where loops, io_size or time_based ask for more, starts again from the start.
+		 */
+		if (w->error || d != IO_READ || p->random || !p->passes_left)
+			return false;
+		if (p->passes_left != UINT32_MAX)
+			p->passes_left--;
+		for (int k = 0; k < IO_NDIR; k++)
+			p->files[fi].seq_pos[k] = 0;
+		p->files[fi].zone_base = 0;
+		p->zone_bytes = 0;
+		*off = 0;
+		*len = want;
+		if (!zbd_adjust(w, fi, d, off, len))
+			return false;
+	}
+	w->plan.files[fi].seq_pos[d] = *off + *len;
+	w->plan.zone_bytes += *len;
+	return true;
+}
+
+/*
+ * plan_where() for zonemode=zbd, the I/O then moved where its zones allow. A file with
+ * nothing left to read is over, as fio's: the next file goes on.
+ */
+static bool plan_where_zbd(struct worker *w, int d, unsigned *fi, uint64_t *off,
+			   uint32_t *len)
+{
+	struct io_plan *p = &w->plan;
+
+	for (unsigned tries = 1;; tries++) {
+		zbd_seq_step(w, d);
+		if (!p->ios_left || !plan_where(w, d, fi, off, len))
+			return false;
+		if (plan_zbd(w, *fi, d, off, len))
+			return true;
+		if (w->error || tries >= w->nfiles)
+			return false;
+		p->cur_file = (*fi + 1) % w->nfiles;
+	}
+}
+
 /* The general planner: plan_io_general() without the iolog's. */
 static inline __attribute__((always_inline)) bool plan_io_planned(struct worker *w,
 								   struct io_req *r)
@@ -1200,6 +1301,8 @@ static inline __attribute__((always_inline)) bool plan_io_planned(struct worker 
 
 	p->next_dir = -1;
 	d = fit_dir(w, d);
+	if (__builtin_expect(p->zbd, 0))
+		d = zbd_adjust_dir(w, d);
 	if (w->verify) {
 		switch (verify_plan(w, r)) {
 		case VP_READ:
@@ -1212,8 +1315,12 @@ static inline __attribute__((always_inline)) bool plan_io_planned(struct worker 
 			break;
 		}
 	}
-	if (!p->ios_left || !plan_where(w, d, &fi, &off, &len))
+	if (__builtin_expect(p->zbd, 0)) {
+		if (!plan_where_zbd(w, d, &fi, &off, &len))
+			return false;
+	} else if (!p->ios_left || !plan_where(w, d, &fi, &off, &len)) {
 		return false;
+	}
 	f = &w->files[fi];
 	/*
 	 * trimwrite's trims come on top of its writes, as in fio: only writes use the budget,
@@ -1234,6 +1341,8 @@ static inline __attribute__((always_inline)) bool plan_io_planned(struct worker 
 	r->len = r->full_len = len;
 	r->buf = r->buf_base;
 	r->resubmit = false;
+	if (__builtin_expect(p->zbd, 0))
+		r->zone_reset = d == IO_TRIM;
 	w->st->issued[d]++;
 	pace_count_issue(&w->pace, d, len);
 	if (d == IO_WRITE) {

@@ -66,7 +66,9 @@ struct io_plan {
 	bool file_done;			/* plan_offset(): that file's pass is over */
 	unsigned rand_run_left;		/* sequential I/Os left after a random one (rw=..:N) */
 	bool extra;			/* strided zones, zoned draws, percentage_random, skips,
-					   sequences */
+					   sequences, zonemode=zbd */
+	bool zbd;			/* zonemode=zbd: zbd.c moves each I/O where zones allow */
+	struct sprandom *spr;		/* sprandom: its regions and rewrites, or NULL */
 	uint64_t seq_drawn[IO_NDIR];	/* random_distribution=sequence: I/Os placed so far */
 	uint64_t zone_bytes;		/* zonemode=strided: bytes done in this zone */
 	unsigned passes_left;		/* rw=read:SKIP: passes after this one (loops) */

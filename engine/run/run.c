@@ -21,6 +21,7 @@
 #include "engine/run/control.h"
 #include "engine/devices/path_guard.h"
 #include "engine/plan/files.h"
+#include "engine/plan/zbd.h"
 #include "engine/loop/lat_target.h"
 #include "engine/observe/disk_watch.h"
 #include "engine/observe/logs.h"
@@ -377,6 +378,8 @@ int run_prepare(struct run *r, const struct job_list *jobs, struct diag *d)
 		rf->ops = ioengine_find(j->ioengine);
 		virtual_files = rf->ops->flags & (IOENG_NOFILES | IOENG_MAKES_FILES);
 		ret = resolve_files(r, i, d);
+		if (!ret)
+			ret = zbd_attach(j, rf->f, rf->n, &r->zbd, d);
 		/* disk_util=0: the job's disks (a stripe's too) are not watched for the report */
 		if (!ret)
 			ret = prepare_stripe(r, i, virtual_files || !j->disk_util, d);
@@ -1017,6 +1020,7 @@ void run_free(struct run *r)
 	diskset_free(&r->disks);
 	device_users_free(&r->devices);
 	thread_env_free(&r->env);
+	zbd_set_free(&r->zbd);
 	pthread_mutex_destroy(&r->steady_lock);
 	memset(r, 0, sizeof(*r));
 }

@@ -54,7 +54,8 @@ ELSEWHERE = {
                 "LD_PRELOAD shim cannot reach",
     "sg": "tests/e2e/sg.py, over the SCSI target emulator",
     "io_uring_cmd": "not faulted: NVMe passthrough, on hardware this project has none of",
-    "null": "no I/O", "cpuio": "no I/O", "exec": "no I/O",
+    "null": "no I/O", "cpp_null": "no I/O", "cpuio": "no I/O", "exec": "no I/O",
+    "net": "sockets, which the shim does not wrap: tests/e2e/net.py on loopback",
     "page_fault": "no system call per I/O: memcpy to anonymous memory",
     "e4defrag": "an ioctl per I/O (EXT4_IOC_MOVE_EXT), which the shim does not wrap: "
                 "tests/e2e/engines_ext4.py runs it on ext4",

@@ -12,7 +12,7 @@ import re
 import shutil
 import subprocess
 
-from common import BIN, Checks, engine_available, remove, scratch_dir
+from common import BIN, Checks, engine_available, remove, run, scratch_dir
 
 KiB = 1024
 FIO = shutil.which("fio")
@@ -430,6 +430,24 @@ def check_page_fault(c, d):
                 "page_fault nrfiles=2 offset=64k: mappings %s, %d I/Os, files %s" %
                 (maps, ios(doc, "read") + ios(doc, "write"), os.listdir(d)))
 
+def check_cpp_null(c, d):
+    """fio's cpp_null (its C++ build of null, examples/cpp_null.fio) is the null engine:
+    the same I/Os, no system call on any file."""
+    counts = {}
+    for eng in ("null", "cpp_null"):
+        code, out, err = run(["--name=n", "--ioengine=" + eng, "--size=16M", "--bs=4k",
+                              "--rw=randread", "--norandommap", "--output-format=json"], cwd=d)
+        c.check(code == 0, "%s: exit %d %r" % (eng, code, err))
+        counts[eng] = json.loads(out)["jobs"][0]["read"]["total_ios"] if not code else None
+    c.check(counts["null"] == counts["cpp_null"] == 4096,
+            "cpp_null does null's 4096 reads: %s" % counts)
+    p = subprocess.run(["strace", "-f", "-e", "trace=openat,pread64", BIN, "--name=n",
+                        "--ioengine=cpp_null", "--size=1M", "--filename=cpp.dat",
+                        "--output=/dev/null"], cwd=d, capture_output=True, text=True,
+                       env=traced_env())
+    c.check(p.returncode == 0 and "cpp.dat" not in p.stderr, "cpp_null opens no file")
+
+
 def main():
     c = Checks("local_engines")
     if not shutil.which("strace"):
@@ -443,7 +461,7 @@ def main():
                             ("mmap", check_mmap), ("mmap", check_mmap_openfiles),
                             ("mmap", check_sysbench_mmap),
                             ("splice", check_splice), ("page_fault", check_page_fault),
-                            ("pvsync2", check_atomic)):
+                            ("pvsync2", check_atomic), ("cpp_null", check_cpp_null)):
             if engine_available(name):
                 check(c, d)
             else:

@@ -681,6 +681,31 @@ def check_shared_format(c, d):
         c.check("fio 3.33 gives them" not in err, "%s: no note: %r" % (extra, err))
 
 
+def check_filetype(c, d):
+    """filetype= (fio HEAD): a file of the type said runs; one of another type, or a
+    device that is not there, is refused before anything is written (exit 2)."""
+    path = os.path.join(d, "ft.dat")
+    with open(path, "wb") as f:
+        f.truncate(64 << 10)
+    for t, code_want in (("block", 2), ("char", 2), ("file", 0)):
+        code, _, err = run(["--name=ft", "--filename=ft.dat", "--size=64k", "--rw=write",
+                            "--filetype=" + t, "--output=/dev/null"], cwd=d)
+        c.check(code == code_want and (code == 0 or "'filetype'" in err),
+                "filetype=%s on a file: exit %d %r" % (t, code, err))
+        with open(path, "rb") as f:
+            zeros = f.read() == bytes(64 << 10)
+        c.check(zeros == (code_want != 0), "filetype=%s: the file %s" %
+                (t, "written" if code_want == 0 else "untouched"))
+    code, _, err = run(["--name=ft", "--filename=/dev/null", "--size=64k", "--rw=write",
+                        "--filetype=char", "--output=/dev/null"], cwd=d)
+    c.check(code == 0, "filetype=char on /dev/null: exit %d %r" % (code, err))
+    code, _, err = run(["--name=ft", "--filename=none.dat", "--size=64k", "--rw=write",
+                        "--filetype=block", "--output=/dev/null"], cwd=d)
+    c.check(code == 2 and "does not exist" in err and
+            not os.path.exists(os.path.join(d, "none.dat")),
+            "filetype=block names a device that is not there: %d %r" % (code, err))
+
+
 def main():
     c = Checks("opts_files")
     d = scratch_dir()
@@ -692,6 +717,7 @@ def main():
         check_write_hint(c, d)
         check_fallocate_sizes(c, d)
         check_no_ops(c, d)
+        check_filetype(c, d)
         if not STRACE:
             c.skip("strace is not installed: the checks of system calls")
         else:

@@ -187,6 +187,73 @@ def fio_job(d, args):
     return p.returncode, p.stdout + p.stderr
 
 
+def check_header_seed(c, d):
+    """verify_header_seed (fio HEAD): iojob's headers carry seed 0 and no seed is checked,
+    as fio with verify_header_seed=0: fio's file (its seeds its own) verifies either way,
+    and a job that asks for the check is told it is not made."""
+    path = os.path.join(d, "s.dat")
+    base = ["--name=s", "--filename=s.dat", "--size=64k", "--bs=4k", "--verify=crc32c"]
+    job(c, d, base + ["--rw=write", "--do_verify=0"])
+    with open(path, "rb") as f:
+        data = f.read()
+    seeds = {struct.unpack_from("<Q", data, off + 8)[0] for off in range(0, len(data), BS)}
+    c.check(seeds == {0}, "iojob's headers carry seed 0: %s" % sorted(seeds)[:4])
+    if shutil.which("fio"):
+        os.unlink(path)
+        fio_job(d, base + ["--rw=randwrite", "--do_verify=0"])
+        with open(path, "rb") as f:
+            data = f.read()
+        seeds = {struct.unpack_from("<Q", data, off + 8)[0] for off in range(0, len(data), BS)}
+        c.check(0 not in seeds, "fio's headers carry its seeds: %s" % sorted(seeds)[:4])
+    for v, noted in (("0", False), ("1", True)):
+        j, err = job(c, d, base + ["--rw=read", "--verify_only", "--verify_header_seed=" + v])
+        c.check(j and j["error"] == 0 and j["read"]["total_ios"] == 16 and
+                ("no seed is checked" in err) == noted,
+                "verify_header_seed=%s: the file verifies, %s: %r" %
+                (v, "with a note" if noted else "silently", err))
+
+
+def check_io_size_passes(c, d):
+    """io_size past the region of a writing job that verifies: fio writes the region, reads
+    it back, and passes again only while writes and reads together are short of io_size;
+    the same here, pass for pass, and fio's bytes where fio is installed."""
+    base = ["--name=p", "--filename=p.dat", "--size=256k", "--bs=16k", "--verify=crc32c"]
+    for rw in ("write", "randwrite"):
+        for io_kib in (384, 512, 640, 1024, 1280):
+            args = base + ["--rw=" + rw, "--io_size=%dk" % io_kib]
+            passes = -(-io_kib // 512)	# each pass: 256k written and 256k read back
+            j, err = job(c, d, args)
+            got = j and (j["write"]["io_bytes"] >> 10, j["read"]["io_bytes"] >> 10)
+            c.check(got == (256 * passes, 256 * passes),
+                    "%s io_size=%dk: %d passes written and read back: %s" %
+                    (rw, io_kib, passes, got))
+            fio_compare(c, d, args, got, "%s io_size=%dk" % (rw, io_kib))
+    # norandommap: no pass ends, so all of io_size is written, then each block read once
+    args = base + ["--rw=randwrite", "--io_size=1m", "--norandommap=1"]
+    j, err = job(c, d, args)
+    got = j and (j["write"]["io_bytes"] >> 10, j["read"]["io_bytes"] >> 10)
+    c.check(got and got[0] == 1024 and 0 < got[1] <= 256,
+            "norandommap io_size=1m: all written at once, each block read back once: %s" %
+            (got,))
+    if got:	# fio's blocks drawn are its own: its writes alone are compared
+        fio_compare(c, d, args, got[0], "norandommap io_size=1m", reads=False)
+
+
+def fio_compare(c, d, args, got, name, reads=True):
+    """fio's written and read KiB for args (written only without reads), where fio is
+    installed, are got."""
+    if not shutil.which("fio"):
+        return
+    code, out = fio_job(d, args + ["--output-format=json"])
+    try:
+        f = json.loads(out[out.index("{"):])["jobs"][0]
+        want = (f["write"]["io_bytes"] >> 10, f["read"]["io_bytes"] >> 10) if reads else \
+            f["write"]["io_bytes"] >> 10
+    except (ValueError, KeyError, IndexError):
+        want = None
+    c.check(code == 0 and want == got, "%s: fio's %s" % (name, want))
+
+
 def check_methods_with_fio(c, d):
     """fio's files pass iojob's verify_only, and iojob's fio's, method by method; a byte
     changed in fio's file is found by iojob at its chunk."""
@@ -764,7 +831,8 @@ def check_runtime_split(c, d):
 
 def main():
     run_checks("opts_verify", (
-        check_methods, check_methods_with_fio, check_meta_null, check_pattern_with_fio,
+        check_methods, check_methods_with_fio, check_header_seed, check_io_size_passes,
+        check_meta_null, check_pattern_with_fio,
         check_pattern_offset, check_verify_policy,
         check_verify_offset, check_backlog_batch, check_verify_each_loop, check_trims,
         check_async, check_experimental, check_state, check_mixed_reads,
