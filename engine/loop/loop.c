@@ -81,6 +81,17 @@ static void fail_io(struct worker *w, struct io_req *r, int err)
 {
 	int type = error_type(r->dir, err);
 
+	/*
+	 * a stream's read of 0 bytes: the peer is done, and so is the job (fio's net); the
+	 * read that found the end moved nothing and is no I/O, as fio counts it; no error,
+	 * so before error_dump and continue_on_error's count
+	 */
+	if (err == ENODATA && (w->ops->flags & IOENG_STREAM)) {
+		w->issuing = false;
+		if (w->st->issued[r->dir])
+			w->st->issued[r->dir]--;
+		return;
+	}
 	if (w->job->error_dump)
 		dump_error(w, r, err);
 	if (w->blocks && (r->dir == IO_TRIM || r->dir == IO_WRITE))
@@ -97,16 +108,6 @@ static void fail_io(struct worker *w, struct io_req *r, int err)
 			w->st->first_error = err;
 		if (job_ignores_error(w->job, type, err))
 			return;
-	}
-	/*
-	 * a stream's read of 0 bytes: the peer is done, and so is the job (fio's net); the
-	 * read that found the end moved nothing and is no I/O, as fio counts it
-	 */
-	if (err == ENODATA && (w->ops->flags & IOENG_STREAM)) {
-		w->issuing = false;
-		if (w->st->issued[r->dir])
-			w->st->issued[r->dir]--;
-		return;
 	}
 	if (err == ENODATA)	/* a read returned 0: the end of the file, not an errno */
 		worker_fail(w, err, "%s '%s' at offset %" PRIu64 ", length %u: the file ended at "

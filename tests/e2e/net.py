@@ -66,7 +66,7 @@ def check_tcp(c, d):
     job = os.path.join(d, "tcp.fio")
     with open(job, "w") as f:
         f.write("[global]\nioengine=net\nport=%d\nprotocol=tcp\nbs=4k\n[receiver]\nlisten\n"
-                "rw=read\nsize=64M\n[sender]\nhostname=localhost\nrw=write\nsize=2M\n" % port)
+                "rw=read\nsize=64M\ncontinue_on_error=read\n[sender]\nhostname=localhost\nrw=write\nsize=2M\n" % port)
     code, out, err = run([job, "--output-format=json,normal"], cwd=d, timeout=60)
     c.check(code == 0, "tcp: exit %d %r" % (code, err))
     if code:
@@ -76,6 +76,9 @@ def check_tcp(c, d):
             jobs["sender"]["write"]["io_bytes"],
             "tcp: 2 MiB sent and received, the receiver ending with the sender: %d %d" %
             (jobs["receiver"]["read"]["io_bytes"], jobs["sender"]["write"]["io_bytes"]))
+    c.check(jobs["receiver"]["total_err"] == 0 and jobs["receiver"]["error"] == 0,
+            "tcp: the sender's close ends the receiver, no error even where "
+            "continue_on_error counts them: %d" % jobs["receiver"]["total_err"])
     c.check("bit/s" in out and "BW=" in out and "MiB/s" not in out.split("READ:")[0],
             "tcp: bandwidth in bits, as fio's net")
 
