@@ -72,22 +72,25 @@ uint32_t crc32c_sw(uint32_t crc, const void *buf, size_t len)
 	return ~crc;
 }
 
-static bool crc32c_hw_ok;
-static unsigned crc32c_nprobes;
+static bool crc32c_hw_ok, avx2_ok;
+static unsigned cpu_nprobes;
 static uint32_t (*crc32c_best)(uint32_t crc, const void *buf, size_t len) = crc32c_sw;
 
 /*
  * The CPU asked once, as the program loads: cpuid traps to the hypervisor in a VM, and
  * asked for every verify header it took a fifth of a verifying job's time.
  */
-__attribute__((constructor)) static void crc32c_probe(void)
+__attribute__((constructor)) static void cpu_probe(void)
 {
 #if defined(__x86_64__)
 	unsigned a, b, c, d;
 
 	crc32c_hw_ok = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSE4_2);
+	/* libgcc's answer also says whether the kernel saves the AVX registers */
+	__builtin_cpu_init();
+	avx2_ok = __builtin_cpu_supports("avx2");
 #endif
-	crc32c_nprobes++;
+	cpu_nprobes++;
 	if (crc32c_hw_ok)
 		crc32c_best = crc32c_hw;
 }
@@ -97,9 +100,14 @@ bool crc32c_hw_available(void)
 	return crc32c_hw_ok;
 }
 
-unsigned crc32c_probes(void)
+bool cpu_has_avx2(void)
 {
-	return crc32c_nprobes;
+	return avx2_ok;
+}
+
+unsigned cpu_probes(void)
+{
+	return cpu_nprobes;
 }
 
 uint32_t crc32c_fio(const void *buf, size_t len)

@@ -34,8 +34,10 @@ unsigned checksum_size(enum checksum_type t);
 uint32_t crc32c_sw(uint32_t crc, const void *buf, size_t len);
 uint32_t crc32c_hw(uint32_t crc, const void *buf, size_t len);
 bool crc32c_hw_available(void);
-/* How many times the CPU was asked: once a process (for a test). */
-unsigned crc32c_probes(void);
+/* Whether the CPU and kernel run AVX2 (md5_lanes()). */
+bool cpu_has_avx2(void);
+/* How many times the CPU was asked for its features: once a process (for a test). */
+unsigned cpu_probes(void);
 /* fio's crc32c: from ~0, without the final xor, the fastest way this CPU has. */
 uint32_t crc32c_fio(const void *buf, size_t len);
 

@@ -196,7 +196,7 @@ int verify_init(struct worker *w)
 		goto nomem;
 	w->verify = v;
 	if (verify_chunk_setup(v, j) < 0 || init_tracking(w, v) < 0 || init_queues(w, v) < 0 ||
-	    init_durable(w, v) < 0)
+	    init_durable(w, v) < 0 || vfill_init(&v->fill, v, j) < 0)
 		goto nomem;
 	v->pass = j->verify_only;
 	/* verify_only over a log: its writes read back, as a replay would have made them */
@@ -258,6 +258,7 @@ void verify_free(struct worker *w)
 	free(v->state);
 	free(v->read_snap);
 	vpattern_free(&v->pat);
+	vfill_free(&v->fill);
 	free(v->ours);
 	free(v->next_gen);
 	free(v->backlog_q.e);
@@ -318,8 +319,9 @@ static void put_header(struct worker *w, struct io_req *r, uint32_t at, unsigned
 {
 	struct verify *v = w->verify;
 	uint32_t gen = ++v->next_gen[fi];
+	const uint8_t *sum = v->fill.pool ? vfill_take(&v->fill, r->buf + at + v->hlen) : NULL;
 
-	verify_chunk_seal(v, w->job, r->buf + at, r->off + at, gen);
+	verify_chunk_seal(v, w->job, r->buf + at, r->off + at, gen, sum);
 	/* a chunk this one overlaps off the grid is no longer what was written: not read */
 	place_chunk(v, fi, verify_unit_of(v, r->file, r->off + at));
 	if (v->busy[fi]) {
@@ -335,13 +337,19 @@ void verify_prepare_write(struct worker *w, struct io_req *r)
 	struct verify *v = w->verify;
 	unsigned fi = verify_file_index(w, r->file);
 
+	uint32_t at = 0;
+
 	/* A read may have left other data in this slot's buffer: the pattern comes first. */
 	if (v->patterned)
 		verify_fill_pattern(v, r->off, 0, r->buf, r->len);
+	else if (v->fill.on && !v->fill.pool)
+		vfill_buf(&v->fill, r->buf, r->len);	/* fio's new data for each write */
 	if (!v->hlen)
 		return;
-	for (uint32_t at = 0; at + v->interval <= r->len; at += v->interval)
+	for (; at + v->interval <= r->len; at += v->interval)
 		put_header(w, r, at, fi);
+	if (v->fill.pool && at < r->len)	/* past the last whole chunk */
+		vfill_random(v->fill.s, r->buf + at, r->len - at);
 }
 
 static void dump_chunk(const struct worker *w, const struct io_file *f, uint64_t off,

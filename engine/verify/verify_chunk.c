@@ -113,7 +113,7 @@ void verify_fill_pattern(const struct verify *v, uint64_t io_off, uint64_t pos,
 }
 
 void verify_chunk_seal(const struct verify *v, const struct job_desc *j, unsigned char *c,
-		       uint64_t off, uint32_t gen)
+		       uint64_t off, uint32_t gen, const uint8_t *sum)
 {
 	struct vhdr h = {
 		.magic = VERIFY_MAGIC,
@@ -126,7 +126,9 @@ void verify_chunk_seal(const struct verify *v, const struct job_desc *j, unsigne
 
 	h.crc32 = header_crc(&h);
 	memcpy(c, &h, sizeof(h));
-	if (v->slot)
+	if (sum)
+		memcpy(c + VHDR_FIXED, sum, v->slot);
+	else if (v->slot)
 		data_digest(v, c, c + VHDR_FIXED);
 	if (v->voff)
 		swap_header(v, c, false);

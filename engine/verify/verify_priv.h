@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "engine/verify/checksum.h"
+#include "engine/verify/md5_lanes.h"
 #include "engine/verify/verify_pattern.h"
 #include "engine/ioengine.h"
 #include "engine/plan/offsets.h"
@@ -95,6 +96,21 @@ enum chunk_expect {
 	CK_ZERO,	/* trimmed: zeros */
 };
 
+/* What verify writes carry: fio's new random bytes per write (verify_fill.c). */
+#define VFILL_LANES	8
+struct vfill {
+	bool on;			/* a method with a header, no verify_pattern */
+	unsigned random_pct;		/* of each write; buffer_compress_percentage's rest: */
+	const unsigned char *pat;	/* buffer_pattern, or zeros */
+	unsigned pat_len;
+	uint64_t s[VFILL_LANES];	/* the random stream: eight xorshift64 lanes */
+	/* md5: payloads (a chunk less its header) made and digested eight at a time */
+	unsigned char *pool;		/* NULL: each write filled and digested in place */
+	uint32_t payload;
+	unsigned next;			/* the next payload not yet written */
+	uint8_t sum[MD5_LANES][16];
+};
+
 struct verify {
 	enum checksum_type csum;
 	bool pattern_only;		/* verify=pattern: no header, every byte checked */
@@ -160,6 +176,7 @@ struct verify {
 	uint64_t **mark_off, **durable_off;
 	uint64_t *mark_done, *durable_done;
 	uint64_t first_seq;		/* of the bad chunk whose message is kept */
+	struct vfill fill;
 };
 
 /* The method's format in v (checksum, header room, verify_offset), from the job. */
@@ -175,9 +192,23 @@ void verify_fill_pattern(const struct verify *v, uint64_t io_off, uint64_t pos,
  */
 uint16_t verify_numberio(uint32_t gen);
 
-/* Write the header of generation gen for the chunk at off into c, with its digest. */
+/*
+ * Write the header of generation gen for the chunk at off into c, with the digest of its
+ * data: sum where the data came with one (vfill_take()), else computed here.
+ */
 void verify_chunk_seal(const struct verify *v, const struct job_desc *j, unsigned char *c,
-		       uint64_t off, uint32_t gen);
+		       uint64_t off, uint32_t gen, const uint8_t *sum);
+
+/*
+ * verify_fill.c: set up what v's writes carry (-1: no memory); len new random bytes of
+ * the lanes s; a whole write as fio fills it; and, where f->pool is set, the next
+ * payload (f->payload bytes) copied to dst, returning its digest.
+ */
+int vfill_init(struct vfill *f, const struct verify *v, const struct job_desc *j);
+void vfill_free(struct vfill *f);
+void vfill_random(uint64_t s[VFILL_LANES], unsigned char *buf, size_t len);
+void vfill_buf(struct vfill *f, unsigned char *buf, uint32_t len);
+const uint8_t *vfill_take(struct vfill *f, unsigned char *dst);
 
 /*
  * Check one chunk read back against what it should hold: 0 when it does, else 1 with what

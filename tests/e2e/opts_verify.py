@@ -8,7 +8,8 @@ iojob alike; verify_offset puts the header where it says;
 verify_backlog_batch and trim_backlog_batch set the counts of reads and trims;
 trim_percentage trims that share (the zeroed blocks on disk are the trims counted);
 trim_verify_zero catches a trim that left data (the fault shim makes punch-hole a no-op);
-a mixed job's own reads are not checked, as fio's (corrupt reads pass, the verify pass's
+each write carries new random data (buffer_compress_percentage's share of zeros or
+pattern after it), as fio's; a mixed job's own reads are not checked, as fio's (corrupt reads pass, the verify pass's
 fail); verify_write_sequence=0 passes a lost write's older block that the default fails; verify_async checks in threads of its own (strace: the dumps are written by other threads
 than the reads, N more threads are made, verify_async_cpus binds them) with the same
 results; experimental_verify reads
@@ -252,6 +253,56 @@ def fio_compare(c, d, args, got, name, reads=True):
     except (ValueError, KeyError, IndexError):
         want = None
     c.check(code == 0 and want == got, "%s: fio's %s" % (name, want))
+
+
+def blocks_of(path, size):
+    with open(path, "rb") as f:
+        data = f.read()
+    return [data[o:o + size] for o in range(0, len(data), size)]
+
+
+def random_bytes(b):
+    """Bytes that hardly compress: random, as a verify write's data (fio's random bytes
+    compress to 0.93 at times, zeros or a repeated block to a few percent)."""
+    return len(b) > 0 and len(zlib.compress(b)) > 0.9 * len(b)
+
+
+def check_fresh_data(c, d):
+    """Each verify write carries new random bytes, as fio's: no two blocks' data repeat
+    and none compresses (a drive that dedupes or compresses sees fio's load), md5's
+    payloads made eight at a time among them, with several chunks to a write and blocks
+    written over again; with buffer_compress_percentage that share of each write is zeros
+    or buffer_pattern after the random part, as fio lays it over the whole write, and 100%
+    leaves it random, as fio (which makes it zero_buffers, which verify ignores)."""
+    path = os.path.join(d, "f.dat")
+    base = ["--name=f", "--filename=f.dat", "--size=256k"]
+    # four passes over the region, every block written in each (the random map)
+    for m, bs in (("md5", ["--bs=4k"]), ("md5", ["--bs=16k", "--verify_interval=4k"]),
+                  ("crc32c", ["--bs=4k"]), ("sha1", ["--bs=8k"]), ("meta", ["--bs=4k"]),
+                  ("md5", ["--bs=4k", "--iodepth=8", "--ioengine=libaio"])):
+        j, err = job(c, d, base + ["--io_size=1m", "--rw=randwrite", "--verify=" + m] + bs)
+        data = [b[64:] for b in blocks_of(path, BS)]	# past any method's header
+        c.check(j and j["error"] == 0 and len(set(data)) == len(data) == 64 and
+                all(random_bytes(b) for b in data),
+                "verify=%s %s: 64 blocks of new random data, none repeated: %d distinct" %
+                (m, bs, len(set(data))))
+    tools = [("iojob", lambda a: job(c, d, a)[0] is not None)]
+    if shutil.which("fio"):
+        tools.append(("fio", lambda a: fio_job(d, a)[0] == 0))
+    for pct, fill in (("50", b"\0"), ("50", b"\xab"), ("25", b"\0"), ("100", None)):
+        args = base + ["--rw=write", "--bs=8k", "--verify=md5", "--do_verify=0",
+                       "--buffer_compress_percentage=" + pct]
+        if fill == b"\xab":
+            args.append("--buffer_pattern=0xab")
+        cut = 8192 * (100 - int(pct)) // 100 if fill else 8192
+        for name, go in tools:
+            ok = go(args)
+            blocks = blocks_of(path, 8192)
+            c.check(ok and all(random_bytes(b[64:cut]) and
+                               b[cut:] == (fill or b"") * (8192 - cut) for b in blocks),
+                    "%s buffer_compress_percentage=%s %s: random to %d, then %s" %
+                    (name, pct, fill, cut, fill))
+            os.unlink(path)
 
 
 def check_methods_with_fio(c, d):
@@ -831,7 +882,7 @@ def check_runtime_split(c, d):
 
 def main():
     run_checks("opts_verify", (
-        check_methods, check_methods_with_fio, check_header_seed, check_io_size_passes,
+        check_methods, check_methods_with_fio, check_fresh_data, check_header_seed, check_io_size_passes,
         check_meta_null, check_pattern_with_fio,
         check_pattern_offset, check_verify_policy,
         check_verify_offset, check_backlog_batch, check_verify_each_loop, check_trims,
