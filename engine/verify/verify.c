@@ -183,6 +183,19 @@ static int init_queues(struct worker *w, struct verify *v)
 	return 0;
 }
 
+/*
+ * md5's reads are staged and checked eight at a time where the lanes run in SIMD, unless
+ * verify_async's threads check them or verify_offset moves the header into the data.
+ */
+static int init_stage(struct verify *v, const struct job_desc *j)
+{
+	if (v->csum != CSUM_MD5 || v->meta || v->pattern_only || v->null || v->voff ||
+	    j->verify_async || !md5_lanes_simd() || v->interval - v->hlen > VFILL_POOL_MAX)
+		return 0;
+	v->stage.buf = malloc((size_t)v->interval * MD5_LANES);
+	return v->stage.buf ? 0 : -1;
+}
+
 int verify_init(struct worker *w)
 {
 	const struct job_desc *j = w->job;
@@ -211,6 +224,8 @@ int verify_init(struct worker *w)
 		v->replay = true;
 		v->replay_left = UINT64_MAX;
 	}
+	if (init_stage(v, j) < 0)
+		goto nomem;
 	if (j->verify_async) {
 		ret = verify_async_start(w);
 		if (ret < 0) {
@@ -259,6 +274,7 @@ void verify_free(struct worker *w)
 	free(v->read_snap);
 	vpattern_free(&v->pat);
 	vfill_free(&v->fill);
+	free(v->stage.buf);
 	free(v->ours);
 	free(v->next_gen);
 	free(v->backlog_q.e);
@@ -422,6 +438,49 @@ static enum chunk_expect expect_of(const struct verify *v, unsigned fi, uint64_t
 	return *gen == GEN_TRIMMED ? CK_ZERO : CK_DATA;
 }
 
+/*
+ * md5: the chunks staged so far, checked in the order they were read, their digests made
+ * eight at a time (a chunk alone: made as it is checked). Also at the pass's end and the
+ * job's.
+ */
+static void verify_flush(struct worker *w)
+{
+	struct verify *v = w->verify;
+	struct vstage *s = &v->stage;
+	const unsigned char *p[MD5_LANES];
+	uint8_t sums[MD5_LANES][16];
+	char what[384];
+
+	if (!s->n)
+		return;
+	for (unsigned l = 0; l < MD5_LANES; l++)	/* spare lanes digest the first again */
+		p[l] = s->buf + (size_t)(l < s->n ? l : 0) * v->interval + v->hlen;
+	if (s->n > 1)
+		md5_lanes(p, v->interval - v->hlen, sums);
+	for (unsigned i = 0; i < s->n; i++) {
+		const struct vstaged *e = &s->e[i];
+		unsigned char *c = s->buf + (size_t)i * v->interval;
+
+		if (verify_examine(v, e->off, e->io_off, c, CK_DATA, e->gen,
+				   s->n > 1 ? sums[i] : NULL, what, sizeof(what)))
+			verify_report_bad(w, e->file, e->off, e->io_off, c, what, 0);
+	}
+	s->n = 0;
+}
+
+/* A chunk read that should hold data of generation gen: a copy waits for the others. */
+static void stage_chunk(struct worker *w, const struct io_file *f, uint64_t off,
+			uint64_t io_off, const unsigned char *c, uint32_t gen)
+{
+	struct verify *v = w->verify;
+	struct vstage *s = &v->stage;
+
+	memcpy(s->buf + (size_t)s->n * v->interval, c, v->interval);
+	s->e[s->n++] = (struct vstaged){ f, off, io_off, gen };
+	if (s->n == MD5_LANES)
+		verify_flush(w);
+}
+
 static void check_read(struct worker *w, struct io_req *r, uint64_t first)
 {
 	struct verify *v = w->verify;
@@ -450,7 +509,14 @@ static void check_read(struct worker *w, struct io_req *r, uint64_t first)
 			uint64_t off = first + at + (uint64_t)i * v->interval;
 			unsigned char *c = r->buf_base + at + i * v->interval;
 
-			if (verify_examine(v, off, first, c, ex[i], gens[i], what,
+			if (ex[i] == CK_SKIP)
+				continue;
+			if (v->stage.buf && ex[i] == CK_DATA) {
+				stage_chunk(w, r->file, off, first, c, gens[i]);
+				continue;
+			}
+			verify_flush(w);	/* the chunks read before it first */
+			if (verify_examine(v, off, first, c, ex[i], gens[i], NULL, what,
 					   sizeof(what)))
 				verify_report_bad(w, r->file, off, first, c, what, 0);
 		}
@@ -723,6 +789,7 @@ void verify_start_pass(struct worker *w)
 
 void verify_end_pass(struct worker *w)
 {
+	verify_flush(w);
 	w->verify->pass = false;
 	w->verify->trims_at_end = false;
 }
@@ -735,6 +802,7 @@ void verify_finish(struct worker *w)
 		return;
 	if (v->async)
 		verify_async_stop(w);
+	verify_flush(w);
 	if (!v->failures || w->error)
 		return;
 	if (v->failures == 1)

@@ -56,7 +56,7 @@ static void check_slot(struct verify_async *a, struct vq_slot *s)
 		uint64_t off = s->first + (uint64_t)i * v->interval;
 		unsigned char *c = s->buf + (size_t)i * v->interval;
 
-		if (!verify_examine(v, off, s->io_off, c, s->ex[i], s->gens[i], what,
+		if (!verify_examine(v, off, s->io_off, c, s->ex[i], s->gens[i], NULL, what,
 				    sizeof(what)))
 			continue;
 		pthread_mutex_lock(&a->mu);

@@ -167,10 +167,11 @@ static int check_zero(const struct verify *v, const unsigned char *c, char *what
 }
 
 int verify_examine(const struct verify *v, uint64_t off, uint64_t io_off,
-		   unsigned char *c, enum chunk_expect ex, uint32_t gen, char *what, size_t n)
+		   unsigned char *c, enum chunk_expect ex, uint32_t gen, const uint8_t *sum,
+		   char *what, size_t n)
 {
 	const struct vhdr *h = (const struct vhdr *)c;
-	uint8_t sum[VERIFY_SLOT_MAX];
+	uint8_t made[VERIFY_SLOT_MAX];
 	char want[2 * CHECKSUM_MAX + 1], got[2 * CHECKSUM_MAX + 1];
 	unsigned size = checksum_size(v->csum);
 
@@ -199,7 +200,10 @@ int verify_examine(const struct verify *v, uint64_t off, uint64_t io_off,
 		return 1;
 	}
 	if (v->slot) {
-		data_digest(v, c, sum);
+		if (!sum) {
+			data_digest(v, c, made);
+			sum = made;
+		}
 		if (memcmp(sum, c + VHDR_FIXED, v->slot)) {
 			hex(want, c + VHDR_FIXED, size);
 			hex(got, sum, size);

@@ -20,9 +20,6 @@
 #include <immintrin.h>
 #endif
 
-/* Payloads this long at most are pooled: MD5_LANES of them per job. */
-#define POOL_PAYLOAD_MAX	(64u * 1024)
-
 /* One step of the eight xorshift64 (13, 7, 17) lanes: 64 bytes at out. */
 static inline void xorshift_step(uint64_t s[VFILL_LANES], unsigned char *out)
 {
@@ -136,7 +133,7 @@ int vfill_init(struct vfill *f, const struct verify *v, const struct job_desc *j
 	/* where md5 has whole random payloads and the lanes run in SIMD */
 	f->payload = v->interval - v->hlen;
 	if (v->csum != CSUM_MD5 || v->meta || f->random_pct != 100 || !md5_lanes_simd() ||
-	    !f->payload || f->payload > POOL_PAYLOAD_MAX)
+	    !f->payload || f->payload > VFILL_POOL_MAX)
 		return 0;
 	f->pool = malloc((size_t)f->payload * MD5_LANES);
 	if (!f->pool)

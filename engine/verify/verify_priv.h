@@ -98,6 +98,7 @@ enum chunk_expect {
 
 /* What verify writes carry: fio's new random bytes per write (verify_fill.c). */
 #define VFILL_LANES	8
+#define VFILL_POOL_MAX	(64u * 1024)	/* the longest payload pooled or staged */
 struct vfill {
 	bool on;			/* a method with a header, no verify_pattern */
 	unsigned random_pct;		/* of each write; buffer_compress_percentage's rest: */
@@ -109,6 +110,20 @@ struct vfill {
 	uint32_t payload;
 	unsigned next;			/* the next payload not yet written */
 	uint8_t sum[MD5_LANES][16];
+};
+
+/*
+ * md5's reads checked eight at a time: each chunk read is copied here with what it should
+ * hold, and when MD5_LANES wait (or the pass ends) their digests are made together.
+ */
+struct vstage {
+	unsigned char *buf;		/* MD5_LANES chunks; NULL: each checked as it comes */
+	unsigned n;
+	struct vstaged {
+		const struct io_file *file;
+		uint64_t off, io_off;
+		uint32_t gen;
+	} e[MD5_LANES];
 };
 
 struct verify {
@@ -177,6 +192,7 @@ struct verify {
 	uint64_t *mark_done, *durable_done;
 	uint64_t first_seq;		/* of the bad chunk whose message is kept */
 	struct vfill fill;
+	struct vstage stage;
 };
 
 /* The method's format in v (checksum, header room, verify_offset), from the job. */
@@ -215,10 +231,12 @@ const uint8_t *vfill_take(struct vfill *f, unsigned char *dst);
  * was wrong in what[]; io_off is the offset of the I/O that read it (its pattern's %o
  * and where in the pattern the chunk is, as fio checks it). Touches only c
  * (verify_offset's swap is undone in place) and reads only v's settings, made before the
- * job starts, so that verify_async threads may call it.
+ * job starts, so that verify_async threads may call it. sum: the digest of the chunk's
+ * data where it was made already (md5_lanes()), else NULL.
  */
 int verify_examine(const struct verify *v, uint64_t off, uint64_t io_off,
-		   unsigned char *c, enum chunk_expect ex, uint32_t gen, char *what, size_t n);
+		   unsigned char *c, enum chunk_expect ex, uint32_t gen, const uint8_t *sum,
+		   char *what, size_t n);
 
 /*
  * A bad chunk found by verify_examine(): count it, dump it, and keep its message if it is

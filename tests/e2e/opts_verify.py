@@ -8,7 +8,7 @@ iojob alike; verify_offset puts the header where it says;
 verify_backlog_batch and trim_backlog_batch set the counts of reads and trims;
 trim_percentage trims that share (the zeroed blocks on disk are the trims counted);
 trim_verify_zero catches a trim that left data (the fault shim makes punch-hole a no-op);
-each write carries new random data (buffer_compress_percentage's share of zeros or
+md5's reads checked eight at a time find every bad chunk; each write carries new random data (buffer_compress_percentage's share of zeros or
 pattern after it), as fio's; a mixed job's own reads are not checked, as fio's (corrupt reads pass, the verify pass's
 fail); verify_write_sequence=0 passes a lost write's older block that the default fails; verify_async checks in threads of its own (strace: the dumps are written by other threads
 than the reads, N more threads are made, verify_async_cpus binds them) with the same
@@ -303,6 +303,32 @@ def check_fresh_data(c, d):
                     "%s buffer_compress_percentage=%s %s: random to %d, then %s" %
                     (name, pct, fill, cut, fill))
             os.unlink(path)
+
+
+def check_md5_batches(c, d):
+    """md5's reads are checked eight at a time: bad chunks in a full batch, side by side in
+    one, and in the last, partial batch (61 chunks: seven batches and five, or one alone at
+    57) are each found, the first read named with the digest this script computes, the
+    count whole, whether read one at a time or eight in flight."""
+    path = os.path.join(d, "b.dat")
+    for nchunks, bad in ((61, (9, 10, 60)), (57, (3, 56)), (64, (0, 7, 8, 63))):
+        base = ["--name=b", "--filename=b.dat", "--size=%dk" % (4 * nchunks), "--bs=4k",
+                "--verify=md5"]
+        job(c, d, base + ["--rw=write", "--do_verify=0"])
+        for k in bad:
+            flip(path, k * BS + 100 + k)
+        with open(path, "rb") as f:
+            f.seek(bad[0] * BS)
+            mine = hashlib.md5(f.read(BS)[56:]).hexdigest()
+        for extra in ([], ["--ioengine=libaio", "--iodepth=8"]):
+            j, err = job(c, d, base + ["--rw=read", "--verify_only"] + extra, 1)
+            c.check(j and j["read"]["total_ios"] == nchunks and
+                    ("at offset %d (chunk of 4096 bytes)" % (bad[0] * BS)) in err and
+                    ("%s computed over the data" % mine) in err and
+                    ("(%d bad chunks in all)" % len(bad)) in err,
+                    "%d chunks, bad %s %s: the first named with its digest, %d in all: %r" %
+                    (nchunks, bad, extra, len(bad), err))
+        os.unlink(path)
 
 
 def check_methods_with_fio(c, d):
@@ -882,7 +908,8 @@ def check_runtime_split(c, d):
 
 def main():
     run_checks("opts_verify", (
-        check_methods, check_methods_with_fio, check_fresh_data, check_header_seed, check_io_size_passes,
+        check_methods, check_methods_with_fio, check_fresh_data, check_md5_batches,
+        check_header_seed, check_io_size_passes,
         check_meta_null, check_pattern_with_fio,
         check_pattern_offset, check_verify_policy,
         check_verify_offset, check_backlog_batch, check_verify_each_loop, check_trims,
