@@ -352,7 +352,6 @@ void verify_prepare_write(struct worker *w, struct io_req *r)
 {
 	struct verify *v = w->verify;
 	unsigned fi = verify_file_index(w, r->file);
-
 	uint32_t at = 0;
 
 	/* A read may have left other data in this slot's buffer: the pattern comes first. */
