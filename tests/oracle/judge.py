@@ -326,8 +326,9 @@ def compare(fa, fb, plan):
     # (io_size= of random writes covers part of the region, where the draws say)
     if (not p.rand or p.mapped) and not p.drawn_bytes and not (p.rand and "io_size" in p.o):
         exact("files.final")
-    # (a job that also reads: fio writes what its buffer last read, whatever the options)
-    if "buffers" in p.fams and not p.o.get("verify") and not p.mixed:
+    # (a job that also reads: fio writes what its buffer last read, whatever the options;
+    # with verify= both fill each write afresh, compress's share after random bytes)
+    if "buffers" in p.fams and not p.mixed:
         for k in ("content.zero", "content.dup", "content.compress"):
             # dedupe_percentage alone says which blocks repeat, not how near the block
             # they repeat sits, which is what zlib's 32 KiB window sees
