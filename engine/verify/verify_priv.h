@@ -1,7 +1,8 @@
 /*
  * The verifier's own state, shared by verify.c (headers, checks, backlog and trims),
- * verify_state.c (fio's state file) and verify_async.c (the checking threads). Private to
- * those three: the rest of the engine sees engine/verify/verify.h.
+ * verify_chunk.c (fio's chunk format), verify_fill.c (what writes carry), verify_state.c
+ * (fio's state file), verify_trim.c and verify_async.c (the checking threads). Private to
+ * engine/verify/: the rest of the engine sees engine/verify/verify.h.
  */
 #ifndef ENGINE_VERIFY_VERIFY_PRIV_H
 #define ENGINE_VERIFY_VERIFY_PRIV_H
