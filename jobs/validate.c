@@ -1014,10 +1014,11 @@ static int check_buffers(struct job_desc *j, bool paths, struct diag *d)
 		diag_note(d, "job '%s': %s acts only with dedupe_mode=working_set, as in fio",
 			  j->name, j->dedupe_global ? "dedupe_global" :
 			  "dedupe_working_set_percentage");
-	if (j->verify != VERIFY_NONE && (j->compress_pct || j->dedupe_pct))
-		diag_note(d, "job '%s': with verify=, the buffers made once carry each write's "
-			  "header and checksum: %s is not made anew for each write", j->name,
-			  j->compress_pct ? "compressible data" : "dedupe_percentage's data");
+	/* verify's writes carry new random data each, as fio's: these two do not shape it */
+	if (j->verify != VERIFY_NONE && (j->compress_pct >= 100 || j->dedupe_pct))
+		diag_note(d, "job '%s': with verify=, each write carries new random data, as in "
+			  "fio: %s", j->name, j->dedupe_pct ? "dedupe_percentage makes no copies" :
+			  "buffer_compress_percentage=100 writes no zeros");
 	ret = check_dedupe(j, d);
 	if (!ret && paths)
 		ret = check_lockmem(j, d);

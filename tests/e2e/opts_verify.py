@@ -303,6 +303,15 @@ def check_fresh_data(c, d):
                     "%s buffer_compress_percentage=%s %s: random to %d, then %s" %
                     (name, pct, fill, cut, fill))
             os.unlink(path)
+    # the options that do not shape verify's data say so; compress below 100% does shape it
+    for opt, said in (("--buffer_compress_percentage=100", "writes no zeros"),
+                      ("--dedupe_percentage=30", "makes no copies"),
+                      ("--buffer_compress_percentage=50", None)):
+        j, err = job(c, d, base + ["--rw=write", "--bs=8k", "--verify=md5", opt])
+        noted = "each write carries new random data" in err
+        c.check(noted == bool(said) and (not said or said in err),
+                "%s with verify=md5: %s: %r" % (opt, said or "no note", err))
+        os.unlink(path)
 
 
 def check_md5_batches(c, d):
