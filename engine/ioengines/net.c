@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -130,7 +131,19 @@ static bool is_multicast(const char *host)
 	return host && inet_aton(host, &a) && IN_MULTICAST(ntohl(a.s_addr));
 }
 
-/* The peer's (or a multicast group's) address: a literal, else looked up. */
+/* RFC 6761's localhost names: the loopback, even where nothing resolves them. */
+static bool is_localhost(const char *h)
+{
+	size_t n = h ? strlen(h) : 0;
+
+	return n && (!strcasecmp(h, "localhost") ||
+		     (n > 10 && !strcasecmp(h + n - 10, ".localhost")));
+}
+
+/*
+ * The peer's (or a multicast group's) address: a literal, else looked up; a localhost
+ * name the resolver does not know (a container without /etc/hosts) is the loopback.
+ */
 static int fill_addr(struct net_state *s, const struct net_opts *o, const char *host,
 		     unsigned port)
 {
@@ -154,6 +167,8 @@ static int fill_addr(struct net_state *s, const struct net_opts *o, const char *
 	hints.ai_family = v6 ? AF_INET6 : AF_INET;
 	hints.ai_socktype = is_udp(o->proto) ? SOCK_DGRAM : SOCK_STREAM;
 	ret = getaddrinfo(host, NULL, &hints, &res);
+	if (ret && is_localhost(host))
+		ret = getaddrinfo(v6 ? "::1" : "127.0.0.1", NULL, &hints, &res);
 	if (ret) {
 		snprintf(net_why, sizeof(net_why), "hostname '%s': %s", host, gai_strerror(ret));
 		return -EINVAL;

@@ -3,8 +3,8 @@
 machine's loopback, each a receiver and a sender job; what one sends the other receives,
 the receiver's job ends when the sender closes, pingpong sends each block back, numjobs
 clones take consecutive ports, bandwidth reads in bits, fio's UDP trailer counts the
-datagrams lost; where fio is installed, either end may be fio. No sleeps: a receiver is
-known to listen from /proc/net."""
+datagrams lost; where fio is installed, either end may be fio; localhost is the loopback
+where nothing resolves it. No sleeps: a receiver is known to listen from /proc/net."""
 import json
 import os
 import shutil
@@ -198,6 +198,34 @@ def check_with_fio(c, d):
             fio_pair(c, d, proto, fio_receives)
 
 
+def check_localhost_without_hosts(c, d):
+    """hostname=localhost where nothing resolves it (a container without /etc/hosts, as a
+    minimal Debian root is): the loopback, as RFC 6761 says, and the link runs; it failed
+    to start and left its receiver waiting for ever."""
+    empty = os.path.join(d, "hosts")
+    open(empty, "w").close()
+    port = free_port()
+    job = os.path.join(d, "lh.fio")
+    with open(job, "w") as f:
+        f.write("[global]\nioengine=net\nport=%d\nbs=4k\n[r]\nlisten\nrw=read\nsize=64M\n"
+                "[w]\nhostname=localhost\nrw=write\nsize=1M\n" % port)
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount --bind %s /etc/hosts && "
+                            "! getent hosts localhost" % empty], capture_output=True)
+    if probe.returncode:
+        c.skip("localhost unresolved: no mount namespace here (unshare -m needs root), or "
+               "localhost resolves without /etc/hosts")
+        return
+    try:
+        p = subprocess.run(["unshare", "-m", "sh", "-c", 'mount --bind "$1" /etc/hosts && '
+                            'exec "$2" "$3" --output-format=json', "sh", empty, BIN, job],
+                           cwd=d, capture_output=True, text=True, timeout=60)
+        code, out, err = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        code, out, err = None, "", "timed out: the receiver still waits"
+    c.check(code == 0 and jobs_of(out)["r"]["read"]["io_bytes"] == 1024 * K,
+            "localhost without /etc/hosts: the loopback, 1 MiB across: %s %r" % (code, err))
+
+
 def check_refused(c, d):
     """What fio refuses: random network I/O (before anything runs), listen on UDP, no
     port, a sender with nowhere to send (as the job starts, saying why)."""
@@ -221,6 +249,7 @@ def main():
         check_udp(c, d)
         check_with_fio(c, d)
         check_refused(c, d)
+        check_localhost_without_hosts(c, d)
     finally:
         remove(d)
     c.finish()
