@@ -68,6 +68,14 @@ def run(args, cwd=None, stdin=None, timeout=120):
     return p.returncode, p.stdout, p.stderr
 
 
+def run_job_file(d, name, text, args=(), timeout=120):
+    """Write the job file d/name holding text, and run iojob on it with args; return
+    (exit code, stdout, stderr)."""
+    with open(os.path.join(d, name), "w") as f:
+        f.write(text)
+    return run([os.path.join(d, name)] + list(args), cwd=d, timeout=timeout)
+
+
 def run_fio_racy(fio, args, cwd=None, timeout=30, tries=3):
     """Run fio where its log compression worker starts (log_compression,
     log_store_compressed). fio 3.33 can hang for good there: workqueue_init() assigns the

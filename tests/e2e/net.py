@@ -13,7 +13,7 @@ import struct
 import subprocess
 import threading
 
-from common import BIN, Checks, run, scratch_dir, remove
+from common import BIN, Checks, run, run_job_file, scratch_dir, remove
 
 K = 1024
 
@@ -63,11 +63,11 @@ def wait_listening(proc, port, udp=False):
 def check_tcp(c, d):
     """A receiver and a sender in one job file: every byte sent arrives, in bits/s."""
     port = free_port()
-    job = os.path.join(d, "tcp.fio")
-    with open(job, "w") as f:
-        f.write("[global]\nioengine=net\nport=%d\nprotocol=tcp\nbs=4k\n[receiver]\nlisten\n"
-                "rw=read\nsize=64M\ncontinue_on_error=read\n[sender]\nhostname=localhost\nrw=write\nsize=2M\n" % port)
-    code, out, err = run([job, "--output-format=json,normal"], cwd=d, timeout=60)
+    text = ("[global]\nioengine=net\nport=%d\nprotocol=tcp\nbs=4k\n[receiver]\nlisten\n"
+            "rw=read\nsize=64M\ncontinue_on_error=read\n[sender]\nhostname=localhost\n"
+            "rw=write\nsize=2M\n" % port)
+    code, out, err = run_job_file(d, "tcp.fio", text, ["--output-format=json,normal"],
+                                  timeout=60)
     c.check(code == 0, "tcp: exit %d %r" % (code, err))
     if code:
         return
@@ -86,19 +86,15 @@ def check_tcp(c, d):
 def check_unix_and_pingpong(c, d):
     """A UNIX socket link; pingpong: each block comes back, both ends count it."""
     sock = os.path.join(d, "link.sock")
-    job = os.path.join(d, "unix.fio")
-    with open(job, "w") as f:
-        f.write("[global]\nioengine=net\nprotocol=unix\nfilename=%s\nbs=8k\n[r]\nrw=read\n"
-                "size=64M\n[w]\nrw=write\nsize=1M\n" % sock)
-    code, out, err = run([job, "--output-format=json"], cwd=d, timeout=60)
+    text = ("[global]\nioengine=net\nprotocol=unix\nfilename=%s\nbs=8k\n[r]\nrw=read\n"
+            "size=64M\n[w]\nrw=write\nsize=1M\n" % sock)
+    code, out, err = run_job_file(d, "unix.fio", text, ["--output-format=json"], timeout=60)
     c.check(code == 0 and jobs_of(out)["r"]["read"]["io_bytes"] == 1024 * K,
             "unix: 1 MiB over %s: %d %r" % (sock, code, err))
     port = free_port()
-    job = os.path.join(d, "pp.fio")
-    with open(job, "w") as f:
-        f.write("[global]\nioengine=net\nport=%d\npingpong\nbs=4k\nsize=256k\n[r]\nlisten\n"
-                "rw=read\n[w]\nhostname=127.0.0.1\nrw=write\n" % port)
-    code, out, err = run([job, "--output-format=json"], cwd=d, timeout=60)
+    text = ("[global]\nioengine=net\nport=%d\npingpong\nbs=4k\nsize=256k\n[r]\nlisten\n"
+            "rw=read\n[w]\nhostname=127.0.0.1\nrw=write\n" % port)
+    code, out, err = run_job_file(d, "pp.fio", text, ["--output-format=json"], timeout=60)
     if code == 0:
         jobs = jobs_of(out)
         c.check(jobs["r"]["read"]["total_ios"] == jobs["w"]["write"]["total_ios"] == 64,
@@ -111,11 +107,9 @@ def check_unix_and_pingpong(c, d):
 def check_ports(c, d):
     """numjobs clones take port, port+1, ...: two receivers, two senders, two links."""
     port = free_port(n=2)
-    job = os.path.join(d, "clones.fio")
-    with open(job, "w") as f:
-        f.write("[global]\nioengine=net\nport=%d\nbs=4k\nnumjobs=2\n[r]\nlisten\nrw=read\n"
-                "size=64M\n[w]\nhostname=127.0.0.1\nrw=write\nsize=512k\n" % port)
-    code, out, err = run([job, "--output-format=json"], cwd=d, timeout=60)
+    text = ("[global]\nioengine=net\nport=%d\nbs=4k\nnumjobs=2\n[r]\nlisten\nrw=read\n"
+            "size=64M\n[w]\nhostname=127.0.0.1\nrw=write\nsize=512k\n" % port)
+    code, out, err = run_job_file(d, "clones.fio", text, ["--output-format=json"], timeout=60)
     c.check(code == 0, "numjobs: exit %d %r" % (code, err))
     if not code:
         got = [j["read"]["io_bytes"] for j in json.loads(out[out.index("{"):])["jobs"]
@@ -152,11 +146,9 @@ def check_udp(c, d):
         r = jobs_of(out)["r"]["read"]
         c.check(r["total_ios"] == 6 and r["drop_ios"] == 4,
                 "udp: 6 datagrams, 4 lost (3, 4, 7, 8): %d %d" % (r["total_ios"], r["drop_ios"]))
-    job = os.path.join(d, "udp.fio")
-    with open(job, "w") as f:
-        f.write("[global]\nioengine=net\nport=%d\nprotocol=udp\nbs=1k\n[r]\nrw=read\n"
-                "size=1M\n[w]\nhostname=127.0.0.1\nrw=write\nsize=32k\n" % port)
-    code, out, err = run([job, "--output-format=json"], cwd=d, timeout=60)
+    text = ("[global]\nioengine=net\nport=%d\nprotocol=udp\nbs=1k\n[r]\nrw=read\n"
+            "size=1M\n[w]\nhostname=127.0.0.1\nrw=write\nsize=32k\n" % port)
+    code, out, err = run_job_file(d, "udp.fio", text, ["--output-format=json"], timeout=60)
     c.check(code == 0, "udp.fio: exit %d %r" % (code, err))
     if not code:
         r = jobs_of(out)["r"]["read"]

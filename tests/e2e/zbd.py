@@ -13,7 +13,7 @@ import re
 import shutil
 import subprocess
 
-from common import BIN, Checks, run, scratch_dir, traced_env
+from common import BIN, Checks, run, run_job_file, scratch_dir, traced_env
 
 K = 1024
 M = 1024 * K
@@ -189,12 +189,10 @@ def check_random(c, d):
 def check_read_after_write(c, d):
     """A later job reads what an earlier one wrote: the zones are the run's, as fio's."""
     fresh(d)
-    job = os.path.join(d, "rw.fio")
-    with open(job, "w") as f:
-        f.write("[global]\nfilename=z.dat\nsize=8M\nzonemode=zbd\nzonesize=1M\nbs=64k\n"
-                "ioengine=psync\n[w]\nrw=write\nio_size=2560k\n[r]\nstonewall\nrw=read\n"
-                "[rr]\nstonewall\nrw=randread\nio_size=4M\nwrite_iolog=rr.log\n")
-    code, out, err = run([job, "--output-format=json"], cwd=d)
+    text = ("[global]\nfilename=z.dat\nsize=8M\nzonemode=zbd\nzonesize=1M\nbs=64k\n"
+            "ioengine=psync\n[w]\nrw=write\nio_size=2560k\n[r]\nstonewall\nrw=read\n"
+            "[rr]\nstonewall\nrw=randread\nio_size=4M\nwrite_iolog=rr.log\n")
+    code, out, err = run_job_file(d, "rw.fio", text, ["--output-format=json"])
     c.check(code == 0, "rw.fio: exit %d %s" % (code, err))
     if code:
         return
@@ -223,14 +221,12 @@ def check_read_after_write(c, d):
 def check_trims(c, d):
     """A trim resets the zone it names, sends nothing, and a random one finds data."""
     fresh(d)
-    job = os.path.join(d, "trim.fio")
-    with open(job, "w") as f:
-        f.write("[global]\nfilename=z.dat\nsize=8M\nzonemode=zbd\nzonesize=1M\n"
-                "ioengine=psync\n[w]\nrw=write\nbs=64k\nio_size=6M\n[t]\nstonewall\n"
-                "rw=trim\nbs=1M\nsize=4M\nwrite_iolog=t.log\n[rt]\nstonewall\n"
-                "rw=randtrim\nbs=1M\nwrite_iolog=rt.log\n[r]\nstonewall\nrw=read\n"
-                "bs=64k\n")
-    code, out, err = run([job, "--output-format=json"], cwd=d)
+    text = ("[global]\nfilename=z.dat\nsize=8M\nzonemode=zbd\nzonesize=1M\n"
+            "ioengine=psync\n[w]\nrw=write\nbs=64k\nio_size=6M\n[t]\nstonewall\n"
+            "rw=trim\nbs=1M\nsize=4M\nwrite_iolog=t.log\n[rt]\nstonewall\n"
+            "rw=randtrim\nbs=1M\nwrite_iolog=rt.log\n[r]\nstonewall\nrw=read\n"
+            "bs=64k\n")
+    code, out, err = run_job_file(d, "trim.fio", text, ["--output-format=json"])
     c.check(code == 0, "trim.fio: exit %d %s" % (code, err))
     if code:
         return
@@ -247,7 +243,7 @@ def check_trims(c, d):
     if shutil.which("strace"):
         remove(os.path.join(d, "t.log"))
         remove(os.path.join(d, "rt.log"))
-        p = subprocess.run(["strace", "-f", "-e", "trace=fallocate,ioctl", BIN, job,
+        p = subprocess.run(["strace", "-f", "-e", "trace=fallocate,ioctl", BIN, "trim.fio",
                             "--output=/dev/null"], cwd=d, capture_output=True, text=True,
                            env=traced_env())
         c.check(p.returncode == 0 and "fallocate" not in p.stderr and
@@ -258,8 +254,8 @@ def check_trims(c, d):
         fresh(d)
         remove(os.path.join(d, "t.log"))
         remove(os.path.join(d, "rt.log"))
-        p = subprocess.run(["fio", job, "--output-format=json"], cwd=d, capture_output=True,
-                           text=True)
+        p = subprocess.run(["fio", "trim.fio", "--output-format=json"], cwd=d,
+                           capture_output=True, text=True)
         fseq = [o // ZONE for _, o, _ in read_log(os.path.join(d, "t.log"))]
         frnd = sorted(o // ZONE for _, o, _ in read_log(os.path.join(d, "rt.log")))
         c.check(p.returncode == 0 and fseq == seq and frnd == rnd,
@@ -284,12 +280,10 @@ def check_region(c, d):
 def check_limits(c, d):
     """job_max_open_zones bounds each job's open zones; numjobs share the file's zones."""
     fresh(d)
-    job = os.path.join(d, "jobs.fio")
-    with open(job, "w") as f:
-        f.write("[global]\nfilename=z.dat\nsize=8M\nzonemode=zbd\nzonesize=1M\nbs=16k\n"
-                "ioengine=psync\nrw=randwrite\nio_size=4M\nmax_open_zones=4\n"
-                "job_max_open_zones=2\n[w]\nnumjobs=2\ngroup_reporting\n")
-    code, out, err = run([job, "--output-format=json"], cwd=d)
+    text = ("[global]\nfilename=z.dat\nsize=8M\nzonemode=zbd\nzonesize=1M\nbs=16k\n"
+            "ioengine=psync\nrw=randwrite\nio_size=4M\nmax_open_zones=4\n"
+            "job_max_open_zones=2\n[w]\nnumjobs=2\ngroup_reporting\n")
+    code, out, err = run_job_file(d, "jobs.fio", text, ["--output-format=json"])
     c.check(code == 0, "jobs.fio: exit %d %s" % (code, err))
     if not code:
         j = json.loads(out)["jobs"][0]
