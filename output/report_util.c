@@ -66,9 +66,14 @@ unsigned dir_prios_shown(const struct dir_stats *d)
  * reads, between the writes; a tiny job) is over the 1 ms the report shows, as fio's, where
  * its exact few microseconds made 4 MiB read "9063 GiB/s".
  */
+static uint64_t at_least_ms(uint64_t ns)
+{
+	return ns && ns < NS_PER_MSEC ? NS_PER_MSEC : ns;
+}
+
 static uint64_t rate_ns(const struct dir_stats *d)
 {
-	return d->runtime_ns && d->runtime_ns < NS_PER_MSEC ? NS_PER_MSEC : d->runtime_ns;
+	return at_least_ms(d->runtime_ns);
 }
 
 uint64_t dir_bw(const struct dir_stats *d)
@@ -331,7 +336,7 @@ static void group_add(struct group_run *g, const struct unit_view *v)
 		gd->bytes += v->dirs[i].d->bytes;
 		/* over at least the 1 ms shown, as each job's rate is (rate_ns()) */
 		gd->agg_bw = (uint64_t)((stats_u128)gd->bytes * NS_PER_SEC /
-					(gd->max_run_ns < NS_PER_MSEC ? NS_PER_MSEC : gd->max_run_ns));
+					at_least_ms(gd->max_run_ns));
 	}
 }
 

@@ -734,7 +734,6 @@ int files_guard(const struct job_desc *j, const struct io_file *f, unsigned n,
 	return 0;
 }
 
-/* Whether the job changes its files: rw= writes or trims, or the engine does (falloc). */
 /*
  * filetype= (fio HEAD): fio takes each file to be of that type without a stat() call, so
  * a device it is not told of is handled as a file, and a device that is not there cannot
@@ -760,6 +759,7 @@ static int check_filetype(const struct job_desc *j, const struct io_file *f, str
 	return 0;
 }
 
+/* Whether the job changes its files: rw= writes or trims, or the engine does (falloc). */
 static bool writes_files(const struct job_desc *j)
 {
 	return job_modifies(j) || (ioengine_find(j->ioengine)->flags & IOENG_MODIFIES);
